@@ -1,0 +1,1 @@
+"""Regime engine: loads YAML knowledge, validates facts, runs durable-rules sessions."""

@@ -1,0 +1,65 @@
+"""What a session concludes: conclusions, trace firings, and the Diagnosis that holds them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from facts.record import FactRecord
+
+
+@dataclass(frozen=True)
+class Bound:
+    fact: str
+    value: float
+    unit: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Conclusion:
+    kind: str                  # derive/diagnose are facts; these are the rest plus diagnoses
+    id: str                    # finding id, lever, claim, asked fact, or regime value
+    rule: str
+    because: str
+    step: int
+    pack: str = ""
+    lever: str | None = None
+    claim: str | None = None
+    priority: int | None = None
+    order: int | None = None
+    bound: tuple[Bound, ...] = ()
+    refs: tuple[str, ...] = ()
+    fact: str | None = None    # diagnose: which fact it set
+
+
+@dataclass(frozen=True)
+class Firing:
+    step: int
+    rule: str
+    kind: str
+    pack: str
+    matched: dict[str, Any]
+    asserted: dict[str, Any]
+
+
+@dataclass
+class Diagnosis:
+    case: str
+    title: str
+    path: str
+    facts: dict[str, FactRecord] = field(default_factory=dict)
+    conclusions: list[Conclusion] = field(default_factory=list)
+    trace: list[Firing] = field(default_factory=list)
+
+    def fact_value(self, name: str) -> Any:
+        rec = self.facts.get(name)
+        return None if rec is None else rec.value
+
+    def of_kind(self, kind: str) -> list[Conclusion]:
+        items = [c for c in self.conclusions if c.kind == kind]
+        if kind == "fix":
+            return sorted(items, key=lambda c: (c.priority or 99, c.step))
+        if kind == "ask":
+            return sorted(items, key=lambda c: (c.order or 99, c.step))
+        return items

@@ -1,0 +1,101 @@
+"""Everything that touches durable-rules directly, and its measured pitfalls.
+
+- One Host per process (each Host starts timer threads that never stop).
+- A ruleset name can be registered once: names are a hash of the compiled definition.
+- Its C JSON parser rejects floats like `1e-07` (exponent, no dot): numbers are serialized
+  here, always with a dot before any exponent.
+- It is not thread-safe: a lock serializes every call.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from durable import engine as durable_engine
+
+_LOCK = threading.RLock()
+_HOST: durable_engine.Host | None = None
+_REGISTERED: set[str] = set()
+
+
+def dumps(obj: Any, **_: Any) -> str:
+    """JSON text that durable's parser accepts: floats always carry a dot."""
+    if isinstance(obj, bool) or obj is None:
+        return json.dumps(obj)
+    if isinstance(obj, int):
+        return repr(float(obj)) if abs(obj) > 2**53 else str(obj)
+    if isinstance(obj, float):
+        if not math.isfinite(obj):
+            raise ValueError(f"non-finite number {obj!r} cannot reach durable-rules")
+        text = repr(obj)
+        if "e" in text and "." not in text.split("e")[0]:
+            mantissa, exp = text.split("e")
+            text = f"{mantissa}.0e{exp}"
+        return text
+    if isinstance(obj, str):
+        return json.dumps(obj, ensure_ascii=False)
+    if isinstance(obj, dict):
+        return "{" + ", ".join(f"{json.dumps(str(k), ensure_ascii=False)}: {dumps(v)}"
+                               for k, v in obj.items()) + "}"
+    if isinstance(obj, list | tuple):
+        return "[" + ", ".join(dumps(v) for v in obj) + "]"
+    raise TypeError(f"cannot send {type(obj).__name__} to durable-rules")
+
+
+class _SafeJson:
+    """Stands in for the `json` module inside durable.engine (dumps only is changed)."""
+
+    dumps = staticmethod(dumps)
+    loads = staticmethod(json.loads)
+
+
+durable_engine.json = _SafeJson  # type: ignore[attr-defined]
+
+
+def host() -> durable_engine.Host:
+    global _HOST
+    with _LOCK:
+        if _HOST is None:
+            _HOST = durable_engine.Host()
+        return _HOST
+
+
+def ruleset_name(definition: dict) -> str:
+    """Stable name from the definition (actions excluded), so re-registration is skipped."""
+    text = dumps({k: {kk: vv for kk, vv in v.items() if kk != "run"} for k, v in sorted(definition.items())})
+    return "regime_" + hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def register(definition: dict[str, dict]) -> str:
+    """Register a ruleset once per process; `definition` rules carry their 'run' callables."""
+    name = ruleset_name(definition)
+    with _LOCK:
+        if name not in _REGISTERED:
+            host().set_rulesets({name: definition})
+            _REGISTERED.add(name)
+    return name
+
+
+def run_session(name: str, sid: str, fact: dict, on_done: Callable[[], None] | None = None) -> dict:
+    """Assert the first fact of a session, let the rules run to a fixpoint, delete the state.
+
+    Returns durable's final state for the sid; raises if an action raised (durable would
+    otherwise swallow the exception into the state).
+    """
+    with _LOCK:
+        h = host()
+        try:
+            h.assert_fact(name, fact)
+            state = h.get_state(name, sid)
+            if state.get("exception"):
+                raise RuntimeError(f"rule action failed: {state['exception']}")
+            return state
+        finally:
+            h.delete_state(name, sid)
+            if on_done:
+                on_done()

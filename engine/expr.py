@@ -1,0 +1,681 @@
+"""The safe expression language of rule packs.
+
+Source text is parsed with `ast.parse(mode="eval")` and only a whitelist of node types is
+accepted; the result is a small tree of our own (`Node`s). The same tree is compiled to
+durable-rules JSON (conditions) and evaluated in Python (formulas, why/why-not). Nothing is
+ever passed to `eval`.
+
+Semantics shared by both back ends: a comparison that involves an absent fact is false, and
+`not` is pushed down to the comparisons (negation normal form), so `not (x > 1)` with `x`
+absent is false too. `present(x)` and `absent(x)` test presence explicitly.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.errors import RegimeError, did_you_mean
+from facts.vocabulary import FactSpec, Interval, Vocabulary
+
+MAX_SOURCE = 2000
+CMP_OPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
+BIN_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
+NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
+CONDITION_CALLS = {"present", "absent"}
+FORMULA_CALLS = {"min", "max", "total"}
+
+
+class ExprError(RegimeError):
+    """A rejected expression; the pack loader adds file, line and field."""
+
+
+class Missing(Exception):
+    """Evaluation touched a fact that is not known."""
+
+
+# ---- the tree -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Num:
+    value: float
+
+
+@dataclass(frozen=True)
+class Str:
+    value: str
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A fact, or one member of a group/flags fact."""
+
+    name: str
+    member: str | None = None
+    kind: str = "number"
+
+    @property
+    def field(self) -> str:
+        return self.name if self.member is None else f"{self.name}__{self.member}"
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """A parameter table indexed by a category fact or a string: dtype_bytes[weight_dtype]."""
+
+    table: str
+    entries: tuple[tuple[str, float], ...]
+    key: Ref | Str
+
+
+@dataclass(frozen=True)
+class Bin:
+    op: str
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True)
+class Cmp:
+    op: str
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True)
+class BoolOp:
+    op: str  # "and" | "or"
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Not:
+    item: Node
+
+
+@dataclass(frozen=True)
+class Presence:
+    ref: Ref
+    present: bool
+
+
+@dataclass(frozen=True)
+class Call:
+    fn: str
+    args: tuple[Node, ...]
+    members: tuple[str, ...] = ()
+
+
+Node = Num | Str | Ref | Lookup | Bin | Cmp | BoolOp | Not | Presence | Call
+
+
+@dataclass
+class Context:
+    """What names mean while parsing: declared facts and pack parameters."""
+
+    vocabulary: Vocabulary
+    scalars: Mapping[str, float] = field(default_factory=dict)
+    tables: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+    lists: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    flag_ids: Mapping[str, frozenset[str]] = field(default_factory=dict)
+
+    def known_names(self) -> list[str]:
+        return [*self.vocabulary.specs, *self.scalars, *self.tables, *self.lists]
+
+
+@dataclass(frozen=True)
+class Expression:
+    source: str
+    tree: Node
+    mode: str  # "condition" | "formula"
+
+    def facts(self) -> list[str]:
+        """Fact fields the expression reads, in first-use order."""
+        seen: dict[str, None] = {}
+        _walk_refs(self.tree, lambda r: seen.setdefault(r.field, None))
+        return list(seen)
+
+    def fact_names(self) -> list[str]:
+        seen: dict[str, None] = {}
+        _walk_refs(self.tree, lambda r: seen.setdefault(r.name, None))
+        return list(seen)
+
+
+def _walk_refs(node: Node, visit: Callable[[Ref], Any]) -> None:
+    match node:
+        case Ref():
+            visit(node)
+        case Lookup(key=Ref() as key):
+            visit(key)
+        case Bin(left=a, right=b) | Cmp(left=a, right=b):
+            _walk_refs(a, visit)
+            _walk_refs(b, visit)
+        case BoolOp(items=items) | Call(args=items):
+            for item in items:
+                _walk_refs(item, visit)
+        case Not(item=item):
+            _walk_refs(item, visit)
+        case Presence(ref=ref):
+            visit(ref)
+
+
+# ---- parsing --------------------------------------------------------------------------------
+
+def parse(source: object, ctx: Context, mode: str) -> Expression:
+    """Parse and check `source`; raise ExprError on anything outside the language."""
+    if isinstance(source, bool) or not isinstance(source, str | int | float):
+        raise ExprError(f"expected an expression, got {type(source).__name__}")
+    text = str(source)
+    if len(text) > MAX_SOURCE:
+        raise ExprError(f"expression longer than {MAX_SOURCE} characters")
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError as err:
+        raise ExprError(f"cannot parse '{text}': {err.msg}") from None
+    node = _Builder(ctx, mode).build(tree.body)
+    kind = _type_of(node)
+    if mode == "condition" and kind != "bool":
+        raise ExprError(f"condition '{text}' must be true/false, not a {kind}")
+    if mode == "formula" and kind == "bool":
+        raise ExprError(f"formula '{text}' must give a value, not true/false")
+    _check_divisions(node, ctx)
+    return Expression(text, node, mode)
+
+
+class _Builder:
+    def __init__(self, ctx: Context, mode: str) -> None:
+        self.ctx = ctx
+        self.mode = mode
+
+    def build(self, n: ast.AST) -> Node:
+        method = getattr(self, f"_{type(n).__name__}", None)
+        if method is None:
+            raise ExprError(f"'{_describe(n)}' is not allowed in rule expressions")
+        return method(n)
+
+    def _Constant(self, n: ast.Constant) -> Node:
+        v = n.value
+        if isinstance(v, bool) or v is None:
+            raise ExprError(f"constant {v!r} is not allowed; compare facts to numbers or names")
+        if isinstance(v, int | float):
+            if not math.isfinite(v) or abs(v) > 1e18:
+                raise ExprError(f"constant {v!r} is out of range (|x| <= 1e18)")
+            return Num(float(v))
+        if isinstance(v, str):
+            return Str(v)
+        raise ExprError(f"constant {v!r} is not allowed")
+
+    def _Name(self, n: ast.Name) -> Node:
+        name = n.id
+        if name.startswith("_") or "__" in name:
+            raise ExprError(f"name '{name}' is not allowed (names may not start with '_' or contain '__')")
+        if name in self.ctx.scalars:
+            return Num(float(self.ctx.scalars[name]))
+        if name in self.ctx.vocabulary:
+            spec = self.ctx.vocabulary.get(name)
+            if spec.kind in ("group", "flags"):
+                raise ExprError(f"'{name}' is a {spec.kind}; name a member, e.g. {name}[\"...\"]")
+            return Ref(name, kind=spec.kind)
+        if name in self.ctx.tables or name in self.ctx.lists:
+            raise ExprError(f"parameter '{name}' is a table or list; index it or pass it to total()")
+        raise ExprError(f"unknown name '{name}'{did_you_mean(name, self.ctx.known_names())}")
+
+    def _Subscript(self, n: ast.Subscript) -> Node:
+        if not isinstance(n.value, ast.Name):
+            raise ExprError("only a fact group or parameter table can be indexed")
+        base = n.value.id
+        index = self.build(n.slice)
+        if base in self.ctx.tables:
+            table = self.ctx.tables[base]
+            if isinstance(index, Str):
+                if index.value not in table:
+                    raise ExprError(f"table '{base}' has no entry '{index.value}'"
+                                    f"{did_you_mean(index.value, table)}")
+                return Num(float(table[index.value]))
+            if isinstance(index, Ref) and index.kind == "category":
+                spec = self.ctx.vocabulary.get(index.name)
+                missing = [v for v in spec.values if v not in table]
+                if missing:
+                    raise ExprError(f"table '{base}' lacks entries for {index.name} values {missing}")
+                return Lookup(base, tuple(sorted(table.items())), index)
+            raise ExprError(f"table '{base}' must be indexed by a string or a category fact")
+        spec = self._group_spec(base)
+        if not isinstance(index, Str):
+            raise ExprError(f"'{base}[...]' needs a quoted member name")
+        member = _member(index.value)
+        if spec.kind == "flags":
+            allowed = self.ctx.flag_ids.get(spec.of or "", frozenset())
+            if member not in allowed:
+                raise ExprError(f"'{member}' is not a declared {spec.of[:-1] if spec.of else 'id'}"
+                                f"{did_you_mean(member, allowed)}")
+        return Ref(base, member, kind=spec.kind)
+
+    def _group_spec(self, base: str) -> FactSpec:
+        if base not in self.ctx.vocabulary:
+            raise ExprError(f"unknown name '{base}'{did_you_mean(base, self.ctx.known_names())}")
+        spec = self.ctx.vocabulary.get(base)
+        if spec.kind not in ("group", "flags"):
+            raise ExprError(f"'{base}' is a single {spec.kind} fact and cannot be indexed")
+        return spec
+
+    def _UnaryOp(self, n: ast.UnaryOp) -> Node:
+        inner = self.build(n.operand)
+        if isinstance(n.op, ast.Not):
+            return Not(inner)
+        if isinstance(n.op, ast.USub):
+            return Num(-inner.value) if isinstance(inner, Num) else Bin("*", Num(-1.0), inner)
+        if isinstance(n.op, ast.UAdd):
+            return inner
+        raise ExprError(f"operator '{_describe(n)}' is not allowed")
+
+    def _BinOp(self, n: ast.BinOp) -> Node:
+        left, right = self.build(n.left), self.build(n.right)
+        if isinstance(n.op, ast.Pow):
+            if not isinstance(right, Num) or right.value not in (2.0, 3.0):
+                raise ExprError("only the constant powers ** 2 and ** 3 are allowed")
+            out = left
+            for _ in range(int(right.value) - 1):
+                out = Bin("*", out, left)
+            return out
+        op = BIN_OPS.get(type(n.op))
+        if op is None:
+            raise ExprError(f"operator '{_describe(n.op)}' is not allowed (use + - * / **)")
+        return Bin(op, left, right)
+
+    def _Compare(self, n: ast.Compare) -> Node:
+        items = [self.build(n.left), *(self.build(c) for c in n.comparators)]
+        parts = []
+        for op, a, b in zip(n.ops, items, items[1:], strict=False):
+            sym = CMP_OPS.get(type(op))
+            if sym is None:
+                raise ExprError(f"comparison '{_describe(op)}' is not allowed")
+            parts.append(Cmp(sym, a, b))
+        return parts[0] if len(parts) == 1 else BoolOp("and", tuple(parts))
+
+    def _BoolOp(self, n: ast.BoolOp) -> Node:
+        op = "and" if isinstance(n.op, ast.And) else "or"
+        return BoolOp(op, tuple(self.build(v) for v in n.values))
+
+    def _Call(self, n: ast.Call) -> Node:
+        if not isinstance(n.func, ast.Name):
+            raise ExprError("only plain function names may be called")
+        fn = n.func.id
+        allowed = CONDITION_CALLS if self.mode == "condition" else FORMULA_CALLS
+        if fn not in allowed:
+            raise ExprError(f"function '{fn}' is not allowed in a {self.mode}; "
+                            f"allowed: {', '.join(sorted(allowed))}")
+        if n.keywords:
+            raise ExprError(f"{fn}() takes no keyword arguments")
+        if fn in CONDITION_CALLS:
+            if len(n.args) != 1:
+                raise ExprError(f"{fn}() takes one fact")
+            ref = self._presence_ref(n.args[0])
+            return Presence(ref, fn == "present")
+        if fn == "total":
+            return self._total(n)
+        if len(n.args) < 2:
+            raise ExprError(f"{fn}() needs at least two arguments")
+        return Call(fn, tuple(self.build(a) for a in n.args))
+
+    def _presence_ref(self, arg: ast.AST) -> Ref:
+        if isinstance(arg, ast.Name) and arg.id in self.ctx.vocabulary:
+            spec = self.ctx.vocabulary.get(arg.id)
+            return Ref(arg.id, kind=spec.kind)
+        node = self.build(arg)
+        if not isinstance(node, Ref):
+            raise ExprError("present()/absent() take a fact name or a group member")
+        return node
+
+    def _total(self, n: ast.Call) -> Node:
+        if len(n.args) != 2 or not isinstance(n.args[0], ast.Name) or not isinstance(n.args[1], ast.Name):
+            raise ExprError("total() takes a group fact and a list parameter: total(kernel_share, names)")
+        spec = self._group_spec(n.args[0].id)
+        if spec.kind != "group":
+            raise ExprError("total() sums a group fact")
+        members = self.ctx.lists.get(n.args[1].id)
+        if members is None:
+            raise ExprError(f"'{n.args[1].id}' is not a list parameter"
+                            f"{did_you_mean(n.args[1].id, self.ctx.lists)}")
+        refs = tuple(Ref(spec.name, _member(m), kind="group") for m in members)
+        return Call("total", refs, tuple(members))
+
+
+def _member(name: str) -> str:
+    """Group member names as written ('add/mul/silu') become field-safe ids ('add_mul_silu')."""
+    out = "".join(ch if ch.isalnum() else "_" for ch in name.strip().lower()).strip("_")
+    while "__" in out:
+        out = out.replace("__", "_")
+    if not out:
+        raise ExprError(f"member name '{name}' has no letters or digits")
+    return out
+
+
+member_id = _member
+
+
+def _describe(n: ast.AST) -> str:
+    try:
+        return ast.unparse(n)
+    except Exception:  # noqa: BLE001 - only used to word an error
+        return type(n).__name__
+
+
+# ---- static checks --------------------------------------------------------------------------
+
+def _type_of(node: Node) -> str:
+    """'number', 'category', 'string', 'bool' or 'flag'; raises on mixed types."""
+    match node:
+        case Num() | Lookup():
+            return "number"
+        case Str():
+            return "string"
+        case Ref(kind="category"):
+            return "category"
+        case Ref(kind="flags"):
+            return "bool"
+        case Ref():
+            return "number"
+        case Bin(left=a, right=b):
+            for side in (a, b):
+                if _type_of(side) != "number":
+                    raise ExprError(f"arithmetic needs numbers; got a {_type_of(side)}")
+            return "number"
+        case Call(args=args):
+            for a in args:
+                if _type_of(a) != "number":
+                    raise ExprError("min/max/total take numbers")
+            return "number"
+        case Cmp():
+            _check_compare(node)
+            return "bool"
+        case BoolOp(items=items):
+            for item in items:
+                if _type_of(item) != "bool":
+                    raise ExprError("'and'/'or' join true/false tests, not values")
+            return "bool"
+        case Not(item=item):
+            if _type_of(item) != "bool":
+                raise ExprError("'not' applies to a true/false test")
+            return "bool"
+        case Presence():
+            return "bool"
+    raise ExprError(f"unsupported expression {node!r}")
+
+
+def _check_compare(node: Cmp) -> None:
+    kinds = {_type_of(node.left), _type_of(node.right)}
+    if kinds == {"number"}:
+        return
+    if kinds <= {"category", "string"} and "category" in kinds:
+        if node.op not in ("==", "!="):
+            raise ExprError("categories compare only with == and !=")
+        _check_category_values(node.left, node.right)
+        _check_category_values(node.right, node.left)
+        return
+    raise ExprError(f"cannot compare a {_type_of(node.left)} with a {_type_of(node.right)}")
+
+
+def _check_category_values(a: Node, b: Node) -> None:
+    if isinstance(a, Ref) and isinstance(b, Str):
+        # values checked at compile time against the vocabulary by the caller's context
+        pass
+
+
+def check_category_literals(expr: Expression, vocabulary: Vocabulary) -> None:
+    """A string compared to a category must be one of its declared values."""
+    def visit(node: Node) -> None:
+        match node:
+            case Cmp(left=Ref(kind="category") as r, right=Str(value=v)) | \
+                 Cmp(left=Str(value=v), right=Ref(kind="category") as r):
+                values = vocabulary.get(r.name).values
+                if v not in values:
+                    raise ExprError(f"'{v}' is not a value of {r.name}{did_you_mean(v, values)}; "
+                                    f"declared: {', '.join(values)}")
+            case BoolOp(items=items):
+                for item in items:
+                    visit(item)
+            case Not(item=item):
+                visit(item)
+    visit(expr.tree)
+
+
+def interval_of(node: Node, ctx: Context) -> Interval:
+    """Conservative range of a numeric expression, from declared fact ranges."""
+    match node:
+        case Num(value=v):
+            return Interval.point(v)
+        case Ref(name=name):
+            return ctx.vocabulary.get(name).interval
+        case Lookup(entries=entries):
+            vals = [v for _, v in entries]
+            return Interval(min(vals), max(vals))
+        case Call(fn="total", args=args):
+            spec_hi = ctx.vocabulary.get(args[0].name).interval.hi if args else 0.0  # type: ignore[union-attr]
+            return Interval(0.0, spec_hi * len(args))
+        case Call(fn=fn, args=args):
+            ivs = [interval_of(a, ctx) for a in args]
+            pick = min if fn == "min" else max
+            return Interval(pick(i.lo for i in ivs), pick(i.hi for i in ivs))
+        case Bin(op=op, left=a, right=b):
+            return _interval_bin(op, interval_of(a, ctx), interval_of(b, ctx))
+    raise ExprError(f"no range for {node!r}")
+
+
+def _interval_bin(op: str, a: Interval, b: Interval) -> Interval:
+    if op == "+":
+        return Interval(a.lo + b.lo, a.hi + b.hi, a.lo_open or b.lo_open, a.hi_open or b.hi_open)
+    if op == "-":
+        return _interval_bin("+", a, Interval(-b.hi, -b.lo, b.hi_open, b.lo_open))
+    if op == "/":
+        if b.contains(0.0):
+            raise ZeroDivisionError
+        b = Interval(*_recip(b))
+    ends = [(_mul(x, y), xo or yo) for x, xo in ((a.lo, a.lo_open), (a.hi, a.hi_open))
+            for y, yo in ((b.lo, b.lo_open), (b.hi, b.hi_open))]
+    lo = min(ends, key=lambda e: (e[0], e[1]))
+    hi = max(ends, key=lambda e: (e[0], not e[1]))
+    return Interval(lo[0], hi[0], lo[1], hi[1])
+
+
+def _recip(b: Interval) -> tuple[float, float, bool, bool]:
+    lo = 1.0 / b.hi if b.hi != 0 else -math.inf
+    hi = 1.0 / b.lo if b.lo != 0 else math.inf
+    return lo, hi, b.hi_open or math.isinf(b.hi), b.lo_open or math.isinf(b.lo)
+
+
+def _mul(x: float, y: float) -> float:
+    return 0.0 if x == 0 or y == 0 else x * y
+
+
+def _check_divisions(node: Node, ctx: Context) -> None:
+    match node:
+        case Bin(op="/", left=a, right=b):
+            try:
+                iv = interval_of(b, ctx)
+            except ExprError:
+                return
+            if iv.contains(0.0):
+                raise ExprError(f"division by '{_show(b)}' could be by zero: its declared range "
+                                f"{iv} includes 0")
+            _check_divisions(a, ctx)
+            _check_divisions(b, ctx)
+        case Bin(left=a, right=b) | Cmp(left=a, right=b):
+            _check_divisions(a, ctx)
+            _check_divisions(b, ctx)
+        case BoolOp(items=items) | Call(args=items):
+            for item in items:
+                _check_divisions(item, ctx)
+        case Not(item=item):
+            _check_divisions(item, ctx)
+
+
+def _show(node: Node) -> str:
+    match node:
+        case Num(value=v):
+            return f"{v:g}"
+        case Str(value=v):
+            return repr(v)
+        case Ref():
+            return node.name if node.member is None else f'{node.name}["{node.member}"]'
+        case Lookup(table=t, key=k):
+            return f"{t}[{_show(k)}]"
+        case Bin(op=op, left=a, right=b):
+            return f"({_show(a)} {op} {_show(b)})"
+        case Call(fn=fn, args=args):
+            return f"{fn}({', '.join(_show(a) for a in args)})"
+    return type(node).__name__
+
+
+# ---- Python evaluation ----------------------------------------------------------------------
+
+Facts = Mapping[str, Any]
+
+
+def value(node: Node, facts: Facts) -> float | str:
+    """Numeric (or category) value of an expression; raises Missing for absent facts."""
+    match node:
+        case Num(value=v):
+            return v
+        case Str(value=v):
+            return v
+        case Ref(field=f):
+            if f not in facts:
+                raise Missing(f)
+            return facts[f]
+        case Lookup(entries=entries, key=key):
+            k = value(key, facts)
+            return dict(entries)[k]  # type: ignore[index]
+        case Call(fn="total", args=args):
+            return float(sum(facts[a.field] for a in args if a.field in facts))  # type: ignore[union-attr]
+        case Call(fn=fn, args=args):
+            vals = [value(a, facts) for a in args]
+            return min(vals) if fn == "min" else max(vals)  # type: ignore[type-var]
+        case Bin(op=op, left=a, right=b):
+            x, y = value(a, facts), value(b, facts)
+            return _arith(op, x, y)  # type: ignore[arg-type]
+    raise ExprError(f"not a value: {node!r}")
+
+
+def _arith(op: str, x: float, y: float) -> float:
+    if op == "+":
+        return x + y
+    if op == "-":
+        return x - y
+    if op == "*":
+        return x * y
+    if y == 0:
+        raise Missing("division by zero")
+    return x / y
+
+
+def truth(node: Node, facts: Facts, negate: bool = False) -> bool:
+    """Truth of a condition under the engine's semantics (absent -> comparison false)."""
+    match node:
+        case BoolOp(op=op, items=items):
+            use_all = (op == "and") != negate
+            results = (truth(i, facts, negate) for i in items)
+            return all(results) if use_all else any(results)
+        case Not(item=item):
+            return truth(item, facts, not negate)
+        case Presence(ref=ref, present=present):
+            return (_has(ref, facts)) == (present != negate)
+        case Ref(kind="flags"):
+            return _has(node, facts) != negate
+        case Cmp(op=op, left=a, right=b):
+            op = NEGATED[op] if negate else op
+            try:
+                x, y = value(a, facts), value(b, facts)
+            except Missing:
+                return False
+            return _compare(op, x, y)
+    raise ExprError(f"not a condition: {node!r}")
+
+
+def _has(ref: Ref, facts: Facts) -> bool:
+    # a group or flags fact without a member is present when any member is (the session
+    # keeps a marker field under the group's own name)
+    return ref.field in facts
+
+
+def _compare(op: str, x: Any, y: Any) -> bool:
+    return {"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y, "==": x == y, "!=": x != y}[op]
+
+
+# ---- durable-rules compilation --------------------------------------------------------------
+
+ZERO_FIELD = "_zero"
+_DURABLE_CMP = {"<": "$lt", "<=": "$lte", ">": "$gt", ">=": "$gte", "==": "$eq", "!=": "$neq"}
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+_DURABLE_ARITH = {"+": "$add", "-": "$sub", "*": "$mul", "/": "$div"}
+
+
+def to_durable(node: Node, negate: bool = False) -> dict:
+    """Compile a condition to a durable-rules expression over one working-memory fact.
+
+    durable only compares a *field* with an expression, so `a/b > c` becomes
+    `_zero > c - a/b` against a constant zero field. Every fact read gets an `$ex` guard so
+    absent facts make the comparison false, as in `truth`.
+    """
+    match node:
+        case BoolOp(op=op, items=items):
+            key = "$and" if (op == "and") != negate else "$or"
+            return {key: [to_durable(i, negate) for i in items]}
+        case Not(item=item):
+            return to_durable(item, not negate)
+        case Presence(ref=ref, present=present):
+            return _presence(ref, present != negate)
+        case Ref(kind="flags"):
+            return _presence(node, not negate)
+        case Cmp(op=op, left=a, right=b):
+            op = NEGATED[op] if negate else op
+            guards = [{"$ex": {f: 1}} for f in _fields(a) + _fields(b)]
+            test = _durable_cmp(op, a, b)
+            return {"$and": [*guards, test]} if guards else test
+    raise ExprError(f"cannot compile {node!r}")
+
+
+def _presence(ref: Ref, present: bool) -> dict:
+    return {"$ex" if present else "$nex": {ref.field: 1}}
+
+
+def _fields(node: Node) -> list[str]:
+    out: list[str] = []
+    _walk_refs(node, lambda r: out.append(r.field))
+    return out
+
+
+def _durable_cmp(op: str, a: Node, b: Node) -> dict:
+    if isinstance(a, Ref):
+        return _field_test(op, a.field, _operand(b))
+    if isinstance(b, Ref):
+        return _field_test(_FLIP[op], b.field, _operand(a))
+    # a op b  <=>  0 op (b - a)
+    return _field_test(op, ZERO_FIELD, {"$sub": {"$l": _operand(b), "$r": _operand(a)}})
+
+
+def _field_test(op: str, fieldname: str, rhs: Any) -> dict:
+    if op == "==":
+        return {fieldname: rhs}
+    return {_DURABLE_CMP[op]: {fieldname: rhs}}
+
+
+def _operand(node: Node) -> Any:
+    match node:
+        case Num(value=v):
+            return float(v)
+        case Str(value=v):
+            return v
+        case Ref(field=f):
+            return {"$m": f}
+        case Bin(op=op, left=a, right=b):
+            return {_DURABLE_ARITH[op]: {"$l": _operand(a), "$r": _operand(b)}}
+    raise ExprError(f"'{_show(node)}' cannot be used in a condition (tables and total() are "
+                    "for formulas; derive a fact first)")
+
+
+def render(node: Node) -> str:
+    """Readable text of a tree (used in traces)."""
+    return _show(node)

@@ -1,0 +1,404 @@
+"""Rule packs: load YAML, validate every rule, and build the Knowledge the sessions run.
+
+All validation happens here, so a pack error names the file, line, rule id and field, and
+durable-rules only ever sees rulesets that were checked first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from engine import expr, units
+from engine.errors import RegimeError, did_you_mean
+from engine.template import Template, parse_template
+from engine.yamlsrc import line_of, load_yaml
+from facts.vocabulary import FactSpec, Vocabulary, parse_specs
+
+KINDS = ("derive", "diagnose", "finding", "fix", "reject", "ask")
+ID = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+
+
+# ---- YAML shapes -----------------------------------------------------------------------------
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ParamModel(_Strict):
+    meaning: str
+    source: str
+    value: float | None = None
+    unit: str = "1"
+    table: dict[str, float] | None = None
+    list: tuple[str, ...] | None = Field(default=None, alias="list")
+
+    @model_validator(mode="after")
+    def _one_shape(self) -> ParamModel:
+        shapes = [x is not None for x in (self.value, self.table, self.list)]
+        if sum(shapes) != 1:
+            raise ValueError("a parameter has exactly one of value, table or list")
+        return self
+
+
+class LeverModel(_Strict):
+    meaning: str
+    attacks: tuple[Literal["bytes", "flops", "launches", "memory_capacity", "latency_isolation",
+                           "zero_flop_time", "attention_traffic"], ...]
+    aliases: tuple[str, ...] = ()
+
+
+class ClaimModel(_Strict):
+    text: str
+    aliases: tuple[str, ...] = ()
+
+
+class RuleModel(_Strict):
+    id: str
+    description: str
+    when: str | None = None
+    because: str
+    refs: tuple[str, ...] = ()
+    derive: str | None = None
+    formula: str | float | None = None
+    diagnose: str | None = None
+    value: str | None = None
+    finding: str | None = None
+    fix: str | None = None
+    priority: int | None = Field(default=None, ge=1, le=99)
+    bound: tuple[str, ...] = ()
+    reject: str | None = None
+    claim: str | None = None
+    ask: str | None = None
+    order: int | None = Field(default=None, ge=1, le=99)
+
+    @model_validator(mode="after")
+    def _one_conclusion(self) -> RuleModel:
+        if not ID.match(self.id):
+            raise ValueError(f"rule id '{self.id}' must be lower_snake_case")
+        given = [k for k in KINDS if getattr(self, k) is not None]
+        if self.claim is not None and "reject" not in given:
+            given.append("reject")
+        if len(given) != 1:
+            raise ValueError(f"a rule has exactly one conclusion ({', '.join(KINDS)}); got "
+                             f"{', '.join(given) or 'none'}")
+        kind = given[0]
+        needs = {"derive": ["formula"], "diagnose": ["value"], "fix": ["priority"], "ask": ["order"]}
+        for key in needs.get(kind, []):
+            if getattr(self, key) is None:
+                raise ValueError(f"a {kind} rule needs '{key}'")
+        if kind == "reject" and (self.reject is None) == (self.claim is None):
+            raise ValueError("a reject rule names exactly one of 'reject' (a lever) or 'claim'")
+        if kind != "fix" and (self.priority is not None or self.bound):
+            raise ValueError("'priority' and 'bound' belong to fix rules")
+        return self
+
+    @property
+    def kind(self) -> str:
+        return next(k for k in KINDS if getattr(self, k) is not None) if self.claim is None \
+            else "reject"
+
+
+class OverrideModel(_Strict):
+    parameters: dict[str, float] = {}
+    disable: tuple[str, ...] = ()
+
+
+class PackModel(_Strict):
+    pack: str
+    description: str
+    parameters: dict[str, Any] = {}
+    facts: dict[str, Any] = {}
+    levers: dict[str, Any] = {}
+    claims: dict[str, Any] = {}
+    rules: list[Any] = []
+    overrides: OverrideModel | None = None
+
+
+# ---- compiled knowledge ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    meaning: str
+    source: str
+    pack: str
+    unit: str = "1"
+    value: float | None = None
+    table: dict[str, float] | None = None
+    items: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Lever:
+    id: str
+    meaning: str
+    attacks: tuple[str, ...]
+    aliases: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Claim:
+    id: str
+    text: str
+    aliases: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    kind: str
+    pack: str
+    file: str
+    line: int
+    description: str
+    because: Template
+    refs: tuple[str, ...]
+    when: expr.Expression | None
+    formula: expr.Expression | None = None
+    target: str | None = None       # fact set by derive/diagnose
+    value: str | None = None        # diagnose: the category value it sets
+    copy_from: str | None = None    # diagnose: or the category fact whose value it copies
+    subject: str | None = None      # finding id, lever, claim or asked fact
+    priority: int | None = None
+    order: int | None = None
+    bound: tuple[str, ...] = ()
+
+    def reads(self) -> list[str]:
+        """Working-memory fields this rule's condition and formula read."""
+        seen: dict[str, None] = {}
+        for e in (self.when, self.formula):
+            if e is not None:
+                for f in e.facts():
+                    seen.setdefault(f, None)
+        if self.copy_from:
+            seen.setdefault(self.copy_from, None)
+        return list(seen)
+
+
+@dataclass
+class Knowledge:
+    vocabulary: Vocabulary
+    parameters: dict[str, Parameter] = field(default_factory=dict)
+    levers: dict[str, Lever] = field(default_factory=dict)
+    claims: dict[str, Claim] = field(default_factory=dict)
+    rules: list[Rule] = field(default_factory=list)
+    packs: list[str] = field(default_factory=list)
+
+    def scalar_values(self) -> dict[str, float]:
+        return {n: p.value for n, p in self.parameters.items() if p.value is not None}
+
+
+# ---- loading ----------------------------------------------------------------------------------
+
+def pack_files(dirs: Iterable[Path]) -> list[Path]:
+    files: list[Path] = []
+    for d in dirs:
+        if d.is_file():
+            files.append(d)
+        elif d.is_dir():
+            files.extend(sorted(p for p in d.iterdir() if p.suffix in (".yaml", ".yml")))
+        else:
+            raise RegimeError("rules directory does not exist", file=str(d))
+    return files
+
+
+def load_knowledge(vocabulary: Vocabulary, dirs: Iterable[Path]) -> Knowledge:
+    """Read every pack in `dirs` (in order), declare what they declare, compile their rules."""
+    docs = [(p, _read_pack(p)) for p in pack_files(dirs)]
+    k = Knowledge(vocabulary)
+    for path, (raw, model) in docs:
+        _declare(k, path, raw, model)
+    for path, (raw, model) in docs:
+        if model.overrides:
+            _apply_overrides(k, path, raw, model.overrides)
+    disabled = {rid for _, (_, m) in docs if m.overrides for rid in m.overrides.disable}
+    seen: dict[str, str] = {}
+    for path, (raw, model) in docs:
+        for i, body in enumerate(model.rules):
+            rule = _compile_rule(k, path, model.pack, raw["rules"], i, body)
+            if rule.id in seen:
+                raise RegimeError(f"rule id '{rule.id}' is already used in {seen[rule.id]}",
+                                  file=str(path), line=rule.line, field="id")
+            seen[rule.id] = f"{path.name}:{rule.line}"
+            if rule.id not in disabled:
+                k.rules.append(rule)
+    unknown = sorted(disabled - set(seen))
+    if unknown:
+        raise RegimeError(f"override disables unknown rule '{unknown[0]}'{did_you_mean(unknown[0], seen)}")
+    return k
+
+
+def _read_pack(path: Path) -> tuple[dict, PackModel]:
+    raw = load_yaml(path)
+    if not isinstance(raw, dict):
+        raise RegimeError("a pack is a mapping with 'pack', 'description' and 'rules'", file=str(path))
+    try:
+        return raw, PackModel(**raw)
+    except ValidationError as err:
+        first = err.errors()[0]
+        key = str(first["loc"][0]) if first["loc"] else None
+        raise RegimeError(first["msg"], file=str(path), line=line_of(raw, key) if key else None,
+                          field=".".join(str(p) for p in first["loc"])) from None
+
+
+def _declare(k: Knowledge, path: Path, raw: dict, model: PackModel) -> None:
+    file = str(path)
+    k.packs.append(model.pack)
+    if model.facts:
+        specs: dict[str, FactSpec] = parse_specs(raw["facts"], file, origin=f"{path.name} ({model.pack})")
+        k.vocabulary = k.vocabulary.extended(specs)
+    for name, body in model.parameters.items():
+        _declare_one(k.parameters, name, raw["parameters"], file, "parameter",
+                     lambda n, b: _parameter(n, b, model.pack, k.vocabulary), body)
+    for name, body in model.levers.items():
+        _declare_one(k.levers, name, raw["levers"], file, "lever",
+                     lambda n, b: Lever(n, **LeverModel(**b).model_dump()), body)
+    for name, body in model.claims.items():
+        _declare_one(k.claims, name, raw["claims"], file, "claim",
+                     lambda n, b: Claim(n, **ClaimModel(**b).model_dump()), body)
+
+
+def _declare_one(into: dict, name: str, section: dict, file: str, what: str, make, body) -> None:
+    line = line_of(section, name)
+    if not ID.match(name):
+        raise RegimeError(f"{what} id '{name}' must be lower_snake_case", file=file, line=line, field=name)
+    if name in into:
+        raise RegimeError(f"{what} '{name}' is declared twice", file=file, line=line, field=name)
+    if not isinstance(body, dict):
+        raise RegimeError(f"{what} '{name}' must be a mapping", file=file, line=line, field=name)
+    try:
+        into[name] = make(name, body)
+    except ValidationError as err:
+        first = err.errors()[0]
+        sub = ".".join(str(p) for p in first["loc"])
+        raise RegimeError(first["msg"], file=file, line=line_of(body, str(first["loc"][0]))
+                          if first["loc"] else line, field=f"{name}.{sub}") from None
+    except (RegimeError, ValueError) as err:
+        raise RegimeError(str(getattr(err, "message", err)), file=file, line=line, field=name) from None
+
+
+def _parameter(name: str, body: dict, pack: str, vocabulary: Vocabulary) -> Parameter:
+    m = ParamModel(**body)
+    if name in vocabulary:
+        raise ValueError(f"parameter '{name}' shadows a declared fact")
+    if m.unit not in ("1", "%", units.FRACTION):
+        units.check_unit(m.unit)
+    return Parameter(name, m.meaning, m.source, pack, m.unit, m.value, m.table, m.list)
+
+
+def _apply_overrides(k: Knowledge, path: Path, raw: dict, ov: OverrideModel) -> None:
+    for name, value in ov.parameters.items():
+        p = k.parameters.get(name)
+        line = line_of(raw.get("overrides", {}), "parameters")
+        if p is None or p.value is None:
+            raise RegimeError(f"override of unknown scalar parameter '{name}'"
+                              f"{did_you_mean(name, k.scalar_values())}", file=str(path),
+                              line=line, field=f"overrides.parameters.{name}")
+        k.parameters[name] = Parameter(name, p.meaning, f"{p.source}; overridden by {path.name}",
+                                       p.pack, p.unit, float(value))
+
+
+def _context(k: Knowledge) -> expr.Context:
+    return expr.Context(
+        vocabulary=k.vocabulary,
+        scalars=k.scalar_values(),
+        tables={n: p.table for n, p in k.parameters.items() if p.table is not None},
+        lists={n: p.items for n, p in k.parameters.items() if p.items is not None},
+        flag_ids={"levers": frozenset(k.levers), "claims": frozenset(k.claims)},
+    )
+
+
+def _compile_rule(k: Knowledge, path: Path, pack: str, section: list, index: int, body: Any) -> Rule:
+    file = str(path)
+    line = getattr(body, "line", None) or 0
+    if not isinstance(body, dict):
+        raise RegimeError(f"rule #{index + 1} must be a mapping", file=file, line=line or None)
+    rid = body.get("id", f"#{index + 1}")
+    try:
+        m = RuleModel(**body)
+    except ValidationError as err:
+        first = err.errors()[0]
+        key = str(first["loc"][0]) if first["loc"] else None
+        raise RegimeError(f"rule '{rid}': {first['msg']}", file=file,
+                          line=line_of(body, key) if key else line, field=key) from None
+    ctx = _context(k)
+
+    def located(key: str, fn):
+        try:
+            return fn()
+        except RegimeError as err:
+            raise RegimeError(f"rule '{m.id}': {err.message}", file=file,
+                              line=line_of(body, key) or line, field=key) from None
+
+    when = located("when", lambda: _condition(m.when, ctx)) if m.when is not None else None
+    rule = Rule(id=m.id, kind=m.kind, pack=pack, file=file, line=line,
+                description=m.description, refs=m.refs, when=when,
+                because=located("because", lambda: parse_template(m.because, k.vocabulary,
+                                                                  k.scalar_values())))
+    return located(_KIND_KEY[m.kind] if m.claim is None else "claim",
+                   lambda: _conclusion(k, ctx, m, rule))
+
+
+_KIND_KEY = {"derive": "derive", "diagnose": "diagnose", "finding": "finding", "fix": "fix",
+             "reject": "reject", "ask": "ask"}
+
+
+def _condition(source: str, ctx: expr.Context) -> expr.Expression:
+    e = expr.parse(source, ctx, "condition")
+    expr.check_category_literals(e, ctx.vocabulary)
+    expr.to_durable(e.tree)  # proves it compiles; raises on tables/total() in conditions
+    return e
+
+
+def _conclusion(k: Knowledge, ctx: expr.Context, m: RuleModel, rule: Rule) -> Rule:
+    from dataclasses import replace
+    if m.kind == "derive":
+        spec = k.vocabulary.get(m.derive)  # type: ignore[arg-type]
+        if spec.kind not in ("number", "category"):
+            raise RegimeError(f"cannot derive a {spec.kind} fact")
+        formula = expr.parse(m.formula, ctx, "formula")
+        return replace(rule, formula=formula, target=m.derive)
+    if m.kind == "diagnose":
+        spec = k.vocabulary.get(m.diagnose)  # type: ignore[arg-type]
+        if spec.kind != "category":
+            raise RegimeError(f"diagnose sets a category fact; '{m.diagnose}' is a {spec.kind}")
+        value = m.value or ""
+        if value in spec.values:
+            return replace(rule, target=m.diagnose, value=value)
+        other = k.vocabulary.specs.get(value)
+        if other is None or other.values != spec.values:
+            raise RegimeError(f"'{value}' is neither a value of {m.diagnose} nor a fact with the "
+                              f"same values{did_you_mean(value, [*spec.values, *k.vocabulary.specs])}")
+        return replace(rule, target=m.diagnose, copy_from=value)
+    if m.kind == "finding":
+        return replace(rule, subject=_id(m.finding, "finding"))
+    if m.kind == "fix":
+        _known(m.fix, k.levers, "lever")
+        for b in m.bound:
+            k.vocabulary.get(b)
+        return replace(rule, subject=m.fix, priority=m.priority, bound=m.bound)
+    if m.kind == "reject":
+        if m.reject is not None:
+            _known(m.reject, k.levers, "lever")
+            return replace(rule, subject=m.reject)
+        _known(m.claim, k.claims, "claim")  # type: ignore[arg-type]
+        return replace(rule, subject=m.claim)
+    k.vocabulary.get(m.ask)  # type: ignore[arg-type]
+    return replace(rule, subject=m.ask, order=m.order)
+
+
+def _id(value: str | None, what: str) -> str:
+    if value is None or not ID.match(value):
+        raise RegimeError(f"{what} id '{value}' must be lower_snake_case")
+    return value
+
+
+def _known(name: str | None, table: dict, what: str) -> None:
+    if name not in table:
+        raise RegimeError(f"unknown {what} '{name}'{did_you_mean(name or '', table)}")

@@ -1,0 +1,232 @@
+"""Run one case through the compiled knowledge in its own durable-rules session.
+
+Working memory is one durable fact per session: the case's facts as fields. A rule that
+concludes something retracts that fact and asserts a successor with the new fields (and a
+`_fired_<rule>` marker), so durable re-matches every rule against it: forward chaining to a
+fixpoint, each rule firing at most once. Stage order comes from durable's `pri`: derive,
+then diagnose, finding, fix/reject, ask, so `absent(x)` in an ask rule is judged after
+everything derivable has been derived.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import durable_bridge, expr, units
+from engine.diagnosis import Bound, Conclusion, Diagnosis, Firing
+from engine.packs import Knowledge, Rule
+from engine.template import Field
+from facts.case import Case
+from facts.record import FactRecord
+
+STAGE_PRI = {"derive": 100, "diagnose": 200, "finding": 300, "fix": 400, "reject": 400, "ask": 500}
+CATCH_ALL_PRI = 65000
+ANCHOR = {"_t": "wm"}
+_SIDS = itertools.count(1)
+
+
+class EngineFault(RuntimeError):
+    """Durable and the Python evaluator disagreed, or an action failed: a bug, not bad input."""
+
+
+@dataclass
+class _State:
+    diagnosis: Diagnosis
+    wm: dict[str, Any]
+    errors: list[BaseException] = field(default_factory=list)
+    step: int = 0
+
+
+_ACTIVE: dict[str, _State] = {}
+
+
+class Runner:
+    """Compiles Knowledge to one durable ruleset (once) and diagnoses cases with it."""
+
+    def __init__(self, knowledge: Knowledge) -> None:
+        self.k = knowledge
+        self.by_id = {r.id: r for r in knowledge.rules}
+        self.name = durable_bridge.register(self._definition())
+
+    def _definition(self) -> dict[str, dict]:
+        rules: dict[str, dict] = {}
+        for rule in self.k.rules:
+            rules[rule.id] = {"all": [{"m": self._condition(rule)}], "pri": STAGE_PRI[rule.kind],
+                              "run": self._action(rule)}
+        # A catch-all keeps durable from crashing on delete_state of a sid nothing matched.
+        rules["_catch_all"] = {"all": [{"m": dict(ANCHOR)}], "pri": CATCH_ALL_PRI,
+                               "run": lambda c: None}
+        return copy.deepcopy(rules)
+
+    def _condition(self, rule: Rule) -> dict:
+        parts: list[dict] = [dict(ANCHOR), {"$nex": {_fired(rule.id): 1}}]
+        if rule.target:
+            parts.append({"$nex": {rule.target: 1}})
+        reads = rule.formula.facts() if rule.formula else []
+        if rule.copy_from:
+            reads.append(rule.copy_from)
+        parts.extend({"$ex": {f: 1}} for f in reads if not _is_total_member(rule, f))
+        parts.extend({"$ex": {g: 1}} for g in _total_groups(rule))
+        if rule.when is not None:
+            parts.append(expr.to_durable(rule.when.tree))
+        return {"$and": parts}
+
+    def _action(self, rule: Rule):
+        def act(c) -> None:
+            wm = {k: v for k, v in c.m.items()}
+            st = _ACTIVE.get(wm.get("sid", ""))
+            if st is None:
+                return
+            try:
+                updates = self._fire(rule, st, wm)
+            except BaseException as err:  # noqa: BLE001 - durable would swallow it
+                st.errors.append(err)
+                return
+            successor = {**wm, **updates, "_v": wm["_v"] + 1}
+            c.retract_fact(wm)
+            c.assert_fact(successor)
+            st.wm = successor
+        return act
+
+    # ---- one firing ---------------------------------------------------------------------
+
+    def _fire(self, rule: Rule, st: _State, wm: dict[str, Any]) -> dict[str, Any]:
+        if rule.when is not None and not expr.truth(rule.when.tree, wm):
+            raise EngineFault(f"durable fired '{rule.id}' but its condition is false in Python")
+        st.step += 1
+        updates: dict[str, Any] = {_fired(rule.id): True}
+        matched = {f: wm[f] for f in rule.reads() if f in wm}
+        d = st.diagnosis
+        if rule.kind == "derive":
+            updates.update(self._derive(rule, st, wm, matched))
+        elif rule.kind == "diagnose":
+            value = wm[rule.copy_from] if rule.copy_from else rule.value
+            updates[rule.target] = value  # type: ignore[index]
+            d.facts[rule.target] = FactRecord(rule.target, value, "category", "derived",  # type: ignore[arg-type]
+                                              rule.id, rule=rule.id, inputs=tuple(matched),
+                                              formula=rule.copy_from or repr(value))
+            self._conclude(rule, st, {**wm, **updates}, id=str(value), fact=rule.target)
+        else:
+            self._conclude(rule, st, wm, id=rule.subject or rule.id)
+        asserted = {k: v for k, v in updates.items() if not k.startswith("_")}
+        d.trace.append(Firing(st.step, rule.id, rule.kind, rule.pack, matched, asserted))
+        return updates
+
+    def _derive(self, rule: Rule, st: _State, wm: dict[str, Any], matched: dict) -> dict[str, Any]:
+        spec = self.k.vocabulary.get(rule.target)  # type: ignore[arg-type]
+        try:
+            value = expr.value(rule.formula.tree, wm)  # type: ignore[union-attr]
+        except (expr.Missing, KeyError) as err:
+            return self._unusable(rule, st, wm, f"could not evaluate: {err}")
+        if isinstance(value, float) and (not math.isfinite(value) or not spec.interval.contains(value)):
+            shown = units.format_quantity(value, spec.unit, spec.display) if math.isfinite(value) else value
+            return self._unusable(rule, st, wm, f"gives {shown}, outside the valid range {spec.range}")
+        st.diagnosis.facts[rule.target] = FactRecord(  # type: ignore[index]
+            rule.target, value, spec.unit if spec.kind == "number" else "category", "derived",  # type: ignore[arg-type]
+            rule.id, rule=rule.id, formula=rule.formula.source, inputs=tuple(matched))  # type: ignore[union-attr]
+        return {rule.target: value}  # type: ignore[dict-item]
+
+    def _unusable(self, rule: Rule, st: _State, wm: dict, why: str) -> dict[str, Any]:
+        """A derivation that fails on these facts is a finding about the data, not a crash."""
+        text = f"{rule.target} = {rule.formula.source} {why}; inputs: " + ", ".join(  # type: ignore[union-attr]
+            f"{f}={self._show(f, wm)}" for f in rule.reads() if f in wm)
+        st.diagnosis.conclusions.append(Conclusion("finding", "derivation_failed", rule.id, text,
+                                                   st.step, rule.pack, refs=rule.refs))
+        return {}
+
+    def _conclude(self, rule: Rule, st: _State, wm: dict, id: str, fact: str | None = None) -> None:
+        because = rule.because.render(lambda f: self._render_field(f, wm))
+        bounds = tuple(self._bound(b, wm) for b in rule.bound if b in wm)
+        lever = rule.subject if rule.kind in ("fix", "reject") and rule.subject in self.k.levers else None
+        claim = rule.subject if rule.kind == "reject" and lever is None else None
+        st.diagnosis.conclusions.append(Conclusion(
+            rule.kind, id, rule.id, because, st.step, rule.pack, lever=lever, claim=claim,
+            priority=rule.priority, order=rule.order, bound=bounds, refs=rule.refs, fact=fact))
+
+    def _bound(self, name: str, wm: dict) -> Bound:
+        spec = self.k.vocabulary.get(name)
+        return Bound(name, wm[name], spec.unit, self._show(name, wm))
+
+    def _render_field(self, f: Field, wm: dict) -> str:
+        if f.key in wm:
+            return self._show(f.key, wm, f.unit, f.spec)
+        param = self.k.parameters.get(f.name)
+        if param is not None and param.value is not None:
+            return units.format_quantity(param.value, _unit(param.unit), f.unit or _display(param.unit), f.spec)
+        return f"<{f.key} unknown>"
+
+    def _show(self, fieldname: str, wm: dict, unit: str | None = None, spec: str | None = None) -> str:
+        value = wm[fieldname]
+        if isinstance(value, str | bool):
+            return str(value)
+        fact = self.k.vocabulary.get(fieldname.split("__")[0])
+        return units.format_quantity(value, fact.unit, unit or fact.display, spec)
+
+    # ---- running a case -------------------------------------------------------------------
+
+    def diagnose(self, case: Case) -> Diagnosis:
+        sid = f"{case.id}-{next(_SIDS)}"
+        d = Diagnosis(case.id, case.title, case.path, facts=dict(case.facts))
+        wm: dict[str, Any] = {"sid": sid, **ANCHOR, "_v": 1, expr.ZERO_FIELD: 0.0}
+        for name, rec in case.facts.items():
+            wm[name] = rec.value
+            if "__" in name:  # a group member: mark the group present
+                group = name.split("__")[0]
+                wm[group] = float(wm.get(group, 0.0)) + 1.0
+        st = _State(d, wm)
+        _ACTIVE[sid] = st
+        try:
+            durable_bridge.run_session(self.name, sid, wm)
+        finally:
+            _ACTIVE.pop(sid, None)
+        if st.errors:
+            raise EngineFault(f"case {case.id}: {st.errors[0]!r}") from st.errors[0]
+        self._verdicts_owed(d, st)
+        return d
+
+    def _verdicts_owed(self, d: Diagnosis, st: _State) -> None:
+        """Every proposal and claim in the case must get a verdict; say so when none did."""
+        judged = {c.lever or c.claim for c in d.conclusions if c.kind in ("fix", "reject")}
+        for name in sorted(st.wm):
+            for prefix in ("proposed__", "claimed__"):
+                if name.startswith(prefix) and name[len(prefix):] not in judged:
+                    item = name[len(prefix):]
+                    d.conclusions.append(Conclusion(
+                        "finding", "no_verdict", "(engine)",
+                        f"the case {prefix[:-2]} '{item}' but no rule in the loaded packs judges it",
+                        st.step + 1))
+
+
+def _fired(rule_id: str) -> str:
+    return f"_fired_{rule_id}"
+
+
+def _total_groups(rule: Rule) -> list[str]:
+    groups: list[str] = []
+    if rule.formula is not None:
+        _collect_total(rule.formula.tree, groups)
+    return groups
+
+
+def _collect_total(node: Any, out: list[str]) -> None:
+    if isinstance(node, expr.Call) and node.fn == "total" and node.args:
+        out.append(node.args[0].name)  # type: ignore[union-attr]
+    for child in getattr(node, "args", ()) + tuple(
+            x for x in (getattr(node, "left", None), getattr(node, "right", None)) if x is not None):
+        _collect_total(child, out)
+
+
+def _is_total_member(rule: Rule, fieldname: str) -> bool:
+    return "__" in fieldname and fieldname.split("__")[0] in _total_groups(rule)
+
+
+def _unit(unit: str) -> str:
+    return units.FRACTION if unit == "%" else unit
+
+
+def _display(unit: str) -> str | None:
+    return "%" if unit in ("%", units.FRACTION) else None

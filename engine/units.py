@@ -1,0 +1,153 @@
+"""Units at the boundary: parse what people write, convert to canonical, format for display.
+
+`pint` does the unit algebra. Numbers are matched with a strict pattern first, so a value
+string is never handed to an expression evaluator of any kind.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from functools import cache
+
+import pint
+
+# Magnitudes beyond this are not physical for anything Regime reasons about; rejecting them
+# also keeps every number inside the range durable-rules' C JSON parser handles.
+MAX_MAGNITUDE = 1e18
+
+_NUM = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
+_QTY = re.compile(rf"^\s*(?P<lo>{_NUM})(?:\s*(?:-|–|to)\s*(?P<hi>{_NUM}))?\s*(?P<unit>[^\d\s].*)?$")
+_UNIT_CHARS = re.compile(r"^[A-Za-z%µ/*^ ().0-9_]{1,40}$")
+
+FRACTION = "fraction"
+
+
+@cache
+def registry() -> pint.UnitRegistry:
+    # pint makes bits dimensionless; a byte must not convert to a fraction, so give
+    # information its own dimension.
+    ureg = pint.UnitRegistry(cache_folder=":auto:", on_redefinition="ignore")
+    ureg.define("bit = [information] = b")
+    ureg.define("byte = 8 * bit = B = octet")
+    ureg.define("FLOP = [flop] = flop = FLOPs")
+    ureg.define("token = [token] = tok")
+    return ureg
+
+
+def _units(text: str) -> pint.Unit:
+    if text == FRACTION or text in ("", "1"):
+        return registry().dimensionless
+    if not _UNIT_CHARS.match(text):
+        raise ValueError(f"'{text}' is not a unit")
+    try:
+        return registry().parse_units(text.replace("µ", "u"))
+    except (pint.errors.PintError, AttributeError, TypeError, ValueError, SyntaxError) as err:
+        raise ValueError(f"unknown unit '{text}'") from err
+
+
+def check_unit(text: str) -> None:
+    """Raise ValueError if `text` is not a unit pint knows."""
+    _units(text)
+
+
+def same_dimension(a: str, b: str) -> bool:
+    return _units(a).dimensionality == _units(b).dimensionality
+
+
+def factor(from_unit: str, to_unit: str) -> float:
+    """Multiplier taking a magnitude in from_unit to to_unit."""
+    return float(registry().Quantity(1.0, _units(from_unit)).to(_units(to_unit)).magnitude)
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A measured number in canonical units; low/high are set when a range was written."""
+
+    value: float
+    low: float | None = None
+    high: float | None = None
+    written: str = ""
+
+
+def parse_quantity(raw: object, canonical: str) -> Parsed:
+    """Parse `26 GB`, `4%`, `6-30 us` or a bare number into `canonical` units.
+
+    A bare number is taken as already canonical only where the unit cannot be misread
+    (dimensionless quantities and token counts); elsewhere a unit is required.
+    """
+    if isinstance(raw, bool) or not isinstance(raw, int | float | str):
+        raise ValueError(f"expected a number with a unit, got {type(raw).__name__} {raw!r}")
+    if isinstance(raw, int | float):
+        if not _bare_ok(canonical):
+            raise ValueError(f"{raw!r} has no unit; write one, e.g. '{_hint(canonical)}'")
+        return Parsed(_finite(float(raw)), written=str(raw))
+    match = _QTY.match(raw)
+    if not match:
+        raise ValueError(f"'{raw}' is not a number with a unit (e.g. '5.3 TB/s', '4%', '6-30 us')")
+    unit_text = (match["unit"] or "").strip()
+    if not unit_text and not _bare_ok(canonical):
+        raise ValueError(f"'{raw}' has no unit; expected something like '{_hint(canonical)}'")
+    unit = _units(unit_text) if unit_text else _units(canonical)
+    if unit.dimensionality != _units(canonical).dimensionality:
+        raise ValueError(f"'{raw}' is in {unit_text or 'no unit'}, which is not a {_kind(canonical)}")
+    scale = factor(unit_text, canonical) if unit_text else 1.0
+    lo = _finite(float(match["lo"]) * scale)
+    if match["hi"] is None:
+        return Parsed(lo, written=raw)
+    hi = _finite(float(match["hi"]) * scale)
+    if hi < lo:
+        raise ValueError(f"range '{raw}' runs backwards")
+    return Parsed((lo + hi) / 2, lo, hi, written=raw)
+
+
+def _finite(x: float) -> float:
+    if not math.isfinite(x) or abs(x) > MAX_MAGNITUDE:
+        raise ValueError(f"{x!r} is not a plausible finite value (|x| must be <= {MAX_MAGNITUDE:g})")
+    return x
+
+
+def _bare_ok(canonical: str) -> bool:
+    return canonical in (FRACTION, "1", "token")
+
+
+def _hint(canonical: str) -> str:
+    return {FRACTION: "4%", "byte": "26 GB", "byte/s": "5.3 TB/s", "FLOP/s": "1307.4 TFLOP/s",
+            "token/s": "160 tokens/s", "s": "4 ms"}.get(canonical, canonical)
+
+
+def _kind(canonical: str) -> str:
+    if canonical in (FRACTION, "1"):
+        return "plain number or percentage"
+    return f"quantity in {canonical} (e.g. '{_hint(canonical)}')"
+
+
+def format_number(x: float, spec: str | None = None) -> str:
+    """Human rounding: integers above 100, three significant figures below, no exponents."""
+    if spec:
+        return format(x, spec)
+    ax = abs(x)
+    if ax >= 10000:
+        return f"{x:,.0f}"
+    if ax >= 100:
+        return f"{x:.0f}"
+    if ax == 0:
+        return "0"
+    digits = max(0, 2 - math.floor(math.log10(ax)))
+    text = f"{x:.{digits}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def format_quantity(value: float, canonical: str, display: str | None, spec: str | None = None) -> str:
+    """Render `value` (canonical units) in `display` units: '5300 GB/s', '78%', '204 tokens/s'."""
+    display = display or canonical
+    if display == "%":
+        pct = value * 100
+        if spec and spec.endswith("%"):
+            return format(value, spec)
+        return f"{format_number(pct, spec or ('.0f' if abs(pct) >= 1 else None))}%"
+    if display in (FRACTION, "1"):
+        return format_number(value, spec)
+    shown = value * factor(canonical, display)
+    return f"{format_number(shown, spec)} {display}"

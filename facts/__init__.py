@@ -1,0 +1,1 @@
+"""Fact vocabulary, case schema and catalogues (data in YAML beside this file)."""

@@ -1,0 +1,192 @@
+"""Case files: the pydantic schema and the conversion to validated, canonical facts."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from engine import units
+from engine.errors import RegimeError, did_you_mean
+from engine.expr import member_id
+from engine.yamlsrc import LineDict, line_of, load_yaml
+from facts import catalogue
+from facts.record import FactRecord
+from facts.vocabulary import FactSpec, Vocabulary
+
+CASE_ID = re.compile(r"^[a-z0-9][a-z0-9_\-]{0,63}$")
+
+
+class CaseModel(BaseModel):
+    """The shape of a case file; values are checked against the vocabulary afterwards."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str | None = None
+    title: str
+    summary: str = ""
+    hardware: str | dict[str, Any] | None = None
+    model: str | dict[str, Any] | None = None
+    facts: dict[str, Any] = {}
+    proposals: list[str] = []
+    claims: list[str] = []
+
+
+@dataclass
+class Case:
+    id: str
+    title: str
+    path: str
+    summary: str = ""
+    hardware: str | None = None
+    model: str | None = None
+    facts: dict[str, FactRecord] = field(default_factory=dict)
+
+
+def load_case(path: Path, vocabulary: Vocabulary, levers: dict[str, Any],
+              claims: dict[str, Any]) -> Case:
+    """Parse and validate one case file. Raises RegimeError naming file, line and field."""
+    file = str(path)
+    raw = load_yaml(path)
+    if not isinstance(raw, dict):
+        raise RegimeError("a case file is a mapping with at least 'title' and 'facts'", file=file)
+    try:
+        model = CaseModel(**raw)
+    except ValidationError as err:
+        first = err.errors()[0]
+        key = str(first["loc"][0]) if first["loc"] else None
+        raise RegimeError(first["msg"], file=file, line=line_of(raw, key) if key else None,
+                          field=".".join(str(p) for p in first["loc"])) from None
+    case_id = model.id or path.stem
+    if not CASE_ID.match(case_id):
+        raise RegimeError(f"case id '{case_id}' must be lower case letters, digits, _ or -",
+                          file=file, line=line_of(raw, "id"), field="id")
+    case = Case(case_id, model.title, file, model.summary)
+    for kind, key in (("hardware", "hardware"), ("models", "model")):
+        ref = getattr(model, key)
+        if ref is not None:
+            _add_all(case, _catalogue_facts(kind, ref, vocabulary, raw, key, file))
+    _add_all(case, _case_facts(raw.get("facts") or LineDict(), vocabulary, file))
+    _add_all(case, _flags("proposed", model.proposals, levers, raw, "proposals", file))
+    _add_all(case, _flags("claimed", model.claims, claims, raw, "claims", file))
+    return case
+
+
+def _add_all(case: Case, records: list[FactRecord]) -> None:
+    for r in records:
+        case.facts[r.name] = r  # case facts come last: measured beats catalogue
+
+
+def _catalogue_facts(kind: str, ref: str | dict, vocabulary: Vocabulary, raw: dict, key: str,
+                     file: str) -> list[FactRecord]:
+    line = line_of(raw, key)
+    if isinstance(ref, str):
+        try:
+            name, entry = catalogue.lookup(kind, ref)
+        except RegimeError as err:
+            raise err.located(file=file, line=line, field=key) from None
+        cat_file = str(catalogue.CATALOGUE_DIR / f"{kind}.yaml")
+        records = catalogue.entry_facts(entry, vocabulary, "catalogue", f"{kind} catalogue: {name}",
+                                        cat_file)
+        return records
+    return catalogue.entry_facts(ref, vocabulary, "measured", f"{file} (inline {key})", file)
+
+
+def _case_facts(section: dict, vocabulary: Vocabulary, file: str) -> list[FactRecord]:
+    if not isinstance(section, dict):
+        raise RegimeError("'facts' must be a mapping of fact name -> value", file=file, field="facts")
+    out: list[FactRecord] = []
+    for name, raw in section.items():
+        line = line_of(section, name)
+        where = f"facts.{name}"
+        spec = vocabulary.get(name, file=file, line=line, field=where)
+        try:
+            out.extend(_one_fact(spec, raw, f"{file}:{line}"))
+        except ValueError as err:
+            raise RegimeError(str(err), file=file, line=line, field=where) from None
+        except RegimeError as err:
+            raise err.located(file=file, line=line, field=where) from None
+    return out
+
+
+def _one_fact(spec: FactSpec, raw: Any, origin: str) -> list[FactRecord]:
+    if spec.kind == "category":
+        if not isinstance(raw, str) or raw not in spec.values:
+            raise ValueError(f"{raw!r} is not one of {', '.join(spec.values)}"
+                             f"{did_you_mean(str(raw), spec.values)}")
+        return [FactRecord(spec.name, raw, "category", "measured", origin, written=raw)]
+    if spec.kind == "flags":
+        raise ValueError(f"'{spec.name}' is set by the case's '{spec.of}' list, not under facts")
+    if spec.kind == "group":
+        if not isinstance(raw, dict) or not raw:
+            raise ValueError("expected a mapping of member -> value, e.g. {layer_norm: 8%}")
+        records = [_number(spec, body, origin, f"{spec.name}__{member_id(m)}", m)
+                   for m, body in raw.items()]
+        _check_sum(spec, records)
+        return records
+    return [_number(spec, raw, origin, spec.name)]
+
+
+def _number(spec: FactSpec, raw: Any, origin: str, name: str, member: str | None = None) -> FactRecord:
+    label = f"{member}: " if member else ""
+    low = high = None
+    if isinstance(raw, dict):
+        unknown = set(raw) - {"range", "typical"}
+        if unknown or "range" not in raw:
+            raise ValueError("a range is written {range: '8-15 us', typical: '11 us'} (typical optional)")
+        span = units.parse_quantity(raw["range"], spec.unit)
+        low, high = span.low, span.high
+        parsed = units.parse_quantity(raw["typical"], spec.unit) if "typical" in raw else span
+        written = f"{raw['range']} (typical {raw.get('typical', 'midpoint')})"
+    else:
+        parsed = units.parse_quantity(raw, spec.unit)
+        low, high, written = parsed.low, parsed.high, parsed.written
+    for v in (parsed.value, low, high):
+        if v is not None and not spec.interval.contains(v):
+            raise ValueError(f"{label}{written} is outside the valid range {_show_range(spec)}")
+    return FactRecord(name, parsed.value, spec.unit, "measured", origin, low=low, high=high,
+                      written=written)
+
+
+def _show_range(spec: FactSpec) -> str:
+    iv = spec.interval
+    ends = [units.format_quantity(x, spec.unit, spec.display) if abs(x) != float("inf") else
+            ("-inf" if x < 0 else "inf") for x in (iv.lo, iv.hi)]
+    return f"{'(' if iv.lo_open else '['}{ends[0]}, {ends[1]}{')' if iv.hi_open else ']'}"
+
+
+def _check_sum(spec: FactSpec, records: list[FactRecord]) -> None:
+    if spec.sum_max is None:
+        return
+    total = sum(float(r.value) for r in records)
+    if total > spec.sum_max + 1e-9:
+        raise ValueError(f"members add up to {units.format_quantity(total, spec.unit, spec.display)}, "
+                         f"more than {units.format_quantity(spec.sum_max, spec.unit, spec.display)}")
+
+
+def _flags(fact: str, ids: list[str], known: dict[str, Any], raw: dict, key: str,
+           file: str) -> list[FactRecord]:
+    out = []
+    section = raw.get(key) or []
+    for i, given in enumerate(ids):
+        resolved = _resolve_id(given, known)
+        if resolved is None:
+            raise RegimeError(f"unknown {key[:-1]} '{given}'{did_you_mean(given, known)}",
+                              file=file, line=line_of(raw, key), field=f"{key}[{i}]")
+        out.append(FactRecord(f"{fact}__{resolved}", True, "flag", "measured",
+                              f"{file}:{line_of(raw, key)}", written=str(given)))
+    del section
+    return out
+
+
+def _resolve_id(given: str, known: dict[str, Any]) -> str | None:
+    if given in known:
+        return given
+    g = given.strip().lower()
+    for key, item in known.items():
+        if g == key or g in (a.lower() for a in getattr(item, "aliases", ())):
+            return key
+    return None

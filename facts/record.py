@@ -1,0 +1,27 @@
+"""A fact with its provenance: measured, catalogue, assumed or derived."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Source = Literal["measured", "catalogue", "assumed", "derived"]
+Value = float | str | bool
+
+
+@dataclass(frozen=True)
+class FactRecord:
+    """One working-memory field. Group members use the field name `group__member`."""
+
+    name: str
+    value: Value
+    unit: str
+    source: Source
+    origin: str                      # case file:line, catalogue source, pack, or rule id
+    rule: str | None = None          # derived: the rule that asserted it
+    formula: str | None = None       # derived: the formula, as written in the pack
+    inputs: tuple[str, ...] = ()     # derived: the facts the formula read
+    low: float | None = None         # measured as a range: its ends
+    high: float | None = None
+    written: str | None = None       # measured: as written in the case
+    notes: tuple[str, ...] = field(default=())

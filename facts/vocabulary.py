@@ -1,0 +1,159 @@
+"""The fact vocabulary: declared names with canonical unit, meaning and valid range."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from engine import units
+from engine.errors import RegimeError, did_you_mean
+from engine.yamlsrc import line_of, load_yaml
+
+VOCABULARY_FILE = Path(__file__).with_name("vocabulary.yaml")
+NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+_INTERVAL = re.compile(r"^\s*([\[(])\s*([^,]+?)\s*,\s*([^,]+?)\s*([\])])\s*$")
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A range with open or closed ends; used to validate values and to prove divisors nonzero."""
+
+    lo: float
+    hi: float
+    lo_open: bool = False
+    hi_open: bool = False
+
+    @classmethod
+    def parse(cls, text: str) -> Interval:
+        m = _INTERVAL.match(text)
+        if not m:
+            raise ValueError(f"range '{text}' is not an interval like '[0, 1]' or '(0, inf)'")
+        lo, hi = (_bound(x) for x in (m[2], m[3]))
+        if lo > hi:
+            raise ValueError(f"range '{text}' runs backwards")
+        return cls(lo, hi, m[1] == "(", m[4] == ")")
+
+    @classmethod
+    def point(cls, x: float) -> Interval:
+        return cls(x, x)
+
+    def contains(self, x: float) -> bool:
+        above = x > self.lo or (x == self.lo and not self.lo_open)
+        below = x < self.hi or (x == self.hi and not self.hi_open)
+        return above and below
+
+    def __str__(self) -> str:
+        return f"{'(' if self.lo_open else '['}{self.lo:g}, {self.hi:g}{')' if self.hi_open else ']'}"
+
+
+def _bound(text: str) -> float:
+    t = text.strip().lower()
+    if t in ("inf", "+inf"):
+        return math.inf
+    if t == "-inf":
+        return -math.inf
+    return float(t)
+
+
+Kind = Literal["number", "category", "group", "flags"]
+
+
+class FactSpec(BaseModel):
+    """One declared fact name."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    meaning: str
+    kind: Kind = "number"
+    unit: str = "1"
+    display: str | None = None
+    range: str = "(-inf, inf)"
+    values: tuple[str, ...] = ()
+    of: Literal["levers", "claims"] | None = None
+    sum_max: float | None = None
+    origin: str = "vocabulary"
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        if not NAME.match(v):
+            raise ValueError(f"fact name '{v}' must be lower_snake_case")
+        return v
+
+    @field_validator("range")
+    @classmethod
+    def _range(cls, v: str) -> str:
+        Interval.parse(v)
+        return v
+
+    @field_validator("unit", "display")
+    @classmethod
+    def _unit(cls, v: str | None) -> str | None:
+        if v is not None and v not in ("%", units.FRACTION):
+            units.check_unit(v)
+        return v
+
+    @property
+    def interval(self) -> Interval:
+        return Interval.parse(self.range)
+
+    @property
+    def numeric(self) -> bool:
+        return self.kind in ("number", "group")
+
+
+class Vocabulary:
+    """All declared fact names, the base file plus what packs declare."""
+
+    def __init__(self, specs: dict[str, FactSpec]) -> None:
+        self.specs = dict(specs)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.specs
+
+    def get(self, name: str, *, file: str | None = None, line: int | None = None,
+            field: str | None = None) -> FactSpec:
+        if name not in self.specs:
+            raise RegimeError(f"unknown fact '{name}'{did_you_mean(name, self.specs)}",
+                              file=file, line=line, field=field)
+        return self.specs[name]
+
+    def extended(self, specs: dict[str, FactSpec]) -> Vocabulary:
+        clash = sorted(set(specs) & set(self.specs))
+        if clash:
+            first = specs[clash[0]]
+            raise RegimeError(f"fact '{clash[0]}' is already declared by {self.specs[clash[0]].origin}",
+                              file=first.origin)
+        return Vocabulary({**self.specs, **specs})
+
+
+def parse_specs(raw: object, file: str, origin: str | None = None) -> dict[str, FactSpec]:
+    """Validate a `facts:` mapping (from the vocabulary file or a pack)."""
+    if not isinstance(raw, dict):
+        raise RegimeError("'facts' must be a mapping of name -> declaration", file=file)
+    specs: dict[str, FactSpec] = {}
+    for name, body in raw.items():
+        line = line_of(raw, name)
+        if not isinstance(body, dict):
+            raise RegimeError("declaration must be a mapping", file=file, line=line, field=name)
+        try:
+            specs[name] = FactSpec(name=name, origin=origin or file, **body)
+        except ValidationError as err:
+            first = err.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or name
+            raise RegimeError(first["msg"], file=file, line=line_of(body, where) or line,
+                              field=f"{name}.{where}") from None
+    return specs
+
+
+def load_vocabulary(path: Path = VOCABULARY_FILE) -> Vocabulary:
+    doc = load_yaml(path)
+    if not isinstance(doc, dict) or "facts" not in doc:
+        raise RegimeError("vocabulary must have a top-level 'facts' mapping", file=str(path))
+    return Vocabulary(parse_specs(doc["facts"], str(path)))
