@@ -4,7 +4,9 @@
 - A ruleset name can be registered once: names are a hash of the compiled definition.
 - Its C JSON parser rejects floats like `1e-07` (exponent, no dot): numbers are serialized
   here, always with a dot before any exponent.
-- It is not thread-safe: a lock serializes every call.
+- It is not thread-safe, yet its Host starts daemon timer threads that call into every
+  registered ruleset every 0.2 s. Regime uses no timers or queued events, so its Host starts
+  none, and a lock serializes every call that is left.
 """
 
 from __future__ import annotations
@@ -57,23 +59,31 @@ class _SafeJson:
 durable_engine.json = _SafeJson  # type: ignore[attr-defined]
 
 
+class _QuietHost(durable_engine.Host):
+    """A Host without the background dispatch threads (they would race our calls)."""
+
+    def _run(self) -> None:
+        return None
+
+
 def host() -> durable_engine.Host:
     global _HOST
     with _LOCK:
         if _HOST is None:
-            _HOST = durable_engine.Host()
+            _HOST = _QuietHost()
         return _HOST
 
 
-def ruleset_name(definition: dict) -> str:
-    """Stable name from the definition (actions excluded), so re-registration is skipped."""
+def ruleset_name(definition: dict, salt: str = "") -> str:
+    """Stable name from the definition (actions excluded) and a salt naming what the actions
+    close over, so an identical ruleset is registered once and a different one never clashes."""
     text = dumps({k: {kk: vv for kk, vv in v.items() if kk != "run"} for k, v in sorted(definition.items())})
-    return "regime_" + hashlib.sha256(text.encode()).hexdigest()[:16]
+    return "regime_" + hashlib.sha256((text + salt).encode()).hexdigest()[:16]
 
 
-def register(definition: dict[str, dict]) -> str:
+def register(definition: dict[str, dict], salt: str = "") -> str:
     """Register a ruleset once per process; `definition` rules carry their 'run' callables."""
-    name = ruleset_name(definition)
+    name = ruleset_name(definition, salt)
     with _LOCK:
         if name not in _REGISTERED:
             host().set_rulesets({name: definition})

@@ -37,6 +37,10 @@ class Missing(Exception):
     """Evaluation touched a fact that is not known."""
 
 
+class Unlisted(Missing):
+    """total() found none of its members: the quantity is unknown, which is not an error."""
+
+
 # ---- the tree -------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -69,6 +73,14 @@ class Lookup:
     table: str
     entries: tuple[tuple[str, float], ...]
     key: Ref | Str
+
+
+@dataclass(frozen=True)
+class Pick:
+    """A group member chosen by a category fact: peak_flops_by_dtype[compute_dtype]."""
+
+    group: str
+    key: Ref
 
 
 @dataclass(frozen=True)
@@ -109,7 +121,7 @@ class Call:
     members: tuple[str, ...] = ()
 
 
-Node = Num | Str | Ref | Lookup | Bin | Cmp | BoolOp | Not | Presence | Call
+Node = Num | Str | Ref | Lookup | Pick | Bin | Cmp | BoolOp | Not | Presence | Call
 
 
 @dataclass
@@ -149,6 +161,9 @@ def _walk_refs(node: Node, visit: Callable[[Ref], Any]) -> None:
         case Ref():
             visit(node)
         case Lookup(key=Ref() as key):
+            visit(key)
+        case Pick(group=group, key=key):
+            visit(Ref(group, kind="group"))
             visit(key)
         case Bin(left=a, right=b) | Cmp(left=a, right=b):
             _walk_refs(a, visit)
@@ -243,8 +258,12 @@ class _Builder:
                 return Lookup(base, tuple(sorted(table.items())), index)
             raise ExprError(f"table '{base}' must be indexed by a string or a category fact")
         spec = self._group_spec(base)
+        if isinstance(index, Ref) and index.kind == "category" and spec.kind == "group":
+            if self.mode != "formula":
+                raise ExprError(f"'{base}[{index.name}]' picks a member by a fact: formulas only")
+            return Pick(base, index)
         if not isinstance(index, Str):
-            raise ExprError(f"'{base}[...]' needs a quoted member name")
+            raise ExprError(f"'{base}[...]' needs a quoted member name or a category fact")
         member = _member(index.value)
         if spec.kind == "flags":
             allowed = self.ctx.flag_ids.get(spec.of or "", frozenset())
@@ -283,6 +302,11 @@ class _Builder:
         op = BIN_OPS.get(type(n.op))
         if op is None:
             raise ExprError(f"operator '{_describe(n.op)}' is not allowed (use + - * / **)")
+        if isinstance(left, Num) and isinstance(right, Num):
+            # durable-rules cannot do arithmetic between two constants: fold it here
+            if op == "/" and right.value == 0:
+                raise ExprError("division by zero")
+            return Num(_arith(op, left.value, right.value))
         return Bin(op, left, right)
 
     def _Compare(self, n: ast.Compare) -> Node:
@@ -359,7 +383,7 @@ member_id = _member
 def _describe(n: ast.AST) -> str:
     try:
         return ast.unparse(n)
-    except Exception:  # noqa: BLE001 - only used to word an error
+    except Exception:
         return type(n).__name__
 
 
@@ -368,7 +392,7 @@ def _describe(n: ast.AST) -> str:
 def _type_of(node: Node) -> str:
     """'number', 'category', 'string', 'bool' or 'flag'; raises on mixed types."""
     match node:
-        case Num() | Lookup():
+        case Num() | Lookup() | Pick():
             return "number"
         case Str():
             return "string"
@@ -452,6 +476,8 @@ def interval_of(node: Node, ctx: Context) -> Interval:
         case Lookup(entries=entries):
             vals = [v for _, v in entries]
             return Interval(min(vals), max(vals))
+        case Pick(group=group):
+            return ctx.vocabulary.get(group).interval
         case Call(fn="total", args=args):
             spec_hi = ctx.vocabulary.get(args[0].name).interval.hi if args else 0.0  # type: ignore[union-attr]
             return Interval(0.0, spec_hi * len(args))
@@ -522,6 +548,8 @@ def _show(node: Node) -> str:
             return node.name if node.member is None else f'{node.name}["{node.member}"]'
         case Lookup(table=t, key=k):
             return f"{t}[{_show(k)}]"
+        case Pick(group=g, key=k):
+            return f"{g}[{_show(k)}]"
         case Bin(op=op, left=a, right=b):
             return f"({_show(a)} {op} {_show(b)})"
         case Call(fn=fn, args=args):
@@ -548,8 +576,18 @@ def value(node: Node, facts: Facts) -> float | str:
         case Lookup(entries=entries, key=key):
             k = value(key, facts)
             return dict(entries)[k]  # type: ignore[index]
+        case Pick(group=group, key=key):
+            member = f"{group}__{_member(str(value(key, facts)))}"
+            if member not in facts:
+                raise Missing(member)
+            return facts[member]
         case Call(fn="total", args=args):
-            return float(sum(facts[a.field] for a in args if a.field in facts))  # type: ignore[union-attr]
+            # members the profile does not list are unknown, not zero; with none listed the
+            # total is unknown too
+            listed = [facts[a.field] for a in args if a.field in facts]  # type: ignore[union-attr]
+            if not listed:
+                raise Unlisted("no member of the group is listed")
+            return float(sum(listed))
         case Call(fn=fn, args=args):
             vals = [value(a, facts) for a in args]
             return min(vals) if fn == "min" else max(vals)  # type: ignore[type-var]

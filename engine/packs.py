@@ -35,6 +35,7 @@ class ParamModel(_Strict):
     source: str
     value: float | None = None
     unit: str = "1"
+    display: str | None = None
     table: dict[str, float] | None = None
     list: tuple[str, ...] | None = Field(default=None, alias="list")
 
@@ -129,6 +130,7 @@ class Parameter:
     source: str
     pack: str
     unit: str = "1"
+    display: str | None = None
     value: float | None = None
     table: dict[str, float] | None = None
     items: tuple[str, ...] | None = None
@@ -289,7 +291,7 @@ def _parameter(name: str, body: dict, pack: str, vocabulary: Vocabulary) -> Para
         raise ValueError(f"parameter '{name}' shadows a declared fact")
     if m.unit not in ("1", "%", units.FRACTION):
         units.check_unit(m.unit)
-    return Parameter(name, m.meaning, m.source, pack, m.unit, m.value, m.table, m.list)
+    return Parameter(name, m.meaning, m.source, pack, m.unit, m.display, m.value, m.table, m.list)
 
 
 def _apply_overrides(k: Knowledge, path: Path, raw: dict, ov: OverrideModel) -> None:
@@ -301,7 +303,7 @@ def _apply_overrides(k: Knowledge, path: Path, raw: dict, ov: OverrideModel) -> 
                               f"{did_you_mean(name, k.scalar_values())}", file=str(path),
                               line=line, field=f"overrides.parameters.{name}")
         k.parameters[name] = Parameter(name, p.meaning, f"{p.source}; overridden by {path.name}",
-                                       p.pack, p.unit, float(value))
+                                       p.pack, p.unit, p.display, float(value))
 
 
 def _context(k: Knowledge) -> expr.Context:
@@ -380,9 +382,8 @@ def _conclusion(k: Knowledge, ctx: expr.Context, m: RuleModel, rule: Rule) -> Ru
         return replace(rule, subject=_id(m.finding, "finding"))
     if m.kind == "fix":
         _known(m.fix, k.levers, "lever")
-        for b in m.bound:
-            k.vocabulary.get(b)
-        return replace(rule, subject=m.fix, priority=m.priority, bound=m.bound)
+        return replace(rule, subject=m.fix, priority=m.priority,
+                       bound=tuple(_bound_field(b, k.vocabulary) for b in m.bound))
     if m.kind == "reject":
         if m.reject is not None:
             _known(m.reject, k.levers, "lever")
@@ -391,6 +392,17 @@ def _conclusion(k: Knowledge, ctx: expr.Context, m: RuleModel, rule: Rule) -> Ru
         return replace(rule, subject=m.claim)
     k.vocabulary.get(m.ask)  # type: ignore[arg-type]
     return replace(rule, subject=m.ask, order=m.order)
+
+
+def _bound_field(text: str, vocabulary: Vocabulary) -> str:
+    """'amdahl_flop_util' or 'kernel_share[to_copy]' -> the working-memory field it names."""
+    m = re.match(r"^([a-z][a-z0-9_]*)(?:\[([^\]]+)\])?$", text)
+    if not m:
+        raise RegimeError(f"bound '{text}' must name a fact or a group member")
+    spec = vocabulary.get(m[1])
+    if spec.kind not in ("number", "group") or (spec.kind == "group") != bool(m[2]):
+        raise RegimeError(f"bound '{text}' must name a number fact or one group member")
+    return m[1] if not m[2] else f"{m[1]}__{expr.member_id(m[2])}"
 
 
 def _id(value: str | None, what: str) -> str:

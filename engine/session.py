@@ -19,10 +19,16 @@ from typing import Any
 from engine import durable_bridge, expr, units
 from engine.diagnosis import Bound, Conclusion, Diagnosis, Firing
 from engine.packs import Knowledge, Rule
-from engine.template import Field
+from engine.template import BARE, Field
 from facts.case import Case
 from facts.record import FactRecord
 
+# durable walks its alpha network with a fixed stack of 64 nodes and pushes every matching
+# child of a node at once, so ~70 rules hanging off one anchor overflow it (error 303).
+# Bucket fields that are always true give the network a fan-out of at most BUCKET per level.
+BUCKET = 8
+# durable stores at most 255 properties per fact.
+MAX_WM_FIELDS = 250
 STAGE_PRI = {"derive": 100, "diagnose": 200, "finding": 300, "fix": 400, "reject": 400, "ask": 500}
 CATCH_ALL_PRI = 65000
 ANCHOR = {"_t": "wm"}
@@ -39,6 +45,7 @@ class _State:
     wm: dict[str, Any]
     errors: list[BaseException] = field(default_factory=list)
     step: int = 0
+    fired: set[str] = field(default_factory=set)
 
 
 _ACTIVE: dict[str, _State] = {}
@@ -50,20 +57,27 @@ class Runner:
     def __init__(self, knowledge: Knowledge) -> None:
         self.k = knowledge
         self.by_id = {r.id: r for r in knowledge.rules}
-        self.name = durable_bridge.register(self._definition())
+        self.name = durable_bridge.register(self._definition(), salt=repr(
+            (knowledge.rules, knowledge.parameters, knowledge.levers, knowledge.claims)))
 
     def _definition(self) -> dict[str, dict]:
         rules: dict[str, dict] = {}
-        for rule in self.k.rules:
-            rules[rule.id] = {"all": [{"m": self._condition(rule)}], "pri": STAGE_PRI[rule.kind],
-                              "run": self._action(rule)}
+        for index, rule in enumerate(self.k.rules):
+            rules[rule.id] = {"all": [{"m": self._condition(rule, index)}],
+                              "pri": STAGE_PRI[rule.kind], "run": self._action(rule)}
         # A catch-all keeps durable from crashing on delete_state of a sid nothing matched.
         rules["_catch_all"] = {"all": [{"m": dict(ANCHOR)}], "pri": CATCH_ALL_PRI,
                                "run": lambda c: None}
         return copy.deepcopy(rules)
 
-    def _condition(self, rule: Rule) -> dict:
-        parts: list[dict] = [dict(ANCHOR), {"$nex": {_fired(rule.id): 1}}]
+    def _buckets(self) -> dict[str, int]:
+        return {name: 1 for i in range(len(self.k.rules)) for name in _bucket_fields(i)}
+
+    def _condition(self, rule: Rule, index: int) -> dict:
+        parts: list[dict] = [dict(ANCHOR), *({f: 1} for f in _bucket_fields(index))]
+        # A rule fires once: derive/diagnose rules because their target then exists, the
+        # others (and derivations that could not be made) because they leave a marker.
+        parts.append({"$nex": {_fired(rule.id): 1}})
         if rule.target:
             parts.append({"$nex": {rule.target: 1}})
         reads = rule.formula.facts() if rule.formula else []
@@ -83,10 +97,14 @@ class Runner:
                 return
             try:
                 updates = self._fire(rule, st, wm)
-            except BaseException as err:  # noqa: BLE001 - durable would swallow it
+            except BaseException as err:
                 st.errors.append(err)
                 return
             successor = {**wm, **updates, "_v": wm["_v"] + 1}
+            if len(successor) > MAX_WM_FIELDS:
+                st.errors.append(EngineFault(
+                    f"working memory has {len(successor)} fields; durable-rules holds {MAX_WM_FIELDS}"))
+                return
             c.retract_fact(wm)
             c.assert_fact(successor)
             st.wm = successor
@@ -97,12 +115,17 @@ class Runner:
     def _fire(self, rule: Rule, st: _State, wm: dict[str, Any]) -> dict[str, Any]:
         if rule.when is not None and not expr.truth(rule.when.tree, wm):
             raise EngineFault(f"durable fired '{rule.id}' but its condition is false in Python")
+        if rule.id in st.fired:
+            raise EngineFault(f"rule '{rule.id}' fired twice")
         st.step += 1
-        updates: dict[str, Any] = {_fired(rule.id): True}
+        st.fired.add(rule.id)
+        updates: dict[str, Any] = {} if rule.target else {_fired(rule.id): True}
         matched = {f: wm[f] for f in rule.reads() if f in wm}
         d = st.diagnosis
         if rule.kind == "derive":
             updates.update(self._derive(rule, st, wm, matched))
+            if rule.target not in updates:
+                updates[_fired(rule.id)] = True
         elif rule.kind == "diagnose":
             value = wm[rule.copy_from] if rule.copy_from else rule.value
             updates[rule.target] = value  # type: ignore[index]
@@ -120,6 +143,8 @@ class Runner:
         spec = self.k.vocabulary.get(rule.target)  # type: ignore[arg-type]
         try:
             value = expr.value(rule.formula.tree, wm)  # type: ignore[union-attr]
+        except expr.Unlisted:
+            return {}
         except (expr.Missing, KeyError) as err:
             return self._unusable(rule, st, wm, f"could not evaluate: {err}")
         if isinstance(value, float) and (not math.isfinite(value) or not spec.interval.contains(value)):
@@ -148,7 +173,7 @@ class Runner:
             priority=rule.priority, order=rule.order, bound=bounds, refs=rule.refs, fact=fact))
 
     def _bound(self, name: str, wm: dict) -> Bound:
-        spec = self.k.vocabulary.get(name)
+        spec = self.k.vocabulary.get(name.split("__")[0])
         return Bound(name, wm[name], spec.unit, self._show(name, wm))
 
     def _render_field(self, f: Field, wm: dict) -> str:
@@ -156,7 +181,8 @@ class Runner:
             return self._show(f.key, wm, f.unit, f.spec)
         param = self.k.parameters.get(f.name)
         if param is not None and param.value is not None:
-            return units.format_quantity(param.value, _unit(param.unit), f.unit or _display(param.unit), f.spec)
+            display = f.unit or param.display or _display(param.unit)
+            return units.format_quantity(param.value, _unit(param.unit), display, f.spec)
         return f"<{f.key} unknown>"
 
     def _show(self, fieldname: str, wm: dict, unit: str | None = None, spec: str | None = None) -> str:
@@ -164,6 +190,9 @@ class Runner:
         if isinstance(value, str | bool):
             return str(value)
         fact = self.k.vocabulary.get(fieldname.split("__")[0])
+        if unit == BARE:
+            shown = units.format_quantity(value, fact.unit, fact.display, spec)
+            return shown.split(" ")[0] if fact.display not in ("%",) else shown
         return units.format_quantity(value, fact.unit, unit or fact.display, spec)
 
     # ---- running a case -------------------------------------------------------------------
@@ -171,7 +200,7 @@ class Runner:
     def diagnose(self, case: Case) -> Diagnosis:
         sid = f"{case.id}-{next(_SIDS)}"
         d = Diagnosis(case.id, case.title, case.path, facts=dict(case.facts))
-        wm: dict[str, Any] = {"sid": sid, **ANCHOR, "_v": 1, expr.ZERO_FIELD: 0.0}
+        wm: dict[str, Any] = {"sid": sid, **ANCHOR, "_v": 1, expr.ZERO_FIELD: 0.0, **self._buckets()}
         for name, rec in case.facts.items():
             wm[name] = rec.value
             if "__" in name:  # a group member: mark the group present
@@ -185,8 +214,25 @@ class Runner:
             _ACTIVE.pop(sid, None)
         if st.errors:
             raise EngineFault(f"case {case.id}: {st.errors[0]!r}") from st.errors[0]
+        self._check_fixpoint(st)
         self._verdicts_owed(d, st)
         return d
+
+    def _check_fixpoint(self, st: _State) -> None:
+        """Every rule that holds on the final working memory must have fired: a rule durable
+        left unfired is a compiler bug, and we would rather stop than give a partial answer."""
+        for rule in self.k.rules:
+            if rule.id in st.fired or (rule.target and rule.target in st.wm):
+                continue
+            reads = rule.formula.facts() if rule.formula else []
+            inputs = [f for f in reads if not _is_total_member(rule, f)] + _total_groups(rule)
+            if rule.copy_from:
+                inputs.append(rule.copy_from)
+            if any(f not in st.wm for f in inputs):
+                continue
+            if rule.when is None or expr.truth(rule.when.tree, st.wm):
+                raise EngineFault(f"rule '{rule.id}' holds on the final facts but durable-rules "
+                                  "never fired it")
 
     def _verdicts_owed(self, d: Diagnosis, st: _State) -> None:
         """Every proposal and claim in the case must get a verdict; say so when none did."""
@@ -199,6 +245,10 @@ class Runner:
                         "finding", "no_verdict", "(engine)",
                         f"the case {prefix[:-2]} '{item}' but no rule in the loaded packs judges it",
                         st.step + 1))
+
+
+def _bucket_fields(index: int) -> tuple[str, str]:
+    return f"_s{index // (BUCKET * BUCKET)}", f"_g{index // BUCKET}"
 
 
 def _fired(rule_id: str) -> str:

@@ -1,7 +1,8 @@
 """Justification templates: '{peak_bw} / {weight_bytes} = {ceiling_tokens_per_s}'.
 
 Fields name facts (optionally a group member `kernel_share[to_copy]`) or scalar parameters,
-with an optional display unit `@GB/s` and a Python number format `:.0f` / `:.2%`. Fields are
+with an optional display unit `@GB/s` (`@-` for the bare number in the fact's display unit)
+and a Python number format `:.0f` / `:.2%`. Fields are
 checked at load time; rendering never evaluates anything.
 """
 
@@ -18,6 +19,7 @@ from engine.expr import member_id
 from facts.vocabulary import Vocabulary
 
 _FIELD = re.compile(r"^(?P<name>[a-z][a-z0-9_]*)(?:\[(?P<member>[^\]]+)\])?(?:@(?P<unit>[^:]+))?$")
+BARE = "-"
 _SPEC = re.compile(r"^,?(?:\.\d{1,2})?[fg%]?$")
 
 
@@ -48,6 +50,7 @@ class Template:
 def parse_template(text: object, vocabulary: Vocabulary, scalars: Mapping[str, object]) -> Template:
     if not isinstance(text, str):
         raise RegimeError("template must be text")
+    text = " ".join(text.split())  # YAML folded blocks leave newlines and a trailing break
     try:
         pieces = list(string.Formatter().parse(text))
     except ValueError as err:
@@ -73,7 +76,7 @@ def _field(name: str, spec: str | None, conv: str | None, vocabulary: Vocabulary
     if spec and not _SPEC.match(spec):
         raise RegimeError(f"template format '{spec}' is not allowed (use e.g. .0f, .1f, .2%)")
     unit = m["unit"]
-    if unit and fact in vocabulary:
+    if unit and unit != BARE and fact in vocabulary:
         canonical = vocabulary.get(fact).unit
         if unit != "%" and not units.same_dimension(unit, canonical):
             raise RegimeError(f"template unit '{unit}' does not fit {fact} ({canonical})")

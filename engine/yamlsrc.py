@@ -56,7 +56,7 @@ def load_yaml(path: Path | str, text: str | None = None) -> Any:
     try:
         if text is None:
             text = path.read_text(encoding="utf-8")
-        return yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader derives from SafeLoader
+        return yaml.load(text, Loader=_Loader)
     except RegimeError as err:
         raise err.located(file=str(path)) from None
     except yaml.MarkedYAMLError as err:

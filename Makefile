@@ -1,0 +1,25 @@
+# Two entry points (see README): `make demo` and `make test`. Each creates .venv when missing.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: demo test lint bench clean
+
+$(BIN)/regime: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+demo: $(BIN)/regime
+	$(BIN)/regime diagnose
+
+test: $(BIN)/regime
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest
+
+bench: $(BIN)/regime
+	$(BIN)/python bench/throughput.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

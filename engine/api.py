@@ -1,0 +1,50 @@
+"""The entry points the CLI, tests and benchmarks share: load knowledge, diagnose cases."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.diagnosis import Diagnosis
+from engine.errors import RegimeError
+from engine.packs import Knowledge, load_knowledge
+from engine.paths import RULES_DIR
+from engine.session import Runner
+from facts.case import load_case
+from facts.vocabulary import load_vocabulary
+
+
+@dataclass
+class Outcome:
+    """One case of a batch: its diagnosis, or the error that stopped it."""
+
+    path: Path
+    diagnosis: Diagnosis | None = None
+    error: RegimeError | None = None
+
+
+def knowledge(extra_rules: Sequence[Path] = ()) -> Knowledge:
+    """Built-in packs plus any site packs (which may override parameters or disable rules)."""
+    return load_knowledge(load_vocabulary(), [RULES_DIR, *extra_rules])
+
+
+def diagnose_all(paths: Iterable[Path], k: Knowledge) -> list[Outcome]:
+    """Diagnose each case; a broken case is reported and the rest still run."""
+    runner = Runner(k)
+    outcomes = []
+    for path in paths:
+        try:
+            case = load_case(Path(path), k.vocabulary, k.levers, k.claims)
+            outcomes.append(Outcome(Path(path), diagnosis=runner.diagnose(case)))
+        except RegimeError as err:
+            outcomes.append(Outcome(Path(path), error=err.located(file=str(path))))
+    return outcomes
+
+
+def diagnose(path: Path, k: Knowledge | None = None) -> Diagnosis:
+    """Diagnose one case file; raises RegimeError on bad input."""
+    outcome = diagnose_all([path], k or knowledge())[0]
+    if outcome.error is not None:
+        raise outcome.error
+    return outcome.diagnosis  # type: ignore[return-value]

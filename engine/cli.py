@@ -1,0 +1,91 @@
+"""`regime`: diagnose cases, check packs."""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from engine import api, report
+from engine.errors import RegimeError
+from engine.paths import builtin_cases
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Diagnose why a GPU ML workload runs as fast as it does.")
+EXIT_BAD_INPUT = 2
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+
+
+RulesOpt = Annotated[list[Path] | None, typer.Option(
+    "--rules", help="Extra pack directory or file (site packs, overrides). Repeatable.")]
+
+
+def _err() -> Console:
+    return Console(stderr=True, highlight=False)
+
+
+def _knowledge(rules: list[Path] | None):
+    try:
+        return api.knowledge(rules or [])
+    except RegimeError as err:
+        _err().print(f"[red]error:[/] {err}")
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+
+
+@app.command()
+def diagnose(
+    cases: Annotated[list[Path] | None, typer.Argument(
+        help="Case files. Default: every built-in case.")] = None,
+    fmt: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
+    rules: RulesOpt = None,
+) -> None:
+    """Diagnose each case: regime, evidence, fixes in priority order, rejections, next measurements."""
+    k = _knowledge(rules)
+    paths = cases or builtin_cases()
+    outcomes = api.diagnose_all(paths, k)
+    done = [o.diagnosis for o in outcomes if o.diagnosis is not None]
+    if fmt is Format.json:
+        if done:
+            sys.stdout.write(report.to_json([report.to_dict(d, k) for d in done]))
+    elif fmt is Format.markdown:
+        sys.stdout.write("\n".join(report.to_markdown(d, k) for d in done))
+    else:
+        console = Console(highlight=False)
+        for d in done:
+            report.print_text(d, k, console)
+    failed = [o for o in outcomes if o.error is not None]
+    for o in failed:
+        _err().print(f"[red]error:[/] {o.error}")
+    if failed:
+        _err().print(f"{len(failed)} of {len(outcomes)} case(s) could not be diagnosed")
+        raise typer.Exit(EXIT_BAD_INPUT)
+
+
+@app.command()
+def check(rules: RulesOpt = None) -> None:
+    """Validate the packs (built-in plus --rules) without running a case."""
+    k = _knowledge(rules)
+    kinds: dict[str, int] = {}
+    for r in k.rules:
+        kinds[r.kind] = kinds.get(r.kind, 0) + 1
+    summary = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
+    Console(highlight=False).print(
+        f"ok: {len(k.packs)} packs, {len(k.rules)} rules ({summary}), {len(k.parameters)} parameters, "
+        f"{len(k.levers)} levers, {len(k.claims)} claims")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,147 @@
+"""Render a Diagnosis: the JSON contract, rich text for people, Markdown for reviews."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from engine import units
+from engine.diagnosis import Conclusion, Diagnosis
+from engine.packs import Knowledge
+
+KIND_ORDER = ("diagnose", "finding", "fix", "reject", "ask")
+
+
+def _round(x: Any) -> Any:
+    """Six significant figures: stable across platforms, plenty for every figure we print."""
+    if isinstance(x, float):
+        return float(f"{x:.6g}")
+    if isinstance(x, dict):
+        return {k: _round(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [_round(v) for v in x]
+    return x
+
+
+def ordered(d: Diagnosis) -> list[Conclusion]:
+    return [c for kind in KIND_ORDER for c in d.of_kind(kind)]
+
+
+def to_dict(d: Diagnosis, k: Knowledge) -> dict[str, Any]:
+    facts = {}
+    for name in sorted(d.facts):
+        rec = d.facts[name]
+        entry: dict[str, Any] = {"value": rec.value, "unit": rec.unit, "source": rec.source,
+                                 "origin": rec.origin, "text": show_fact(name, d, k)}
+        if rec.source == "derived":
+            entry.update(rule=rec.rule, formula=rec.formula, inputs=list(rec.inputs))
+        if rec.written is not None:
+            entry["written"] = rec.written
+        if rec.low is not None:
+            entry["range"] = [rec.low, rec.high]
+        facts[name] = entry
+    conclusions = []
+    for c in ordered(d):
+        item: dict[str, Any] = {"kind": c.kind, "id": c.id, "rule": c.rule, "because": c.because}
+        for key in ("lever", "claim", "priority", "order", "fact"):
+            if getattr(c, key) is not None:
+                item[key] = getattr(c, key)
+        if c.kind == "fix":
+            item["bound"] = [{"fact": b.fact, "value": b.value, "unit": b.unit, "text": b.text}
+                             for b in c.bound] or None
+        if c.refs:
+            item["refs"] = list(c.refs)
+        conclusions.append(item)
+    trace = [{"step": f.step, "rule": f.rule, "kind": f.kind, "pack": f.pack,
+              "matched": dict(sorted(f.matched.items())), "asserted": f.asserted} for f in d.trace]
+    return _round({"case": d.case, "title": d.title, "regime": d.fact_value("regime"),
+                   "nominal_regime": d.fact_value("nominal_regime"), "facts": facts,
+                   "conclusions": conclusions, "trace": trace})
+
+
+def to_json(items: list[dict[str, Any]]) -> str:
+    payload: Any = items[0] if len(items) == 1 else items
+    return json.dumps(payload, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def show_fact(name: str, d: Diagnosis, k: Knowledge) -> str:
+    rec = d.facts[name]
+    if isinstance(rec.value, str | bool):
+        return str(rec.value)
+    spec = k.vocabulary.get(name.split("__")[0])
+    return units.format_quantity(float(rec.value), spec.unit, spec.display)
+
+
+# ---- text ------------------------------------------------------------------------------------
+
+def print_text(d: Diagnosis, k: Knowledge, console: Console) -> None:
+    regime = d.fact_value("regime") or "undetermined"
+    nominal = d.fact_value("nominal_regime") or "undetermined"
+    console.rule(f"[bold]{d.case}[/] — {d.title}")
+    console.print(f"[bold]Regime:[/] {regime}    [dim]nominal (theory):[/] {nominal}")
+    _section(console, "Evidence", d.of_kind("diagnose") + d.of_kind("finding"), _plain)
+    _section(console, "Fixes, in priority order", d.of_kind("fix"), _fix)
+    _section(console, "Reject", d.of_kind("reject"), _reject)
+    _section(console, "Measure next", d.of_kind("ask"), _ask)
+    table = Table("derived fact", "value", "formula", "rule", box=None, pad_edge=False)
+    for name, rec in sorted(d.facts.items()):
+        if rec.source == "derived":
+            table.add_row(name, escape(show_fact(name, d, k)), escape(rec.formula or ""),
+                          rec.rule or "")
+    console.print(table)
+
+
+def _section(console: Console, title: str, items: list[Conclusion], fmt) -> None:
+    if not items:
+        return
+    console.print(f"\n[bold]{title}[/]")
+    for i, c in enumerate(items, 1):
+        console.print(f"  {i}. {fmt(c)}", highlight=False)
+
+
+def _plain(c: Conclusion) -> str:
+    return f"[cyan]{c.id}[/]: {escape(c.because)}"
+
+
+def _fix(c: Conclusion) -> str:
+    bound = ", ".join(f"{b.fact} = {b.text}" for b in c.bound)
+    bound = f" [green](bound: {escape(bound)})[/]" if bound else ""
+    return f"[bold]{c.lever}[/]: {escape(c.because)}{bound}"
+
+
+def _reject(c: Conclusion) -> str:
+    return f"[red]{c.lever or c.claim}[/]: {escape(c.because)}"
+
+
+def _ask(c: Conclusion) -> str:
+    return f"[yellow]{c.id}[/]: {escape(c.because)}"
+
+
+# ---- markdown --------------------------------------------------------------------------------
+
+def to_markdown(d: Diagnosis, k: Knowledge) -> str:
+    lines = [f"# {d.case} — {d.title}", "",
+             f"**Regime:** {d.fact_value('regime') or 'undetermined'} "
+             f"(nominal: {d.fact_value('nominal_regime') or 'undetermined'})", ""]
+    for title, kind in (("Evidence", "diagnose"), ("Findings", "finding"),
+                        ("Fixes, in priority order", "fix"), ("Reject", "reject"),
+                        ("Measure next", "ask")):
+        items = d.of_kind(kind)
+        if items:
+            lines += [f"## {title}", ""]
+            lines += [f"{i}. **{c.lever or c.claim or c.id}** — {c.because}"
+                      + (f" _(bound: {', '.join(b.text for b in c.bound)})_" if c.bound else "")
+                      + f" `[{c.rule}]`" for i, c in enumerate(items, 1)]
+            lines.append("")
+    lines += ["## Derived facts", "", "| fact | value | formula | rule |", "|---|---|---|---|"]
+    for name, rec in sorted(d.facts.items()):
+        if rec.source == "derived":
+            lines.append(f"| {name} | {show_fact(name, d, k)} | `{rec.formula}` | {rec.rule} |")
+    lines += ["", "## Trace", ""]
+    lines += [f"{f.step}. `{f.rule}` ({f.kind}) matched "
+              + ", ".join(f"{n}={v}" for n, v in sorted(f.matched.items())) for f in d.trace]
+    return "\n".join(lines) + "\n"
