@@ -29,15 +29,16 @@ RulesOpt = Annotated[list[Path] | None, typer.Option(
     "--rules", help="Extra pack directory or file (site packs, overrides). Repeatable.")]
 
 
-def _err() -> Console:
-    return Console(stderr=True, highlight=False)
+def _error(message: object) -> None:
+    """Errors go to stderr unwrapped, one per line, so they can be grepped and parsed."""
+    sys.stderr.write(f"error: {message}\n")
 
 
 def _knowledge(rules: list[Path] | None):
     try:
         return api.knowledge(rules or [])
     except RegimeError as err:
-        _err().print(f"[red]error:[/] {err}")
+        _error(err)
         raise typer.Exit(EXIT_BAD_INPUT) from None
 
 
@@ -64,9 +65,9 @@ def diagnose(
             report.print_text(d, k, console)
     failed = [o for o in outcomes if o.error is not None]
     for o in failed:
-        _err().print(f"[red]error:[/] {o.error}")
+        _error(o.error)
     if failed:
-        _err().print(f"{len(failed)} of {len(outcomes)} case(s) could not be diagnosed")
+        sys.stderr.write(f"{len(failed)} of {len(outcomes)} case(s) could not be diagnosed\n")
         raise typer.Exit(EXIT_BAD_INPUT)
 
 

@@ -325,7 +325,8 @@ class _Builder:
 
     def _Call(self, n: ast.Call) -> Node:
         if not isinstance(n.func, ast.Name):
-            raise ExprError("only plain function names may be called")
+            raise ExprError(f"calling '{_describe(n.func)}' is not allowed: only present/absent "
+                            "(conditions) and min/max/total (formulas) may be called")
         fn = n.func.id
         allowed = CONDITION_CALLS if self.mode == "condition" else FORMULA_CALLS
         if fn not in allowed:
