@@ -19,7 +19,7 @@ KIND_ORDER = ("diagnose", "finding", "fix", "reject", "ask")
 def _round(x: Any) -> Any:
     """Six significant figures: stable across platforms, plenty for every figure we print."""
     if isinstance(x, float):
-        return float(f"{x:.6g}")
+        return x if x.is_integer() and abs(x) < 2**53 else float(f"{x:.6g}")
     if isinstance(x, dict):
         return {k: _round(v) for k, v in x.items()}
     if isinstance(x, list | tuple):

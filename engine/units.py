@@ -39,7 +39,7 @@ def registry() -> pint.UnitRegistry:
 def _units(text: str) -> pint.Unit:
     if text == FRACTION or text in ("", "1"):
         return registry().dimensionless
-    if not _UNIT_CHARS.match(text):
+    if not _UNIT_CHARS.match(text) or " " in re.sub(r"\s*([/*^])\s*", r"\1", text.strip()):
         raise ValueError(f"'{text}' is not a unit")
     try:
         return registry().parse_units(text.replace("µ", "u"))
@@ -113,8 +113,8 @@ def _bare_ok(canonical: str) -> bool:
 
 
 def _hint(canonical: str) -> str:
-    return {FRACTION: "4%", "byte": "26 GB", "byte/s": "5.3 TB/s", "FLOP/s": "1307.4 TFLOP/s",
-            "token/s": "160 tokens/s", "s": "4 ms"}.get(canonical, canonical)
+    return {FRACTION: "12%", "byte": "80 GB", "byte/s": "3.35 TB/s", "FLOP/s": "989 TFLOP/s",
+            "token/s": "100 tokens/s", "s": "4 ms"}.get(canonical, f"1 {canonical}")
 
 
 def _kind(canonical: str) -> str:
@@ -140,7 +140,7 @@ def format_number(x: float, spec: str | None = None) -> str:
 
 
 def format_quantity(value: float, canonical: str, display: str | None, spec: str | None = None) -> str:
-    """Render `value` (canonical units) in `display` units: '5300 GB/s', '78%', '204 tokens/s'."""
+    """Render `value` (canonical units) in `display` units: '3350 GB/s', '12%', '95 tokens/s'."""
     display = display or canonical
     if display == "%":
         pct = value * 100

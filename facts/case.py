@@ -92,7 +92,7 @@ def _catalogue_facts(kind: str, ref: str | dict, vocabulary: Vocabulary, raw: di
         records = catalogue.entry_facts(entry, vocabulary, "catalogue", f"{kind} catalogue: {name}",
                                         cat_file)
         return records
-    return catalogue.entry_facts(ref, vocabulary, "measured", f"{file} (inline {key})", file)
+    return catalogue.entry_facts(ref, vocabulary, "measured", f"{Path(file).name} (inline {key})", file)
 
 
 def _case_facts(section: dict, vocabulary: Vocabulary, file: str) -> list[FactRecord]:
@@ -104,7 +104,7 @@ def _case_facts(section: dict, vocabulary: Vocabulary, file: str) -> list[FactRe
         where = f"facts.{name}"
         spec = vocabulary.get(name, file=file, line=line, field=where)
         try:
-            out.extend(_one_fact(spec, raw, f"{file}:{line}"))
+            out.extend(_one_fact(spec, raw, f"{Path(file).name}:{line}"))
         except ValueError as err:
             raise RegimeError(str(err), file=file, line=line, field=where) from None
         except RegimeError as err:
@@ -177,7 +177,7 @@ def _flags(fact: str, ids: list[str], known: dict[str, Any], raw: dict, key: str
             raise RegimeError(f"unknown {key[:-1]} '{given}'{did_you_mean(given, known)}",
                               file=file, line=line_of(raw, key), field=f"{key}[{i}]")
         out.append(FactRecord(f"{fact}__{resolved}", True, "flag", "measured",
-                              f"{file}:{line_of(raw, key)}", written=str(given)))
+                              f"{Path(file).name}:{line_of(raw, key)}", written=str(given)))
     del section
     return out
 

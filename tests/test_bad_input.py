@@ -149,7 +149,8 @@ def test_unknown_lever_and_missing_conclusion(tmp_path):
 
 
 def test_derive_into_a_group_or_undeclared_fact(tmp_path):
-    err = pack_error(tmp_path, "  - {id: r1, description: d, derive: tokens_per_pas, formula: batch, because: x}\n")
+    err = pack_error(tmp_path, "  - {id: r1, description: d, derive: tokens_per_pas, formula: batch,"
+                               " because: x}\n")
     assert "did you mean 'tokens_per_pass'" in str(err)
 
 

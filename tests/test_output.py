@@ -1,0 +1,49 @@
+"""Outputs: byte-identical JSON run to run and from any directory; text and Markdown render."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import ROOT, run_cli
+
+from engine.paths import builtin_cases
+
+
+def test_json_is_byte_identical_across_runs_and_directories(tmp_path):
+    first = run_cli("diagnose", "--format", "json")
+    second = run_cli("diagnose", "--format", "json", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    doc = json.loads(first.stdout)
+    assert [d["case"] for d in doc] == [p.stem for p in builtin_cases()]
+    for d in doc:
+        assert {"case", "regime", "nominal_regime", "facts", "conclusions", "trace"} <= set(d)
+        for c in d["conclusions"]:
+            assert {"kind", "id", "rule", "because"} <= set(c)
+
+
+def test_text_and_markdown(tmp_path):
+    case = str(ROOT / "cases" / "a_chatbot.yaml")
+    text = run_cli("diagnose", case)
+    assert text.returncode == 0 and "Fixes, in priority order" in text.stdout
+    assert "continuous_batching" in text.stdout and "204 tokens/s" in text.stdout
+    md = run_cli("diagnose", case, "--format", "markdown")
+    assert md.stdout.startswith("# a_chatbot") and "| ceiling_tokens_per_s | 204 tokens/s |" in md.stdout
+
+
+def test_check_summarizes_the_packs():
+    done = run_cli("check")
+    assert done.returncode == 0 and done.stdout.startswith("ok: ")
+
+
+def test_site_overrides_retune_and_disable(tmp_path, knowledge):
+    site = tmp_path / "site.yaml"
+    site.write_text("pack: site\ndescription: stricter site\noverrides:\n"
+                    "  parameters: {near_ceiling: 0.9}\n  disable: [flops_are_idle]\n", encoding="utf-8")
+    done = run_cli("diagnose", str(ROOT / "cases" / "a_chatbot.yaml"), "--format", "json",
+                   "--rules", str(site))
+    doc = json.loads(done.stdout)
+    ids = {c["rule"] for c in doc["conclusions"]}
+    assert "near_bandwidth_ceiling" not in ids  # 78% is no longer "near" at a 90% threshold
+    assert "flops_are_idle" not in ids
+    assert "batch_the_requests" in ids
