@@ -24,7 +24,11 @@ class LineDict(dict):
         return self.key_lines.get(key, self.line)
 
 
-class _Loader(yaml.SafeLoader):
+# libyaml's parser when present (several times faster); both are the *safe* loaders.
+_SafeBase = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_SafeBase):  # type: ignore[misc, valid-type]
     pass
 
 

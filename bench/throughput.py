@@ -1,0 +1,79 @@
+"""Benchmarks: cases diagnosed per second in one process (cold start excluded), and the CLI's
+cold start next to the bare import of its heaviest dependencies. Prints figures; asserts nothing.
+
+    python bench/throughput.py [--rounds N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine import api  # noqa: E402
+from engine.paths import builtin_cases  # noqa: E402
+from engine.session import Runner  # noqa: E402
+from facts.case import load_case  # noqa: E402
+
+
+def in_process(rounds: int) -> None:
+    t0 = time.perf_counter()
+    k = api.knowledge()
+    runner = Runner(k)
+    paths = builtin_cases()
+    cases = [load_case(p, k.vocabulary, k.levers, k.claims) for p in paths]
+    setup = time.perf_counter() - t0
+    for case in cases:  # warm-up
+        runner.diagnose(case)
+    t0 = time.perf_counter()
+    for _ in range(rounds):
+        for case in cases:
+            runner.diagnose(case)
+    run = time.perf_counter() - t0
+    n = rounds * len(cases)
+    print(f"knowledge load + compile: {setup * 1000:.0f} ms ({len(k.rules)} rules, {len(k.packs)} packs)")
+    print(f"diagnose (validated cases, one process): {n / run:.0f} cases/s "
+          f"({run / n * 1000:.2f} ms/case over {n} runs of {len(cases)} cases)")
+    t0 = time.perf_counter()
+    for _ in range(max(1, rounds // 10)):
+        api.diagnose_all(paths, k)
+    full = (time.perf_counter() - t0) / (max(1, rounds // 10) * len(paths))
+    print(f"load + validate + diagnose from YAML: {1 / full:.0f} cases/s ({full * 1000:.2f} ms/case)")
+
+
+def _median_seconds(cmd: list[str], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True, cwd=ROOT)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def cold_start(repeat: int) -> None:
+    imports = _median_seconds([sys.executable, "-c", "import durable, pydantic, yaml, rich"], repeat)
+    one = _median_seconds([sys.executable, "-m", "engine.cli", "diagnose", "cases/a_chatbot.yaml",
+                           "--format", "json"], repeat)
+    every = _median_seconds([sys.executable, "-m", "engine.cli", "diagnose", "--format", "json"], repeat)
+    print(f"cold start, python -c 'import durable, pydantic, yaml, rich': {imports * 1000:.0f} ms")
+    print(f"cold start, regime diagnose (1 case, json): {one * 1000:.0f} ms")
+    print(f"cold start, regime diagnose (all {len(builtin_cases())} built-in cases, json): {every * 1000:.0f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rounds", type=int, default=50)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    in_process(args.rounds)
+    cold_start(args.repeat)
+
+
+if __name__ == "__main__":
+    main()
