@@ -63,7 +63,8 @@ def cold_start(repeat: int) -> None:
     every = _median_seconds([sys.executable, "-m", "engine.cli", "diagnose", "--format", "json"], repeat)
     print(f"cold start, python -c 'import durable, pydantic, yaml, rich': {imports * 1000:.0f} ms")
     print(f"cold start, regime diagnose (1 case, json): {one * 1000:.0f} ms")
-    print(f"cold start, regime diagnose (all {len(builtin_cases())} built-in cases, json): {every * 1000:.0f} ms")
+    print(f"cold start, regime diagnose (all {len(builtin_cases())} built-in cases, json): "
+          f"{every * 1000:.0f} ms")
 
 
 def main() -> None:

@@ -62,7 +62,8 @@ def test_consistent_data_raises_nothing(tmp_path, knowledge, extra):
 
 
 def test_inline_hardware_with_a_missing_dtype(tmp_path, knowledge):
-    inline = "{name: lab card, peak_bw: 1 TB/s, hbm_capacity: 32 GB, peak_flops_by_dtype: {fp16: 100 TFLOP/s}}"
+    inline = ("{name: lab card, peak_bw: 1 TB/s, hbm_capacity: 32 GB,"
+              " peak_flops_by_dtype: {fp16: 100 TFLOP/s}}")
     d = diagnose(tmp_path, knowledge, "", hw=inline)
     assert round(d.fact_value("ridge_point")) == 100
     assert d.facts["peak_bw"].source == "measured"
