@@ -26,7 +26,7 @@ CMP_OPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==",
 BIN_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
 NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
 CONDITION_CALLS = {"present", "absent"}
-FORMULA_CALLS = {"min", "max", "total"}
+FORMULA_CALLS = {"min", "max", "total", "count"}
 
 
 class ExprError(RegimeError):
@@ -46,6 +46,7 @@ class Unlisted(Missing):
 @dataclass(frozen=True)
 class Num:
     value: float
+    unit: str | None = None  # a parameter's unit; None for a literal written in the rule
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,7 @@ class Lookup:
     table: str
     entries: tuple[tuple[str, float], ...]
     key: Ref | Str
+    unit: str = "1"
 
 
 @dataclass(frozen=True)
@@ -131,6 +133,7 @@ class Context:
     vocabulary: Vocabulary
     scalars: Mapping[str, float] = field(default_factory=dict)
     tables: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+    param_units: Mapping[str, str] = field(default_factory=dict)
     lists: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     flag_ids: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
@@ -228,7 +231,7 @@ class _Builder:
         if name.startswith("_") or "__" in name:
             raise ExprError(f"name '{name}' is not allowed (names may not start with '_' or contain '__')")
         if name in self.ctx.scalars:
-            return Num(float(self.ctx.scalars[name]))
+            return Num(float(self.ctx.scalars[name]), self.ctx.param_units.get(name, "1"))
         if name in self.ctx.vocabulary:
             spec = self.ctx.vocabulary.get(name)
             if spec.kind in ("group", "flags"):
@@ -249,13 +252,13 @@ class _Builder:
                 if index.value not in table:
                     raise ExprError(f"table '{base}' has no entry '{index.value}'"
                                     f"{did_you_mean(index.value, table)}")
-                return Num(float(table[index.value]))
+                return Num(float(table[index.value]), self.ctx.param_units.get(base, "1"))
             if isinstance(index, Ref) and index.kind == "category":
                 spec = self.ctx.vocabulary.get(index.name)
                 missing = [v for v in spec.values if v not in table]
                 if missing:
                     raise ExprError(f"table '{base}' lacks entries for {index.name} values {missing}")
-                return Lookup(base, tuple(sorted(table.items())), index)
+                return Lookup(base, tuple(sorted(table.items())), index, self.ctx.param_units.get(base, "1"))
             raise ExprError(f"table '{base}' must be indexed by a string or a category fact")
         spec = self._group_spec(base)
         if isinstance(index, Ref) and index.kind == "category" and spec.kind == "group":
@@ -285,7 +288,7 @@ class _Builder:
         if isinstance(n.op, ast.Not):
             return Not(inner)
         if isinstance(n.op, ast.USub):
-            return Num(-inner.value) if isinstance(inner, Num) else Bin("*", Num(-1.0), inner)
+            return Num(-inner.value, inner.unit) if isinstance(inner, Num) else Bin("*", Num(-1.0), inner)
         if isinstance(n.op, ast.UAdd):
             return inner
         raise ExprError(f"operator '{_describe(n)}' is not allowed")
@@ -302,11 +305,6 @@ class _Builder:
         op = BIN_OPS.get(type(n.op))
         if op is None:
             raise ExprError(f"operator '{_describe(n.op)}' is not allowed (use + - * / **)")
-        if isinstance(left, Num) and isinstance(right, Num):
-            # durable-rules cannot do arithmetic between two constants: fold it here
-            if op == "/" and right.value == 0:
-                raise ExprError("division by zero")
-            return Num(_arith(op, left.value, right.value))
         return Bin(op, left, right)
 
     def _Compare(self, n: ast.Compare) -> Node:
@@ -326,7 +324,7 @@ class _Builder:
     def _Call(self, n: ast.Call) -> Node:
         if not isinstance(n.func, ast.Name):
             raise ExprError(f"calling '{_describe(n.func)}' is not allowed: only present/absent "
-                            "(conditions) and min/max/total (formulas) may be called")
+                            "(conditions) and min/max/total/count (formulas) may be called")
         fn = n.func.id
         allowed = CONDITION_CALLS if self.mode == "condition" else FORMULA_CALLS
         if fn not in allowed:
@@ -341,6 +339,10 @@ class _Builder:
             return Presence(ref, fn == "present")
         if fn == "total":
             return self._total(n)
+        if fn == "count":
+            if len(n.args) != 1:
+                raise ExprError("count() takes one quantity: count(tokens_per_seq)")
+            return Call(fn, (self.build(n.args[0]),))
         if len(n.args) < 2:
             raise ExprError(f"{fn}() needs at least two arguments")
         return Call(fn, tuple(self.build(a) for a in n.args))
@@ -479,6 +481,8 @@ def interval_of(node: Node, ctx: Context) -> Interval:
             return Interval(min(vals), max(vals))
         case Pick(group=group):
             return ctx.vocabulary.get(group).interval
+        case Call(fn="count", args=(a,)):
+            return interval_of(a, ctx)
         case Call(fn="total", args=args):
             spec_hi = ctx.vocabulary.get(args[0].name).interval.hi if args else 0.0  # type: ignore[union-attr]
             return Interval(0.0, spec_hi * len(args))
@@ -582,6 +586,8 @@ def value(node: Node, facts: Facts) -> float | str:
             if member not in facts:
                 raise Missing(member)
             return facts[member]
+        case Call(fn="count", args=(a,)):
+            return value(a, facts)
         case Call(fn="total", args=args):
             # members the profile does not list are unknown, not zero; with none listed the
             # total is unknown too
@@ -710,7 +716,10 @@ def _operand(node: Node) -> Any:
         case Ref(field=f):
             return {"$m": f}
         case Bin(op=op, left=a, right=b):
-            return {_DURABLE_ARITH[op]: {"$l": _operand(a), "$r": _operand(b)}}
+            left, right = _operand(a), _operand(b)
+            if isinstance(left, float) and isinstance(right, float):
+                return _arith(op, left, right)  # durable cannot do arithmetic on two constants
+            return {_DURABLE_ARITH[op]: {"$l": left, "$r": right}}
     raise ExprError(f"'{_show(node)}' cannot be used in a condition (tables and total() are "
                     "for formulas; derive a fact first)")
 

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from engine import expr, units
+from engine import dimensions, expr, units
 from engine.errors import RegimeError, did_you_mean
 from engine.template import Template, parse_template
 from engine.yamlsrc import line_of, load_yaml
@@ -311,6 +311,7 @@ def _context(k: Knowledge) -> expr.Context:
         vocabulary=k.vocabulary,
         scalars=k.scalar_values(),
         tables={n: p.table for n, p in k.parameters.items() if p.table is not None},
+        param_units={n: p.unit for n, p in k.parameters.items()},
         lists={n: p.items for n, p in k.parameters.items() if p.items is not None},
         flag_ids={"levers": frozenset(k.levers), "claims": frozenset(k.claims)},
     )
@@ -354,6 +355,7 @@ _KIND_KEY = {"derive": "derive", "diagnose": "diagnose", "finding": "finding", "
 def _condition(source: str, ctx: expr.Context) -> expr.Expression:
     e = expr.parse(source, ctx, "condition")
     expr.check_category_literals(e, ctx.vocabulary)
+    dimensions.check_condition(e, ctx)
     expr.to_durable(e.tree)  # proves it compiles; raises on tables/total() in conditions
     return e
 
@@ -365,6 +367,8 @@ def _conclusion(k: Knowledge, ctx: expr.Context, m: RuleModel, rule: Rule) -> Ru
         if spec.kind not in ("number", "category"):
             raise RegimeError(f"cannot derive a {spec.kind} fact")
         formula = expr.parse(m.formula, ctx, "formula")
+        if spec.kind == "number":
+            dimensions.check_formula(formula, spec.unit, ctx)
         return replace(rule, formula=formula, target=m.derive)
     if m.kind == "diagnose":
         spec = k.vocabulary.get(m.diagnose)  # type: ignore[arg-type]

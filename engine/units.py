@@ -150,4 +150,7 @@ def format_quantity(value: float, canonical: str, display: str | None, spec: str
     if display in (FRACTION, "1"):
         return format_number(value, spec)
     shown = value * factor(canonical, display)
-    return f"{format_number(shown, spec)} {display}"
+    text = format_number(shown, spec)
+    if text == "1" and display.isalpha() and display.endswith("s"):
+        display = display[:-1]  # "1 token", not "1 tokens"
+    return f"{text} {display}"

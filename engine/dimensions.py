@@ -1,0 +1,90 @@
+"""Dimension checks of pack expressions at load time, with pint.
+
+A derive rule's formula must produce its target's unit (tokens/s is not 1/s), both sides of a
+comparison must agree, and only like quantities are added. Plain numbers written in a rule are
+dimensionless, except 0, which compares with anything. `count(x)` turns a quantity into a plain
+number on purpose (N tokens -> N² score entries).
+"""
+
+from __future__ import annotations
+
+import pint
+
+from engine import units
+from engine.expr import Bin, BoolOp, Call, Cmp, Context, ExprError, Expression, Lookup, Node, Not, Num, \
+    Pick, Ref, Str, render
+
+_ANY = "any"  # the literal 0
+
+
+def _q(unit: str) -> pint.Quantity:
+    return units.registry().Quantity(1.0, units._units(units.FRACTION if unit == "%" else unit))
+
+
+def _dims(node: Node, ctx: Context) -> pint.Quantity | str | None:
+    """A unit-carrying 1.0 for numeric nodes; None for categories and strings."""
+    match node:
+        case Num(value=v, unit=None):
+            return _ANY if v == 0 else _q("1")
+        case Num(unit=u):
+            return _q(u)
+        case Str():
+            return None
+        case Ref(name=name):
+            spec = ctx.vocabulary.get(name)
+            return _q(spec.unit) if spec.numeric else None
+        case Lookup(unit=u):
+            return _q(u)
+        case Pick(group=group):
+            return _q(ctx.vocabulary.get(group).unit)
+        case Call(fn="count"):
+            return _q("1")
+        case Call(fn="total", args=args):
+            return _q(ctx.vocabulary.get(args[0].name).unit)  # type: ignore[union-attr]
+        case Call(args=args):
+            return _same([_dims(a, ctx) for a in args], node)
+        case Bin(op=op, left=a, right=b):
+            x, y = _dims(a, ctx), _dims(b, ctx)
+            if op in "+-":
+                return _same([x, y], node)
+            if _ANY in (x, y):
+                return _q("1") if op == "*" else x
+            return x * y if op == "*" else x / y  # type: ignore[operator]
+    raise ExprError(f"no dimension for {render(node)}")
+
+
+def _same(items: list, node: Node):
+    known = [i for i in items if i is not _ANY and i is not None]
+    for other in known[1:]:
+        if other.dimensionality != known[0].dimensionality:
+            raise ExprError(f"'{render(node)}' mixes {_name(known[0])} with {_name(other)}")
+    return known[0] if known else _ANY
+
+
+def _name(q) -> str:
+    return "a plain number" if q.dimensionless else f"{q.units:~}"
+
+
+def check_formula(formula: Expression, target_unit: str, ctx: Context) -> None:
+    got = _dims(formula.tree, ctx)
+    if got is None or got == _ANY:
+        return
+    want = _q(target_unit)
+    if got.dimensionality != want.dimensionality:
+        raise ExprError(f"formula '{formula.source}' gives {_name(got)}, but the target is in "
+                        f"{_name(want)}")
+
+
+def check_condition(condition: Expression, ctx: Context) -> None:
+    _check_node(condition.tree, ctx)
+
+
+def _check_node(node: Node, ctx: Context) -> None:
+    match node:
+        case Cmp(left=a, right=b):
+            _same([_dims(a, ctx), _dims(b, ctx)], node)
+        case BoolOp(items=items):
+            for item in items:
+                _check_node(item, ctx)
+        case Not(item=item):
+            _check_node(item, ctx)
