@@ -11,8 +11,23 @@ from __future__ import annotations
 import pint
 
 from engine import units
-from engine.expr import Bin, BoolOp, Call, Cmp, Context, ExprError, Expression, Lookup, Node, Not, Num, \
-    Pick, Ref, Str, render
+from engine.expr import (
+    Bin,
+    BoolOp,
+    Call,
+    Cmp,
+    Context,
+    ExprError,
+    Expression,
+    Lookup,
+    Node,
+    Not,
+    Num,
+    Pick,
+    Ref,
+    Str,
+    render,
+)
 
 _ANY = "any"  # the literal 0
 
