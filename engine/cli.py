@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from engine import api, report
+from engine import api, explain, report
 from engine.errors import RegimeError
 from engine.paths import builtin_cases
 
@@ -69,6 +69,24 @@ def diagnose(
     if failed:
         sys.stderr.write(f"{len(failed)} of {len(outcomes)} case(s) could not be diagnosed\n")
         raise typer.Exit(EXIT_BAD_INPUT)
+
+
+@app.command()
+def why(
+    case: Annotated[Path, typer.Argument(help="Case file.")],
+    subject: Annotated[str, typer.Argument(help="Rule id, lever, claim, finding id or fact name.")],
+    rules: RulesOpt = None,
+) -> None:
+    """Why (or why not) a conclusion: each rule about SUBJECT, clause by clause, on CASE's facts."""
+    k = _knowledge(rules)
+    try:
+        about = explain.rules_about(subject, k)
+        d = api.diagnose(case, k)
+    except RegimeError as err:
+        _error(err)
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    for rule in about:
+        sys.stdout.write("\n".join(explain.explain(rule, d, k)) + "\n\n")
 
 
 @app.command()

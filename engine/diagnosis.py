@@ -51,6 +51,7 @@ class Diagnosis:
     facts: dict[str, FactRecord] = field(default_factory=dict)
     conclusions: list[Conclusion] = field(default_factory=list)
     trace: list[Firing] = field(default_factory=list)
+    memory: dict[str, Any] = field(default_factory=dict)  # final working memory (why / why not)
 
     def fact_value(self, name: str) -> Any:
         rec = self.facts.get(name)

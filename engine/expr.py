@@ -13,6 +13,7 @@ absent is false too. `present(x)` and `absent(x)` test presence explicitly.
 from __future__ import annotations
 
 import ast
+import json
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -47,6 +48,7 @@ class Unlisted(Missing):
 class Num:
     value: float
     unit: str | None = None  # a parameter's unit; None for a literal written in the rule
+    name: str | None = None  # the parameter it came from, for explanations
 
 
 @dataclass(frozen=True)
@@ -186,7 +188,7 @@ def parse(source: object, ctx: Context, mode: str) -> Expression:
     """Parse and check `source`; raise ExprError on anything outside the language."""
     if isinstance(source, bool) or not isinstance(source, str | int | float):
         raise ExprError(f"expected an expression, got {type(source).__name__}")
-    text = str(source)
+    text = " ".join(str(source).split())  # YAML folded blocks leave line breaks
     if len(text) > MAX_SOURCE:
         raise ExprError(f"expression longer than {MAX_SOURCE} characters")
     try:
@@ -231,7 +233,7 @@ class _Builder:
         if name.startswith("_") or "__" in name:
             raise ExprError(f"name '{name}' is not allowed (names may not start with '_' or contain '__')")
         if name in self.ctx.scalars:
-            return Num(float(self.ctx.scalars[name]), self.ctx.param_units.get(name, "1"))
+            return Num(float(self.ctx.scalars[name]), self.ctx.param_units.get(name, "1"), name)
         if name in self.ctx.vocabulary:
             spec = self.ctx.vocabulary.get(name)
             if spec.kind in ("group", "flags"):
@@ -252,7 +254,8 @@ class _Builder:
                 if index.value not in table:
                     raise ExprError(f"table '{base}' has no entry '{index.value}'"
                                     f"{did_you_mean(index.value, table)}")
-                return Num(float(table[index.value]), self.ctx.param_units.get(base, "1"))
+                return Num(float(table[index.value]), self.ctx.param_units.get(base, "1"),
+                           f'{base}["{index.value}"]')
             if isinstance(index, Ref) and index.kind == "category":
                 spec = self.ctx.vocabulary.get(index.name)
                 missing = [v for v in spec.values if v not in table]
@@ -545,10 +548,12 @@ def _check_divisions(node: Node, ctx: Context) -> None:
 
 def _show(node: Node) -> str:
     match node:
+        case Num(name=str() as name):
+            return name
         case Num(value=v):
             return f"{v:g}"
         case Str(value=v):
-            return repr(v)
+            return json.dumps(v)
         case Ref():
             return node.name if node.member is None else f'{node.name}["{node.member}"]'
         case Lookup(table=t, key=k):

@@ -7,7 +7,6 @@ from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from engine import units
 from engine.diagnosis import Conclusion, Diagnosis
@@ -87,12 +86,12 @@ def print_text(d: Diagnosis, k: Knowledge, console: Console) -> None:
     _section(console, "Fixes, in priority order", d.of_kind("fix"), _fix)
     _section(console, "Reject", d.of_kind("reject"), _reject)
     _section(console, "Measure next", d.of_kind("ask"), _ask)
-    table = Table("derived fact", "value", "formula", "rule", box=None, pad_edge=False)
+    console.print("\n[bold]Derived facts[/] [dim](value = formula, by rule)[/]")
     for name, rec in sorted(d.facts.items()):
         if rec.source == "derived":
-            table.add_row(name, escape(show_fact(name, d, k)), escape(rec.formula or ""),
-                          rec.rule or "")
-    console.print(table)
+            console.print(f"  {name} = [bold]{escape(show_fact(name, d, k))}[/]"
+                          f" [dim]= {escape(rec.formula or '')}  {escape(f'[{rec.rule}]')}[/]",
+                          highlight=False)
 
 
 def _section(console: Console, title: str, items: list[Conclusion], fmt) -> None:

@@ -215,6 +215,7 @@ class Runner:
         if st.errors:
             raise EngineFault(f"case {case.id}: {st.errors[0]!r}") from st.errors[0]
         self._check_fixpoint(st)
+        d.memory = {k: v for k, v in st.wm.items() if not k.startswith("_") and k != "sid"}
         self._verdicts_owed(d, st)
         return d
 

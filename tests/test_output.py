@@ -47,3 +47,22 @@ def test_site_overrides_retune_and_disable(tmp_path, knowledge):
     assert "near_bandwidth_ceiling" not in ids  # 78% is no longer "near" at a 90% threshold
     assert "flops_are_idle" not in ids
     assert "batch_the_requests" in ids
+
+
+def test_why_and_why_not_clause_by_clause():
+    done = run_cli("why", str(ROOT / "cases" / "e_doesnt_add_up.yaml"), "raise_batch")
+    assert done.returncode == 0, done.stderr
+    blocks = {b.split(" ", 1)[0]: b for b in done.stdout.strip().split("\n\n")}
+    assert "FIRED at step" in blocks["no_batching_for_an_idle_gpu"]
+    not_fired = blocks["batch_past_the_ridge"]
+    assert "did NOT fire" in not_fired
+    assert '[ ] regime == "compute_bound"   (regime=overhead_bound)' in not_fired
+    assert "[ ] arithmetic_intensity >= ridge_point   (arithmetic_intensity=1 FLOP/byte, " \
+           "ridge_point=247 FLOP/byte)" in not_fired
+
+
+def test_why_names_parameters_and_suggests_subjects():
+    done = run_cli("why", str(ROOT / "cases" / "a_chatbot.yaml"), "measured_bandwidth_bound")
+    assert "[x] bw_util >= util_high   (bw_util=78%, util_high=50%)" in done.stdout
+    bad = run_cli("why", str(ROOT / "cases" / "a_chatbot.yaml"), "quantize_int5")
+    assert bad.returncode == 2 and "did you mean" in bad.stderr

@@ -1,0 +1,116 @@
+"""Why and why not: replay a rule's condition on a case's final facts, clause by clause.
+
+Reviewers ask "why this conclusion?" and "why not that fix?". Both are answered from the same
+parsed condition the engine compiled, evaluated with the engine's semantics (an absent fact
+makes a comparison false, `not` pushed down to the comparisons).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from engine import expr, units
+from engine.diagnosis import Diagnosis
+from engine.errors import RegimeError, did_you_mean
+from engine.packs import Knowledge, Rule
+
+
+def rules_about(subject: str, k: Knowledge) -> list[Rule]:
+    """Rules with this id, or concluding about this lever, claim, finding or fact."""
+    found = [r for r in k.rules if subject in (r.id, r.subject, r.target)]
+    if not found:
+        known = {*(r.id for r in k.rules), *k.levers, *k.claims, *(r.subject or "" for r in k.rules)}
+        raise RegimeError(f"no rule is about '{subject}'{did_you_mean(subject, known)}")
+    return found
+
+
+def explain(rule: Rule, d: Diagnosis, k: Knowledge) -> list[str]:
+    """Lines of text saying whether `rule` fired on `d` and which clauses decided it."""
+    firing = next((f for f in d.trace if f.rule == rule.id), None)
+    about = f" {rule.subject or rule.target}" if (rule.subject or rule.target) else ""
+    lines = [f"{rule.id} ({rule.kind}{about}) — {Path(rule.file).name}:{rule.line}",
+             f"  {' '.join(rule.description.split())}"]
+    if firing is not None:
+        lines.append(f"  FIRED at step {firing.step}, matching "
+                     + (", ".join(f"{n}={_show(n, v, k)}" for n, v in sorted(firing.matched.items()))
+                        or "no facts"))
+        lines += [f"  => {c.because}" for c in d.conclusions if c.rule == rule.id]
+    else:
+        lines.append("  did NOT fire")
+        lines += [f"  {why}" for why in _blockers(rule, d)]
+    if rule.when is not None:
+        lines.append(f"  when: {rule.when.source}")
+        lines += [f"    {line}" for line in _clauses(rule.when.tree, d.memory, k, negate=False, depth=0)]
+    return lines
+
+
+def _blockers(rule: Rule, d: Diagnosis) -> Iterator[str]:
+    if rule.target and rule.target in d.memory:
+        rec = d.facts.get(rule.target)
+        by = f"rule {rec.rule}" if rec is not None and rec.rule else "the case"
+        yield f"{rule.target} was already known (from {by})"
+    for f in (rule.formula.facts() if rule.formula else []):
+        if f not in d.memory and "__" not in f:
+            yield f"formula input {f} is unknown"
+
+
+def _clauses(node: expr.Node, wm: dict, k: Knowledge, negate: bool, depth: int) -> Iterator[str]:
+    pad = "  " * depth
+    match node:
+        case expr.BoolOp(op=op, items=items):
+            word = op if not negate else ("or" if op == "and" else "and")
+            ok = expr.truth(node, wm, negate)
+            yield f"{pad}{_mark(ok)} {'all' if word == 'and' else 'any'} of:"
+            for item in items:
+                yield from _clauses(item, wm, k, negate, depth + 1)
+        case expr.Not(item=item):
+            yield from _clauses(item, wm, k, not negate, depth)
+        case _:
+            ok = expr.truth(node, wm, negate)
+            yield f"{pad}{_mark(ok)} {'not ' if negate else ''}{_leaf(node)}{_values(node, wm, k)}"
+
+
+def _mark(ok: bool) -> str:
+    return "[x]" if ok else "[ ]"
+
+
+def _leaf(node: expr.Node) -> str:
+    match node:
+        case expr.Cmp(op=op, left=a, right=b):
+            return f"{expr.render(a)} {op} {expr.render(b)}"
+        case expr.Presence(ref=ref, present=present):
+            return f"{'present' if present else 'absent'}({expr.render(ref)})"
+    return expr.render(node)
+
+
+def _values(node: expr.Node, wm: dict, k: Knowledge) -> str:
+    refs: dict[str, None] = {}
+    expr._walk_refs(node, lambda r: refs.setdefault(r.field, None))
+    shown = [f"{f}={_show(f, wm[f], k)}" if f in wm else f"{f} unknown" for f in refs]
+    shown += [f"{n.name}={_param(n)}" for n in _params(node)]
+    return f"   ({', '.join(shown)})" if shown else ""
+
+
+def _params(node: expr.Node) -> list[expr.Num]:
+    match node:
+        case expr.Num(name=str()):
+            return [node]
+        case expr.Bin(left=a, right=b) | expr.Cmp(left=a, right=b):
+            return _params(a) + _params(b)
+    return []
+
+
+def _param(n: expr.Num) -> str:
+    unit = n.unit or "1"
+    display = "%" if unit in ("fraction", "%") else None
+    return units.format_quantity(n.value, "fraction" if unit == "%" else unit, display)
+
+
+def _show(field: str, value: object, k: Knowledge) -> str:
+    if isinstance(value, str | bool):
+        return str(value)
+    spec = k.vocabulary.get(field.split("__")[0])
+    if spec.kind in ("group", "flags") and "__" not in field:
+        return f"{int(value)} member(s)"  # type: ignore[call-overload]
+    return units.format_quantity(float(value), spec.unit, spec.display)  # type: ignore[arg-type]
