@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
+import re
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -25,28 +25,28 @@ _HOST: durable_engine.Host | None = None
 _REGISTERED: set[str] = set()
 
 
+# JSON tokens: strings (skipped), numbers, and the non-finite words Python's encoder emits.
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|NaN|-?Infinity')
+
+
+def _fix_token(m: re.Match) -> str:
+    token = m.group(0)
+    if token[0] == '"' or "." in token or "e" not in token.lower():
+        if token in ("NaN", "Infinity", "-Infinity"):
+            raise ValueError(f"non-finite number {token} cannot reach durable-rules")
+        return token
+    mantissa, exponent = re.split("[eE]", token)
+    return f"{mantissa}.0e{exponent}"
+
+
 def dumps(obj: Any, **_: Any) -> str:
-    """JSON text that durable's parser accepts: floats always carry a dot."""
-    if isinstance(obj, bool) or obj is None:
-        return json.dumps(obj)
-    if isinstance(obj, int):
-        return repr(float(obj)) if abs(obj) > 2**53 else str(obj)
-    if isinstance(obj, float):
-        if not math.isfinite(obj):
-            raise ValueError(f"non-finite number {obj!r} cannot reach durable-rules")
-        text = repr(obj)
-        if "e" in text and "." not in text.split("e")[0]:
-            mantissa, exp = text.split("e")
-            text = f"{mantissa}.0e{exp}"
+    """JSON text that durable's parser accepts: exponent floats carry a dot ('1.0e-07')."""
+    text = json.dumps(obj, ensure_ascii=False)
+    # Python writes every exponent with a sign ('1e-07', '1e+16'); without 'e-', 'e+', NaN or
+    # Infinity anywhere (strings included) there is nothing to fix.
+    if "e-" not in text and "e+" not in text and "NaN" not in text and "Infinity" not in text:
         return text
-    if isinstance(obj, str):
-        return json.dumps(obj, ensure_ascii=False)
-    if isinstance(obj, dict):
-        return "{" + ", ".join(f"{json.dumps(str(k), ensure_ascii=False)}: {dumps(v)}"
-                               for k, v in obj.items()) + "}"
-    if isinstance(obj, list | tuple):
-        return "[" + ", ".join(dumps(v) for v in obj) + "]"
-    raise TypeError(f"cannot send {type(obj).__name__} to durable-rules")
+    return _TOKEN.sub(_fix_token, text)
 
 
 class _SafeJson:

@@ -198,7 +198,7 @@ class Runner:
     # ---- running a case -------------------------------------------------------------------
 
     def diagnose(self, case: Case) -> Diagnosis:
-        sid = f"{case.id}-{next(_SIDS)}"
+        sid = f"s{next(_SIDS)}"  # digits only: keeps the JSON fast path (see durable_bridge.dumps)
         d = Diagnosis(case.id, case.title, case.path, facts=dict(case.facts))
         wm: dict[str, Any] = {"sid": sid, **ANCHOR, "_v": 1, expr.ZERO_FIELD: 0.0, **self._buckets()}
         for name, rec in case.facts.items():

@@ -56,6 +56,7 @@ def same_dimension(a: str, b: str) -> bool:
     return _units(a).dimensionality == _units(b).dimensionality
 
 
+@cache
 def factor(from_unit: str, to_unit: str) -> float:
     """Multiplier taking a magnitude in from_unit to to_unit."""
     return float(registry().Quantity(1.0, _units(from_unit)).to(_units(to_unit)).magnitude)

@@ -88,6 +88,10 @@ def test_tiny_values_reach_durable_safely(tmp_path, knowledge):
     # ("1e-07"), so it must be serialized with a dot and still compare correctly.
     assert durable_bridge.dumps(1e-07) == "1.0e-07"
     assert durable_bridge.dumps({"a": [1e16, -2e-09, 0.5]}) == '{"a": [1.0e+16, -2.0e-09, 0.5]}'
+    text = {"s": 'one-e-shot 1e-5 "NaN"', "x": 1.5e-05}
+    assert durable_bridge.dumps(text) == json.dumps(text, ensure_ascii=False)  # strings untouched
+    with pytest.raises(ValueError, match="non-finite"):
+        durable_bridge.dumps({"x": float("inf")})
     case = tmp_path / "tiny.yaml"
     case.write_text("title: t\nhardware: MI300X\nfacts:\n  phase: decode\n  batch: 1\n"
                     "  weight_dtype: fp16\n  compute_dtype: fp16\n  weight_bytes: 26 GB\n"
