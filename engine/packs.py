@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engine import dimensions, expr, units
 from engine.errors import RegimeError, did_you_mean
 from engine.template import Template, parse_template
-from engine.yamlsrc import line_of, load_yaml
+from engine.yamlsrc import line_of, load_yaml, validated
 from facts.vocabulary import FactSpec, Vocabulary, parse_specs
 
 KINDS = ("derive", "diagnose", "finding", "fix", "reject", "ask")
@@ -240,13 +240,7 @@ def _read_pack(path: Path) -> tuple[dict, PackModel]:
     raw = load_yaml(path)
     if not isinstance(raw, dict):
         raise RegimeError("a pack is a mapping with 'pack', 'description' and 'rules'", file=str(path))
-    try:
-        return raw, PackModel(**raw)
-    except ValidationError as err:
-        first = err.errors()[0]
-        key = str(first["loc"][0]) if first["loc"] else None
-        raise RegimeError(first["msg"], file=str(path), line=line_of(raw, key) if key else None,
-                          field=".".join(str(p) for p in first["loc"])) from None
+    return raw, validated(PackModel, raw, str(path))
 
 
 def _declare(k: Knowledge, path: Path, raw: dict, model: PackModel) -> None:
@@ -257,13 +251,16 @@ def _declare(k: Knowledge, path: Path, raw: dict, model: PackModel) -> None:
         k.vocabulary = k.vocabulary.extended(specs)
     for name, body in model.parameters.items():
         _declare_one(k.parameters, name, raw["parameters"], file, "parameter",
-                     lambda n, b: _parameter(n, b, model.pack, k.vocabulary), body)
+                     lambda n, b, f, ln: _parameter(n, validated(ParamModel, b, f, line=ln, prefix=n),
+                                                    model.pack, k.vocabulary), body)
     for name, body in model.levers.items():
         _declare_one(k.levers, name, raw["levers"], file, "lever",
-                     lambda n, b: Lever(n, **LeverModel(**b).model_dump()), body)
+                     lambda n, b, f, ln: Lever(n, **validated(LeverModel, b, f, line=ln, prefix=n)
+                                               .model_dump()), body)
     for name, body in model.claims.items():
         _declare_one(k.claims, name, raw["claims"], file, "claim",
-                     lambda n, b: Claim(n, **ClaimModel(**b).model_dump()), body)
+                     lambda n, b, f, ln: Claim(n, **validated(ClaimModel, b, f, line=ln, prefix=n)
+                                               .model_dump()), body)
 
 
 def _declare_one(into: dict, name: str, section: dict, file: str, what: str, make, body) -> None:
@@ -275,18 +272,14 @@ def _declare_one(into: dict, name: str, section: dict, file: str, what: str, mak
     if not isinstance(body, dict):
         raise RegimeError(f"{what} '{name}' must be a mapping", file=file, line=line, field=name)
     try:
-        into[name] = make(name, body)
-    except ValidationError as err:
-        first = err.errors()[0]
-        sub = ".".join(str(p) for p in first["loc"])
-        raise RegimeError(first["msg"], file=file, line=line_of(body, str(first["loc"][0]))
-                          if first["loc"] else line, field=f"{name}.{sub}") from None
+        into[name] = make(name, body, file, line)
     except (RegimeError, ValueError) as err:
+        if isinstance(err, RegimeError) and err.file:
+            raise
         raise RegimeError(str(getattr(err, "message", err)), file=file, line=line, field=name) from None
 
 
-def _parameter(name: str, body: dict, pack: str, vocabulary: Vocabulary) -> Parameter:
-    m = ParamModel(**body)
+def _parameter(name: str, m: ParamModel, pack: str, vocabulary: Vocabulary) -> Parameter:
     if name in vocabulary:
         raise ValueError(f"parameter '{name}' shadows a declared fact")
     if m.unit not in ("1", "%", units.FRACTION):
@@ -323,13 +316,7 @@ def _compile_rule(k: Knowledge, path: Path, pack: str, section: list, index: int
     if not isinstance(body, dict):
         raise RegimeError(f"rule #{index + 1} must be a mapping", file=file, line=line or None)
     rid = body.get("id", f"#{index + 1}")
-    try:
-        m = RuleModel(**body)
-    except ValidationError as err:
-        first = err.errors()[0]
-        key = str(first["loc"][0]) if first["loc"] else None
-        raise RegimeError(f"rule '{rid}': {first['msg']}", file=file,
-                          line=line_of(body, key) if key else line, field=key) from None
+    m = validated(RuleModel, body, file, line=line or None, message=f"rule '{rid}': ")
     ctx = _context(k)
 
     def located(key: str, fn):

@@ -7,11 +7,12 @@ loader builds `LineDict`s that keep them. Only `yaml.SafeLoader` is used: files 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
+from pydantic import BaseModel, ValidationError
 
-from engine.errors import RegimeError
+from engine.errors import RegimeError, did_you_mean
 
 
 class LineDict(dict):
@@ -75,3 +76,22 @@ def load_yaml(path: Path | str, text: str | None = None) -> Any:
 def line_of(mapping: Any, key: str) -> int | None:
     """Line of `key` in a mapping loaded by load_yaml, if known."""
     return mapping.line_of(key) if isinstance(mapping, LineDict) else None
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def validated(model: type[M], raw: dict, file: str, *, line: int | None = None,
+              prefix: str = "", message: str = "") -> M:
+    """Build a pydantic model from a mapping read by load_yaml; a failure names file, line, field."""
+    try:
+        return model(**raw)
+    except ValidationError as err:
+        first = err.errors()[0]
+        loc = [str(p) for p in first["loc"]]
+        where = line_of(raw, loc[0]) if loc else None
+        field = ".".join([prefix, *loc] if prefix else loc) or prefix or None
+        text = first["msg"]
+        if first["type"] == "extra_forbidden" and len(loc) == 1:
+            text = f"unknown key{did_you_mean(loc[0], model.model_fields)}"
+        raise RegimeError(message + text, file=file, line=where or line, field=field) from None

@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from engine import units
 from engine.errors import RegimeError, did_you_mean
 from engine.expr import member_id
-from engine.yamlsrc import LineDict, line_of, load_yaml
+from engine.yamlsrc import LineDict, line_of, load_yaml, validated
 from facts import catalogue
 from facts.record import FactRecord
 from facts.vocabulary import FactSpec, Vocabulary
@@ -53,13 +53,7 @@ def load_case(path: Path, vocabulary: Vocabulary, levers: dict[str, Any],
     raw = load_yaml(path)
     if not isinstance(raw, dict):
         raise RegimeError("a case file is a mapping with at least 'title' and 'facts'", file=file)
-    try:
-        model = CaseModel(**raw)
-    except ValidationError as err:
-        first = err.errors()[0]
-        key = str(first["loc"][0]) if first["loc"] else None
-        raise RegimeError(first["msg"], file=file, line=line_of(raw, key) if key else None,
-                          field=".".join(str(p) for p in first["loc"])) from None
+    model = validated(CaseModel, raw, file)
     case_id = model.id or path.stem
     if not CASE_ID.match(case_id):
         raise RegimeError(f"case id '{case_id}' must be lower case letters, digits, _ or -",

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from engine import units
 from engine.errors import RegimeError, did_you_mean
-from engine.yamlsrc import line_of, load_yaml
+from engine.yamlsrc import line_of, load_yaml, validated
 
 VOCABULARY_FILE = Path(__file__).with_name("vocabulary.yaml")
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
@@ -142,13 +142,8 @@ def parse_specs(raw: object, file: str, origin: str | None = None) -> dict[str, 
         line = line_of(raw, name)
         if not isinstance(body, dict):
             raise RegimeError("declaration must be a mapping", file=file, line=line, field=name)
-        try:
-            specs[name] = FactSpec(name=name, origin=origin or file, **body)
-        except ValidationError as err:
-            first = err.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or name
-            raise RegimeError(first["msg"], file=file, line=line_of(body, where) or line,
-                              field=f"{name}.{where}") from None
+        specs[name] = validated(FactSpec, {"name": name, "origin": origin or file, **body}, file,
+                                line=line, prefix=name)
     return specs
 
 

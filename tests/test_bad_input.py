@@ -185,3 +185,15 @@ def test_cli_bad_pack_exit_code_2(tmp_path):
 
 def test_toy_dir_is_not_a_builtin_pack():
     assert (TOY / "toy_pack.yaml").exists()
+
+
+def test_misspelled_top_level_key_suggests_the_right_one(tmp_path, knowledge):
+    err = case_error(tmp_path, knowledge, GOOD_CASE.replace("hardware:", "hardwre:"))
+    assert (err.line, err.field) == (2, "hardwre") and "did you mean 'hardware'" in str(err)
+
+
+def test_bad_parameter_and_lever_declarations_name_their_line(tmp_path):
+    path = write(tmp_path, "p.yaml", "pack: p\ndescription: d\nparameters:\n  x: {value: 1, meaning: m}\n")
+    with pytest.raises(RegimeError) as info:
+        load_knowledge(load_vocabulary(), [path])
+    assert (info.value.line, info.value.field) == (4, "x.source")
