@@ -133,7 +133,8 @@ def to_markdown(d: Diagnosis, k: Knowledge) -> str:
         if items:
             lines += [f"## {title}", ""]
             lines += [f"{i}. **{c.lever or c.claim or c.id}** — {c.because}"
-                      + (f" _(bound: {', '.join(b.text for b in c.bound)})_" if c.bound else "")
+                      + (f" _(bound: {', '.join(f'{b.fact} = {b.text}' for b in c.bound)})_"
+                         if c.bound else "")
                       + f" `[{c.rule}]`" for i, c in enumerate(items, 1)]
             lines.append("")
     lines += ["## Derived facts", "", "| fact | value | formula | rule |", "|---|---|---|---|"]
