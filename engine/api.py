@@ -29,14 +29,25 @@ def knowledge(extra_rules: Sequence[Path] = ()) -> Knowledge:
     return load_knowledge(load_vocabulary(), [RULES_DIR, *extra_rules])
 
 
+def runner(k: Knowledge) -> Runner:
+    """The compiled ruleset for this knowledge; raises RegimeError if durable refuses a rule."""
+    cached = _RUNNERS.get(id(k))
+    if cached is None or cached.k is not k:
+        cached = _RUNNERS[id(k)] = Runner(k)
+    return cached
+
+
+_RUNNERS: dict[int, Runner] = {}
+
+
 def diagnose_all(paths: Iterable[Path], k: Knowledge) -> list[Outcome]:
     """Diagnose each case; a broken case is reported and the rest still run."""
-    runner = Runner(k)
+    run = runner(k)
     outcomes = []
     for path in paths:
         try:
             case = load_case(Path(path), k.vocabulary, k.levers, k.claims)
-            outcomes.append(Outcome(Path(path), diagnosis=runner.diagnose(case)))
+            outcomes.append(Outcome(Path(path), diagnosis=run.diagnose(case)))
         except RegimeError as err:
             outcomes.append(Outcome(Path(path), error=err.located(file=str(path))))
     return outcomes

@@ -36,7 +36,9 @@ def _error(message: object) -> None:
 
 def _knowledge(rules: list[Path] | None):
     try:
-        return api.knowledge(rules or [])
+        k = api.knowledge(rules or [])
+        api.runner(k)  # compile to durable-rules now, so its limits surface as pack errors
+        return k
     except RegimeError as err:
         _error(err)
         raise typer.Exit(EXIT_BAD_INPUT) from None

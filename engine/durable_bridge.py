@@ -18,6 +18,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+import durable_rules_engine
 from durable import engine as durable_engine
 
 _LOCK = threading.RLock()
@@ -81,14 +82,43 @@ def ruleset_name(definition: dict, salt: str = "") -> str:
     return "regime_" + hashlib.sha256((text + salt).encode()).hexdigest()[:16]
 
 
+class RulesetRejected(Exception):
+    """durable-rules refused a compiled ruleset; `culprits` maps rule ids to its error text."""
+
+    def __init__(self, culprits: dict[str, str]) -> None:
+        super().__init__(", ".join(f"{rule}: {why}" for rule, why in culprits.items()))
+        self.culprits = culprits
+
+
 def register(definition: dict[str, dict], salt: str = "") -> str:
-    """Register a ruleset once per process; `definition` rules carry their 'run' callables."""
+    """Register a ruleset once per process; `definition` rules carry their 'run' callables.
+
+    durable has limits of its own (e.g. 31 expressions per join, error 113). When it refuses
+    the ruleset, each rule is tried alone so the caller can name the ones at fault.
+    """
     name = ruleset_name(definition, salt)
     with _LOCK:
         if name not in _REGISTERED:
-            host().set_rulesets({name: definition})
+            bare = {rid: {k: v for k, v in rule.items() if k != "run"} for rid, rule in definition.items()}
+            try:
+                host().set_rulesets({name: definition})
+            except Exception as err:  # durable raises its own error type with a bare number
+                raise RulesetRejected(_culprits(bare) or {"(ruleset)": str(err)}) from None
             _REGISTERED.add(name)
     return name
+
+
+def _culprits(bare: dict[str, dict]) -> dict[str, str]:
+    found = {}
+    for rid, rule in bare.items():
+        probe = f"regime_probe_{hashlib.sha256(rid.encode()).hexdigest()[:12]}"
+        try:
+            handle = durable_rules_engine.create_ruleset(probe, dumps({rid: rule}))
+        except Exception as err:
+            found[rid] = str(err)
+        else:
+            durable_rules_engine.delete_ruleset(handle)
+    return found
 
 
 def run_session(name: str, sid: str, fact: dict, on_done: Callable[[], None] | None = None) -> dict:

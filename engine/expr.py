@@ -723,7 +723,10 @@ def _operand(node: Node) -> Any:
         case Bin(op=op, left=a, right=b):
             left, right = _operand(a), _operand(b)
             if isinstance(left, float) and isinstance(right, float):
-                return _arith(op, left, right)  # durable cannot do arithmetic on two constants
+                folded = _arith(op, left, right)  # durable cannot do arithmetic on two constants
+                if not math.isfinite(folded) or abs(folded) > 1e18:
+                    raise ExprError(f"constant arithmetic '{_show(node)}' is out of range (|x| <= 1e18)")
+                return folded
             return {_DURABLE_ARITH[op]: {"$l": left, "$r": right}}
     raise ExprError(f"'{_show(node)}' cannot be used in a condition (tables and total() are "
                     "for formulas; derive a fact first)")

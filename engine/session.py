@@ -18,6 +18,7 @@ from typing import Any
 
 from engine import durable_bridge, expr, units
 from engine.diagnosis import Bound, Conclusion, Diagnosis, Firing
+from engine.errors import RegimeError
 from engine.packs import Knowledge, Rule
 from engine.template import BARE, Field
 from facts.case import Case
@@ -57,8 +58,16 @@ class Runner:
     def __init__(self, knowledge: Knowledge) -> None:
         self.k = knowledge
         self.by_id = {r.id: r for r in knowledge.rules}
-        self.name = durable_bridge.register(self._definition(), salt=repr(
-            (knowledge.rules, knowledge.parameters, knowledge.levers, knowledge.claims)))
+        try:
+            self.name = durable_bridge.register(self._definition(), salt=repr(
+                (knowledge.rules, knowledge.parameters, knowledge.levers, knowledge.claims)))
+        except durable_bridge.RulesetRejected as err:
+            rid, why = next(iter(err.culprits.items()))
+            rule = self.by_id.get(rid)
+            raise RegimeError(f"rule '{rid}' is beyond what durable-rules can compile ({why}); "
+                              "split its condition into smaller rules",
+                              file=rule.file if rule else None, line=rule.line if rule else None,
+                              field="when") from None
 
     def _definition(self) -> dict[str, dict]:
         rules: dict[str, dict] = {}

@@ -118,3 +118,22 @@ def test_process_survives_a_batch_of_hostile_cases(tmp_path):
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.count("error: ") == len(HOSTILE_VALUES)
     assert json.loads(done.stdout)["case"] == "a_chatbot"
+
+
+def test_durable_limits_become_pack_errors(tmp_path):
+    # durable-rules allows ~31 expressions in one join (its error 113); the rule is named
+    many = " and ".join(f"bw_util > flop_util * {i}" for i in range(1, 15))
+    pack = tmp_path / "big.yaml"
+    pack.write_text("pack: big\ndescription: d\nrules:\n  - id: too_big\n    description: d\n"
+                    f"    when: {json.dumps(many)}\n    finding: f\n    because: x\n", encoding="utf-8")
+    done = run_cli("check", "--rules", str(pack))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"{pack}:4: when: rule 'too_big' is beyond what durable-rules can compile" in done.stderr
+
+
+def test_constant_arithmetic_overflow_is_refused(tmp_path):
+    pack = tmp_path / "inf.yaml"
+    pack.write_text("pack: inf\ndescription: d\nrules:\n  - id: r1\n    description: d\n"
+                    "    when: bw_util > 1e18 * 1e18\n    finding: f\n    because: x\n", encoding="utf-8")
+    with pytest.raises(RegimeError, match="out of range"):
+        load_knowledge(load_vocabulary(), [pack])
