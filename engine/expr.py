@@ -23,6 +23,8 @@ from engine.errors import RegimeError, did_you_mean
 from facts.vocabulary import FactSpec, Interval, Vocabulary
 
 MAX_SOURCE = 2000
+MAX_DEPTH = 32     # nesting of the parsed expression
+MAX_NODES = 400    # size of the parsed expression
 CMP_OPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 BIN_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
 NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
@@ -155,10 +157,17 @@ class Expression:
         _walk_refs(self.tree, lambda r: seen.setdefault(r.field, None))
         return list(seen)
 
-    def fact_names(self) -> list[str]:
-        seen: dict[str, None] = {}
-        _walk_refs(self.tree, lambda r: seen.setdefault(r.name, None))
-        return list(seen)
+
+def picked(node: Node, facts: Mapping[str, Any]) -> list[str]:
+    """Group members a formula picks by a category fact, as they resolve on these facts."""
+    match node:
+        case Pick(group=group, key=key) if key.field in facts:
+            return [f"{group}__{_member(str(facts[key.field]))}"]
+        case Bin(left=a, right=b):
+            return picked(a, facts) + picked(b, facts)
+        case Call(args=args):
+            return [f for a in args for f in picked(a, facts)]
+    return []
 
 
 def _walk_refs(node: Node, visit: Callable[[Ref], Any]) -> None:
@@ -193,8 +202,9 @@ def parse(source: object, ctx: Context, mode: str) -> Expression:
         raise ExprError(f"expression longer than {MAX_SOURCE} characters")
     try:
         tree = ast.parse(text, mode="eval")
-    except SyntaxError as err:
-        raise ExprError(f"cannot parse '{text}': {err.msg}") from None
+    except (SyntaxError, RecursionError, MemoryError) as err:
+        raise ExprError(f"cannot parse '{text[:80]}': {getattr(err, 'msg', 'too deeply nested')}") from None
+    _check_size(tree)
     node = _Builder(ctx, mode).build(tree.body)
     kind = _type_of(node)
     if mode == "condition" and kind != "bool":
@@ -203,6 +213,18 @@ def parse(source: object, ctx: Context, mode: str) -> Expression:
         raise ExprError(f"formula '{text}' must give a value, not true/false")
     _check_divisions(node, ctx)
     return Expression(text, node, mode)
+
+
+def _check_size(tree: ast.AST) -> None:
+    """Bound nesting and size before any recursive walk (iteratively, so it cannot overflow)."""
+    stack, count = [(tree, 0)], 0
+    while stack:
+        node, depth = stack.pop()
+        count += 1
+        if depth > MAX_DEPTH or count > MAX_NODES:
+            raise ExprError(f"expression is too large or too deeply nested (at most {MAX_DEPTH} "
+                            f"levels and {MAX_NODES} parts); split it into derived facts")
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
 
 
 class _Builder:
@@ -297,6 +319,9 @@ class _Builder:
         raise ExprError(f"operator '{_describe(n)}' is not allowed")
 
     def _BinOp(self, n: ast.BinOp) -> Node:
+        if isinstance(n.op, ast.Pow) and not isinstance(n.left, ast.Name | ast.Constant | ast.Subscript
+                                                             | ast.Call):
+            raise ExprError("'**' applies to a name, a number or a call; derive a fact for the base")
         left, right = self.build(n.left), self.build(n.right)
         if isinstance(n.op, ast.Pow):
             if not isinstance(right, Num) or right.value not in (2.0, 3.0):
@@ -442,16 +467,8 @@ def _check_compare(node: Cmp) -> None:
     if kinds <= {"category", "string"} and "category" in kinds:
         if node.op not in ("==", "!="):
             raise ExprError("categories compare only with == and !=")
-        _check_category_values(node.left, node.right)
-        _check_category_values(node.right, node.left)
         return
     raise ExprError(f"cannot compare a {_type_of(node.left)} with a {_type_of(node.right)}")
-
-
-def _check_category_values(a: Node, b: Node) -> None:
-    if isinstance(a, Ref) and isinstance(b, Str):
-        # values checked at compile time against the vocabulary by the caller's context
-        pass
 
 
 def check_category_literals(expr: Expression, vocabulary: Vocabulary) -> None:
@@ -594,8 +611,8 @@ def value(node: Node, facts: Facts) -> float | str:
         case Call(fn="count", args=(a,)):
             return value(a, facts)
         case Call(fn="total", args=args):
-            # members the profile does not list are unknown, not zero; with none listed the
-            # total is unknown too
+            # the sum of the members the profile lists; with none of them listed the total is
+            # unknown (no finding, no zero)
             listed = [facts[a.field] for a in args if a.field in facts]  # type: ignore[union-attr]
             if not listed:
                 raise Unlisted("no member of the group is listed")
@@ -657,6 +674,8 @@ def _compare(op: str, x: Any, y: Any) -> bool:
 # ---- durable-rules compilation --------------------------------------------------------------
 
 ZERO_FIELD = "_zero"
+ALWAYS = {"$gte": {ZERO_FIELD: 0.0}}   # the zero field is always 0
+NEVER = {"$gt": {ZERO_FIELD: 0.0}}
 _DURABLE_CMP = {"<": "$lt", "<=": "$lte", ">": "$gt", ">=": "$gte", "==": "$eq", "!=": "$neq"}
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 _DURABLE_ARITH = {"+": "$add", "-": "$sub", "*": "$mul", "/": "$div"}
@@ -682,8 +701,10 @@ def to_durable(node: Node, negate: bool = False) -> dict:
         case Cmp(op=op, left=a, right=b):
             op = NEGATED[op] if negate else op
             guards = [{"$ex": {f: 1}} for f in _fields(a) + _fields(b)]
+            if not guards:  # no fact on either side: decide it now, as Python would
+                return ALWAYS if _compare(op, _operand(a), _operand(b)) else NEVER
             test = _durable_cmp(op, a, b)
-            return {"$and": [*guards, test]} if guards else test
+            return {"$and": [*guards, test]}
     raise ExprError(f"cannot compile {node!r}")
 
 

@@ -6,13 +6,14 @@ durable-rules only ever sees rulesets that were checked first.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, model_validator
 
 from engine import dimensions, expr, units
 from engine.errors import RegimeError, did_you_mean
@@ -44,13 +45,23 @@ class ParamModel(_Strict):
         shapes = [x is not None for x in (self.value, self.table, self.list)]
         if sum(shapes) != 1:
             raise ValueError("a parameter has exactly one of value, table or list")
+        for v in [self.value, *(self.table or {}).values()]:
+            _plausible(v)
+        if self.list is not None:
+            ids = [expr.member_id(m) for m in self.list]
+            if not ids or len(set(ids)) != len(ids):
+                raise ValueError("a list parameter names at least one member, each once")
         return self
+
+
+def _plausible(v: float | None) -> None:
+    if v is not None and (not math.isfinite(v) or abs(v) > units.MAX_MAGNITUDE):
+        raise ValueError(f"{v!r} is not a finite value with |x| <= {units.MAX_MAGNITUDE:g}")
 
 
 class LeverModel(_Strict):
     meaning: str
-    attacks: tuple[Literal["bytes", "flops", "launches", "memory_capacity", "latency_isolation",
-                           "zero_flop_time", "attention_traffic"], ...]
+    attacks: tuple[str, ...]  # resource ids, declared in a pack's `resources:` section
     aliases: tuple[str, ...] = ()
 
 
@@ -66,7 +77,7 @@ class RuleModel(_Strict):
     because: str
     refs: tuple[str, ...] = ()
     derive: str | None = None
-    formula: str | float | None = None
+    formula: StrictStr | StrictFloat | StrictInt | None = None
     diagnose: str | None = None
     value: str | None = None
     finding: str | None = None
@@ -109,10 +120,17 @@ class OverrideModel(_Strict):
     parameters: dict[str, float] = {}
     disable: tuple[str, ...] = ()
 
+    @model_validator(mode="after")
+    def _finite(self) -> OverrideModel:
+        for v in self.parameters.values():
+            _plausible(v)
+        return self
+
 
 class PackModel(_Strict):
     pack: str
     description: str
+    resources: dict[str, str] = {}
     parameters: dict[str, Any] = {}
     facts: dict[str, Any] = {}
     levers: dict[str, Any] = {}
@@ -191,6 +209,8 @@ class Knowledge:
     claims: dict[str, Claim] = field(default_factory=dict)
     rules: list[Rule] = field(default_factory=list)
     packs: list[str] = field(default_factory=list)
+    resources: dict[str, str] = field(default_factory=dict)
+    where: dict[str, tuple[str, int | None]] = field(default_factory=dict)  # "lever:id" -> file, line
 
     def scalar_values(self) -> dict[str, float]:
         return {n: p.value for n, p in self.parameters.items() if p.value is not None}
@@ -230,10 +250,30 @@ def load_knowledge(vocabulary: Vocabulary, dirs: Iterable[Path]) -> Knowledge:
             seen[rule.id] = f"{path.name}:{rule.line}"
             if rule.id not in disabled:
                 k.rules.append(rule)
-    unknown = sorted(disabled - set(seen))
-    if unknown:
-        raise RegimeError(f"override disables unknown rule '{unknown[0]}'{did_you_mean(unknown[0], seen)}")
+    for path, (raw, model) in docs:
+        unknown = sorted(set(model.overrides.disable) - set(seen)) if model.overrides else []
+        if unknown:
+            raise RegimeError(f"override disables unknown rule '{unknown[0]}'"
+                              f"{did_you_mean(unknown[0], seen)}", file=str(path),
+                              line=line_of(raw, "overrides"), field="overrides.disable")
+    _check_names(k)
     return k
+
+
+def _check_names(k: Knowledge) -> None:
+    """A name means one thing: a fact or a parameter, never both; levers attack known resources."""
+    for name in k.parameters:
+        if name in k.vocabulary:
+            file, line = k.where[f"parameter:{name}"]
+            raise RegimeError(f"parameter '{name}' has the name of a declared fact "
+                              f"({k.vocabulary.get(name).origin})", file=file, line=line, field=name)
+    for lever in k.levers.values():
+        for r in lever.attacks:
+            if r not in k.resources:
+                file, line = k.where[f"lever:{lever.id}"]
+                raise RegimeError(f"lever '{lever.id}' attacks unknown resource '{r}'"
+                                  f"{did_you_mean(r, k.resources)}", file=file, line=line,
+                                  field=f"{lever.id}.attacks")
 
 
 def _read_pack(path: Path) -> tuple[dict, PackModel]:
@@ -248,23 +288,30 @@ def _declare(k: Knowledge, path: Path, raw: dict, model: PackModel) -> None:
     k.packs.append(model.pack)
     if model.facts:
         specs: dict[str, FactSpec] = parse_specs(raw["facts"], file, origin=f"{path.name} ({model.pack})")
-        k.vocabulary = k.vocabulary.extended(specs)
+        k.vocabulary = k.vocabulary.extended(specs, file=file, lines=raw["facts"])
+    for name, meaning in model.resources.items():
+        if not ID.match(name) or name in k.resources:
+            raise RegimeError(f"resource '{name}' must be a new lower_snake_case id", file=file,
+                              line=line_of(raw["resources"], name), field=f"resources.{name}")
+        k.resources[name] = meaning
     for name, body in model.parameters.items():
         _declare_one(k.parameters, name, raw["parameters"], file, "parameter",
                      lambda n, b, f, ln: _parameter(n, validated(ParamModel, b, f, line=ln, prefix=n),
-                                                    model.pack, k.vocabulary), body)
+                                                    model.pack, k.vocabulary), body, k.where)
     for name, body in model.levers.items():
         _declare_one(k.levers, name, raw["levers"], file, "lever",
                      lambda n, b, f, ln: Lever(n, **validated(LeverModel, b, f, line=ln, prefix=n)
-                                               .model_dump()), body)
+                                               .model_dump()), body, k.where)
     for name, body in model.claims.items():
         _declare_one(k.claims, name, raw["claims"], file, "claim",
                      lambda n, b, f, ln: Claim(n, **validated(ClaimModel, b, f, line=ln, prefix=n)
-                                               .model_dump()), body)
+                                               .model_dump()), body, k.where)
 
 
-def _declare_one(into: dict, name: str, section: dict, file: str, what: str, make, body) -> None:
+def _declare_one(into: dict, name: str, section: dict, file: str, what: str, make, body,
+                 where: dict) -> None:
     line = line_of(section, name)
+    where[f"{what}:{name}"] = (file, line)
     if not ID.match(name):
         raise RegimeError(f"{what} id '{name}' must be lower_snake_case", file=file, line=line, field=name)
     if name in into:
@@ -354,6 +401,7 @@ def _conclusion(k: Knowledge, ctx: expr.Context, m: RuleModel, rule: Rule) -> Ru
         if spec.kind not in ("number", "category"):
             raise RegimeError(f"cannot derive a {spec.kind} fact")
         formula = expr.parse(m.formula, ctx, "formula")
+        _check_derived_type(formula, spec, k.vocabulary)
         if spec.kind == "number":
             dimensions.check_formula(formula, spec.unit, ctx)
         return replace(rule, formula=formula, target=m.derive)
@@ -383,6 +431,22 @@ def _conclusion(k: Knowledge, ctx: expr.Context, m: RuleModel, rule: Rule) -> Ru
         return replace(rule, subject=m.claim)
     k.vocabulary.get(m.ask)  # type: ignore[arg-type]
     return replace(rule, subject=m.ask, order=m.order)
+
+
+def _check_derived_type(formula: expr.Expression, spec: FactSpec, vocabulary: Vocabulary) -> None:
+    """A number fact gets a number; a category fact gets a category whose values it accepts."""
+    tree = formula.tree
+    if spec.kind == "number":
+        if isinstance(tree, expr.Str) or (isinstance(tree, expr.Ref) and tree.kind != "number"
+                                          and tree.kind != "group"):
+            kind = getattr(tree, "kind", "text")
+            raise RegimeError(f"'{spec.name}' is a number; the formula gives a {kind}")
+        return
+    if not isinstance(tree, expr.Ref) or tree.kind != "category":
+        raise RegimeError(f"'{spec.name}' is a category; its formula must name a category fact")
+    extra = set(vocabulary.get(tree.name).values) - set(spec.values)
+    if extra:
+        raise RegimeError(f"{tree.name} can be {sorted(extra)}, which {spec.name} does not allow")
 
 
 def _bound_field(text: str, vocabulary: Vocabulary) -> str:

@@ -11,8 +11,10 @@ everything derivable has been derived.
 from __future__ import annotations
 
 import copy
+import hashlib
 import itertools
 import math
+import pickle
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,10 +28,13 @@ from facts.record import FactRecord
 
 # durable walks its alpha network with a fixed stack of 64 nodes and pushes every matching
 # child of a node at once, so ~70 rules hanging off one anchor overflow it (error 303).
-# Bucket fields that are always true give the network a fan-out of at most BUCKET per level.
+# Two always-true tests per rule (`_a >= -group`, `_b >= -subgroup`, distinct nodes on two
+# fields) give the network a fan-out of at most BUCKET per level below the first.
 BUCKET = 8
-# durable stores at most 255 properties per fact.
+MAX_RULES = BUCKET * BUCKET * 48
+# durable stores at most 255 properties per fact; leave room for what the rules conclude.
 MAX_WM_FIELDS = 250
+MAX_CASE_FIELDS = 150
 STAGE_PRI = {"derive": 100, "diagnose": 200, "finding": 300, "fix": 400, "reject": 400, "ask": 500}
 CATCH_ALL_PRI = 65000
 ANCHOR = {"_t": "wm"}
@@ -58,9 +63,11 @@ class Runner:
     def __init__(self, knowledge: Knowledge) -> None:
         self.k = knowledge
         self.by_id = {r.id: r for r in knowledge.rules}
+        if len(knowledge.rules) > MAX_RULES:
+            raise RegimeError(f"{len(knowledge.rules)} rules loaded; at most {MAX_RULES} fit one "
+                              "durable-rules ruleset")
         try:
-            self.name = durable_bridge.register(self._definition(), salt=repr(
-                (knowledge.rules, knowledge.parameters, knowledge.levers, knowledge.claims)))
+            self.name = durable_bridge.register(self._definition(), salt=_fingerprint(knowledge))
         except durable_bridge.RulesetRejected as err:
             rid, why = next(iter(err.culprits.items()))
             rule = self.by_id.get(rid)
@@ -79,11 +86,8 @@ class Runner:
                                "run": lambda c: None}
         return copy.deepcopy(rules)
 
-    def _buckets(self) -> dict[str, int]:
-        return {name: 1 for i in range(len(self.k.rules)) for name in _bucket_fields(i)}
-
     def _condition(self, rule: Rule, index: int) -> dict:
-        parts: list[dict] = [dict(ANCHOR), *({f: 1} for f in _bucket_fields(index))]
+        parts: list[dict] = [dict(ANCHOR), *_bucket_tests(index)]
         # A rule fires once: derive/diagnose rules because their target then exists, the
         # others (and derivations that could not be made) because they leave a marker.
         parts.append({"$nex": {_fired(rule.id): 1}})
@@ -111,8 +115,9 @@ class Runner:
                 return
             successor = {**wm, **updates, "_v": wm["_v"] + 1}
             if len(successor) > MAX_WM_FIELDS:
-                st.errors.append(EngineFault(
-                    f"working memory has {len(successor)} fields; durable-rules holds {MAX_WM_FIELDS}"))
+                st.errors.append(RegimeError(
+                    f"the case's facts and conclusions need {len(successor)} fields; durable-rules "
+                    f"holds {MAX_WM_FIELDS}: give fewer facts (e.g. fewer kernel_share members)"))
                 return
             c.retract_fact(wm)
             c.assert_fact(successor)
@@ -129,7 +134,8 @@ class Runner:
         st.step += 1
         st.fired.add(rule.id)
         updates: dict[str, Any] = {} if rule.target else {_fired(rule.id): True}
-        matched = {f: wm[f] for f in rule.reads() if f in wm}
+        reads = rule.reads() + (expr.picked(rule.formula.tree, wm) if rule.formula else [])
+        matched = {f: wm[f] for f in reads if f in wm}
         d = st.diagnosis
         if rule.kind == "derive":
             updates.update(self._derive(rule, st, wm, matched))
@@ -207,14 +213,18 @@ class Runner:
     # ---- running a case -------------------------------------------------------------------
 
     def diagnose(self, case: Case) -> Diagnosis:
-        sid = f"s{next(_SIDS)}"  # digits only: keeps the JSON fast path (see durable_bridge.dumps)
+        sid = f"s{next(_SIDS)}"  # never contains 'e-': keeps durable_bridge.dumps on its fast path
         d = Diagnosis(case.id, case.title, case.path, facts=dict(case.facts))
-        wm: dict[str, Any] = {"sid": sid, **ANCHOR, "_v": 1, expr.ZERO_FIELD: 0.0, **self._buckets()}
+        wm: dict[str, Any] = {"sid": sid, **ANCHOR, "_v": 1, expr.ZERO_FIELD: 0.0, **BUCKET_FIELDS}
         for name, rec in case.facts.items():
             wm[name] = rec.value
             if "__" in name:  # a group member: mark the group present
                 group = name.split("__")[0]
                 wm[group] = float(wm.get(group, 0.0)) + 1.0
+        if len(wm) > MAX_CASE_FIELDS:
+            raise RegimeError(f"the case gives {len(wm)} facts (group members count one each); "
+                              f"at most {MAX_CASE_FIELDS} fit durable-rules' working memory",
+                              file=case.path)
         st = _State(d, wm)
         _ACTIVE[sid] = st
         try:
@@ -222,7 +232,10 @@ class Runner:
         finally:
             _ACTIVE.pop(sid, None)
         if st.errors:
-            raise EngineFault(f"case {case.id}: {st.errors[0]!r}") from st.errors[0]
+            first = st.errors[0]
+            if isinstance(first, RegimeError):
+                raise first.located(file=case.path)
+            raise EngineFault(f"case {case.id}: {first!r}") from first
         self._check_fixpoint(st)
         d.memory = {k: v for k, v in st.wm.items() if not k.startswith("_") and k != "sid"}
         self._verdicts_owed(d, st)
@@ -247,18 +260,28 @@ class Runner:
     def _verdicts_owed(self, d: Diagnosis, st: _State) -> None:
         """Every proposal and claim in the case must get a verdict; say so when none did."""
         judged = {c.lever or c.claim for c in d.conclusions if c.kind in ("fix", "reject")}
+        flags = [spec.name for spec in self.k.vocabulary.specs.values() if spec.kind == "flags"]
         for name in sorted(st.wm):
-            for prefix in ("proposed__", "claimed__"):
-                if name.startswith(prefix) and name[len(prefix):] not in judged:
-                    item = name[len(prefix):]
-                    d.conclusions.append(Conclusion(
-                        "finding", "no_verdict", "(engine)",
-                        f"the case {prefix[:-2]} '{item}' but no rule in the loaded packs judges it",
-                        st.step + 1))
+            group, _, item = name.partition("__")
+            if group in flags and item and item not in judged:
+                d.conclusions.append(Conclusion(
+                    "finding", "no_verdict", "(engine)",
+                    f"{group} '{item}' in the case gets no verdict from any rule in the loaded packs",
+                    st.step + 1))
 
 
-def _bucket_fields(index: int) -> tuple[str, str]:
-    return f"_s{index // (BUCKET * BUCKET)}", f"_g{index // BUCKET}"
+BUCKET_FIELDS = {"_a": 0.0, "_b": 0.0}
+
+
+def _fingerprint(k: Knowledge) -> str:
+    """What the actions close over, so a different knowledge set never reuses a ruleset."""
+    parts = (k.rules, k.parameters, k.levers, k.claims, k.vocabulary.specs)
+    return hashlib.sha256(pickle.dumps(parts)).hexdigest()
+
+
+def _bucket_tests(index: int) -> tuple[dict, dict]:
+    return ({"$gte": {"_a": -1.0 - index // (BUCKET * BUCKET)}},
+            {"$gte": {"_b": -1.0 - index // BUCKET}})
 
 
 def _fired(rule_id: str) -> str:

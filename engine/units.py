@@ -16,6 +16,9 @@ import pint
 # Magnitudes beyond this are not physical for anything Regime reasons about; rejecting them
 # also keeps every number inside the range durable-rules' C JSON parser handles.
 MAX_MAGNITUDE = 1e18
+# Below this a product of a few inputs can underflow to 0, where durable and Python disagree
+# about division.
+MIN_MAGNITUDE = 1e-18
 
 _NUM = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
 _QTY = re.compile(rf"^\s*(?P<lo>{_NUM})(?:\s*(?:-|–|to)\s*(?P<hi>{_NUM}))?\s*(?P<unit>[^\d\s].*)?$")
@@ -104,8 +107,9 @@ def parse_quantity(raw: object, canonical: str) -> Parsed:
 
 
 def _finite(x: float) -> float:
-    if not math.isfinite(x) or abs(x) > MAX_MAGNITUDE:
-        raise ValueError(f"{x!r} is not a plausible finite value (|x| must be <= {MAX_MAGNITUDE:g})")
+    if not math.isfinite(x) or abs(x) > MAX_MAGNITUDE or 0 < abs(x) < MIN_MAGNITUDE:
+        raise ValueError(f"{x!r} is not a plausible value (0 or {MIN_MAGNITUDE:g} <= |x| <= "
+                         f"{MAX_MAGNITUDE:g} in canonical units)")
     return x
 
 

@@ -15,7 +15,8 @@ from engine.errors import RegimeError, did_you_mean
 from engine.yamlsrc import line_of, load_yaml, validated
 
 VOCABULARY_FILE = Path(__file__).with_name("vocabulary.yaml")
-NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+NAME = re.compile(r"^[a-z](?:[a-z0-9]|_(?!_)){0,63}$")  # no '__': it separates group members
+RESERVED = frozenset({"sid", "id"})  # durable-rules' own fields
 _INTERVAL = re.compile(r"^\s*([\[(])\s*([^,]+?)\s*,\s*([^,]+?)\s*([\])])\s*$")
 
 
@@ -82,8 +83,9 @@ class FactSpec(BaseModel):
     @field_validator("name")
     @classmethod
     def _name(cls, v: str) -> str:
-        if not NAME.match(v):
-            raise ValueError(f"fact name '{v}' must be lower_snake_case")
+        if not NAME.match(v) or v in RESERVED:
+            raise ValueError(f"fact name '{v}' must be lower_snake_case without '__', and not "
+                             f"{' or '.join(sorted(RESERVED))}")
         return v
 
     @field_validator("range")
@@ -124,12 +126,12 @@ class Vocabulary:
                               file=file, line=line, field=field)
         return self.specs[name]
 
-    def extended(self, specs: dict[str, FactSpec]) -> Vocabulary:
+    def extended(self, specs: dict[str, FactSpec], file: str | None = None,
+                 lines: object = None) -> Vocabulary:
         clash = sorted(set(specs) & set(self.specs))
         if clash:
-            first = specs[clash[0]]
             raise RegimeError(f"fact '{clash[0]}' is already declared by {self.specs[clash[0]].origin}",
-                              file=first.origin)
+                              file=file, line=line_of(lines, clash[0]), field=f"facts.{clash[0]}")
         return Vocabulary({**self.specs, **specs})
 
 

@@ -92,8 +92,9 @@ def test_group_members_cannot_add_past_the_whole(tmp_path, knowledge):
 PACK_HEAD = """\
 pack: bad
 description: a pack with one mistake
+resources: {toy_resource: r}
 levers:
-  toy_lever: {meaning: m, attacks: [bytes]}
+  toy_lever: {meaning: m, attacks: [toy_resource]}
 rules:
 """
 
@@ -127,7 +128,7 @@ def rule(when: str, **extra: str) -> str:
 ])
 def test_bad_conditions_are_rejected_at_load(tmp_path, when, words):
     err = pack_error(tmp_path, rule(f'"{when}"'))
-    assert err.line == 8 and err.field == "when", str(err)
+    assert err.line == 9 and err.field == "when", str(err)
     assert words in str(err)
 
 
@@ -138,14 +139,14 @@ def test_template_naming_unknown_fact(tmp_path):
 
 def test_duplicate_rule_ids(tmp_path):
     err = pack_error(tmp_path, rule("bw_util > 0.5") + rule("bw_util > 0.6"))
-    assert err.field == "id" and "already used" in str(err) and err.line == 11
+    assert err.field == "id" and "already used" in str(err) and err.line == 12
 
 
 def test_unknown_lever_and_missing_conclusion(tmp_path):
     err = pack_error(tmp_path, "  - {id: r1, description: d, fix: toy_leverr, priority: 1, because: x}\n")
     assert "did you mean 'toy_lever'" in str(err)
     err = pack_error(tmp_path, "  - {id: r1, description: d, because: x}\n")
-    assert "exactly one conclusion" in str(err) and err.line == 6
+    assert "exactly one conclusion" in str(err) and err.line == 7
 
 
 def test_derive_into_a_group_or_undeclared_fact(tmp_path):
@@ -180,7 +181,7 @@ def test_cli_bad_pack_exit_code_2(tmp_path):
     bad = write(tmp_path, "site.yaml", PACK_HEAD + rule("open('x') == 1"))
     done = run_cli("check", "--rules", str(bad))
     assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert f"{bad}:8: when:" in done.stderr
+    assert f"{bad}:9: when:" in done.stderr
 
 
 def test_toy_dir_is_not_a_builtin_pack():
