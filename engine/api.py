@@ -10,7 +10,7 @@ from engine.diagnosis import Diagnosis
 from engine.errors import RegimeError
 from engine.packs import Knowledge, load_knowledge
 from engine.paths import RULES_DIR
-from engine.session import Runner
+from engine.session import EngineFault, Runner
 from facts.case import load_case
 from facts.vocabulary import load_vocabulary
 
@@ -31,13 +31,13 @@ def knowledge(extra_rules: Sequence[Path] = ()) -> Knowledge:
 
 def runner(k: Knowledge) -> Runner:
     """The compiled ruleset for this knowledge; raises RegimeError if durable refuses a rule."""
-    cached = _RUNNERS.get(id(k))
-    if cached is None or cached.k is not k:
-        cached = _RUNNERS[id(k)] = Runner(k)
-    return cached
+    if _LAST and _LAST[0].k is k:
+        return _LAST[0]
+    _LAST[:] = [Runner(k)]
+    return _LAST[0]
 
 
-_RUNNERS: dict[int, Runner] = {}
+_LAST: list[Runner] = []  # the most recent runner: one knowledge set per process in practice
 
 
 def diagnose_all(paths: Iterable[Path], k: Knowledge) -> list[Outcome]:
@@ -50,6 +50,9 @@ def diagnose_all(paths: Iterable[Path], k: Knowledge) -> list[Outcome]:
             outcomes.append(Outcome(Path(path), diagnosis=run.diagnose(case)))
         except RegimeError as err:
             outcomes.append(Outcome(Path(path), error=err.located(file=str(path))))
+        except EngineFault as err:  # a bug, but one case's bug must not cost the others
+            outcomes.append(Outcome(Path(path), error=RegimeError(f"engine fault (please report): {err}",
+                                                                  file=str(path))))
     return outcomes
 
 

@@ -57,8 +57,9 @@ def diagnose(
     outcomes = api.diagnose_all(paths, k)
     done = [o.diagnosis for o in outcomes if o.diagnosis is not None]
     if fmt is Format.json:
-        if done:
-            sys.stdout.write(report.to_json([report.to_dict(d, k) for d in done]))
+        items = [report.to_dict(d, k) for d in done]
+        if len(paths) > 1 or done:  # one case argument: an object; several: always an array
+            sys.stdout.write(report.to_json(items, single=len(paths) == 1))
     elif fmt is Format.markdown:
         sys.stdout.write("\n".join(report.to_markdown(d, k) for d in done))
     else:

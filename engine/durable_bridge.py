@@ -15,7 +15,6 @@ import hashlib
 import json
 import re
 import threading
-from collections.abc import Callable
 from typing import Any
 
 import durable_rules_engine
@@ -121,11 +120,10 @@ def _culprits(bare: dict[str, dict]) -> dict[str, str]:
     return found
 
 
-def run_session(name: str, sid: str, fact: dict, on_done: Callable[[], None] | None = None) -> dict:
+def run_session(name: str, sid: str, fact: dict) -> None:
     """Assert the first fact of a session, let the rules run to a fixpoint, delete the state.
 
-    Returns durable's final state for the sid; raises if an action raised (durable would
-    otherwise swallow the exception into the state).
+    Raises if an action raised (durable would otherwise swallow the exception into the state).
     """
     with _LOCK:
         h = host()
@@ -134,8 +132,5 @@ def run_session(name: str, sid: str, fact: dict, on_done: Callable[[], None] | N
             state = h.get_state(name, sid)
             if state.get("exception"):
                 raise RuntimeError(f"rule action failed: {state['exception']}")
-            return state
         finally:
             h.delete_state(name, sid)
-            if on_done:
-                on_done()

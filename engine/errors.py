@@ -35,7 +35,8 @@ class RegimeError(Exception):
 
 def did_you_mean(name: str, known: Iterable[str]) -> str:
     """A ' (did you mean ...?)' suffix naming the closest known names, or ''."""
-    close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.5)
+    known = sorted(set(known))  # deterministic whatever the container
+    close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
     if not close:
         close = [k for k in known if name.lower() in k.lower() or k.lower() in name.lower()][:3]
     return f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""

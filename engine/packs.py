@@ -376,14 +376,11 @@ def _compile_rule(k: Knowledge, path: Path, pack: str, section: list, index: int
     when = located("when", lambda: _condition(m.when, ctx)) if m.when is not None else None
     rule = Rule(id=m.id, kind=m.kind, pack=pack, file=file, line=line,
                 description=m.description, refs=m.refs, when=when,
-                because=located("because", lambda: parse_template(m.because, k.vocabulary,
-                                                                  k.scalar_values())))
-    return located(_KIND_KEY[m.kind] if m.claim is None else "claim",
-                   lambda: _conclusion(k, ctx, m, rule))
-
-
-_KIND_KEY = {"derive": "derive", "diagnose": "diagnose", "finding": "finding", "fix": "fix",
-             "reject": "reject", "ask": "ask"}
+                because=located("because", lambda: parse_template(
+                    m.because, k.vocabulary, {n: p.unit for n, p in k.parameters.items()
+                                              if p.value is not None})))
+    located("bound", lambda: [_bound_field(b, k.vocabulary) for b in m.bound])
+    return located("claim" if m.claim is not None else m.kind, lambda: _conclusion(k, ctx, m, rule))
 
 
 def _condition(source: str, ctx: expr.Context) -> expr.Expression:

@@ -62,8 +62,10 @@ def to_dict(d: Diagnosis, k: Knowledge) -> dict[str, Any]:
                    "conclusions": conclusions, "trace": trace})
 
 
-def to_json(items: list[dict[str, Any]]) -> str:
-    payload: Any = items[0] if len(items) == 1 else items
+def to_json(items: list[dict[str, Any]], single: bool = False) -> str:
+    """One case's diagnosis as an object when `single`, else an array (the shape depends on the
+    input, never on how many cases succeeded)."""
+    payload: Any = items[0] if single else items
     return json.dumps(payload, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 

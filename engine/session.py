@@ -196,8 +196,10 @@ class Runner:
             return self._show(f.key, wm, f.unit, f.spec)
         param = self.k.parameters.get(f.name)
         if param is not None and param.value is not None:
-            display = f.unit or param.display or _display(param.unit)
-            return units.format_quantity(param.value, _unit(param.unit), display, f.spec)
+            display = param.display or _display(param.unit)
+            if f.unit == BARE:
+                return units.format_number(param.value * (100 if display == "%" else 1), f.spec)
+            return units.format_quantity(param.value, _unit(param.unit), f.unit or display, f.spec)
         return f"<{f.key} unknown>"
 
     def _show(self, fieldname: str, wm: dict, unit: str | None = None, spec: str | None = None) -> str:

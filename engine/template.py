@@ -47,7 +47,7 @@ class Template:
         return "".join(lit + (show(f) if f else "") for lit, f in self.parts)
 
 
-def parse_template(text: object, vocabulary: Vocabulary, scalars: Mapping[str, object]) -> Template:
+def parse_template(text: object, vocabulary: Vocabulary, scalars: Mapping[str, str]) -> Template:
     if not isinstance(text, str):
         raise RegimeError("template must be text")
     text = " ".join(text.split())  # YAML folded blocks leave newlines and a trailing break
@@ -65,20 +65,41 @@ def parse_template(text: object, vocabulary: Vocabulary, scalars: Mapping[str, o
 
 
 def _field(name: str, spec: str | None, conv: str | None, vocabulary: Vocabulary,
-           scalars: Mapping[str, object]) -> Field:
+           scalars: Mapping[str, str]) -> Field:
+    """Check one {field}: it names a fact (a member for groups) or a scalar parameter, and any
+    unit override fits that quantity. `scalars` maps parameter names to their units."""
     m = _FIELD.match(name)
     if not m or conv:
         raise RegimeError(f"template field '{{{name}}}' is not a fact, parameter or fact@unit")
-    fact = m["name"]
-    if fact not in vocabulary and fact not in scalars:
-        known = [*vocabulary.specs, *scalars]
-        raise RegimeError(f"template names unknown fact '{fact}'{did_you_mean(fact, known)}")
+    fact, member, unit = m["name"], m["member"], m["unit"]
     if spec and not _SPEC.match(spec):
         raise RegimeError(f"template format '{spec}' is not allowed (use e.g. .0f, .1f, .2%)")
-    unit = m["unit"]
-    if unit and unit != BARE and fact in vocabulary:
-        canonical = vocabulary.get(fact).unit
-        if unit != "%" and not units.same_dimension(unit, canonical):
-            raise RegimeError(f"template unit '{unit}' does not fit {fact} ({canonical})")
-    member = member_id(m["member"]) if m["member"] else None
-    return Field(fact, member, unit, spec or None)
+    if fact in vocabulary:
+        fspec = vocabulary.get(fact)
+        if (fspec.kind in ("group", "flags")) != bool(member):
+            raise RegimeError(f"template field '{{{name}}}': "
+                              + (f"{fact} is a {fspec.kind}; name a member, e.g. {{{fact}[...]}}"
+                                 if not member else f"{fact} has no members"))
+        if fspec.kind in ("category", "flags") and (unit or spec):
+            raise RegimeError(f"template field '{{{name}}}': {fact} is not a number")
+        canonical = fspec.unit
+    elif fact in scalars:
+        if member:
+            raise RegimeError(f"template field '{{{name}}}': parameter {fact} has no members")
+        canonical = scalars[fact]
+    else:
+        known = [*vocabulary.specs, *scalars]
+        raise RegimeError(f"template names unknown fact '{fact}'{did_you_mean(fact, known)}")
+    if unit and unit != BARE:
+        _check_unit(unit, canonical, name)
+    return Field(fact, member_id(member) if member else None, unit, spec or None)
+
+
+def _check_unit(unit: str, canonical: str, name: str) -> None:
+    dimensionless = canonical in ("1", "%", units.FRACTION)
+    try:
+        fits = dimensionless if unit == "%" else units.same_dimension(unit, canonical)
+    except ValueError as err:
+        raise RegimeError(f"template field '{{{name}}}': {err}") from None
+    if not fits:
+        raise RegimeError(f"template unit '{unit}' does not fit '{{{name}}}' ({canonical})")

@@ -61,6 +61,7 @@ def load_yaml(path: Path | str, text: str | None = None) -> Any:
     try:
         if text is None:
             text = path.read_text(encoding="utf-8")
+        _refuse_aliases(text)
         return yaml.load(text, Loader=_Loader)
     except RegimeError as err:
         raise err.located(file=str(path)) from None
@@ -71,6 +72,17 @@ def load_yaml(path: Path | str, text: str | None = None) -> Any:
                           line=line) from None
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as err:
         raise RegimeError(f"cannot read YAML: {err}", file=str(path)) from None
+    except RecursionError:
+        raise RegimeError("YAML nested too deeply", file=str(path)) from None
+
+
+def _refuse_aliases(text: str) -> None:
+    """Anchors and aliases let a few hundred bytes expand to gigabytes; these files need none."""
+    for event in yaml.parse(text, Loader=_SafeBase):
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            mark = event.start_mark
+            raise RegimeError("YAML anchors and aliases (&name, *name, <<) are not supported",
+                              line=mark.line + 1 if mark else None)
 
 
 def line_of(mapping: Any, key: str) -> int | None:

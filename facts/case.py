@@ -60,12 +60,15 @@ def load_case(path: Path, vocabulary: Vocabulary, levers: dict[str, Any],
                           file=file, line=line_of(raw, "id"), field="id")
     case = Case(case_id, model.title, file, model.summary)
     for kind, key in (("hardware", "hardware"), ("models", "model")):
-        ref = getattr(model, key)
-        if ref is not None:
-            _add_all(case, _catalogue_facts(kind, ref, vocabulary, raw, key, file))
+        if getattr(model, key) is not None:  # the raw mapping keeps its lines for errors
+            _add_all(case, _catalogue_facts(kind, raw[key], vocabulary, raw, key, file))
     _add_all(case, _case_facts(raw.get("facts") or LineDict(), vocabulary, file))
-    _add_all(case, _flags("proposed", model.proposals, levers, raw, "proposals", file))
-    _add_all(case, _flags("claimed", model.claims, claims, raw, "claims", file))
+    for spec in vocabulary.specs.values():  # flags facts say which list fills them
+        if spec.kind == "flags":
+            listed = model.proposals if spec.of == "levers" else model.claims
+            known = levers if spec.of == "levers" else claims
+            key = "proposals" if spec.of == "levers" else "claims"
+            _add_all(case, _flags(spec.name, listed, known, raw, key, file))
     return case
 
 
@@ -109,8 +112,8 @@ def _case_facts(section: dict, vocabulary: Vocabulary, file: str) -> list[FactRe
 def _one_fact(spec: FactSpec, raw: Any, origin: str) -> list[FactRecord]:
     if spec.kind == "category":
         if not isinstance(raw, str) or raw not in spec.values:
-            raise ValueError(f"{raw!r} is not one of {', '.join(spec.values)}"
-                             f"{did_you_mean(str(raw), spec.values)}")
+            raise ValueError(f"{units.short(raw)!r} is not one of {', '.join(spec.values)}"
+                             f"{did_you_mean(units.short(raw), spec.values)}")
         return [FactRecord(spec.name, raw, "category", "measured", origin, written=raw)]
     if spec.kind == "flags":
         raise ValueError(f"'{spec.name}' is set by the case's '{spec.of}' list, not under facts")
@@ -164,7 +167,6 @@ def _check_sum(spec: FactSpec, records: list[FactRecord]) -> None:
 def _flags(fact: str, ids: list[str], known: dict[str, Any], raw: dict, key: str,
            file: str) -> list[FactRecord]:
     out = []
-    section = raw.get(key) or []
     for i, given in enumerate(ids):
         resolved = _resolve_id(given, known)
         if resolved is None:
@@ -172,7 +174,6 @@ def _flags(fact: str, ids: list[str], known: dict[str, Any], raw: dict, key: str
                               file=file, line=line_of(raw, key), field=f"{key}[{i}]")
         out.append(FactRecord(f"{fact}__{resolved}", True, "flag", "measured",
                               f"{Path(file).name}:{line_of(raw, key)}", written=str(given)))
-    del section
     return out
 
 
