@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine import api
+from engine.errors import RegimeError
 from engine.packs import Knowledge, load_knowledge
 from facts.vocabulary import load_vocabulary
 
@@ -25,6 +26,36 @@ def knowledge() -> Knowledge:
 @pytest.fixture(scope="session")
 def toy_knowledge() -> Knowledge:
     return load_knowledge(load_vocabulary(), [TOY / "toy_pack.yaml"])
+
+
+# A small valid decode case; tests break one line of it at a time.
+GOOD_CASE = """\
+title: ok
+hardware: MI300X
+facts:
+  phase: decode
+  batch: 1
+  weight_dtype: fp16
+  compute_dtype: fp16
+  weight_bytes: 26 GB
+  flop_util: 4%
+  bw_util: 78%
+"""
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def case_error(tmp_path: Path, knowledge: Knowledge, text: str) -> RegimeError:
+    """Diagnose `text` as a case file and return the RegimeError it must raise, for that file."""
+    path = write(tmp_path, "bad.yaml", text)
+    with pytest.raises(RegimeError) as info:
+        api.diagnose(path, knowledge)
+    assert info.value.file == str(path)
+    return info.value
 
 
 def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:

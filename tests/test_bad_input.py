@@ -5,39 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import TOY, run_cli
+from conftest import GOOD_CASE, TOY, case_error, run_cli, write
 
 from engine import api
 from engine.errors import RegimeError
 from engine.packs import load_knowledge
 from facts.vocabulary import load_vocabulary
-
-GOOD_CASE = """\
-title: ok
-hardware: MI300X
-facts:
-  phase: decode
-  batch: 1
-  weight_dtype: fp16
-  compute_dtype: fp16
-  weight_bytes: 26 GB
-  flop_util: 4%
-  bw_util: 78%
-"""
-
-
-def write(tmp_path: Path, name: str, text: str) -> Path:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def case_error(tmp_path: Path, knowledge, text: str) -> RegimeError:
-    path = write(tmp_path, "bad.yaml", text)
-    with pytest.raises(RegimeError) as info:
-        api.diagnose(path, knowledge)
-    assert info.value.file == str(path)
-    return info.value
 
 
 @pytest.mark.parametrize(("replace", "line", "field", "words"), [

@@ -3,40 +3,15 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
-from conftest import ROOT, run_cli
+from conftest import GOOD_CASE as CASE
+from conftest import ROOT, case_error, run_cli, write
 
-from engine import api, expr
+from engine import expr
 from engine.errors import RegimeError, did_you_mean
 from engine.packs import load_knowledge
 from facts.vocabulary import load_vocabulary
-
-CASE = """\
-title: t
-hardware: MI300X
-facts:
-  phase: decode
-  batch: 1
-  weight_dtype: fp16
-  compute_dtype: fp16
-  weight_bytes: 26 GB
-  flop_util: 4%
-  bw_util: 78%
-"""
-
-
-def write(tmp_path: Path, name: str, text: str) -> Path:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def case_error(tmp_path, knowledge, text: str) -> RegimeError:
-    with pytest.raises(RegimeError) as info:
-        api.diagnose(write(tmp_path, "c.yaml", text), knowledge)
-    return info.value
 
 
 def pack_error(tmp_path, text: str) -> RegimeError:
@@ -90,7 +65,7 @@ def test_reserved_fact_names(tmp_path, name):
 def test_case_too_large_for_durable_is_a_located_error(tmp_path, knowledge):
     members = ", ".join(f"k{i}: 0.1%" for i in range(260))
     err = case_error(tmp_path, knowledge, CASE + f"  kernel_share: {{{members}}}\n")
-    assert "durable-rules" in str(err) and err.file.endswith("c.yaml")
+    assert "durable-rules" in str(err) and err.file.endswith("bad.yaml")
 
 
 @pytest.mark.parametrize("value", [".nan", ".inf", "1e300"])
