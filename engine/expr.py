@@ -157,6 +157,23 @@ class Expression:
         _walk_refs(self.tree, lambda r: seen.setdefault(r.field, None))
         return list(seen)
 
+    def required(self) -> list[str]:
+        """Fields that must be present for a formula to be evaluated: every fact it reads,
+        except total()'s members, whose group only needs to be present (its marker field)."""
+        totals = {a.name for c in _calls(self.tree, "total") for a in c.args}  # type: ignore[union-attr]
+        fields = [f for f in self.facts() if f.partition("__")[0] not in totals or "__" not in f]
+        return fields + [g for g in totals if g not in fields]
+
+
+def _calls(node: Node, fn: str) -> list[Call]:
+    match node:
+        case Call(fn=name, args=args):
+            found = [node] if name == fn else []
+            return found + [c for a in args for c in _calls(a, fn)]
+        case Bin(left=a, right=b) | Cmp(left=a, right=b):
+            return _calls(a, fn) + _calls(b, fn)
+    return []
+
 
 def picked(node: Node, facts: Mapping[str, Any]) -> list[str]:
     """Group members a formula picks by a category fact, as they resolve on these facts."""

@@ -189,6 +189,11 @@ class Rule:
     order: int | None = None
     bound: tuple[str, ...] = ()
 
+    def required(self) -> list[str]:
+        """Fields that must be present before the conclusion can be computed."""
+        needed = self.formula.required() if self.formula else []
+        return [*needed, self.copy_from] if self.copy_from else needed
+
     def reads(self) -> list[str]:
         """Working-memory fields this rule's condition and formula read."""
         seen: dict[str, None] = {}

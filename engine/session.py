@@ -93,11 +93,7 @@ class Runner:
         parts.append({"$nex": {_fired(rule.id): 1}})
         if rule.target:
             parts.append({"$nex": {rule.target: 1}})
-        reads = rule.formula.facts() if rule.formula else []
-        if rule.copy_from:
-            reads.append(rule.copy_from)
-        parts.extend({"$ex": {f: 1}} for f in reads if not _is_total_member(rule, f))
-        parts.extend({"$ex": {g: 1}} for g in _total_groups(rule))
+        parts.extend({"$ex": {f: 1}} for f in rule.required())
         if rule.when is not None:
             parts.append(expr.to_durable(rule.when.tree))
         return {"$and": parts}
@@ -249,11 +245,7 @@ class Runner:
         for rule in self.k.rules:
             if rule.id in st.fired or (rule.target and rule.target in st.wm):
                 continue
-            reads = rule.formula.facts() if rule.formula else []
-            inputs = [f for f in reads if not _is_total_member(rule, f)] + _total_groups(rule)
-            if rule.copy_from:
-                inputs.append(rule.copy_from)
-            if any(f not in st.wm for f in inputs):
+            if any(f not in st.wm for f in rule.required()):
                 continue
             if rule.when is None or expr.truth(rule.when.tree, st.wm):
                 raise EngineFault(f"rule '{rule.id}' holds on the final facts but durable-rules "
@@ -288,25 +280,6 @@ def _bucket_tests(index: int) -> tuple[dict, dict]:
 
 def _fired(rule_id: str) -> str:
     return f"_fired_{rule_id}"
-
-
-def _total_groups(rule: Rule) -> list[str]:
-    groups: list[str] = []
-    if rule.formula is not None:
-        _collect_total(rule.formula.tree, groups)
-    return groups
-
-
-def _collect_total(node: Any, out: list[str]) -> None:
-    if isinstance(node, expr.Call) and node.fn == "total" and node.args:
-        out.append(node.args[0].name)  # type: ignore[union-attr]
-    for child in getattr(node, "args", ()) + tuple(
-            x for x in (getattr(node, "left", None), getattr(node, "right", None)) if x is not None):
-        _collect_total(child, out)
-
-
-def _is_total_member(rule: Rule, fieldname: str) -> bool:
-    return "__" in fieldname and fieldname.split("__")[0] in _total_groups(rule)
 
 
 def _unit(unit: str) -> str:
