@@ -157,12 +157,29 @@ class Expression:
         _walk_refs(self.tree, lambda r: seen.setdefault(r.field, None))
         return list(seen)
 
+    def constants(self) -> list[Num]:
+        """The named constants (pack parameters, table entries) the expression uses."""
+        return _named(self.tree)
+
     def required(self) -> list[str]:
         """Fields that must be present for a formula to be evaluated: every fact it reads,
         except total()'s members, whose group only needs to be present (its marker field)."""
         totals = {a.name for c in _calls(self.tree, "total") for a in c.args}  # type: ignore[union-attr]
         fields = [f for f in self.facts() if f.partition("__")[0] not in totals or "__" not in f]
         return fields + [g for g in totals if g not in fields]
+
+
+def _named(node: Node) -> list[Num]:
+    match node:
+        case Num(name=str()):
+            return [node]
+        case Bin(left=a, right=b) | Cmp(left=a, right=b):
+            return _named(a) + _named(b)
+        case BoolOp(items=items) | Call(args=items):
+            return [n for i in items for n in _named(i)]
+        case Not(item=item):
+            return _named(item)
+    return []
 
 
 def _calls(node: Node, fn: str) -> list[Call]:

@@ -73,6 +73,10 @@ def show_fact(name: str, d: Diagnosis, k: Knowledge) -> str:
     rec = d.facts[name]
     if isinstance(rec.value, str | bool):
         return str(rec.value)
+    if rec.source == "assumed":  # a pack parameter
+        param = k.parameters[name.split("[")[0]]
+        display = param.display or ("%" if rec.unit == units.FRACTION else None)
+        return units.format_quantity(float(rec.value), rec.unit, display)
     spec = k.vocabulary.get(name.split("__")[0])
     return units.format_quantity(float(rec.value), spec.unit, spec.display)
 

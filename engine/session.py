@@ -146,9 +146,25 @@ class Runner:
             self._conclude(rule, st, {**wm, **updates}, id=str(value), fact=rule.target)
         else:
             self._conclude(rule, st, wm, id=rule.subject or rule.id)
+        self._record_assumptions(rule, d)
         asserted = {k: v for k, v in updates.items() if not k.startswith("_")}
         d.trace.append(Firing(st.step, rule.id, rule.kind, rule.pack, matched, asserted))
         return updates
+
+    def _record_assumptions(self, rule: Rule, d: Diagnosis) -> None:
+        """Pack parameters a firing used become facts with provenance 'assumed' and their source."""
+        used = [n for e in (rule.when, rule.formula) if e is not None for n in e.constants()]
+        names = {f.name for f in rule.because.fields()}
+        for name, param in self.k.parameters.items():
+            if name in names and param.value is not None and name not in d.facts:
+                used.append(expr.Num(param.value, param.unit, name))
+        for num in used:
+            base = num.name.split("[")[0]  # type: ignore[union-attr]
+            param = self.k.parameters[base]
+            if num.name not in d.facts:
+                d.facts[num.name] = FactRecord(  # type: ignore[index]
+                    num.name, num.value, _unit(num.unit or "1"), "assumed",  # type: ignore[arg-type]
+                    f"{param.pack}: {param.source}")
 
     def _derive(self, rule: Rule, st: _State, wm: dict[str, Any], matched: dict) -> dict[str, Any]:
         spec = self.k.vocabulary.get(rule.target)  # type: ignore[arg-type]

@@ -160,3 +160,10 @@ def test_missing_measurements_are_asked_for_in_the_synthesis_order(tmp_path, kno
     assert [c.id for c in asks] == ["tokens_per_pass", "flop_util", "bw_util"]
     assert d.fact_value("regime") is None
     assert d.fact_value("ridge_point") is not None  # the partial diagnosis still derives what it can
+
+
+def test_assumptions_are_facts_with_their_source(cases):
+    crossover = cases["b"].facts["elementwise_crossover_tokens"]
+    assert (crossover.source, crossover.value) == ("assumed", 2300)
+    assert "README §3.3" in crossover.origin
+    assert cases["a"].facts["util_high"].source == "assumed"
