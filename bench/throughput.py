@@ -16,10 +16,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine import api  # noqa: E402
-from engine.paths import builtin_cases  # noqa: E402
-from engine.session import Runner  # noqa: E402
-from facts.case import load_case  # noqa: E402
+from regime.engine import api  # noqa: E402
+from regime.engine.paths import builtin_cases  # noqa: E402
+from regime.engine.session import Runner  # noqa: E402
+from regime.facts.case import load_case  # noqa: E402
 
 
 def in_process(rounds: int) -> None:
@@ -58,9 +58,10 @@ def _median_seconds(cmd: list[str], repeat: int) -> float:
 
 def cold_start(repeat: int) -> None:
     imports = _median_seconds([sys.executable, "-c", "import durable, pydantic, yaml, rich"], repeat)
-    one = _median_seconds([sys.executable, "-m", "engine.cli", "diagnose", "cases/a_chatbot.yaml",
+    one = _median_seconds([sys.executable, "-m", "regime.engine.cli", "diagnose", "cases/a_chatbot.yaml",
                            "--format", "json"], repeat)
-    every = _median_seconds([sys.executable, "-m", "engine.cli", "diagnose", "--format", "json"], repeat)
+    every = _median_seconds([sys.executable, "-m", "regime.engine.cli", "diagnose", "--format", "json"],
+                            repeat)
     print(f"cold start, python -c 'import durable, pydantic, yaml, rich': {imports * 1000:.0f} ms")
     print(f"cold start, regime diagnose (1 case, json): {one * 1000:.0f} ms")
     print(f"cold start, regime diagnose (all {len(builtin_cases())} built-in cases, json): "

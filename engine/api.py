@@ -6,13 +6,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.diagnosis import Diagnosis
-from engine.errors import RegimeError
-from engine.packs import Knowledge, load_knowledge
-from engine.paths import RULES_DIR
-from engine.session import EngineFault, Runner
-from facts.case import load_case
-from facts.vocabulary import load_vocabulary
+from regime.core.errors import RegimeError
+from regime.engine.diagnosis import Diagnosis
+from regime.engine.packs import Knowledge, load_knowledge
+from regime.engine.paths import RULES_DIR
+from regime.engine.session import EngineFault, Runner
+from regime.facts.case import load_case
+from regime.facts.vocabulary import load_vocabulary
 
 
 @dataclass

@@ -8,11 +8,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from regime.core.errors import RegimeError
+from regime.engine import api, explain, report
+from regime.engine.paths import builtin_cases
 from rich.console import Console
-
-from engine import api, explain, report
-from engine.errors import RegimeError
-from engine.paths import builtin_cases
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Diagnose why a GPU ML workload runs as fast as it does.")

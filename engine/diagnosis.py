@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from facts.record import FactRecord
+from regime.facts.record import FactRecord
 
 
 @dataclass(frozen=True)

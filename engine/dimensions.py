@@ -9,9 +9,8 @@ number on purpose (N tokens -> N² score entries).
 from __future__ import annotations
 
 import pint
-
-from engine import units
-from engine.expr import (
+from regime.core import units
+from regime.engine.expr import (
     Bin,
     BoolOp,
     Call,

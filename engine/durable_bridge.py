@@ -17,8 +17,8 @@ import re
 import threading
 from typing import Any
 
-import durable_rules_engine
-from durable import engine as durable_engine
+from regime.durable import durable_rules_engine
+from regime.durable import engine as durable_engine
 
 _LOCK = threading.RLock()
 _HOST: durable_engine.Host | None = None

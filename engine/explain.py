@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from engine import expr, units
-from engine.diagnosis import Diagnosis
-from engine.errors import RegimeError, did_you_mean
-from engine.packs import Knowledge, Rule
+from regime.core import units
+from regime.core.errors import RegimeError, did_you_mean
+from regime.engine import expr
+from regime.engine.diagnosis import Diagnosis
+from regime.engine.packs import Knowledge, Rule
 
 
 def rules_about(subject: str, k: Knowledge) -> list[Rule]:

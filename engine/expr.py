@@ -19,8 +19,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.errors import RegimeError, did_you_mean
-from facts.vocabulary import FactSpec, Interval, Vocabulary
+from regime.core.errors import RegimeError, did_you_mean
+from regime.core.names import member_id
+from regime.facts.vocabulary import FactSpec, Interval, Vocabulary
 
 MAX_SOURCE = 2000
 MAX_DEPTH = 32     # nesting of the parsed expression
@@ -433,16 +434,10 @@ class _Builder:
 
 
 def _member(name: str) -> str:
-    """Group member names as written ('add/mul/silu') become field-safe ids ('add_mul_silu')."""
-    out = "".join(ch if ch.isalnum() else "_" for ch in name.strip().lower()).strip("_")
-    while "__" in out:
-        out = out.replace("__", "_")
-    if not out:
-        raise ExprError(f"member name '{name}' has no letters or digits")
-    return out
-
-
-member_id = _member
+    try:
+        return member_id(name)
+    except ValueError as err:
+        raise ExprError(str(err)) from None
 
 
 def _describe(n: ast.AST) -> str:

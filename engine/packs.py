@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, model_validator
-
-from engine import dimensions, expr, units
-from engine.errors import RegimeError, did_you_mean
-from engine.template import Template, parse_template
-from engine.yamlsrc import line_of, load_yaml, validated
-from facts.vocabulary import FactSpec, Vocabulary, parse_specs
+from regime.core import units
+from regime.core.errors import RegimeError, did_you_mean
+from regime.core.names import member_id
+from regime.core.yamlsrc import line_of, load_yaml, validated
+from regime.engine import dimensions, expr
+from regime.engine.template import Template, parse_template
+from regime.facts.vocabulary import FactSpec, Vocabulary, parse_specs
 
 KINDS = ("derive", "diagnose", "finding", "fix", "reject", "ask")
 ID = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
@@ -48,7 +49,7 @@ class ParamModel(_Strict):
         for v in [self.value, *(self.table or {}).values()]:
             _plausible(v)
         if self.list is not None:
-            ids = [expr.member_id(m) for m in self.list]
+            ids = [member_id(m) for m in self.list]
             if not ids or len(set(ids)) != len(ids):
                 raise ValueError("a list parameter names at least one member, each once")
         return self
@@ -459,7 +460,7 @@ def _bound_field(text: str, vocabulary: Vocabulary) -> str:
     spec = vocabulary.get(m[1])
     if spec.kind not in ("number", "group") or (spec.kind == "group") != bool(m[2]):
         raise RegimeError(f"bound '{text}' must name a number fact or one group member")
-    return m[1] if not m[2] else f"{m[1]}__{expr.member_id(m[2])}"
+    return m[1] if not m[2] else f"{m[1]}__{member_id(m[2])}"
 
 
 def _id(value: str | None, what: str) -> str:

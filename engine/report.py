@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from regime.core import units
+from regime.engine.diagnosis import Conclusion, Diagnosis
+from regime.engine.packs import Knowledge
 from rich.console import Console
 from rich.markup import escape
-
-from engine import units
-from engine.diagnosis import Conclusion, Diagnosis
-from engine.packs import Knowledge
 
 KIND_ORDER = ("diagnose", "finding", "fix", "reject", "ask")
 

@@ -18,13 +18,14 @@ import pickle
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import durable_bridge, expr, units
-from engine.diagnosis import Bound, Conclusion, Diagnosis, Firing
-from engine.errors import RegimeError
-from engine.packs import Knowledge, Rule
-from engine.template import BARE, Field
-from facts.case import Case
-from facts.record import FactRecord
+from regime.core import units
+from regime.core.errors import RegimeError
+from regime.engine import durable_bridge, expr
+from regime.engine.diagnosis import Bound, Conclusion, Diagnosis, Firing
+from regime.engine.packs import Knowledge, Rule
+from regime.engine.template import BARE, Field
+from regime.facts.case import Case
+from regime.facts.record import FactRecord
 
 # durable walks its alpha network with a fixed stack of 64 nodes and pushes every matching
 # child of a node at once, so ~70 rules hanging off one anchor overflow it (error 303).

@@ -13,10 +13,10 @@ import string
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from engine import units
-from engine.errors import RegimeError, did_you_mean
-from engine.expr import member_id
-from facts.vocabulary import Vocabulary
+from regime.core import units
+from regime.core.errors import RegimeError, did_you_mean
+from regime.core.names import member_id
+from regime.facts.vocabulary import Vocabulary
 
 _FIELD = re.compile(r"^(?P<name>[a-z][a-z0-9_]*)(?:\[(?P<member>[^\]]+)\])?(?:@(?P<unit>[^:]+))?$")
 BARE = "-"

@@ -8,14 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
-
-from engine import units
-from engine.errors import RegimeError, did_you_mean
-from engine.expr import member_id
-from engine.yamlsrc import LineDict, line_of, load_yaml, validated
-from facts import catalogue
-from facts.record import FactRecord
-from facts.vocabulary import FactSpec, Vocabulary
+from regime.core import units
+from regime.core.errors import RegimeError, did_you_mean
+from regime.core.names import member_id
+from regime.core.yamlsrc import LineDict, line_of, load_yaml, validated
+from regime.facts import catalogue
+from regime.facts.record import FactRecord
+from regime.facts.vocabulary import FactSpec, Vocabulary
 
 CASE_ID = re.compile(r"^[a-z0-9][a-z0-9_\-]{0,63}$")
 

@@ -6,12 +6,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from engine import units
-from engine.errors import RegimeError, did_you_mean
-from engine.expr import member_id
-from engine.yamlsrc import line_of, load_yaml
-from facts.record import FactRecord, Source
-from facts.vocabulary import Vocabulary
+from regime.core import units
+from regime.core.errors import RegimeError, did_you_mean
+from regime.core.names import member_id
+from regime.core.yamlsrc import line_of, load_yaml
+from regime.facts.record import FactRecord, Source
+from regime.facts.vocabulary import Vocabulary
 
 CATALOGUE_DIR = Path(__file__).with_name("catalogue")
 _META = {"name", "aliases", "source"}
@@ -77,7 +77,7 @@ def _record(name: str, raw: Any, unit: str, rng: str, source: Source, default_so
         parsed = units.parse_quantity(raw, unit)
     except ValueError as err:
         raise RegimeError(str(err), file=file, line=line, field=where) from None
-    from facts.vocabulary import Interval
+    from regime.facts.vocabulary import Interval
     if not Interval.parse(rng).contains(parsed.value):
         raise RegimeError(f"{parsed.written} is outside the valid range {rng} {unit}",
                           file=file, line=line, field=where)

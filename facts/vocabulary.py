@@ -9,10 +9,9 @@ from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, field_validator
-
-from engine import units
-from engine.errors import RegimeError, did_you_mean
-from engine.yamlsrc import line_of, load_yaml, validated
+from regime.core import units
+from regime.core.errors import RegimeError, did_you_mean
+from regime.core.yamlsrc import line_of, load_yaml, validated
 
 VOCABULARY_FILE = Path(__file__).with_name("vocabulary.yaml")
 NAME = re.compile(r"^[a-z](?:[a-z0-9]|_(?!_)){0,63}$")  # no '__': it separates group members

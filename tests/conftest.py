@@ -7,11 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from engine import api
-from engine.errors import RegimeError
-from engine.packs import Knowledge, load_knowledge
-from facts.vocabulary import load_vocabulary
+from regime.core.errors import RegimeError
+from regime.engine import api
+from regime.engine.packs import Knowledge, load_knowledge
+from regime.facts.vocabulary import load_vocabulary
 
 TESTS = Path(__file__).parent
 ROOT = TESTS.parent
@@ -60,5 +59,5 @@ def case_error(tmp_path: Path, knowledge: Knowledge, text: str) -> RegimeError:
 
 def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     """Run `regime` in a fresh interpreter, as a user would."""
-    return subprocess.run([sys.executable, "-m", "engine.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "regime.engine.cli", *args], capture_output=True,
                           text=True, cwd=cwd or ROOT, timeout=300)

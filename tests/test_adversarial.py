@@ -7,11 +7,10 @@ import json
 
 import pytest
 from conftest import ROOT, run_cli
-
-from engine import api, durable_bridge, expr
-from engine.errors import RegimeError
-from engine.packs import load_knowledge
-from facts.vocabulary import load_vocabulary
+from regime.core.errors import RegimeError
+from regime.engine import api, durable_bridge, expr
+from regime.engine.packs import load_knowledge
+from regime.facts.vocabulary import load_vocabulary
 
 HOSTILE_CONDITIONS = [
     "__import__('os').system('touch /tmp/pwned') == 0",

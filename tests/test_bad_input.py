@@ -6,11 +6,10 @@ from pathlib import Path
 
 import pytest
 from conftest import GOOD_CASE, TOY, case_error, run_cli, write
-
-from engine import api
-from engine.errors import RegimeError
-from engine.packs import load_knowledge
-from facts.vocabulary import load_vocabulary
+from regime.core.errors import RegimeError
+from regime.engine import api
+from regime.engine.packs import load_knowledge
+from regime.facts.vocabulary import load_vocabulary
 
 
 @pytest.mark.parametrize(("replace", "line", "field", "words"), [

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from engine import api
+from regime.engine import api
 
 BASE = """\
 title: consistency

@@ -20,9 +20,8 @@ from dataclasses import dataclass
 
 import pytest
 import yaml
-
-from engine import api
-from engine.paths import CASES_DIR
+from regime.engine import api
+from regime.engine.paths import CASES_DIR
 
 # --- datasheet numbers ---------------------------------------------------------------------------------
 # Dense tensor-core rates (no 2:4 sparsity), decimal units (1 TB = 1e12 B). A dtype missing from `flops`

@@ -7,11 +7,10 @@ import json
 import pytest
 from conftest import GOOD_CASE as CASE
 from conftest import ROOT, case_error, run_cli, write
-
-from engine import expr
-from engine.errors import RegimeError, did_you_mean
-from engine.packs import load_knowledge
-from facts.vocabulary import load_vocabulary
+from regime.core.errors import RegimeError, did_you_mean
+from regime.engine import expr
+from regime.engine.packs import load_knowledge
+from regime.facts.vocabulary import load_vocabulary
 
 
 def pack_error(tmp_path, text: str) -> RegimeError:

@@ -27,13 +27,13 @@ def test_wheel_in_a_fresh_venv_works_from_any_directory(tmp_path):
     py = fresh / "bin" / "python"
     _run(py, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", *wheels.glob("regime-*.whl"))
     # Dependencies come from the test venv (no network needed); its editable hook for this
-    # checkout is not processed, so only the wheel can provide `engine`.
+    # checkout is not processed, so only the wheel can provide `regime`.
     purelib = Path(_run(py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])").stdout.strip())
     deps = [p for p in {*site.getsitepackages(), sysconfig.get_paths()["purelib"]} if Path(p).is_dir()]
     (purelib / "regime_test_deps.pth").write_text("\n".join(deps) + "\n", encoding="utf-8")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    where = _run(py, "-c", "import engine; print(engine.__file__)", cwd=elsewhere).stdout
+    where = _run(py, "-c", "import regime.engine; print(regime.engine.__file__)", cwd=elsewhere).stdout
     assert str(fresh) in where
     done = _run(fresh / "bin" / "regime", "diagnose", "--format", "json", cwd=elsewhere)
     doc = json.loads(done.stdout)

@@ -6,10 +6,9 @@ import re
 
 import pytest
 from conftest import ROOT
-
-from engine import expr
-from engine.paths import builtin_cases
-from engine.yamlsrc import load_yaml
+from regime.core.yamlsrc import load_yaml
+from regime.engine import expr
+from regime.engine.paths import builtin_cases
 
 RULE_FILES = sorted((ROOT / "rules").glob("*.yaml"))
 
@@ -70,7 +69,10 @@ KNOWLEDGE_WORDS = re.compile(
     r"\b(204|408|2300|26624|1307\.4|5300|247|0\.78|215)\b")
 
 
-@pytest.mark.parametrize("path", sorted([*(ROOT / "engine").glob("*.py"), *(ROOT / "facts").glob("*.py")]),
+PY_FILES = sorted(p for d in ("engine", "facts", "core", "regime") for p in (ROOT / d).glob("*.py"))
+
+
+@pytest.mark.parametrize("path", PY_FILES,
                          ids=lambda p: p.name)
 def test_python_holds_no_domain_knowledge(path):
     for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):

@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 
 from conftest import ROOT, run_cli
-
-from engine.paths import builtin_cases
+from regime.engine.paths import builtin_cases
 
 
 def test_json_is_byte_identical_across_runs_and_directories(tmp_path):

@@ -7,10 +7,9 @@ reasoning is right; never update a snapshot just to make the test pass.
 from __future__ import annotations
 
 import pytest
+from regime.engine import api, report
+from regime.engine.paths import CASES_DIR
 from syrupy.extensions.json import JSONSnapshotExtension
-
-from engine import api, report
-from engine.paths import CASES_DIR
 
 SOLUTION_CASES = ["a_chatbot", "b_training_run", "c_document_summarizer", "d_high_throughput_api",
                   "e_doesnt_add_up"]

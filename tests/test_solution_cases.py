@@ -7,9 +7,8 @@ contains them.
 from __future__ import annotations
 
 import pytest
-
-from engine import api
-from engine.paths import CASES_DIR
+from regime.engine import api
+from regime.engine.paths import CASES_DIR
 
 
 @pytest.fixture(scope="module")

@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 
 from conftest import TOY
-
-from engine import api, report
+from regime.engine import api, report
 
 
 def _toy(toy_knowledge):

@@ -11,8 +11,7 @@ from typing import Any, TypeVar
 
 import yaml
 from pydantic import BaseModel, ValidationError
-
-from engine.errors import RegimeError, did_you_mean
+from regime.core.errors import RegimeError, did_you_mean
 
 
 class LineDict(dict):
