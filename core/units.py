@@ -10,6 +10,7 @@ import math
 import re
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 import pint
 
@@ -32,11 +33,21 @@ FRACTION = "fraction"
 
 @cache
 def registry() -> pint.UnitRegistry:
-    # pint makes bits dimensionless; a byte must not convert to a fraction, so give
-    # information its own dimension.
-    ureg = pint.UnitRegistry(cache_folder=":auto:", on_redefinition="ignore")
-    ureg.define("bit = [information] = b")
-    ureg.define("byte = 8 * bit = B = octet")
+    """pint's default units, except that information gets its own dimension.
+
+    pint makes `bit` dimensionless, so a byte would convert to a plain fraction. A redefinition
+    after loading is ignored by pint, so the default definitions are loaded with that one line
+    changed (and without pint's disk cache, whose cold and warm states disagreed).
+    """
+    here = Path(pint.__file__).parent
+    text = (here / "default_en.txt").read_text(encoding="utf-8")
+    constants = (here / "constants_en.txt").read_text(encoding="utf-8")
+    if "\nbit = []\n" not in text or "@import constants_en.txt" not in text:
+        raise RuntimeError(f"pint {pint.__version__}: unexpected default_en.txt; update core/units.py")
+    text = text.replace("\nbit = []\n", "\nbit = [information]\n")
+    text = text.replace("@import constants_en.txt", constants)
+    ureg = pint.UnitRegistry(None, on_redefinition="raise")
+    ureg.load_definitions(text.splitlines())
     ureg.define("FLOP = [flop] = flop = FLOPs")
     ureg.define("token = [token] = tok")
     return ureg
