@@ -104,6 +104,22 @@ def check(rules: RulesOpt = None) -> None:
         f"{len(k.levers)} levers, {len(k.claims)} claims")
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from regime.engine.version import version_text
+
+        sys.stdout.write(version_text())
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: Annotated[bool, typer.Option(
+        "--version", callback=_print_version, is_eager=True,
+        help="Print the package, the built-in packs' versions and the durable-rules build.")] = False,
+) -> None:
+    """Diagnose why a GPU ML workload runs as fast as it does."""
+
+
 def main() -> None:
     app()
 

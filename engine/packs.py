@@ -130,6 +130,7 @@ class OverrideModel(_Strict):
 
 class PackModel(_Strict):
     pack: str
+    version: str | None = None  # optional; `regime --version` adds a hash of the file either way
     description: str
     resources: dict[str, str] = {}
     parameters: dict[str, Any] = {}

@@ -7,6 +7,7 @@ import site
 import subprocess
 import sys
 import sysconfig
+import zipfile
 from pathlib import Path
 
 from conftest import ROOT
@@ -38,3 +39,14 @@ def test_wheel_in_a_fresh_venv_works_from_any_directory(tmp_path):
     done = _run(fresh / "bin" / "regime", "diagnose", "--format", "json", cwd=elsewhere)
     doc = json.loads(done.stdout)
     assert {d["case"] for d in doc} >= {"a_chatbot", "e_doesnt_add_up"}
+    # One namespace: the wheel installs `regime` and its metadata, nothing else at the top.
+    wheel = next(wheels.glob("regime-*.whl"))
+    with zipfile.ZipFile(wheel) as zf:
+        tops = {name.split("/")[0] for name in zf.namelist()}
+    assert {t for t in tops if not t.endswith(".dist-info")} == {"regime"}
+    shown = _run(py, "-m", "pip", "show", "-f", "regime").stdout
+    files = shown.split("Files:", 1)[1].split()
+    assert {f.split("/")[0] for f in files if ".dist-info" not in f and not f.startswith("../")} == {"regime"}
+    version = _run(fresh / "bin" / "regime", "--version", cwd=elsewhere).stdout
+    assert version.startswith("regime ") and "durable-rules 2.0.28 (vendored" in version
+    assert "classify sha256:" in version or "classify " in version

@@ -1,0 +1,45 @@
+"""What `regime --version` reports: the package, each built-in pack, and the durable build.
+
+A pack's version is its optional `version:` key plus a short hash of its bytes, so two
+installs that print the same line run the same knowledge even when nobody bumped a number.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import platform
+from pathlib import Path
+
+import yaml
+from regime.engine.paths import RULES_DIR
+
+import regime
+
+DURABLE_RELEASE = "2.0.28"
+
+
+def pack_versions(rules_dir: Path = RULES_DIR) -> list[tuple[str, str]]:
+    """(pack name, 'version sha') for every pack file in `rules_dir`, sorted by file name."""
+    out = []
+    for path in sorted(rules_dir.glob("*.yaml")):
+        data = path.read_bytes()
+        head = yaml.safe_load(data) if len(data) < 1_000_000 else None
+        head = head if isinstance(head, dict) else {}
+        name = str(head.get("pack") or path.stem)
+        version = f"{head['version']} " if head.get("version") else ""
+        out.append((name, f"{version}sha256:{hashlib.sha256(data).hexdigest()[:12]}"))
+    return out
+
+
+def durable_build() -> str:
+    from regime.durable import durable_rules_engine
+
+    so = Path(durable_rules_engine.__file__).name
+    return (f"durable-rules {DURABLE_RELEASE} (vendored, patched for CPython 3.13; "
+            f"built for {platform.python_implementation()} {platform.python_version()}: {so})")
+
+
+def version_text() -> str:
+    lines = [f"regime {regime.__version__}", durable_build(), "packs:"]
+    lines += [f"  {name} {v}" for name, v in pack_versions()]
+    return "\n".join(lines) + "\n"
