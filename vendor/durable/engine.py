@@ -14,7 +14,7 @@ from . import logger
 
 def _unix_now():
     dt = datetime.datetime.now()
-    epoch = datetime.datetime.utcfromtimestamp(0)
+    epoch = datetime.datetime(1970, 1, 1)  # regime: was utcfromtimestamp(0), deprecated in 3.12
     delta = dt - epoch
     return delta.total_seconds()
 
