@@ -69,7 +69,7 @@ KNOWLEDGE_WORDS = re.compile(
     r"\b(204|408|2300|26624|1307\.4|5300|247|0\.78|215)\b")
 
 
-PY_FILES = sorted(p for d in ("engine", "facts", "core", "regime") for p in (ROOT / d).glob("*.py"))
+PY_FILES = sorted(p for d in ("engine", "facts", "core", "regime") for p in (ROOT / d).rglob("*.py"))
 
 
 @pytest.mark.parametrize("path", PY_FILES,
