@@ -42,18 +42,19 @@ _LAST: list[Runner] = []  # the most recent runner: one knowledge set per proces
 
 def diagnose_all(paths: Iterable[Path], k: Knowledge) -> list[Outcome]:
     """Diagnose each case; a broken case is reported and the rest still run."""
+    return [outcome(Path(path), k) for path in paths]
+
+
+def outcome(path: Path, k: Knowledge) -> Outcome:
+    """One case's diagnosis, or the located error that stopped it (never an exception)."""
     run = runner(k)
-    outcomes = []
-    for path in paths:
-        try:
-            case = load_case(Path(path), k.vocabulary, k.levers, k.claims)
-            outcomes.append(Outcome(Path(path), diagnosis=run.diagnose(case)))
-        except RegimeError as err:
-            outcomes.append(Outcome(Path(path), error=err.located(file=str(path))))
-        except EngineFault as err:  # a bug, but one case's bug must not cost the others
-            outcomes.append(Outcome(Path(path), error=RegimeError(f"engine fault (please report): {err}",
-                                                                  file=str(path))))
-    return outcomes
+    try:
+        case = load_case(path, k.vocabulary, k.levers, k.claims)
+        return Outcome(path, diagnosis=run.diagnose(case))
+    except RegimeError as err:
+        return Outcome(path, error=err.located(file=str(path)))
+    except EngineFault as err:  # a bug, but one case's bug must not cost the others
+        return Outcome(path, error=RegimeError(f"engine fault (please report): {err}", file=str(path)))
 
 
 def diagnose(path: Path, k: Knowledge | None = None) -> Diagnosis:

@@ -3,25 +3,17 @@
 from __future__ import annotations
 
 import sys
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from regime.core.errors import RegimeError
-from regime.engine import api, explain, report
-from regime.engine.paths import builtin_cases
+from regime.engine import api, explain
 from rich.console import Console
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Diagnose why a GPU ML workload runs as fast as it does.")
 EXIT_BAD_INPUT = 2
-
-
-class Format(StrEnum):
-    text = "text"
-    json = "json"
-    markdown = "markdown"
 
 
 RulesOpt = Annotated[list[Path] | None, typer.Option(
@@ -43,34 +35,12 @@ def _knowledge(rules: list[Path] | None):
         raise typer.Exit(EXIT_BAD_INPUT) from None
 
 
-@app.command()
-def diagnose(
-    cases: Annotated[list[Path] | None, typer.Argument(
-        help="Case files. Default: every built-in case.")] = None,
-    fmt: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
-    rules: RulesOpt = None,
-) -> None:
-    """Diagnose each case: regime, evidence, fixes in priority order, rejections, next measurements."""
-    k = _knowledge(rules)
-    paths = cases or builtin_cases()
-    outcomes = api.diagnose_all(paths, k)
-    done = [o.diagnosis for o in outcomes if o.diagnosis is not None]
-    if fmt is Format.json:
-        items = [report.to_dict(d, k) for d in done]
-        if len(paths) > 1 or done:  # one case argument: an object; several: always an array
-            sys.stdout.write(report.to_json(items, single=len(paths) == 1))
-    elif fmt is Format.markdown:
-        sys.stdout.write("\n".join(report.to_markdown(d, k) for d in done))
-    else:
-        console = Console(highlight=False)
-        for d in done:
-            report.print_text(d, k, console)
-    failed = [o for o in outcomes if o.error is not None]
-    for o in failed:
-        _error(o.error)
-    if failed:
-        sys.stderr.write(f"{len(failed)} of {len(outcomes)} case(s) could not be diagnosed\n")
-        raise typer.Exit(EXIT_BAD_INPUT)
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True,
+                               "help_option_names": []})
+def diagnose(ctx: typer.Context) -> None:
+    """Diagnose cases or directories of them, streamed in order (`regime diagnose --help`)."""
+    from regime.engine import diagnose_cli  # the command's own parser: see regime.engine.entry
+    raise typer.Exit(diagnose_cli.main(ctx.args))
 
 
 @app.command()
@@ -121,7 +91,8 @@ def _root(version: Annotated[bool, typer.Option(
 
 
 def main() -> None:
-    app()
+    from regime.engine.entry import main as entry
+    entry()
 
 
 if __name__ == "__main__":

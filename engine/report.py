@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from regime.core import units
+from regime.core.errors import RegimeError
 from regime.engine.diagnosis import Conclusion, Diagnosis
 from regime.engine.packs import Knowledge
-from rich.console import Console
-from rich.markup import escape
+
+if TYPE_CHECKING:  # rich is imported by the text renderers only: JSON output never loads it
+    from rich.console import Console
 
 KIND_ORDER = ("diagnose", "finding", "fix", "reject", "ask")
 
@@ -61,11 +64,21 @@ def to_dict(d: Diagnosis, k: Knowledge) -> dict[str, Any]:
                    "conclusions": conclusions, "trace": trace})
 
 
-def to_json(items: list[dict[str, Any]], single: bool = False) -> str:
-    """One case's diagnosis as an object when `single`, else an array (the shape depends on the
-    input, never on how many cases succeeded)."""
-    payload: Any = items[0] if single else items
+def to_json(payload: Any) -> str:
+    """The deterministic JSON text of a diagnosis entry or a whole envelope."""
     return json.dumps(payload, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def entry(d: Diagnosis, k: Knowledge, file: str) -> dict[str, Any]:
+    """One diagnosed input of a batch: the diagnosis and the file it came from."""
+    return {**to_dict(d, k), "file": file}
+
+
+def refused_entry(err: RegimeError, file: str) -> dict[str, Any]:
+    """One refused input of a batch, in its place: where and why, never only on stderr."""
+    return {"case": Path(file).stem, "file": file,
+            "error": {"file": err.file or file, "line": err.line, "field": err.field,
+                      "message": err.message}}
 
 
 def show_fact(name: str, d: Diagnosis, k: Knowledge) -> str:
@@ -82,6 +95,12 @@ def show_fact(name: str, d: Diagnosis, k: Knowledge) -> str:
 
 # ---- text ------------------------------------------------------------------------------------
 
+def escape(text: str) -> str:
+    """rich's markup escape, imported on first use."""
+    from rich.markup import escape as rich_escape
+    return rich_escape(text)
+
+
 def print_text(d: Diagnosis, k: Knowledge, console: Console) -> None:
     regime = d.fact_value("regime") or "undetermined"
     nominal = d.fact_value("nominal_regime") or "undetermined"
@@ -97,6 +116,11 @@ def print_text(d: Diagnosis, k: Knowledge, console: Console) -> None:
             console.print(f"  {name} = [bold]{escape(show_fact(name, d, k))}[/]"
                           f" [dim]= {escape(rec.formula or '')}  {escape(f'[{rec.rule}]')}[/]",
                           highlight=False)
+
+
+def print_refused(err: RegimeError, file: str, console: Console) -> None:
+    console.rule(f"[bold]{escape(Path(file).name)}[/] — [red]refused[/]")  # the full path follows
+    console.print(f"[red]error:[/] {escape(str(err))}", highlight=False)
 
 
 def _section(console: Console, title: str, items: list[Conclusion], fmt) -> None:
@@ -150,3 +174,7 @@ def to_markdown(d: Diagnosis, k: Knowledge) -> str:
     lines += [f"{f.step}. `{f.rule}` ({f.kind}) matched "
               + ", ".join(f"{n}={v}" for n, v in sorted(f.matched.items())) for f in d.trace]
     return "\n".join(lines) + "\n"
+
+
+def refused_markdown(err: RegimeError, file: str) -> str:
+    return f"# {file} — refused\n\n**error:** {err}\n"

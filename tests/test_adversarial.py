@@ -116,7 +116,9 @@ def test_process_survives_a_batch_of_hostile_cases(tmp_path):
     done = run_cli("diagnose", *paths, str(ROOT / "cases" / "a_chatbot.yaml"), "--format", "json")
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.count("error: ") == len(HOSTILE_VALUES)
-    assert [d["case"] for d in json.loads(done.stdout)] == ["a_chatbot"]  # an array: several inputs
+    results = json.loads(done.stdout)["results"]
+    assert [r["case"] for r in results if "error" not in r] == ["a_chatbot"]
+    assert [r["file"] for r in results if "error" in r] == paths  # each refusal in its place
 
 
 def test_durable_limits_become_pack_errors(tmp_path):

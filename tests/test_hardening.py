@@ -81,7 +81,7 @@ def test_constant_only_comparison_agrees_with_python(tmp_path):
     case_a = str(ROOT / "cases" / "a_chatbot.yaml")
     done = run_cli("diagnose", case_a, "--format", "json", "--rules", str(site))
     assert done.returncode == 0, done.stderr
-    ids = {c["id"] for c in json.loads(done.stdout)["conclusions"]}
+    ids = {c["id"] for c in json.loads(done.stdout)["results"][0]["conclusions"]}
     assert "site_on" in ids and "site_off" not in ids
 
 
@@ -131,12 +131,13 @@ def test_inline_hardware_errors_have_a_line(tmp_path, knowledge):
     assert err.line == 3 and err.field == "peak_bw"
 
 
-def test_json_shape_follows_the_input_not_the_outcome(tmp_path):
+def test_json_is_one_envelope_whatever_the_inputs(tmp_path):
     bad = write(tmp_path, "bad.yaml", CASE.replace("78%", "178%"))
     good = str(ROOT / "cases" / "a_chatbot.yaml")
-    assert run_cli("diagnose", str(bad), "--format", "json").stdout == ""
-    assert isinstance(json.loads(run_cli("diagnose", str(bad), good, "--format", "json").stdout), list)
-    assert isinstance(json.loads(run_cli("diagnose", good, "--format", "json").stdout), dict)
+    for args, kinds in (([str(bad)], ["error"]), ([str(bad), good], ["error", "regime"]), ([good], ["regime"])):
+        doc = json.loads(run_cli("diagnose", *args, "--format", "json").stdout)
+        assert set(doc) == {"regime_version", "results", "summary"}
+        assert [next(k for k in ("error", "regime") if k in r) for r in doc["results"]] == kinds
 
 
 def test_suggestions_do_not_depend_on_container_order():

@@ -38,7 +38,7 @@ def test_wheel_in_a_fresh_venv_works_from_any_directory(tmp_path):
     assert str(fresh) in where
     done = _run(fresh / "bin" / "regime", "diagnose", "--format", "json", cwd=elsewhere)
     doc = json.loads(done.stdout)
-    assert {d["case"] for d in doc} >= {"a_chatbot", "e_doesnt_add_up"}
+    assert {d["case"] for d in doc["results"]} >= {"a_chatbot", "e_doesnt_add_up"}
     # One namespace: the wheel installs `regime` and its metadata, nothing else at the top.
     wheel = next(wheels.glob("regime-*.whl"))
     with zipfile.ZipFile(wheel) as zf:

@@ -14,8 +14,8 @@ def test_json_is_byte_identical_across_runs_and_directories(tmp_path):
     assert first.returncode == 0, first.stderr
     assert first.stdout == second.stdout
     doc = json.loads(first.stdout)
-    assert [d["case"] for d in doc] == [p.stem for p in builtin_cases()]
-    for d in doc:
+    assert [d["case"] for d in doc["results"]] == [p.stem for p in builtin_cases()]
+    for d in doc["results"]:
         assert {"case", "regime", "nominal_regime", "facts", "conclusions", "trace"} <= set(d)
         for c in d["conclusions"]:
             assert {"kind", "id", "rule", "because"} <= set(c)
@@ -41,7 +41,7 @@ def test_site_overrides_retune_and_disable(tmp_path, knowledge):
                     "  parameters: {near_ceiling: 0.9}\n  disable: [flops_are_idle]\n", encoding="utf-8")
     done = run_cli("diagnose", str(ROOT / "cases" / "a_chatbot.yaml"), "--format", "json",
                    "--rules", str(site))
-    doc = json.loads(done.stdout)
+    doc = json.loads(done.stdout)["results"][0]
     ids = {c["rule"] for c in doc["conclusions"]}
     assert "near_bandwidth_ceiling" not in ids  # 78% is no longer "near" at a 90% threshold
     assert "flops_are_idle" not in ids

@@ -1,0 +1,239 @@
+"""`regime diagnose`: many cases, streamed in input order, each refused input reported in place.
+
+It is parsed with argparse rather than typer: this is the command people run in loops and
+scripts, and typer (with click) costs about a third of the cold start. Each case is rendered
+where it was diagnosed (in a worker with `--jobs N`), so only text crosses between processes
+and nothing outlives its case: memory stays flat over any number of cases.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from regime.core.errors import RegimeError
+from regime.engine import api, batch, report
+from regime.engine.paths import builtin_cases
+
+import regime
+
+EXIT_BAD_INPUT = 2
+FORMATS = ("text", "json", "jsonl", "markdown")
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="regime diagnose",
+        description="Diagnose each case: regime, evidence, fixes in priority order, rejections, "
+                    "next measurements. Results stream in input order; refused inputs are "
+                    "reported in their place (and as 'error:' lines on stderr), exit code 2.")
+    p.add_argument("cases", nargs="*", type=Path, metavar="DIR_OR_FILE",
+                   help="Case files, or directories of them (*.yaml, sorted). Default: every built-in case.")
+    p.add_argument("-f", "--format", choices=FORMATS, default="text",
+                   help="text (people), json (one envelope), jsonl (one JSON object per case and "
+                        "line), markdown (a review document). Default: text.")
+    p.add_argument("--rules", action="append", type=Path, default=[], metavar="DIR_OR_FILE",
+                   help="Extra pack directory or file (site packs, overrides). Repeatable.")
+    p.add_argument("-j", "--jobs", type=_jobs, default=1, metavar="N",
+                   help="Worker processes (0: one per CPU). The output is the same for any N. Default: 1.")
+    return p
+
+
+def _jobs(text: str) -> int:
+    n = int(text)
+    if n < 0:
+        raise argparse.ArgumentTypeError("must be 0 (one per CPU) or more")
+    return n
+
+
+def main(argv: list[str]) -> int:
+    args = parser().parse_args(argv)
+    try:
+        k = api.knowledge(args.rules)
+        api.runner(k)  # compile to durable-rules now, so its limits surface as pack errors
+    except RegimeError as err:
+        _error(str(err))
+        return EXIT_BAD_INPUT
+    inputs = list(batch.expand(args.cases or builtin_cases()))
+    style = _Style.of(sys.stdout) if args.format == "text" else None
+    _SETUP.update(k=k, fmt=args.format, style=style)
+    results = batch.ordered_map(_diagnose_one, inputs, batch.jobs_wanted(args.jobs),
+                                init=_setup, init_args=(args.rules, args.format, style), lost=_lost)
+    refused = _write(results, _Writer(args.format), len(inputs))
+    if refused:
+        sys.stderr.write(f"{refused} of {len(inputs)} case(s) could not be diagnosed\n")
+    return EXIT_BAD_INPUT if refused else 0
+
+
+def _error(line: str) -> None:
+    """Errors go to stderr unwrapped, one per line, so they can be grepped and parsed."""
+    sys.stderr.write(f"error: {line}\n")
+    sys.stderr.flush()
+
+
+# ---- one case, in whichever process runs it ---------------------------------------------------
+
+@dataclass(frozen=True)
+class Done:
+    """One input's output in the chosen format; `error` is its one-line error when refused."""
+
+    body: str
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class _Style:
+    """How the parent's terminal renders rich text, so a worker can render for it."""
+
+    width: int
+    terminal: bool
+    color_system: str | None
+
+    @classmethod
+    def of(cls, stream: Any) -> _Style:
+        from rich.console import Console
+        c = Console(file=stream)
+        return cls(c.width, c.is_terminal, c.color_system)
+
+    def console(self, buffer: io.StringIO):
+        from rich.console import Console
+        return Console(file=buffer, width=self.width, force_terminal=self.terminal,
+                       color_system=self.color_system, highlight=False)  # type: ignore[arg-type]
+
+
+_SETUP: dict[str, Any] = {}  # this process's knowledge, format and style (inherited on fork)
+
+
+def _setup(rules: list[Path], fmt: str, style: _Style | None) -> None:
+    if "k" not in _SETUP:  # a spawned worker: load (from the knowledge cache) and compile
+        k = api.knowledge(rules)
+        api.runner(k)
+        _SETUP.update(k=k, fmt=fmt, style=style)
+
+
+def _diagnose_one(item: Path | RegimeError) -> Done:
+    file = str(item.file) if isinstance(item, RegimeError) else str(item)
+    try:
+        if isinstance(item, RegimeError):
+            raise item
+        outcome = api.outcome(item, _SETUP["k"])
+        if outcome.error is not None:
+            raise outcome.error
+        return Done(_render(outcome.diagnosis, file))
+    except RegimeError as err:
+        return _refused(err, file)
+    except Exception as err:  # a bug must cost one case, not the batch, and never a traceback
+        return _refused(RegimeError(f"internal error (please report): {type(err).__name__}: {err}",
+                                    file=file), file)
+
+
+def _lost(item: Path | RegimeError, why: str) -> Done:
+    file = str(item.file) if isinstance(item, RegimeError) else str(item)
+    return _refused(RegimeError(f"engine fault (please report): {why}", file=file), file)
+
+
+def _render(d, file: str) -> str:
+    k, fmt = _SETUP["k"], _SETUP["fmt"]
+    if fmt in ("json", "jsonl"):
+        return _json(report.entry(d, k, file), fmt)
+    if fmt == "markdown":
+        return report.to_markdown(d, k)
+    buffer = io.StringIO()
+    report.print_text(d, k, _SETUP["style"].console(buffer))
+    return buffer.getvalue()
+
+
+def _refused(err: RegimeError, file: str) -> Done:
+    fmt = _SETUP["fmt"]
+    if fmt in ("json", "jsonl"):
+        return Done(_json(report.refused_entry(err, file), fmt), str(err))
+    if fmt == "markdown":
+        return Done(report.refused_markdown(err, file), str(err))
+    buffer = io.StringIO()
+    report.print_refused(err, file, _SETUP["style"].console(buffer))
+    return Done(buffer.getvalue(), str(err))
+
+
+def _json(entry: dict[str, Any], fmt: str) -> str:
+    if fmt == "jsonl":
+        return json.dumps(entry, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    # an entry of the envelope's "results" array, indented as json.dumps(indent=2) would
+    return "\n".join("    " + line for line in report.to_json(entry).rstrip("\n").split("\n"))
+
+
+# ---- the parent: write each result as it comes, in input order --------------------------------
+
+class _Writer:
+    """Frames the per-case bodies: nothing for text and jsonl, separators for the others."""
+
+    def __init__(self, fmt: str) -> None:
+        self.fmt = fmt
+        self.count = 0
+
+    def head(self) -> str:
+        if self.fmt == "json":
+            return f'{{\n  "regime_version": {json.dumps(regime.__version__)},\n  "results": ['
+        return ""
+
+    def item(self, body: str) -> str:
+        self.count += 1
+        if self.fmt == "json":
+            return ("\n" if self.count == 1 else ",\n") + body
+        if self.fmt == "jsonl":
+            return body + "\n"
+        if self.fmt == "markdown" and self.count > 1:
+            return "\n" + body
+        return body
+
+    def tail(self, summary: dict[str, int]) -> str:
+        if self.fmt != "json":
+            return ""
+        close = "\n  ]" if self.count else "]"
+        counts = json.dumps(summary, indent=2, sort_keys=True).replace("\n", "\n  ")
+        return f'{close},\n  "summary": {counts}\n}}\n'
+
+
+def _write(results: Iterator[Done], writer: _Writer, total: int) -> int:
+    sys.stdout.write(writer.head())
+    refused = 0
+    with _progress(total) as advance:  # sys.stdout is looked up each time: the bar may proxy it
+        for done in results:
+            if done.error is not None:
+                refused += 1
+                _error(done.error)
+            sys.stdout.write(writer.item(done.body))
+            sys.stdout.flush()
+            advance()
+    sys.stdout.write(writer.tail({"cases": total, "diagnosed": total - refused, "refused": refused}))
+    sys.stdout.flush()
+    return refused
+
+
+class _progress:
+    """A rich progress bar on stderr, only when stderr is a terminal and there is a batch."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.bar: Any = None
+
+    def __enter__(self):
+        if self.total < 2 or not sys.stderr.isatty():
+            return lambda: None
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        self.bar = Progress(TextColumn("diagnosing"), BarColumn(), MofNCompleteColumn(),
+                            TimeRemainingColumn(), console=Console(stderr=True), transient=True,
+                            redirect_stdout=sys.stdout.isatty())
+        self.bar.start()
+        task = self.bar.add_task("cases", total=self.total)
+        return lambda: self.bar.advance(task)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
