@@ -134,7 +134,8 @@ def test_inline_hardware_errors_have_a_line(tmp_path, knowledge):
 def test_json_is_one_envelope_whatever_the_inputs(tmp_path):
     bad = write(tmp_path, "bad.yaml", CASE.replace("78%", "178%"))
     good = str(ROOT / "cases" / "a_chatbot.yaml")
-    for args, kinds in (([str(bad)], ["error"]), ([str(bad), good], ["error", "regime"]), ([good], ["regime"])):
+    for args, kinds in (([str(bad)], ["error"]), ([str(bad), good], ["error", "regime"]),
+                        ([good], ["regime"])):
         doc = json.loads(run_cli("diagnose", *args, "--format", "json").stdout)
         assert set(doc) == {"regime_version", "results", "summary"}
         assert [next(k for k in ("error", "regime") if k in r) for r in doc["results"]] == kinds
