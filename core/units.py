@@ -1,7 +1,9 @@
 """Units at the boundary: parse what people write, convert to canonical, format for display.
 
 `pint` does the unit algebra. Numbers are matched with a strict pattern first, so a value
-string is never handed to an expression evaluator of any kind.
+string is never handed to an expression evaluator of any kind. pint is imported on first
+need only: every conversion it answers is remembered (and kept with the knowledge cache), so
+a run whose units were all seen before never loads it.
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pint
+if TYPE_CHECKING:
+    import pint
 
 # Magnitudes beyond this are not physical for anything Regime reasons about; rejecting them
 # also keeps every number inside the range durable-rules' C JSON parser handles.
@@ -39,6 +43,8 @@ def registry() -> pint.UnitRegistry:
     after loading is ignored by pint, so the default definitions are loaded with that one line
     changed (and without pint's disk cache, whose cold and warm states disagreed).
     """
+    import pint
+
     here = Path(pint.__file__).parent
     text = (here / "default_en.txt").read_text(encoding="utf-8")
     constants = (here / "constants_en.txt").read_text(encoding="utf-8")
@@ -69,14 +75,41 @@ def check_unit(text: str) -> None:
     _units(text)
 
 
+# (from, to) -> the multiplier taking a magnitude in `from` to `to`, or None when the two are
+# different kinds of quantity. Only pint's answers go in; unknown units are never remembered.
+_CONVERSIONS: dict[tuple[str, str], float | None] = {}
+
+
+def conversion(from_unit: str, to_unit: str) -> float | None:
+    """The factor from one unit to another, None if they measure different things."""
+    key = (from_unit, to_unit)
+    if key not in _CONVERSIONS:
+        a, b = _units(from_unit), _units(to_unit)
+        _CONVERSIONS[key] = (float(registry().Quantity(1.0, a).to(b).magnitude)
+                             if a.dimensionality == b.dimensionality else None)
+    return _CONVERSIONS[key]
+
+
+def conversions() -> dict[tuple[str, str], float | None]:
+    """Every conversion answered so far (for the knowledge cache)."""
+    return dict(_CONVERSIONS)
+
+
+def remember(known: dict[tuple[str, str], float | None]) -> None:
+    """Take conversions pint answered in an earlier run, with the same pint and this module."""
+    _CONVERSIONS.update(known)
+
+
 def same_dimension(a: str, b: str) -> bool:
-    return _units(a).dimensionality == _units(b).dimensionality
+    return conversion(a, b) is not None
 
 
-@cache
 def factor(from_unit: str, to_unit: str) -> float:
     """Multiplier taking a magnitude in from_unit to to_unit."""
-    return float(registry().Quantity(1.0, _units(from_unit)).to(_units(to_unit)).magnitude)
+    scale = conversion(from_unit, to_unit)
+    if scale is None:
+        raise ValueError(f"cannot convert {from_unit} to {to_unit}")
+    return scale
 
 
 @dataclass(frozen=True)
@@ -107,10 +140,9 @@ def parse_quantity(raw: object, canonical: str) -> Parsed:
     unit_text = (match["unit"] or "").strip()
     if not unit_text and not _bare_ok(canonical):
         raise ValueError(f"'{raw}' has no unit; expected something like '{_hint(canonical)}'")
-    unit = _units(unit_text) if unit_text else _units(canonical)
-    if unit.dimensionality != _units(canonical).dimensionality:
-        raise ValueError(f"'{raw}' is in {unit_text or 'no unit'}, which is not a {_kind(canonical)}")
-    scale = factor(unit_text, canonical) if unit_text else 1.0
+    scale = conversion(unit_text, canonical) if unit_text else 1.0
+    if scale is None:
+        raise ValueError(f"'{raw}' is in {unit_text}, which is not a {_kind(canonical)}")
     lo = _finite(float(match["lo"]) * scale)
     if match["hi"] is None:
         return Parsed(lo, written=raw)

@@ -7,12 +7,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from regime.core.errors import RegimeError
+from regime.engine import knowledge_cache
 from regime.engine.diagnosis import Diagnosis
-from regime.engine.packs import Knowledge, load_knowledge
+from regime.engine.packs import Knowledge, load_knowledge, pack_files
 from regime.engine.paths import RULES_DIR
 from regime.engine.session import EngineFault, Runner
 from regime.facts.case import load_case
-from regime.facts.vocabulary import load_vocabulary
+from regime.facts.catalogue import CATALOGUE_DIR
+from regime.facts.vocabulary import VOCABULARY_FILE, load_vocabulary
 
 
 @dataclass
@@ -25,8 +27,11 @@ class Outcome:
 
 
 def knowledge(extra_rules: Sequence[Path] = ()) -> Knowledge:
-    """Built-in packs plus any site packs (which may override parameters or disable rules)."""
-    return load_knowledge(load_vocabulary(), [RULES_DIR, *extra_rules])
+    """Built-in packs plus any site packs (which may override parameters or disable rules),
+    from the knowledge cache when nothing it depends on has changed."""
+    dirs = [RULES_DIR, *extra_rules]
+    inputs = [*pack_files(dirs), VOCABULARY_FILE, *sorted(CATALOGUE_DIR.glob("*.yaml"))]
+    return knowledge_cache.load_or_build(inputs, lambda: load_knowledge(load_vocabulary(), dirs))
 
 
 def runner(k: Knowledge) -> Runner:

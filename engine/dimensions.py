@@ -8,7 +8,8 @@ number on purpose (N tokens -> N² score entries).
 
 from __future__ import annotations
 
-import pint
+from typing import TYPE_CHECKING
+
 from regime.core import units
 from regime.engine.expr import (
     Bin,
@@ -27,6 +28,9 @@ from regime.engine.expr import (
     Str,
     render,
 )
+
+if TYPE_CHECKING:  # pint itself is loaded by units.registry(), only when a pack is compiled
+    import pint
 
 _ANY = "any"  # the literal 0
 

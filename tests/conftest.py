@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -11,6 +15,12 @@ from regime.core.errors import RegimeError
 from regime.engine import api
 from regime.engine.packs import Knowledge, load_knowledge
 from regime.facts.vocabulary import load_vocabulary
+
+# The knowledge cache of this test run (and of the CLIs it starts) is its own, never the user's.
+_CACHE_HOME = tempfile.mkdtemp(prefix="regime-test-cache-")
+os.environ["XDG_CACHE_HOME"] = _CACHE_HOME
+os.environ.pop("REGIME_CACHE", None)
+atexit.register(shutil.rmtree, _CACHE_HOME, True)
 
 TESTS = Path(__file__).parent
 ROOT = TESTS.parent
