@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 from regime.core.errors import RegimeError
 from regime.engine import api, explain
+from regime.engine.grading import cli as grading_cli
 from rich.console import Console
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -88,6 +89,9 @@ def _root(version: Annotated[bool, typer.Option(
         help="Print the package, the built-in packs' versions and the durable-rules build.")] = False,
 ) -> None:
     """Diagnose why a GPU ML workload runs as fast as it does."""
+
+
+grading_cli.register(app)
 
 
 def main() -> None:

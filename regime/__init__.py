@@ -3,6 +3,18 @@
 Everything lives under this one namespace. In the repository the sub-packages keep their own
 top-level folders (core/, facts/, engine/, rules/, cases/, vendor/durable/); pyproject.toml maps
 them here, so an installed wheel holds nothing but `regime`.
+
+`regime.grade(...)` grades exercise answers (see regime.engine.grading); it is imported on
+first use, so `import regime` stays cheap.
 """
 
+from typing import Any
+
 __version__ = "0.2.0"
+
+
+def __getattr__(name: str) -> Any:
+    if name == "grade":
+        from regime.engine.grading import grade
+        return grade
+    raise AttributeError(f"module 'regime' has no attribute {name!r}")

@@ -1,0 +1,341 @@
+"""Student answers, structured (YAML) or written (Markdown against the template's headings),
+read into one shape. Submissions are untrusted: size, encoding and structure are checked first
+and every problem is a RegimeError naming the file, line and field.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, StrictFloat, StrictInt, StrictStr
+from regime.core.errors import RegimeError, did_you_mean
+from regime.core.yamlsrc import LineDict, line_of, load_yaml, validated
+from regime.engine.grading.concepts import Concepts, clauses
+from regime.engine.grading.figures import Quantity, quantities, quantity
+
+YAML_SUFFIXES = (".yaml", ".yml")
+MARKDOWN_SUFFIXES = (".md", ".markdown", ".txt")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.+?)\s*#*\s*$")
+_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?P<text>.*)$")
+_EMPHASIS = re.compile(r"[*_`]+")
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A lever or claim an answer names: one concept, several (ambiguous), with where it was."""
+
+    concepts: tuple[str, ...]
+    written: str
+    line: int
+    kind: str = "lever"
+
+
+@dataclass
+class Answer:
+    path: str
+    format: str
+    case: str
+    student: str | None = None
+    regime: str | None = None
+    nominal_regime: str | None = None
+    named: dict[str, tuple[Quantity, int]] = field(default_factory=dict)   # figure name -> value
+    numbers: list[Quantity] = field(default_factory=list)                   # every number given
+    fixes: list[Mention] = field(default_factory=list)
+    rejects: list[Mention] = field(default_factory=list)
+    endorsed: list[str] = field(default_factory=list)                       # claims used as reasons
+    verdicts: dict[str, str] = field(default_factory=dict)
+    asks: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def read_text(path: Path, max_bytes: int) -> str:
+    """The submission as text: bounded in size, not binary, UTF-8 (a BOM is allowed)."""
+    file = str(path)
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise RegimeError(f"submission is {size:,} bytes; at most {max_bytes:,} are graded", file=file)
+        with path.open("rb") as fh:
+            data = fh.read(max_bytes + 1)
+    except OSError as err:
+        raise RegimeError(f"cannot read submission: {err.strerror or err}", file=file) from None
+    if len(data) > max_bytes:
+        raise RegimeError(f"submission is over {max_bytes:,} bytes; it is not graded", file=file)
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise RegimeError("submission is UTF-16; save it as UTF-8", file=file, line=1)
+    if b"\x00" in data:
+        line = data[:data.index(b"\x00")].count(b"\n") + 1
+        raise RegimeError("submission is binary (contains NUL bytes), not text", file=file, line=line)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data[:err.start].count(b"\n") + 1
+        raise RegimeError(f"submission is not UTF-8 (byte 0x{data[err.start]:02x} at offset {err.start}); "
+                          "save it as UTF-8", file=file, line=line) from None
+
+
+def read_answer(path: Path, concepts: Concepts, max_bytes: int) -> Answer:
+    text = read_text(path, max_bytes)
+    if path.suffix.lower() in YAML_SUFFIXES:
+        return _yaml_answer(path, text, concepts)
+    if path.suffix.lower() in MARKDOWN_SUFFIXES:
+        return _markdown_answer(path, text, concepts)
+    raise RegimeError(f"unknown answer format '{path.suffix}': use .yaml for a structured answer or .md "
+                      "for one written against the template", file=str(path))
+
+
+# ---- structured answers -------------------------------------------------------------------------
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+Scalar = StrictStr | StrictFloat | StrictInt
+
+
+class EvidenceModel(_Strict):
+    figure: StrictStr
+    value: Scalar
+    unit: StrictStr | None = None
+
+
+class FixModel(_Strict):
+    lever: StrictStr
+    bound: Scalar | None = None
+    reason: StrictStr = ""
+
+
+class RejectModel(_Strict):
+    lever: StrictStr | None = None
+    claim: StrictStr | None = None
+    reason: StrictStr = ""
+
+
+class AskModel(_Strict):
+    fact: StrictStr
+    reason: StrictStr = ""
+
+
+class AnswerModel(_Strict):
+    student: StrictStr | StrictInt | None = None
+    case: StrictStr
+    regime: StrictStr
+    nominal_regime: StrictStr | None = None
+    evidence: list[Any] = []
+    fixes: list[Any] = []
+    reject: list[Any] = []
+    verdicts: dict[str, StrictStr] = {}
+    ask: list[Any] = []
+
+
+VERDICTS = ("fix", "reject")
+
+
+def _yaml_answer(path: Path, text: str, concepts: Concepts) -> Answer:
+    file = str(path)
+    raw = load_yaml(path, text=text)
+    if not isinstance(raw, dict):
+        raise RegimeError("a structured answer is a mapping with at least 'case' and 'regime'", file=file)
+    m = validated(AnswerModel, raw, file)
+    a = Answer(file, "yaml", m.case, None if m.student is None else str(m.student))
+    a.regime = _one(concepts, "regime", m.regime, raw, "regime", file)
+    if m.nominal_regime is not None:
+        a.nominal_regime = _one(concepts, "regime", m.nominal_regime, raw, "nominal_regime", file)
+    for i, body in enumerate(m.evidence):
+        e = _item(EvidenceModel, body, raw, "evidence", i, file)
+        where = dict(file=file, line=_line(raw, "evidence", body), field=f"evidence[{i}].value")
+        try:
+            q = quantity(e.value, e.unit)
+        except ValueError as err:
+            raise RegimeError(str(err), **where) from None
+        if q.value < 0 or not math.isfinite(q.value):
+            raise RegimeError(f"{q.written} is negative; figures here are magnitudes", **where)
+        a.numbers.append(q)
+        a.named.setdefault(e.figure, (q, where["line"] or 0))
+    for i, body in enumerate(m.fixes):
+        f = _item(FixModel, {"lever": body} if isinstance(body, str) else body, raw, "fixes", i, file)
+        a.fixes.append(_mention(concepts, "lever", f.lever, raw, f"fixes[{i}].lever", body, file))
+        a.numbers += quantities(f"{f.bound or ''} {f.reason}")
+    for i, body in enumerate(m.reject):
+        r = _item(RejectModel, body, raw, "reject", i, file)
+        if (r.lever is None) == (r.claim is None):
+            raise RegimeError("a rejection names exactly one of 'lever' or 'claim'", file=file,
+                              line=_line(raw, "reject", body), field=f"reject[{i}]")
+        kind = "lever" if r.lever is not None else "claim"
+        a.rejects.append(_mention(concepts, kind, r.lever or r.claim or "", raw, f"reject[{i}].{kind}",
+                                  body, file))
+        a.numbers += quantities(r.reason)
+    for name, verdict in m.verdicts.items():
+        where = dict(file=file, line=line_of(raw.get("verdicts"), name), field=f"verdicts.{name}")
+        if verdict not in VERDICTS:
+            raise RegimeError(f"verdict '{verdict}' must be one of {', '.join(VERDICTS)}", **where)
+        found = concepts.resolve("lever", name) or concepts.resolve("claim", name)
+        if len(found) != 1:
+            raise RegimeError(_unknown_text("lever or claim", name, concepts, found), **where)
+        a.verdicts[found[0]] = verdict
+    for i, body in enumerate(m.ask):
+        q = _item(AskModel, {"fact": body} if isinstance(body, str) else body, raw, "ask", i, file)
+        a.asks.append(_one(concepts, "fact", q.fact, raw, f"ask[{i}].fact", file))
+    return a
+
+
+def _item(model: type[_Strict], body: Any, raw: dict, key: str, i: int, file: str):
+    line = _line(raw, key, body)
+    if not isinstance(body, dict):
+        raise RegimeError(f"each entry of '{key}' is a mapping", file=file, line=line, field=f"{key}[{i}]")
+    return validated(model, body, file, line=line, prefix=f"{key}[{i}]")
+
+
+def _line(raw: dict, key: str, body: Any) -> int | None:
+    return body.line if isinstance(body, LineDict) else line_of(raw, key)
+
+
+def _one(concepts: Concepts, kind: str, name: str, raw: dict, fieldname: str, file: str) -> str:
+    found = concepts.resolve(kind, name)
+    if len(found) != 1:
+        raise RegimeError(_unknown_text(kind, name, concepts, found), file=file,
+                          line=line_of(raw, fieldname.split("[")[0]), field=fieldname)
+    return found[0]
+
+
+def _mention(concepts: Concepts, kind: str, name: str, raw: dict, fieldname: str, body: Any,
+             file: str) -> Mention:
+    found = concepts.resolve(kind, name)
+    if not found:
+        raise RegimeError(_unknown_text(kind, name, concepts, found), file=file,
+                          line=_line(raw, fieldname.split("[")[0], body), field=fieldname)
+    return Mention(found, name, _line(raw, fieldname.split("[")[0], body) or 0, kind)
+
+
+def _unknown_text(kind: str, name: str, concepts: Concepts, found: tuple[str, ...]) -> str:
+    if found:
+        return f"'{name}' is ambiguous: it could be {' or '.join(found)}; name one"
+    known = {c for k in kind.split(" or ") for table in [concepts.phrases.get(k, {})] for s in table.values()
+             for c in s}
+    return f"unknown {kind} '{name}'{did_you_mean(name, known)}"
+
+
+# ---- written answers ----------------------------------------------------------------------------
+
+def _markdown_answer(path: Path, text: str, concepts: Concepts) -> Answer:
+    file = str(path)
+    meta, body_start = _front_matter(path, text)
+    if "case" not in meta:
+        raise RegimeError("a written answer starts with front matter naming its case "
+                          "(---, case: ..., student: ..., ---)", file=file, line=1, field="case")
+    a = Answer(file, "markdown", str(meta["case"]),
+               None if meta.get("student") is None else str(meta["student"]))
+    sections = _sections(text, body_start, concepts, a)
+    if not sections:
+        raise RegimeError("no template heading found (## Regime, ## Evidence, ## Fixes, ## Reject, "
+                          "## Ask)", file=file, line=body_start + 1)
+    for name, items in sections.items():
+        for line, item in items:
+            a.numbers += quantities(item)
+            _read_item(a, concepts, name, line, item)
+    return a
+
+
+def _front_matter(path: Path, text: str) -> tuple[dict, int]:
+    lines = text.splitlines()
+    if not lines or lines[0].strip() != "---":
+        return {}, 0
+    for end in range(1, min(len(lines), 50)):
+        if lines[end].strip() == "---":
+            meta = load_yaml(path, text="\n".join(lines[1:end])) or {}
+            if not isinstance(meta, dict):
+                raise RegimeError("front matter is a mapping (case: ..., student: ...)", file=str(path),
+                                  line=2)
+            unknown = sorted(set(meta) - {"case", "student"})
+            if unknown:
+                raise RegimeError(f"unknown key{did_you_mean(unknown[0], ['case', 'student'])}",
+                                  file=str(path), line=1 + line_of(meta, unknown[0]), field=unknown[0])
+            return meta, end + 1
+    raise RegimeError("front matter is not closed by a '---' line", file=str(path), line=1)
+
+
+def _sections(text: str, start: int, concepts: Concepts, a: Answer) -> dict[str, list[tuple[int, str]]]:
+    """Items (list entries or paragraphs) per template section, with their first line."""
+    sections: dict[str, list[tuple[int, str]]] = {}
+    current: list[tuple[int, str]] | None = None
+    open_item = False
+    for lineno, line in enumerate(text.splitlines()[start:], start + 1):
+        head = _HEADING.match(line)
+        if head:
+            name = concepts.heading(_EMPHASIS.sub("", head["text"]))
+            if name is None and not line.lstrip().startswith("# "):  # a title is not a section
+                a.notes.append(f"line {lineno}: heading '{head['text'][:60]}' is not one of the template's; "
+                               "its text was not read")
+            current = sections.setdefault(name, []) if name else None
+            open_item = False
+            continue
+        if current is None:
+            continue
+        item = _ITEM.match(line)
+        if item:
+            current.append((lineno, item["text"]))
+            open_item = True
+        elif not line.strip():
+            open_item = False
+        elif open_item and current:
+            current[-1] = (current[-1][0], current[-1][1] + " " + line.strip())
+        else:
+            current.append((lineno, line.strip()))
+            open_item = True
+    return sections
+
+
+def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str) -> None:
+    text = _EMPHASIS.sub("", item)
+    parts = clauses(text)
+    if section == "regime":
+        for clause in parts:
+            for m in concepts.find("regime", clause):
+                if m.negated:
+                    continue
+                if concepts.is_nominal(clause):
+                    a.nominal_regime = a.nominal_regime or m.concepts[0]
+                else:
+                    a.regime = a.regime or m.concepts[0]
+    elif section == "ask":
+        for clause in parts:
+            for m in concepts.find("fact", clause):
+                if not m.negated and m.concepts[0] not in a.asks:
+                    a.asks.append(m.concepts[0])
+    elif section in ("fixes", "reject"):
+        _levers_and_claims(a, concepts, section, line, text, parts)
+    if section in ("regime", "evidence"):
+        for clause in parts:
+            for m in concepts.find("claim", clause):
+                if not m.negated:
+                    a.endorsed.extend(c for c in m.concepts if c not in a.endorsed)
+
+
+def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, text: str,
+                       parts: list[str]) -> None:
+    """Under Fixes the first lever named without negation is the fix and negated ones are
+    rejections. Under Reject the first clause naming something gives the rejections. A claim
+    is rejected only as the subject of a Reject item; named anywhere else it is endorsed."""
+    subject_done = fixed = False
+    for clause in parts:
+        found = concepts.find("claim", clause) or concepts.find("lever", clause, text)
+        for m in found:
+            mention = Mention(m.concepts, m.phrase, line, m.kind)
+            if m.kind == "claim":
+                if section == "reject" and not subject_done:
+                    a.rejects.append(mention)
+                elif not m.negated:
+                    a.endorsed.extend(c for c in m.concepts if c not in a.endorsed)
+            elif section == "reject":
+                if not subject_done:
+                    a.rejects.append(mention)
+            elif m.negated:
+                a.rejects.append(mention)
+            elif not fixed:
+                a.fixes.append(mention)
+                fixed = True
+        subject_done = subject_done or bool(found)

@@ -1,0 +1,132 @@
+"""`regime grade` and `regime exercise make`: the instructor's commands. Registered on the main
+CLI by `register(app)`; everything heavy is imported when a command runs."""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+EXIT_BAD_INPUT = 2
+
+
+class GradeFormat(StrEnum):
+    text = "text"
+    json = "json"
+    csv = "csv"
+    gradescope = "gradescope"
+    prairielearn = "prairielearn"
+
+
+RulesOpt = Annotated[list[Path] | None, typer.Option(
+    "--rules",
+    help="Extra pack directory (site packs; DIR/grading/*.yaml override the rubric). Repeatable.")]
+
+
+def _fail(message: object) -> typer.Exit:
+    sys.stderr.write(f"error: {message}\n")
+    return typer.Exit(EXIT_BAD_INPUT)
+
+
+def _grader(rules: list[Path] | None):
+    from regime.core.errors import RegimeError
+    from regime.engine.grading.grader import Grader
+    try:
+        return Grader(rules or [])
+    except RegimeError as err:
+        raise _fail(err) from None
+
+
+def grade(
+    answers: Annotated[list[Path], typer.Argument(help="Answer files (.yaml, .md) or folders of them.")],
+    variants: Annotated[Path | None, typer.Option(
+        "--variants",
+        help="Folder written by `regime exercise make`: grade each student on their variant.")] = None,
+    fmt: Annotated[GradeFormat, typer.Option("--format", "-f", help="Output format.")] = GradeFormat.text,
+    out: Annotated[Path | None, typer.Option("-o", "--out", help="Write results into this folder.")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, max=64, help="Worker processes.")] = 1,
+    rules: RulesOpt = None,
+) -> None:
+    """Grade answers against the engine's own diagnosis: one answer or a whole class."""
+    from regime.engine.grading import batch, output
+    grader = _grader(rules)
+    paths = batch.expand(answers)
+    if not paths:
+        raise _fail("no answer files found in " + ", ".join(str(a) for a in answers))
+    if fmt in (GradeFormat.gradescope, GradeFormat.prairielearn) and out is None and len(paths) > 1:
+        raise _fail(f"--format {fmt.value} with several submissions writes one results.json each: "
+                    "give -o DIR")
+    results = batch.grade_with_progress(grader, paths, variants, jobs)
+    _write(results, fmt, out, output)
+    failed = [r for r in results if not r.graded]
+    for r in failed:
+        for e in r.errors:
+            sys.stderr.write(f"error: {e}\n")
+    if failed:
+        sys.stderr.write(f"{len(failed)} of {len(results)} submission(s) not graded\n")
+        raise typer.Exit(EXIT_BAD_INPUT)
+
+
+def _write(results, fmt: GradeFormat, out: Path | None, output) -> None:
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+    if fmt in (GradeFormat.gradescope, GradeFormat.prairielearn):
+        if out is None:
+            make = output.gradescope if fmt is GradeFormat.gradescope else output.prairielearn
+            sys.stdout.write(output._dumps(make(results[0])))
+        else:
+            output.write_per_submission(results, out, fmt.value)
+        return
+    if fmt is GradeFormat.csv:
+        if out is None:
+            sys.stdout.write(output.to_csv(results))
+            sys.stderr.write(output.summary_csv(results))
+        else:
+            (out / "grades.csv").write_text(output.to_csv(results), encoding="utf-8")
+            (out / "summary.csv").write_text(output.summary_csv(results), encoding="utf-8")
+        return
+    body = output.to_json(results) if fmt is GradeFormat.json else "".join(output.text(r) for r in results)
+    if out is None:
+        sys.stdout.write(body)
+    else:
+        name = "grades.json" if fmt is GradeFormat.json else "grades.txt"
+        (out / name).write_text(body, encoding="utf-8")
+
+
+exercise_app = typer.Typer(add_completion=False, no_args_is_help=True,
+                           help="Exercises for a class: per-student variants of a case.")
+
+
+@exercise_app.command("make")
+def make(
+    case: Annotated[Path, typer.Argument(help="Case file (or built-in case id) to vary.")],
+    students: Annotated[Path, typer.Option("--students", help="Roster CSV (a column id/student/sid/email).")],
+    seed: Annotated[str, typer.Option("--seed", help="Seed: the same seed gives the same variants.")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="Folder for the variants and their keys.")],
+    cover: Annotated[list[str] | None, typer.Option(
+        "--cover", help="Regime the variant set must include (repeatable). Default: the case's own.")] = None,
+    rules: RulesOpt = None,
+) -> None:
+    """Write one variant of CASE per student, each with its key, and state the regime coverage."""
+    from regime.core.errors import RegimeError
+    from regime.engine.grading import exercise
+    from regime.engine.paths import CASES_DIR
+    grader = _grader(rules)
+    path = case if case.is_file() else CASES_DIR / f"{case}.yaml"
+    try:
+        if not path.is_file():
+            raise RegimeError("no such case file or built-in case id", file=str(case))
+        roster = exercise.read_roster(students)
+        spec_files = exercise.spec_files(rules or [])
+        ex = exercise.make(grader, path, roster, seed, out, cover, spec_files)
+    except RegimeError as err:
+        raise _fail(err) from None
+    sys.stdout.write(ex.statement() + "\n")
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(grade)
+    app.add_typer(exercise_app, name="exercise")

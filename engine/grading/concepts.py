@@ -1,0 +1,177 @@
+"""Read free text for concepts: levers, claims, regimes and facts, through their declared aliases.
+
+Matching is by whole words after normalizing (lower case, contractions expanded, filler words
+and plural -s dropped), longest alias first. An alias that is part of another concept's alias
+("batching" inside "continuous batching") names both: it is resolved by the words around it or
+reported as ambiguous, never credited to one silently. Negation is judged per clause.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from regime.core.errors import RegimeError
+from regime.core.yamlsrc import load_yaml
+from regime.engine.packs import Knowledge
+
+_CONTRACTIONS = (("n't", " not"), ("can not", "can not"), ("cannot", "can not"), ("won not", "will not"),
+                 ("'re", " are"), ("'s", ""), ("'ll", " will"), ("'ve", " have"), ("'d", " would"))
+_WORD = re.compile(r"[a-z0-9µ]+")
+_CLAUSE = re.compile(r"[.;:!?,()\[\]—–]|\s-\s|\b(?:but|however|whereas|although|though|while)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Match:
+    kind: str                  # lever | claim | regime | fact
+    concepts: tuple[str, ...]  # one concept, or several when the alias is ambiguous
+    phrase: str                # the alias as written in the declaration
+    start: int                 # word index in the clause
+    negated: bool = False
+
+
+@dataclass
+class Concepts:
+    """Alias index over the loaded knowledge plus rules/grading/concepts.yaml."""
+
+    phrases: dict[str, dict[tuple[str, ...], set[str]]] = field(default_factory=dict)
+    shown: dict[tuple[str, tuple[str, ...]], str] = field(default_factory=dict)
+    meanings: dict[str, set[str]] = field(default_factory=dict)   # lever -> context words
+    headings: dict[tuple[str, ...], str] = field(default_factory=dict)
+    filler: frozenset[str] = frozenset()
+    neg_before: tuple[tuple[str, ...], ...] = ()
+    neg_anywhere: tuple[tuple[str, ...], ...] = ()
+    nominal: tuple[tuple[str, ...], ...] = ()
+    ignore: frozenset[str] = frozenset()
+
+    def words(self, text: str) -> list[str]:
+        return [w for w in words(text) if w not in self.filler]
+
+    def add(self, kind: str, concept: str, alias: str) -> None:
+        key = tuple(self.words(alias))
+        if key:
+            self.phrases.setdefault(kind, {}).setdefault(key, set()).add(concept)
+            self.shown.setdefault((kind, key), alias)
+
+    def resolve(self, kind: str, name: str) -> tuple[str, ...]:
+        """Concepts an id or alias (as written in a YAML answer) names: none, one, or several."""
+        table = self.phrases.get(kind, {})
+        return tuple(sorted(table.get(tuple(self.words(name)), set())))
+
+    def find(self, kind: str, clause: str, context: str = "") -> list[Match]:
+        """Non-overlapping alias matches in one clause, longest first, with negation judged;
+        `context` (the whole item) supplies the words that can resolve an ambiguous alias."""
+        ws = self.words(clause)
+        around = set(self.words(context)) if context else set(ws)
+        table = self.phrases.get(kind, {})
+        longest = max((len(p) for p in table), default=0)
+        out: list[Match] = []
+        i = 0
+        while i < len(ws):
+            for n in range(min(longest, len(ws) - i), 0, -1):
+                key = tuple(ws[i:i + n])
+                if key in table:
+                    concepts = self._disambiguate(kind, table[key], around - set(key))
+                    out.append(Match(kind, concepts, self.shown[(kind, key)], i,
+                                     self._negated(ws, i, n)))
+                    i += n
+                    break
+            else:
+                i += 1
+        return out
+
+    def _disambiguate(self, kind: str, concepts: set[str], around: set[str]) -> tuple[str, ...]:
+        if len(concepts) == 1 or kind != "lever":
+            return tuple(sorted(concepts))
+        around = around - self.ignore
+        scores = {c: len(around & self.meanings.get(c, set())) for c in concepts}
+        best = max(scores.values())
+        winners = tuple(sorted(c for c, s in scores.items() if s == best))
+        return winners if best > 0 else tuple(sorted(concepts))
+
+    def _negated(self, ws: list[str], i: int, n: int) -> bool:
+        before, after = ws[:i], ws[i + n:]
+        if any(_contains(before, cue) for cue in self.neg_before):
+            return True
+        return any(_contains(before, cue) or _contains(after, cue) for cue in self.neg_anywhere)
+
+    def is_nominal(self, clause: str) -> bool:
+        ws = self.words(clause)
+        return any(_contains(ws, cue) for cue in self.nominal)
+
+    def heading(self, text: str) -> str | None:
+        return self.headings.get(tuple(self.words(text)))
+
+
+def words(text: str) -> list[str]:
+    """Lower-case words with contractions expanded and a plural -s dropped ('kernels' -> 'kernel')."""
+    t = text.lower().replace("’", "'").replace("‘", "'")
+    for a, b in _CONTRACTIONS:
+        t = t.replace(a, b)
+    return [_singular(w) for w in _WORD.findall(t)]
+
+
+def _singular(w: str) -> str:
+    return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+
+
+def clauses(text: str) -> list[str]:
+    return [c for c in _CLAUSE.split(text) if c and c.strip()]
+
+
+def _contains(ws: list[str], cue: tuple[str, ...]) -> bool:
+    n = len(cue)
+    return any(tuple(ws[j:j + n]) == cue for j in range(len(ws) - n + 1))
+
+
+def load_concepts(k: Knowledge, files: Iterable[Path]) -> Concepts:
+    """The alias index: packs' levers and claims, the grading layer's regimes, facts and headings."""
+    raw: dict = {}
+    for path in files:
+        doc = load_yaml(path)
+        if not isinstance(doc, dict):
+            raise RegimeError("a concepts file is a mapping", file=str(path))
+        for section, body in doc.items():
+            if isinstance(body, dict) and isinstance(raw.get(section), dict):
+                raw[section] = {**raw[section], **body}
+            else:
+                raw[section] = body
+    c = Concepts(filler=frozenset(words(" ".join(raw.get("filler", [])))))
+    c.neg_before = tuple(tuple(c.words(x)) for x in raw.get("negation", {}).get("before", []))
+    c.neg_anywhere = tuple(tuple(c.words(x)) for x in raw.get("negation", {}).get("anywhere", []))
+    c.nominal = tuple(tuple(c.words(x)) for x in raw.get("nominal", []))
+    c.ignore = frozenset(c.words(" ".join(raw.get("ambiguity", {}).get("ignore", []))))
+    for lever in k.levers.values():
+        for alias in (lever.id, lever.id.replace("_", " "), *lever.aliases):
+            c.add("lever", lever.id, alias)
+        c.meanings[lever.id] = set(c.words(" ".join([lever.meaning, *lever.aliases]))) - c.ignore
+    for claim in k.claims.values():
+        for alias in (claim.id, claim.text, *claim.aliases):
+            c.add("claim", claim.id, alias)
+    regime_values = k.vocabulary.get("regime").values
+    for value in regime_values:
+        for alias in (value, value.replace("_", " "), *raw.get("regimes", {}).get(value, [])):
+            c.add("regime", value, alias)
+    for name in k.vocabulary.specs:
+        c.add("fact", name, name)
+        c.add("fact", name, name.replace("_", " "))
+    for name, aliases in (raw.get("facts") or {}).items():
+        for alias in aliases:
+            c.add("fact", name, alias)
+    for section, aliases in (raw.get("headings") or {}).items():
+        for alias in (section, *aliases):
+            c.headings[tuple(c.words(alias))] = section
+    _spread_ambiguity(c)
+    return c
+
+
+def _spread_ambiguity(c: Concepts) -> None:
+    """An alias found inside another concept's alias (of the same kind) names that concept too."""
+    for table in c.phrases.values():
+        items = list(table.items())
+        for short, owners in items:
+            for long, others in items:
+                if len(long) > len(short) and _contains(list(long), short) and not others <= owners:
+                    table[short] = owners | others

@@ -1,0 +1,317 @@
+"""`regime exercise make`: one variant of a case per student, drawn within the ranges declared in
+rules/grading/variants.yaml, each with its key computed by the engine.
+
+Draws are deterministic: a student's variant depends only on the seed, the case and the
+student id (not on roster order). A variant whose key has a consistency finding is drawn again;
+after all students are drawn, the requested regimes must each appear, or students are redrawn
+toward the missing ones; if the declared ranges cannot reach a regime, that is an error.
+"""
+
+from __future__ import annotations
+
+import csv
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field
+from regime.core import units
+from regime.core.errors import RegimeError, did_you_mean
+from regime.core.yamlsrc import load_yaml, validated
+from regime.engine.grading import variants as vfiles
+from regime.engine.grading.grader import GRADING_DIR, Grader
+from regime.engine.grading.key import Key
+
+ID_COLUMNS = ("id", "student", "student_id", "sid", "login", "email", "username")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Span(_Strict):
+    from_: str | float = Field(alias="from")
+    to: str | float
+    step: str | float
+
+
+class Scaled(_Strict):
+    of: str
+    by: str | float | Span
+
+
+class CaseDraws(_Strict):
+    hardware: list[str] = []
+    model: list[str] = []
+    remove: list[str] = []
+    choose: dict[str, list[Any]] = {}
+    ranges: dict[str, Span] = {}
+    scaled: dict[str, Scaled] = {}
+
+
+class VariantSpec(_Strict):
+    redraw_on: list[str] = []
+    max_draws: int = Field(40, ge=1, le=1000)
+    cases: dict[str, CaseDraws]
+
+
+@dataclass
+class Made:
+    student: str
+    case_path: Path
+    key: Key
+    draws: int
+
+
+@dataclass
+class Exercise:
+    case: str
+    seed: str
+    made: list[Made] = field(default_factory=list)
+    requested: list[str] = field(default_factory=list)
+
+    def coverage(self) -> dict[str, int]:
+        return dict(sorted(Counter(m.key.regime or "undetermined" for m in self.made).items()))
+
+    def statement(self) -> str:
+        cov = self.coverage()
+        got = ", ".join(f"{r} ×{n}" for r, n in cov.items())
+        want = ", ".join(self.requested)
+        redrawn = sum(m.draws - 1 for m in self.made)
+        return (f"{len(self.made)} variants of {self.case} (seed {self.seed}): regimes {got}. "
+                f"Guarantee: every requested regime ({want}) appears at least once, and no variant's key "
+                f"has a consistency finding ({redrawn} draws were redrawn).")
+
+
+def load_spec(files: list[Path]) -> VariantSpec:
+    merged: dict[str, Any] = {}
+    for path in files:
+        doc = load_yaml(path)
+        if not isinstance(doc, dict):
+            raise RegimeError("a variants file is a mapping with 'cases'", file=str(path))
+        cases = {**merged.get("cases", {}), **(doc.get("cases") or {})}
+        merged = {**merged, **doc, "cases": cases}
+    return validated(VariantSpec, merged, str(files[-1]))
+
+
+def spec_files(layers: list[Path]) -> list[Path]:
+    """Built-in variant ranges, then any layer's grading/variants*.yaml."""
+    extra = [p for d in layers if (d / "grading").is_dir()
+             for p in sorted((d / "grading").glob("variants*.yaml"))]
+    return [GRADING_DIR / "variants.yaml", *extra]
+
+
+def read_roster(path: Path) -> list[str]:
+    """Student ids from a CSV roster: the first column named like an id, else the first column."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as err:
+        raise RegimeError(f"cannot read roster: {err}", file=str(path)) from None
+    rows = list(csv.reader(text.splitlines()))
+    if not rows:
+        raise RegimeError("roster is empty", file=str(path))
+    header = [h.strip().lower() for h in rows[0]]
+    col = next((header.index(c) for c in ID_COLUMNS if c in header), None)
+    body = rows[1:] if col is not None else rows
+    col = col or 0
+    seen: dict[str, int] = {}
+    for lineno, row in enumerate(body, 2 if body is not rows else 1):
+        if not row or col >= len(row) or not row[col].strip():
+            continue
+        sid = row[col].strip()
+        if sid in seen:
+            raise RegimeError(f"student '{sid}' is listed twice (first on line {seen[sid]})",
+                              file=str(path), line=lineno)
+        vfiles.safe_name(sid)
+        seen[sid] = lineno
+    if not seen:
+        raise RegimeError("roster names no students", file=str(path))
+    return list(seen)
+
+
+def make(grader: Grader, case_path: Path, students: list[str], seed: str, out: Path,
+         cover: list[str] | None = None, spec_files: list[Path] | None = None) -> Exercise:
+    spec = load_spec(spec_files or [GRADING_DIR / "variants.yaml"])
+    base = load_yaml(case_path)
+    case_id = (base.get("id") if isinstance(base, dict) else None) or case_path.stem
+    if case_id not in spec.cases:
+        raise RegimeError(f"no variant ranges are declared for case '{case_id}'"
+                          f"{did_you_mean(case_id, spec.cases)}", file=str(GRADING_DIR / "variants.yaml"))
+    draws = spec.cases[case_id]
+    base_key = grader.key_for_case(case_path)
+    regimes = grader.k.vocabulary.get("regime").values
+    requested = list(dict.fromkeys(cover or [base_key.regime or "undetermined"]))
+    for r in requested:
+        if r not in regimes:
+            raise RegimeError(f"unknown regime '{r}'{did_you_mean(r, regimes)}", field="--cover")
+    ex = Exercise(case_id, seed, requested=requested)
+    out.mkdir(parents=True, exist_ok=True)
+    for student in students:
+        ex.made.append(_draw_until_clean(grader, spec, draws, base, case_id, student, seed, out, None))
+    _ensure_coverage(grader, spec, draws, base, ex, out)
+    for m in ex.made:
+        vfiles.write_key(vfiles.paths(out, m.student, case_id)[1], m.key, grader.knowledge_hash)
+    _write_manifest(ex, out, grader)
+    return ex
+
+
+def _draw_until_clean(grader: Grader, spec: VariantSpec, draws: CaseDraws, base: dict, case_id: str,
+                      student: str, seed: str, out: Path, want: str | None, start: int = 0) -> Made:
+    bad = set(spec.redraw_on)
+    last_reason = ""
+    for attempt in range(start, start + spec.max_draws):
+        rng = random.Random(f"{seed}\0{case_id}\0{student}\0{attempt}")
+        path = vfiles.paths(out, student, case_id)[0]
+        try:
+            key = _one_variant(grader, draws, base, rng, path, f"{case_id} for {student}, seed {seed}, "
+                                                               f"draw {attempt + 1}")
+        except RegimeError as err:
+            last_reason = str(err)
+            continue
+        findings = bad & set(key.findings)
+        if findings:
+            last_reason = f"finding {sorted(findings)[0]}"
+            continue
+        if want is None or key.regime == want:
+            return Made(student, path, key, attempt + 1)
+        last_reason = f"regime {key.regime}, not {want}"
+    raise RegimeError(f"no clean variant of '{case_id}' for student '{student}' in {spec.max_draws} draws "
+                      f"(last: {last_reason}); widen the ranges in variants.yaml")
+
+
+def _ensure_coverage(grader: Grader, spec: VariantSpec, draws: CaseDraws, base: dict, ex: Exercise,
+                     out: Path) -> None:
+    """Redraw students (from the most common regime, last students first) toward missing regimes."""
+    for want in ex.requested:
+        if want in ex.coverage():
+            continue
+        counts = ex.coverage()
+        donors = [i for i in reversed(range(len(ex.made))) if counts[ex.made[i].key.regime or ""] > 1
+                  or ex.made[i].key.regime not in ex.requested]
+        for i in donors:
+            m = ex.made[i]
+            try:
+                ex.made[i] = _draw_until_clean(grader, spec, draws, base, ex.case, m.student, ex.seed, out,
+                                               want, start=m.draws + 1000)
+                break
+            except RegimeError:
+                _draw_until_clean(grader, spec, draws, base, ex.case, m.student, ex.seed, out, None,
+                                  start=m.draws - 1)  # restore that student's variant file
+                continue
+        else:
+            raise RegimeError(f"the ranges declared for '{ex.case}' reach no {want} variant; widen them in "
+                              "variants.yaml or drop --cover " + want)
+
+
+def _one_variant(grader: Grader, draws: CaseDraws, base: dict, rng: random.Random, path: Path,
+                 label: str) -> Key:
+    raw = _plain(base)
+    facts = raw.setdefault("facts", {})
+    if draws.hardware:
+        raw["hardware"] = rng.choice(draws.hardware)
+    if draws.model:
+        raw["model"] = rng.choice(draws.model)
+    for name in draws.remove:
+        facts.pop(name, None)
+    for _, options in sorted(draws.choose.items()):
+        pick = rng.choice(options)
+        updates = pick if isinstance(pick, dict) else {_ + "": pick}
+        for name, value in updates.items():
+            _set(facts, name, value)
+    for name, span in sorted(draws.ranges.items()):
+        _set(facts, name, _draw(span, rng))
+    raw["title"] = f"{raw.get('title', '')} (variant)"
+    raw.pop("summary", None)  # the original story names the original GPU and model
+    for name in draws.scaled:
+        facts.pop(name, None)
+    if draws.scaled:
+        key = _write_and_key(grader, raw, path, label)
+        for name, sc in sorted(draws.scaled.items()):
+            if sc.of not in key.facts:
+                raise RegimeError(f"variant gives no {sc.of} to scale {name} by")
+            value = _raw_fact(grader, path, sc.of) * _factor(sc.by, facts, rng, grader)
+            unit = grader.k.vocabulary.get(name).unit
+            facts[name] = f"{value:.6g} {unit}" if unit not in (units.FRACTION, "1") else value
+    return _write_and_key(grader, raw, path, label)
+
+
+def _write_and_key(grader: Grader, raw: dict, path: Path, label: str) -> Key:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = f"# Variant of {label}. Drawn by `regime exercise make`; its key is the engine's diagnosis.\n"
+    path.write_text(text + yaml.safe_dump(raw, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    grader._keys.pop(str(path), None)
+    return grader.key_for_case(path)
+
+
+def _raw_fact(grader: Grader, path: Path, name: str) -> float:
+    from regime.engine import api
+    d = api.runner(grader.k).diagnose(_load(grader, path))
+    return float(d.facts[name].value)
+
+
+def _load(grader: Grader, path: Path):
+    from regime.facts.case import load_case
+    return load_case(path, grader.k.vocabulary, grader.k.levers, grader.k.claims)
+
+
+def _factor(by: str | float | Span, facts: dict, rng: random.Random, grader: Grader) -> float:
+    if isinstance(by, Span):
+        return _number(_draw(by, rng), "1")
+    if isinstance(by, int | float):
+        return float(by)
+    spec = grader.k.vocabulary.get(by)
+    return _number(facts[by], spec.unit)
+
+
+def _number(written: Any, unit: str) -> float:
+    return units.parse_quantity(written, unit).value
+
+
+def _draw(span: Span, rng: random.Random) -> str | float:
+    """A value on the grid from..to by step, written in the unit of `from` (e.g. '63%', '4 ms')."""
+    unit = _unit_of(span.from_)
+    canonical = units.FRACTION if unit == "%" else unit
+    lo_q, hi_q, step_q = (units.parse_quantity(x, canonical) for x in (span.from_, span.to, span.step))
+    n = round((hi_q.value - lo_q.value) / step_q.value)
+    value = lo_q.value + step_q.value * rng.randint(0, max(0, n))
+    if unit == "%":
+        return f"{value * 100:.6g}%"
+    return f"{value:.6g} {unit}".strip() if unit != "1" else value
+
+
+def _unit_of(x: str | float) -> str:
+    if isinstance(x, int | float):
+        return "1"
+    text = str(x).strip()
+    if text.endswith("%"):
+        return "%"
+    q = text.split(" ", 1)
+    return q[1].strip() if len(q) == 2 else "1"
+
+
+def _set(facts: dict, name: str, value: Any) -> None:
+    group, _, member = name.partition(".")
+    if member:
+        facts.setdefault(group, {})[member] = value
+    else:
+        facts[name] = value
+
+
+def _plain(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {str(k): _plain(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_plain(v) for v in x]
+    return x
+
+
+def _write_manifest(ex: Exercise, out: Path, grader: Grader) -> None:
+    manifest = {"case": ex.case, "seed": ex.seed, "knowledge": grader.knowledge_hash,
+                "requested_regimes": ex.requested, "coverage": ex.coverage(), "guarantee": ex.statement(),
+                "students": {m.student: {"variant": str(m.case_path.relative_to(out)), "regime": m.key.regime,
+                                         "draws": m.draws} for m in ex.made}}
+    (out / f"{vfiles.safe_name(ex.case)}.manifest.yaml").write_text(
+        yaml.safe_dump(manifest, sort_keys=True, allow_unicode=True), encoding="utf-8")

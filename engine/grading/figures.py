@@ -1,0 +1,118 @@
+"""Numbers in answers: parse what students write ('204 tok/s', '0.204 ktok/s', '204 tokens per
+second', '78%', '62×') into canonical units and compare with the key's figures.
+
+A figure matches when it is within the rubric's relative tolerance, or within half a unit of
+the last digit the student wrote (so '0.04%' matches 0.0435%, but '200' does not match 204).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from regime.core import units
+
+_NUMBER = re.compile(r"(?<![\w.])(?P<num>[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?)"
+                     r"(?=(?P<after>[^\n]{0,40}))")
+_UNIT_HEAD = re.compile(r"^\s*(?P<unit>%|×|[xX](?![A-Za-z])|[A-Za-zµ]+(?:\s*/\s*[A-Za-zµ]+)*)")
+_PER = re.compile(r"\s+per\s+", re.I)
+_RATIO = ("×", "x", "X")
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number as written, in pint-readable unit text; `slack` is half its last written digit."""
+
+    value: float
+    unit: str          # '' for a bare number, '1' for a ratio (×), else unit text
+    slack: float
+    written: str
+
+    def canonical(self, unit: str) -> float | None:
+        """Value in `unit` (the key's canonical unit), or None where the dimensions differ."""
+        target = units.FRACTION if unit == units.FRACTION else unit
+        if self.unit in ("", "1"):
+            return self.value if target in (units.FRACTION, "1", "token") else None
+        try:
+            if not units.same_dimension(self.unit, target):
+                return None
+            return self.value * units.factor(self.unit, target)
+        except ValueError:
+            return None
+
+
+def parse_number(text: str) -> tuple[float, float]:
+    """'32,768' -> (32768, 0.5); '0.04' -> (0.04, 0.005)."""
+    plain = text.replace(",", "")
+    value = float(plain)
+    mantissa = plain.lower().split("e")[0]
+    exp = int(plain.lower().split("e")[1]) if "e" in plain.lower() else 0
+    decimals = len(mantissa.split(".")[1]) if "." in mantissa else 0
+    return value, 0.5 * 10.0 ** (exp - decimals)
+
+
+def quantities(text: str) -> list[Quantity]:
+    """Every number in free text with the unit that follows it, if pint can read one."""
+    out = []
+    for m in _NUMBER.finditer(text[:100_000]):
+        try:
+            value, slack = parse_number(m["num"])
+        except ValueError:
+            continue
+        if not math.isfinite(value):
+            continue
+        unit = _unit_after(m["after"])
+        out.append(Quantity(value, unit, slack, (m["num"] + " " + unit).strip()))
+    return out
+
+
+def quantity(value: object, unit: str | None = None) -> Quantity:
+    """One evidence value from a structured answer: a number (with `unit`) or '204 tokens/s'.
+    Raises ValueError for text that is not a number with a unit, or a non-finite number."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise ValueError(f"expected a number with a unit, got {type(value).__name__}")
+    if isinstance(value, int | float):
+        if not math.isfinite(float(value)):
+            raise ValueError(f"{value!r} is not a finite number")
+        text = repr(value)
+    else:
+        text = value.strip()
+    if unit:
+        text = f"{text} {unit}"
+    found = quantities(text)
+    if len(found) != 1:
+        raise ValueError(f"'{units.short(text)}' is not one number with a unit")
+    return found[0]
+
+
+def _unit_after(after: str) -> str:
+    head = _UNIT_HEAD.match(_PER.sub("/", after))
+    if not head:
+        return ""
+    text = head["unit"]
+    if text in _RATIO:
+        return "1"
+    if text == "%":
+        return "%"
+    parts = re.split(r"\s*/\s*", text)
+    while parts:
+        candidate = "/".join(parts)
+        try:
+            units.check_unit(candidate)
+            return candidate
+        except ValueError:
+            parts.pop()
+    return ""
+
+
+def matches(q: Quantity, value: float, unit: str, relative: float) -> bool:
+    """Whether `q` states `value` (canonical `unit`) within tolerance or the written rounding."""
+    got = q.canonical(unit)
+    if got is None:
+        return False
+    if q.unit not in ("", "1"):
+        scale = abs(units.factor(q.unit, units.FRACTION if unit == units.FRACTION else unit))
+    else:
+        scale = 1.0
+    return abs(got - value) <= max(relative * abs(value), q.slack * scale * (1 + 1e-9))

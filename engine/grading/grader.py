@@ -1,0 +1,156 @@
+"""Grade submissions: find each one's key (its case, or the student's variant of it), score it,
+and turn any problem with the submission into a "not graded" result that says where."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from regime.core.errors import RegimeError, did_you_mean
+from regime.engine import api
+from regime.engine.grading import variants as variant_files
+from regime.engine.grading.answer import Answer, read_answer
+from regime.engine.grading.concepts import Concepts, load_concepts
+from regime.engine.grading.key import Key, build_key
+from regime.engine.grading.rubric import Rubric, load_rubric, rubric_files
+from regime.engine.grading.score import Applied, Part, score
+from regime.engine.packs import Knowledge, pack_files
+from regime.engine.paths import CASES_DIR, RULES_DIR
+from regime.engine.session import EngineFault
+from regime.facts import catalogue
+from regime.facts.case import load_case
+from regime.facts.vocabulary import VOCABULARY_FILE
+
+from regime import __version__
+
+GRADING_DIR = RULES_DIR / "grading"
+
+
+@dataclass
+class Result:
+    """One submission's grade, or why it could not be graded. Deterministic: no times, no paths
+    beyond the one given, and the fingerprint of everything that decided it."""
+
+    submission: str
+    graded: bool
+    student: str | None = None
+    case: str | None = None
+    format: str | None = None
+    score: float = 0.0
+    max_score: float = 0.0
+    parts: list[Part] = field(default_factory=list)
+    penalties: list[Applied] = field(default_factory=list)
+    wrong_levers: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    variant: str | None = None
+    fingerprint: str = ""
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+class Grader:
+    """Knowledge, rubric and alias index loaded once; keys computed once per case or variant."""
+
+    def __init__(self, rules: list[Path] | None = None, cases_dir: Path | None = None) -> None:
+        layers = list(rules or [])
+        self.k: Knowledge = api.knowledge(layers)
+        files = rubric_files(GRADING_DIR / "rubric.yaml", layers)
+        self.rubric: Rubric = load_rubric(files)
+        concept_files = [GRADING_DIR / "concepts.yaml", *_layer_files(layers, "concepts")]
+        self.concepts: Concepts = load_concepts(self.k, concept_files)
+        self.cases_dir = cases_dir or CASES_DIR
+        self.knowledge_hash = _digest([__version__.encode(), *_read_all(
+            [*pack_files([RULES_DIR, *layers]), *_catalogue_files()])])
+        self.fingerprint = _digest([self.knowledge_hash.encode(), *_read_all([*files, *concept_files])])
+        self._keys: dict[str, Key] = {}
+
+    # ---- keys ------------------------------------------------------------------------------------
+
+    def key_for_case(self, path: Path) -> Key:
+        """Run the case through the engine (once) and reduce the diagnosis to its key."""
+        cached = self._keys.get(str(path))
+        if cached is None:
+            case = load_case(path, self.k.vocabulary, self.k.levers, self.k.claims)
+            try:
+                d = api.runner(self.k).diagnose(case)
+            except EngineFault as err:
+                raise RegimeError(f"engine fault while computing the key (please report): {err}",
+                                  file=str(path)) from None
+            cached = self._keys[str(path)] = build_key(d, self.k)
+        return cached
+
+    def key(self, answer: Answer, variants: Path | None) -> tuple[Key, str | None]:
+        if variants is None:
+            return self.key_for_case(self._case_path(answer)), None
+        if not answer.student:
+            raise RegimeError("with --variants, an answer names its student", file=answer.path,
+                              field="student")
+        case_path, key_path = variant_files.paths(variants, answer.student, answer.case)
+        if not case_path.is_file():
+            raise RegimeError(f"no variant of case '{answer.case}' for student '{answer.student}' "
+                              f"in {variants}",
+                              file=answer.path, field="case")
+        stored = variant_files.stored_key(key_path, self.knowledge_hash)
+        return (stored or self.key_for_case(case_path)), str(case_path)
+
+    def _case_path(self, answer: Answer) -> Path:
+        known = {p.stem: p for p in self.cases_dir.glob("*.yaml")}
+        if answer.case not in known:
+            raise RegimeError(f"unknown case '{answer.case}'{did_you_mean(answer.case, known)}",
+                              file=answer.path, field="case")
+        return known[answer.case]
+
+    # ---- grading ---------------------------------------------------------------------------------
+
+    def grade(self, submission: Path, variants: Path | None = None) -> Result:
+        """Grade one submission; never raises for a bad submission."""
+        result = Result(str(submission), graded=False, max_score=self.rubric.total,
+                        fingerprint=self.fingerprint)
+        try:
+            answer = read_answer(Path(submission), self.concepts, self.rubric.limits.max_bytes)
+            result.student, result.case, result.format = answer.student, answer.case, answer.format
+            key, result.variant = self.key(answer, variants)
+        except RegimeError as err:
+            result.errors.append(str(err.located(file=str(submission))))
+            return result
+        except RecursionError:
+            result.errors.append(f"{submission}: answer nested too deeply")
+            return result
+        s = score(answer, key, self.rubric)
+        result.graded = True
+        result.score, result.max_score = s.score, s.max_score
+        result.parts, result.penalties, result.wrong_levers = s.parts, s.penalties, s.wrong_levers
+        result.notes = list(answer.notes)
+        return result
+
+
+def _layer_files(layers: list[Path], stem: str) -> list[Path]:
+    out = []
+    for d in layers:
+        sub = d / "grading"
+        if d.is_dir() and sub.is_dir():
+            out += sorted(p for p in sub.glob(f"{stem}*.yaml"))
+    return out
+
+
+def _catalogue_files() -> list[Path]:
+    return [VOCABULARY_FILE, *sorted(catalogue.CATALOGUE_DIR.glob("*.yaml"))]
+
+
+def _read_all(paths: list[Path]) -> list[bytes]:
+    return [p.name.encode() + b"\0" + p.read_bytes() for p in paths if p.is_file()]
+
+
+def _digest(parts: list[bytes]) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(hashlib.sha256(p).digest())
+    return h.hexdigest()[:16]
+
+
+def result_json(results: list[Result]) -> str:
+    return json.dumps([r.to_dict() for r in results], indent=2, sort_keys=True, ensure_ascii=False) + "\n"

@@ -1,0 +1,125 @@
+"""The answer key is the engine's own diagnosis of a case, reduced to what a student can state.
+
+Nothing here is hand-written: regime, figures, fixes, rejections, verdicts and asks all come
+from the conclusions a run produced, and each keeps the justification ("because") the rule
+rendered with its numbers, so feedback can quote it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from regime.engine.diagnosis import Diagnosis
+from regime.engine.packs import Knowledge
+from regime.engine.report import show_fact
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A number fact the key's conclusions cite, in canonical units."""
+
+    name: str
+    value: float
+    unit: str
+    text: str                 # as the engine displays it, e.g. '204 tokens/s'
+    source: str               # measured, catalogue, assumed or derived
+    formula: str = ""         # derived facts: how it was computed
+    cited_by: str = ""        # the first rule whose justification or bound cites it
+
+
+@dataclass(frozen=True)
+class Item:
+    """A fix, rejection or ask of the key, with the rule's rendered justification."""
+
+    id: str                   # lever, claim or asked fact
+    rule: str
+    because: str
+    rank: int = 0             # fixes: position in priority order (1 = first)
+    bound: str = ""
+
+
+@dataclass
+class Key:
+    case: str
+    title: str
+    regime: str | None
+    nominal_regime: str | None
+    regime_because: str = ""
+    nominal_because: str = ""
+    figures: dict[str, Figure] = field(default_factory=dict)
+    fixes: list[Item] = field(default_factory=list)
+    rejects: list[Item] = field(default_factory=list)
+    asks: list[Item] = field(default_factory=list)
+    verdicts: dict[str, str] = field(default_factory=dict)   # proposal/claim -> fix | reject | none
+    claims: list[str] = field(default_factory=list)           # which verdicts are on claims
+    findings: list[str] = field(default_factory=list)         # finding ids (consistency checks)
+    facts: dict[str, str] = field(default_factory=dict)       # every fact as displayed (feedback)
+
+    def item(self, concept: str) -> Item | None:
+        return next((i for i in [*self.fixes, *self.rejects] if i.id == concept), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> Key:
+        raw = dict(raw)
+        raw["figures"] = {n: Figure(**f) for n, f in raw["figures"].items()}
+        for part in ("fixes", "rejects", "asks"):
+            raw[part] = [Item(**i) for i in raw[part]]
+        return cls(**raw)
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def build_key(d: Diagnosis, k: Knowledge) -> Key:
+    """Reduce a diagnosis to its key: what it concludes and the figures those conclusions cite."""
+    key = Key(d.case, d.title, _str(d.fact_value("regime")), _str(d.fact_value("nominal_regime")))
+    rules = {r.id: r for r in k.rules}
+    for c in d.of_kind("diagnose"):
+        if c.fact == "regime":
+            key.regime_because = c.because
+        elif c.fact == "nominal_regime":
+            key.nominal_because = c.because
+    for c in [*d.of_kind("diagnose"), *d.of_kind("finding"), *d.of_kind("fix"), *d.of_kind("reject")]:
+        rule = rules.get(c.rule)
+        cited = [f.key for f in rule.because.fields()] if rule else []
+        for name in [*cited, *(b.fact for b in c.bound)]:
+            _cite(key, d, k, name, c.rule)
+    for rank, c in enumerate(d.of_kind("fix"), 1):
+        bound = ", ".join(f"{b.fact} = {b.text}" for b in c.bound)
+        key.fixes.append(Item(c.lever or c.id, c.rule, c.because, rank, bound))
+    key.rejects = [Item(c.lever or c.claim or c.id, c.rule, c.because) for c in d.of_kind("reject")]
+    key.asks = [Item(c.id, c.rule, c.because, rank) for rank, c in enumerate(d.of_kind("ask"), 1)]
+    key.findings = sorted({c.id for c in d.of_kind("finding")})
+    key.verdicts = _verdicts(d, key)
+    key.claims = sorted(v for v in key.verdicts if v in k.claims)
+    key.facts = {n: show_fact(n, d, k) for n in sorted(d.facts)}
+    return key
+
+
+def _cite(key: Key, d: Diagnosis, k: Knowledge, name: str, rule: str) -> None:
+    rec = d.facts.get(name)
+    if rec is None or name in key.figures or isinstance(rec.value, str | bool):
+        return
+    key.figures[name] = Figure(name, float(rec.value), rec.unit, show_fact(name, d, k),
+                               rec.source, rec.formula or "", rule)
+
+
+def _verdicts(d: Diagnosis, key: Key) -> dict[str, str]:
+    """The key's verdict on each proposal and claim the case puts forward."""
+    fixed = {i.id for i in key.fixes}
+    rejected = {i.id for i in key.rejects}
+    out = {}
+    for name, rec in d.facts.items():
+        item = name.partition("__")[2]
+        if rec.unit == "flag" and item:
+            out[item] = "fix" if item in fixed else "reject" if item in rejected else "none"
+    return dict(sorted(out.items()))
+
+
+def _str(v: Any) -> str | None:
+    return None if v is None else str(v)

@@ -1,0 +1,200 @@
+"""Grading results as text, JSON, CSV with a class summary, Gradescope and PrairieLearn JSON.
+
+Every format is deterministic: no times, results in input order, sorted keys, the fingerprint
+of rubric, packs and engine version in each result.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from regime.engine.grading.grader import Result
+from regime.engine.grading.rubric import PARTS
+
+TITLES = {"regime": "Regime", "evidence": "Evidence (key figures)", "fixes": "Fixes",
+          "order": "Fix order (pairwise agreement)", "rejections": "Rejections",
+          "proposals": "Verdicts on proposals and claims", "asks": "What to measure next"}
+
+
+def _dumps(payload: Any) -> str:
+    return json.dumps(payload, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+# ---- text -----------------------------------------------------------------------------------------
+
+def text(r: Result) -> str:
+    who = " / ".join(x for x in (r.student, r.case) if x)
+    if not r.graded:
+        return f"{r.submission}{f' ({who})' if who else ''}: NOT GRADED\n" + "".join(
+            f"  error: {e}\n" for e in r.errors)
+    lines = [f"{r.submission} ({who}): {r.score:g} / {r.max_score:g}   [fingerprint {r.fingerprint}]"]
+    for p in r.parts:
+        if p.max_points == 0:
+            continue
+        lines.append(f"  {TITLES[p.part]}: {p.points:g} / {p.max_points:g}")
+        lines += [f"    - {f}" for f in p.feedback]
+    for pen in r.penalties:
+        lines.append(f"  Penalty {pen.id}: -{pen.points:g}")
+        lines.append(f"    - {pen.feedback}")
+    lines += [f"  note: {n}" for n in r.notes]
+    return "\n".join(lines) + "\n"
+
+
+def markdown(r: Result) -> str:
+    """The feedback a student reads (Gradescope and PrairieLearn show it)."""
+    if not r.graded:
+        errors = "".join(f"- `{e}`\n" for e in r.errors)
+        return "**Not graded.** Fix these problems and resubmit:\n\n" + errors
+    out = [f"**Score: {r.score:g} / {r.max_score:g}**", ""]
+    for p in r.parts:
+        if p.max_points:
+            out.append(f"- {TITLES[p.part]}: {p.points:g} / {p.max_points:g}")
+    for pen in r.penalties:
+        out.append(f"- Penalty `{pen.id}`: −{pen.points:g} — {pen.feedback}")
+    return "\n".join(out) + f"\n\n_fingerprint {r.fingerprint}_\n"
+
+
+def _part_output(feedback: list[str]) -> str:
+    return "\n".join(f"- {f}" for f in feedback) if feedback else "Full marks."
+
+
+# ---- JSON -----------------------------------------------------------------------------------------
+
+def to_json(results: list[Result]) -> str:
+    return _dumps({"results": [r.to_dict() for r in results], "summary": summary(results)})
+
+
+# ---- CSV and class summary ------------------------------------------------------------------------
+
+CSV_COLUMNS = ["submission", "student", "case", "format", "status", *PARTS, "penalties", "total", "max",
+               "wrong_levers", "errors", "fingerprint"]
+
+
+def to_csv(results: list[Result]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(CSV_COLUMNS)
+    for r in results:
+        points = {p.part: f"{p.points:g}" for p in r.parts if p.max_points}
+        w.writerow([r.submission, r.student or "", r.case or "", r.format or "",
+                     "graded" if r.graded else "not graded", *(points.get(p, "") for p in PARTS),
+                     f"{sum(x.points for x in r.penalties):g}", f"{r.score:g}" if r.graded else "",
+                     f"{r.max_score:g}", " ".join(r.wrong_levers), " | ".join(r.errors), r.fingerprint])
+    return buf.getvalue()
+
+
+def summary(results: list[Result]) -> dict[str, Any]:
+    """Per case: submissions, not graded, mean score, success rate per part (full marks), and the
+    most common wrong lever (recommended though the key rejects it)."""
+    cases: dict[str, dict[str, Any]] = {}
+    for r in results:
+        c = cases.setdefault(r.case or "(unknown)", {"submissions": 0, "not_graded": 0, "scores": [],
+                                                     "parts": {}, "wrong": Counter()})
+        c["submissions"] += 1
+        if not r.graded:
+            c["not_graded"] += 1
+            continue
+        c["scores"].append(r.score / r.max_score if r.max_score else 0.0)
+        for p in r.parts:
+            if p.max_points:
+                ok, n = c["parts"].get(p.part, (0, 0))
+                c["parts"][p.part] = (ok + (p.points >= p.max_points - 1e-9), n + 1)
+        c["wrong"].update(r.wrong_levers)
+    out = {}
+    for name in sorted(cases):
+        c = cases[name]
+        wrong = sorted(c["wrong"].items(), key=lambda kv: (-kv[1], kv[0]))
+        out[name] = {
+            "submissions": c["submissions"], "not_graded": c["not_graded"],
+            "mean_score": round(sum(c["scores"]) / len(c["scores"]), 4) if c["scores"] else None,
+            "success_rate": {p: round(ok / n, 4) for p, (ok, n) in sorted(c["parts"].items())},
+            "most_common_wrong_lever": {"lever": wrong[0][0], "count": wrong[0][1]} if wrong else None,
+        }
+    return out
+
+
+def summary_csv(results: list[Result]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["case", "item", "success_rate", "graded", "submissions", "not_graded", "mean_score",
+                "most_common_wrong_lever", "wrong_lever_count"])
+    for case, s in summary(results).items():
+        wrong = s["most_common_wrong_lever"] or {"lever": "", "count": 0}
+        graded = s["submissions"] - s["not_graded"]
+        for part, rate in s["success_rate"].items():
+            w.writerow([case, part, f"{rate:g}", graded, s["submissions"], s["not_graded"],
+                        "" if s["mean_score"] is None else f"{s['mean_score']:g}", wrong["lever"],
+                        wrong["count"]])
+        if not s["success_rate"]:
+            w.writerow([case, "", "", graded, s["submissions"], s["not_graded"], "", wrong["lever"],
+                        wrong["count"]])
+    return buf.getvalue()
+
+
+# ---- Gradescope and PrairieLearn ------------------------------------------------------------------
+
+def gradescope(r: Result) -> dict[str, Any]:
+    """Gradescope autograder results.json (score, output, tests: name/score/max_score/status/output)."""
+    tests = []
+    if not r.graded:
+        tests.append({"name": "Submission format", "score": 0.0, "max_score": r.max_score,
+                      "status": "failed", "output": markdown(r), "output_format": "md"})
+    for i, p in enumerate(p for p in r.parts if p.max_points):
+        tests.append({"name": TITLES[p.part], "number": str(i + 1), "score": p.points,
+                      "max_score": p.max_points,
+                      "status": "passed" if p.points >= p.max_points - 1e-9 else "failed",
+                      "output": _part_output(p.feedback), "output_format": "md"})
+    for pen in r.penalties:
+        tests.append({"name": f"Penalty: {pen.id}", "score": 0.0, "max_score": 0.0, "status": "failed",
+                      "output": f"−{pen.points:g} points. {pen.feedback}", "output_format": "md"})
+    return {"score": r.score if r.graded else 0.0, "output": markdown(r), "output_format": "md",
+            "tests": tests, "extra_data": _extra(r)}
+
+
+def prairielearn(r: Result) -> dict[str, Any]:
+    """PrairieLearn external-grader results.json (gradable, score in [0, 1], message, tests)."""
+    if not r.graded:
+        return {"gradable": False, "score": 0.0, "message": "Not graded: the submission has format errors.",
+                "format_errors": list(r.errors), "output": markdown(r), "tests": []}
+    tests = [{"name": TITLES[p.part], "points": p.points, "max_points": p.max_points,
+              "message": "Full marks." if p.points >= p.max_points - 1e-9 else "See the feedback.",
+              "output": _part_output(p.feedback)} for p in r.parts if p.max_points]
+    tests += [{"name": f"Penalty: {pen.id}", "points": 0.0, "max_points": 0.0,
+               "message": f"−{pen.points:g} points", "output": pen.feedback} for pen in r.penalties]
+    score = round(r.score / r.max_score, 6) if r.max_score else 0.0
+    return {"gradable": True, "score": score, "message": f"Score {r.score:g} / {r.max_score:g} "
+            f"(fingerprint {r.fingerprint})", "output": markdown(r), "tests": tests}
+
+
+def _extra(r: Result) -> dict[str, Any]:
+    return {"case": r.case, "student": r.student, "variant": r.variant, "fingerprint": r.fingerprint}
+
+
+def write_per_submission(results: list[Result], out: Path, fmt: str) -> list[Path]:
+    """One results.json per submission: DIR/results.json for one, DIR/<submission>/results.json for many."""
+    make = gradescope if fmt == "gradescope" else prairielearn
+    written = []
+    names = _unique_names(results)
+    for r, name in zip(results, names, strict=True):
+        folder = out if len(results) == 1 else out / name
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / "results.json"
+        path.write_text(_dumps(make(r)), encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def _unique_names(results: list[Result]) -> list[str]:
+    names: list[str] = []
+    seen: Counter[str] = Counter()
+    for r in results:
+        p = Path(r.submission)
+        base = "_".join([*p.parent.parts[-1:], p.name]).replace(".", "_").lstrip("_") or "submission"
+        seen[base] += 1
+        names.append(base if seen[base] == 1 else f"{base}_{seen[base]}")
+    return names

@@ -1,0 +1,116 @@
+"""The rubric is data: rules/grading/rubric.yaml, merged with an instructor's layers.
+
+A layer is any `grading/*.yaml` under a `--rules` directory; its mappings merge into the
+built-in rubric key by key and everything else (lists, numbers) replaces.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from regime.core.errors import RegimeError
+from regime.core.yamlsrc import load_yaml, validated
+
+PARTS = ("regime", "evidence", "fixes", "order", "rejections", "proposals", "asks")
+_PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Penalty(_Strict):
+    id: str
+    when: Literal["recommends", "rejects", "endorses"]
+    rules: list[str]
+    points: float = Field(ge=0)
+    feedback: str
+
+
+class RegimePart(_Strict):
+    nominal_share: float = Field(0.25, ge=0, le=1)
+
+
+class EvidencePart(_Strict):
+    sources: list[Literal["derived", "measured", "catalogue", "assumed"]] = ["derived"]
+    relative_tolerance: float = Field(0.02, ge=0, le=1)
+
+
+class OrderPart(_Strict):
+    method: Literal["pairwise"] = "pairwise"
+
+
+class Limits(_Strict):
+    max_bytes: int = Field(262144, ge=1024, le=64 * 1024 * 1024)
+
+
+class Rubric(_Strict):
+    rubric: str
+    description: str = ""
+    total: float = Field(100, gt=0)
+    weights: dict[str, float]
+    regime: RegimePart = RegimePart()
+    evidence: EvidencePart = EvidencePart()
+    order: OrderPart = OrderPart()
+    limits: Limits = Limits()
+    penalties: list[Penalty] = []
+
+    @model_validator(mode="after")
+    def _parts(self) -> Rubric:
+        unknown = sorted(set(self.weights) - set(PARTS))
+        if unknown:
+            raise ValueError(f"unknown rubric part '{unknown[0]}' (parts: {', '.join(PARTS)})")
+        if any(w < 0 for w in self.weights.values()) or not any(self.weights.values()):
+            raise ValueError("weights are >= 0 and at least one is positive")
+        ids = [p.id for p in self.penalties]
+        if len(set(ids)) != len(ids):
+            raise ValueError("penalty ids must be unique")
+        return self
+
+    def weight(self, part: str) -> float:
+        return self.weights.get(part, 0.0)
+
+
+def rubric_files(builtin: Path, layers: list[Path]) -> list[Path]:
+    """The rubric files in the order they apply: built-in first, then each layer's grading/*.yaml."""
+    files = [builtin]
+    for d in layers:
+        sub = d / "grading" if d.is_dir() else None
+        if sub is not None and sub.is_dir():
+            files += sorted(p for p in sub.iterdir() if p.suffix in (".yaml", ".yml") and
+                            _is_rubric(p))
+    return files
+
+
+def _is_rubric(path: Path) -> bool:
+    doc = load_yaml(path)
+    return isinstance(doc, dict) and not ({"regimes", "headings", "negation"} & set(doc))
+
+
+def load_rubric(files: list[Path]) -> Rubric:
+    merged: dict[str, Any] = {}
+    for path in files:
+        doc = load_yaml(path)
+        if not isinstance(doc, dict):
+            raise RegimeError("a rubric file is a mapping", file=str(path))
+        merged = _merge(merged, doc)
+        validated(Rubric, merged, str(path))  # a layer's mistake is reported against that layer
+    return validated(Rubric, merged, str(files[-1]))
+
+
+def _merge(base: dict[str, Any], layer: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in layer.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def fill(template: str, values: dict[str, str]) -> str:
+    """Replace {name} with a key value; a name the key lacks stays visible as {name}."""
+    return " ".join(_PLACEHOLDER.sub(lambda m: values.get(m[1], m[0]), template).split())

@@ -1,0 +1,52 @@
+"""Per-student variants of a case: where they live and how their stored keys are trusted.
+
+A variants directory holds DIR/<student>/<case>.yaml (the variant, an ordinary case file) and
+DIR/<student>/<case>.key.json (its key, computed by the engine when the variant was made, with
+the hash of the knowledge that computed it). A key whose hash differs from the loaded
+knowledge is ignored and recomputed from the variant.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from regime.core.errors import RegimeError
+from regime.engine.grading.key import Key
+
+_SAFE = re.compile(r"[^A-Za-z0-9_.@+-]")
+
+
+def safe_name(name: str) -> str:
+    """A student id as a directory name: no separators, no leading dots, bounded."""
+    cleaned = _SAFE.sub("_", name.strip())[:64].lstrip(".")
+    if not cleaned:
+        raise RegimeError(f"student id '{name[:40]}' has no usable characters")
+    return cleaned
+
+
+def paths(root: Path, student: str, case: str) -> tuple[Path, Path]:
+    folder = Path(root) / safe_name(student)
+    stem = safe_name(case)
+    return folder / f"{stem}.yaml", folder / f"{stem}.key.json"
+
+
+def stored_key(path: Path, knowledge_hash: str) -> Key | None:
+    """The key stored with a variant, if it was computed by this knowledge."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(raw, dict) or raw.get("knowledge") != knowledge_hash:
+        return None
+    try:
+        return Key.from_dict(raw["key"])
+    except (KeyError, TypeError):
+        return None
+
+
+def write_key(path: Path, key: Key, knowledge_hash: str) -> None:
+    payload = {"knowledge": knowledge_hash, "key": key.to_dict()}
+    path.write_text(json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n",
+                    encoding="utf-8")
