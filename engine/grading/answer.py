@@ -71,7 +71,7 @@ def read_text(path: Path, max_bytes: int) -> str:
         line = data[:data.index(b"\x00")].count(b"\n") + 1
         raise RegimeError("submission is binary (contains NUL bytes), not text", file=file, line=line)
     try:
-        return data.decode("utf-8-sig")
+        return str(data, "utf-8-sig")
     except UnicodeDecodeError as err:
         line = data[:err.start].count(b"\n") + 1
         raise RegimeError(f"submission is not UTF-8 (byte 0x{data[err.start]:02x} at offset {err.start}); "
@@ -238,6 +238,17 @@ def _markdown_answer(path: Path, text: str, concepts: Concepts) -> Answer:
             a.numbers += quantities(item)
             _read_item(a, concepts, name, line, item)
     return a
+
+
+def outline(path: Path, concepts: Concepts, max_bytes: int) -> dict[str, Any]:
+    """What the reader takes from a written answer: front matter and items per template section
+    (the shape docs/grading/markdown-answer.schema.json describes)."""
+    text = read_text(path, max_bytes)
+    meta, start = _front_matter(path, text)
+    scratch = Answer(str(path), "markdown", "")
+    sections = _sections(text, start, concepts, scratch)
+    return {"front_matter": dict(meta),
+            "sections": {k: [{"line": ln, "text": t} for ln, t in v] for k, v in sections.items()}}
 
 
 def _front_matter(path: Path, text: str) -> tuple[dict, int]:

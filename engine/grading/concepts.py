@@ -146,6 +146,9 @@ def load_concepts(k: Knowledge, files: Iterable[Path]) -> Concepts:
     for lever in k.levers.values():
         for alias in (lever.id, lever.id.replace("_", " "), *lever.aliases):
             c.add("lever", lever.id, alias)
+        extra = (raw.get("levers") or {}).get(lever.id, [])
+        for alias in extra:
+            c.add("lever", lever.id, alias)
         c.meanings[lever.id] = set(c.words(" ".join([lever.meaning, *lever.aliases]))) - c.ignore
     for claim in k.claims.values():
         for alias in (claim.id, claim.text, *claim.aliases):
@@ -160,6 +163,9 @@ def load_concepts(k: Knowledge, files: Iterable[Path]) -> Concepts:
     for name, aliases in (raw.get("facts") or {}).items():
         for alias in aliases:
             c.add("fact", name, alias)
+    unknown = sorted(set(raw.get("levers") or {}) - set(k.levers))
+    if unknown:
+        raise RegimeError(f"concepts name unknown lever '{unknown[0]}'", field=f"levers.{unknown[0]}")
     for section, aliases in (raw.get("headings") or {}).items():
         for alias in (section, *aliases):
             c.headings[tuple(c.words(alias))] = section

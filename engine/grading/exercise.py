@@ -64,6 +64,7 @@ class Made:
     case_path: Path
     key: Key
     draws: int
+    text: str = ""
 
 
 @dataclass
@@ -150,60 +151,65 @@ def make(grader: Grader, case_path: Path, students: list[str], seed: str, out: P
     ex = Exercise(case_id, seed, requested=requested)
     out.mkdir(parents=True, exist_ok=True)
     for student in students:
-        ex.made.append(_draw_until_clean(grader, spec, draws, base, case_id, student, seed, out, None))
+        ex.made.append(_draw_until_clean(grader, spec, draws, base, case_id, student, seed, out))
     _ensure_coverage(grader, spec, draws, base, ex, out)
-    for m in ex.made:
+    for m in ex.made:  # drafts overwrote files while drawing: write what was kept
+        m.case_path.write_text(m.text, encoding="utf-8")
         vfiles.write_key(vfiles.paths(out, m.student, case_id)[1], m.key, grader.knowledge_hash)
     _write_manifest(ex, out, grader)
     return ex
 
 
 def _draw_until_clean(grader: Grader, spec: VariantSpec, draws: CaseDraws, base: dict, case_id: str,
-                      student: str, seed: str, out: Path, want: str | None, start: int = 0) -> Made:
-    bad = set(spec.redraw_on)
-    last_reason = ""
-    for attempt in range(start, start + spec.max_draws):
-        rng = random.Random(f"{seed}\0{case_id}\0{student}\0{attempt}")
-        path = vfiles.paths(out, student, case_id)[0]
-        try:
-            key = _one_variant(grader, draws, base, rng, path, f"{case_id} for {student}, seed {seed}, "
-                                                               f"draw {attempt + 1}")
-        except RegimeError as err:
-            last_reason = str(err)
-            continue
-        findings = bad & set(key.findings)
-        if findings:
-            last_reason = f"finding {sorted(findings)[0]}"
-            continue
-        if want is None or key.regime == want:
-            return Made(student, path, key, attempt + 1)
-        last_reason = f"regime {key.regime}, not {want}"
+                      student: str, seed: str, out: Path) -> Made:
+    last = ""
+    for attempt in range(spec.max_draws):
+        made, last = _attempt(grader, spec, draws, base, case_id, student, seed, out, attempt)
+        if made is not None:
+            return made
     raise RegimeError(f"no clean variant of '{case_id}' for student '{student}' in {spec.max_draws} draws "
-                      f"(last: {last_reason}); widen the ranges in variants.yaml")
+                      f"(last: {last}); widen the ranges in variants.yaml")
+
+
+def _attempt(grader: Grader, spec: VariantSpec, draws: CaseDraws, base: dict, case_id: str, student: str,
+             seed: str, out: Path, attempt: int) -> tuple[Made | None, str]:
+    """One draw: the variant and its key, or None and why it was refused."""
+    rng = random.Random(f"{seed}\0{case_id}\0{student}\0{attempt}")
+    path = vfiles.paths(out, student, case_id)[0]
+    try:
+        key = _one_variant(grader, draws, base, rng, path,
+                           f"{case_id} for {student}, seed {seed}, draw {attempt + 1}")
+    except RegimeError as err:
+        return None, str(err)
+    findings = set(spec.redraw_on) & set(key.findings)
+    if findings:
+        return None, f"finding {sorted(findings)[0]}"
+    return Made(student, path, key, attempt + 1, path.read_text(encoding="utf-8")), ""
 
 
 def _ensure_coverage(grader: Grader, spec: VariantSpec, draws: CaseDraws, base: dict, ex: Exercise,
                      out: Path) -> None:
-    """Redraw students (from the most common regime, last students first) toward missing regimes."""
+    """Redraw students toward each missing regime (students of an over-represented or unrequested
+    regime, last first), within max_draws draws per missing regime."""
     for want in ex.requested:
         if want in ex.coverage():
             continue
         counts = ex.coverage()
-        donors = [i for i in reversed(range(len(ex.made))) if counts[ex.made[i].key.regime or ""] > 1
+        donors = [i for i in reversed(range(len(ex.made)))
+                  if counts[ex.made[i].key.regime or "undetermined"] > 1
                   or ex.made[i].key.regime not in ex.requested]
-        for i in donors:
+        for n in range(spec.max_draws if donors else 0):
+            i = donors[n % len(donors)]
             m = ex.made[i]
-            try:
-                ex.made[i] = _draw_until_clean(grader, spec, draws, base, ex.case, m.student, ex.seed, out,
-                                               want, start=m.draws + 1000)
+            made, _ = _attempt(grader, spec, draws, base, ex.case, m.student, ex.seed, out,
+                               spec.max_draws + n)
+            if made is not None and made.key.regime == want:
+                ex.made[i] = made
                 break
-            except RegimeError:
-                _draw_until_clean(grader, spec, draws, base, ex.case, m.student, ex.seed, out, None,
-                                  start=m.draws - 1)  # restore that student's variant file
-                continue
         else:
-            raise RegimeError(f"the ranges declared for '{ex.case}' reach no {want} variant; widen them in "
-                              "variants.yaml or drop --cover " + want)
+            raise RegimeError(f"the ranges declared for '{ex.case}' reach no {want} variant in "
+                              f"{spec.max_draws} "
+                              f"draws; widen them in variants.yaml or drop --cover {want}")
 
 
 def _one_variant(grader: Grader, draws: CaseDraws, base: dict, rng: random.Random, path: Path,

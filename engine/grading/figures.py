@@ -1,8 +1,8 @@
-"""Numbers in answers: parse what students write ('204 tok/s', '0.204 ktok/s', '204 tokens per
-second', '78%', '62×') into canonical units and compare with the key's figures.
+"""Numbers in answers: parse what students write ('120 tok/s', '0.12 ktok/s', '120 tokens per
+second', '35%', '9×') into canonical units and compare with the key's figures.
 
 A figure matches when it is within the rubric's relative tolerance, or within half a unit of
-the last digit the student wrote (so '0.04%' matches 0.0435%, but '200' does not match 204).
+the last digit the student wrote (so '0.03%' matches 0.0327%, but '100' does not match 103).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ class Quantity:
 
 
 def parse_number(text: str) -> tuple[float, float]:
-    """'32,768' -> (32768, 0.5); '0.04' -> (0.04, 0.005)."""
+    """'12,345' -> (12345, 0.5); '0.07' -> (0.07, 0.005)."""
     plain = text.replace(",", "")
     value = float(plain)
     mantissa = plain.lower().split("e")[0]
@@ -63,12 +63,13 @@ def quantities(text: str) -> list[Quantity]:
         if not math.isfinite(value):
             continue
         unit = _unit_after(m["after"])
-        out.append(Quantity(value, unit, slack, (m["num"] + " " + unit).strip()))
+        shown = {"%": "%", "1": "×", "": ""}.get(unit, f" {unit}")
+        out.append(Quantity(value, unit, slack, m["num"] + shown))
     return out
 
 
 def quantity(value: object, unit: str | None = None) -> Quantity:
-    """One evidence value from a structured answer: a number (with `unit`) or '204 tokens/s'.
+    """One evidence value from a structured answer: a number (with `unit`) or '120 tokens/s'.
     Raises ValueError for text that is not a number with a unit, or a non-finite number."""
     if isinstance(value, bool) or not isinstance(value, int | float | str):
         raise ValueError(f"expected a number with a unit, got {type(value).__name__}")
@@ -81,9 +82,14 @@ def quantity(value: object, unit: str | None = None) -> Quantity:
     if unit:
         text = f"{text} {unit}"
     found = quantities(text)
-    if len(found) != 1:
-        raise ValueError(f"'{units.short(text)}' is not one number with a unit")
+    rest = _NUMBER.sub("", text, count=1).strip() if found else text
+    if len(found) != 1 or _compact(rest) != _compact(found[0].unit if found[0].unit != "1" else rest):
+        raise ValueError(f"'{units.short(text)}' is not one number with a unit (e.g. '120 tokens/s', '35%')")
     return found[0]
+
+
+def _compact(text: str) -> str:
+    return re.sub(r"\s+", "", _PER.sub("/", f" {text} "))
 
 
 def _unit_after(after: str) -> str:

@@ -23,7 +23,7 @@ class Figure:
     name: str
     value: float
     unit: str
-    text: str                 # as the engine displays it, e.g. '204 tokens/s'
+    text: str                 # as the engine displays it, e.g. '120 tokens/s'
     source: str               # measured, catalogue, assumed or derived
     formula: str = ""         # derived facts: how it was computed
     cited_by: str = ""        # the first rule whose justification or bound cites it

@@ -1,0 +1,245 @@
+"""Grading as instructors run it: untrusted submissions, whole classes, per-student variants,
+Gradescope and PrairieLearn output checked against those formats' documented fields."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+import jsonschema
+import pytest
+import yaml
+from conftest import ROOT, run_cli, write
+from regime.engine.grading import batch, exercise, output
+from regime.engine.grading import grade as regime_grade
+from regime.engine.grading.answer import outline
+from regime.engine.grading.grader import Grader
+
+SCHEMAS = ROOT / "docs" / "grading"
+CASES = ["a_chatbot", "b_training_run", "c_document_summarizer", "d_high_throughput_api", "e_doesnt_add_up"]
+
+
+def schema(name: str) -> dict:
+    return json.loads((SCHEMAS / name).read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def grader() -> Grader:
+    return Grader()
+
+
+GOOD = "case: a_chatbot\nregime: bandwidth_bound\n"
+BAD_SUBMISSIONS = {
+    "bomb.yaml": ("a: &a [x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a]\n"
+                  "c: [*b, *b, *b, *b, *b, *b, *b, *b]\n", "anchors and aliases"),
+    "junk.yaml": ("\x00\x01\x02binary", "binary"),
+    "nested.yaml": ("case: " + "[" * 5000 + "]" * 5000 + "\n", ""),
+    "list.yaml": ("- case: a_chatbot\n", "is a mapping"),
+    "lever.yaml": (GOOD + "fixes: [continous_batching]\n",
+                   "unknown lever 'continous_batching' (did you mean"),
+    "case.yaml": ("case: a_chatbott\nregime: bandwidth_bound\n", "unknown case 'a_chatbott' (did you mean"),
+    "negative.yaml": (GOOD + "evidence:\n  - {figure: ceiling_tokens_per_s, value: -204 tok/s}\n",
+                      "negative"),
+    "nan.yaml": (GOOD + "evidence:\n  - {figure: ceiling_tokens_per_s, value: .nan}\n",
+                 "not a finite number"),
+    "unit.yaml": (GOOD + "evidence:\n  - {figure: x, value: 204 bananas}\n", "one number with a unit"),
+    "regime.yaml": ("case: a_chatbot\nregime: fast\n", "unknown regime 'fast'"),
+    "extra.yaml": (GOOD + "fixs: []\n", "unknown key (did you mean 'fixes'?)"),
+    "noheading.md": ("---\ncase: a_chatbot\n---\nIt is bandwidth-bound.\n", "no template heading"),
+    "nofront.md": ("## Regime\n\nbandwidth-bound\n", "front matter"),
+    "answer.pdf": ("%PDF-1.4", "unknown answer format"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_SUBMISSIONS))
+def test_bad_submissions_are_not_graded_with_a_located_reason(grader, tmp_path, name):
+    text, reason = BAD_SUBMISSIONS[name]
+    path = write(tmp_path, name, text)
+    r = grader.grade(path)
+    assert not r.graded and len(r.errors) == 1
+    assert r.errors[0].startswith(str(path)) and reason in r.errors[0], r.errors
+
+
+def test_wrong_encodings_and_huge_files(grader, tmp_path):
+    utf16 = tmp_path / "u16.yaml"
+    utf16.write_bytes(GOOD.encode("utf-16"))
+    latin = tmp_path / "latin.md"
+    latin.write_bytes("---\ncase: a_chatbot\n---\n## Regime\n\ncaf\xe9\n".encode("latin-1"))
+    huge = tmp_path / "huge.yaml"
+    with huge.open("wb") as fh:  # 50 MB, sparse: refused by its size before it is read
+        fh.truncate(50 * 1024 * 1024)
+    results = {p.name: grader.grade(p) for p in (utf16, latin, huge)}
+    assert "UTF-16" in results["u16.yaml"].errors[0]
+    assert f"{latin}:6:" in results["latin.md"].errors[0] and "not UTF-8" in results["latin.md"].errors[0]
+    assert "52,428,800 bytes" in results["huge.yaml"].errors[0]
+
+
+def test_a_class_with_broken_submissions_gives_one_row_each(grader, tmp_path):
+    for name, (text, _) in BAD_SUBMISSIONS.items():
+        write(tmp_path, name, text)
+    for p in (ROOT / "answers").iterdir():
+        shutil.copy(p, tmp_path / p.name)
+    missing = tmp_path / "missing.yaml"
+    paths = [*batch.expand([tmp_path]), missing]
+    results = batch.grade_all(grader, paths)
+    assert len(results) == len(paths)
+    rows = output.to_csv(results).splitlines()
+    assert len(rows) == len(paths) + 1 and rows[0].startswith("submission,student,case,format,status,regime")
+    assert sum(1 for r in results if not r.graded) == len(BAD_SUBMISSIONS) - 1 + 1  # answer.pdf not expanded
+
+
+def test_parallel_grading_matches_serial(grader, tmp_path):
+    sources = sorted((ROOT / "answers").iterdir())
+    paths = []
+    for i in range(2 * batch.CHUNK + 7):
+        src = sources[i % len(sources)]
+        paths.append(shutil.copy(src, tmp_path / f"{i:03d}_{src.name}"))
+    serial = output.to_json(batch.grade_all(grader, paths, jobs=1))
+    parallel = output.to_json(batch.grade_all(grader, paths, jobs=2))
+    assert serial == parallel
+
+
+def test_structured_answers_follow_their_schema():
+    for path in sorted((ROOT / "answers").glob("*.yaml")):
+        jsonschema.validate(yaml.safe_load(path.read_text(encoding="utf-8")), schema("answer.schema.json"))
+
+
+def test_written_answers_follow_their_schema(grader):
+    for path in sorted((ROOT / "answers").glob("*.md")):
+        jsonschema.validate(outline(path, grader.concepts, 100_000), schema("markdown-answer.schema.json"))
+
+
+@pytest.fixture(scope="module")
+def class_of_variants(tmp_path_factory, grader):
+    """Three students, five cases: variants, and answers written on the students' own variants."""
+    root = tmp_path_factory.mktemp("class")
+    roster = write(root, "roster.csv", "name,id\nAda,s1\nBo,s2\nCy,s3\n")
+    out = root / "variants"
+    for case in CASES:
+        exercise.make(grader, ROOT / "cases" / f"{case}.yaml", exercise.read_roster(roster), "42", out)
+    subs = root / "subs"
+    for student in ("s1", "s2", "s3"):
+        for case in CASES:
+            src = next((ROOT / "answers").glob(f"{case}.solution.*"))
+            text = src.read_text(encoding="utf-8").replace("student: solution", f"student: {student}")
+            write(subs / student, src.name, text) if (subs / student).mkdir(parents=True, exist_ok=True) \
+                is None else None
+    write(subs, "broken.yaml", "case: [")
+    return root, roster, out, subs
+
+
+def test_variants_are_deterministic_and_state_their_coverage(grader, class_of_variants, tmp_path):
+    _, roster, out, _ = class_of_variants
+    again = tmp_path / "again"
+    ex = exercise.make(grader, ROOT / "cases" / "a_chatbot.yaml", exercise.read_roster(roster), "42", again)
+    for f in sorted(again.rglob("*")):
+        if f.is_file():
+            assert f.read_bytes() == (out / f.relative_to(again)).read_bytes(), f
+    assert "Guarantee: every requested regime (bandwidth_bound) appears" in ex.statement()
+    manifest = yaml.safe_load((out / "a_chatbot.manifest.yaml").read_text(encoding="utf-8"))
+    assert set(manifest["students"]) == {"s1", "s2", "s3"} and manifest["coverage"] == {"bandwidth_bound": 3}
+    other = exercise.make(grader, ROOT / "cases" / "a_chatbot.yaml", ["s1"], "43", tmp_path / "o")
+    assert other.made[0].case_path.read_text() != (out / "s1" / "a_chatbot.yaml").read_text()
+
+
+def test_coverage_is_guaranteed_or_refused(grader, tmp_path):
+    from regime.core.errors import RegimeError
+    (tmp_path / "grading").mkdir()
+    spec = write(tmp_path / "grading", "variants.yaml", """\
+max_draws: 12
+cases:
+  d_high_throughput_api:
+    ranges:
+      flop_util: {from: 60%, to: 80%, step: 10%}
+      bw_util: {from: 20%, to: 70%, step: 10%}
+""")
+    files = [*exercise.spec_files([]), spec]
+    case = ROOT / "cases" / "d_high_throughput_api.yaml"
+    ex = exercise.make(grader, case, ["s1", "s2", "s3"], "1", tmp_path / "v",
+                       cover=["compute_bound", "balanced"], spec_files=files)
+    assert {"compute_bound", "balanced"} <= set(ex.coverage())
+    with pytest.raises(RegimeError, match="reach no bandwidth_bound variant in 12 draws"):
+        exercise.make(grader, case, ["s1", "s2"], "1", tmp_path / "w", cover=["bandwidth_bound"],
+                      spec_files=files)
+
+
+def test_a_variant_with_a_consistency_finding_is_redrawn(grader, tmp_path):
+    (tmp_path / "grading").mkdir()
+    spec = write(tmp_path / "grading", "variants.yaml", """\
+cases:
+  a_chatbot:
+    ranges:
+      bw_util: {from: 60%, to: 90%, step: 1%}
+    scaled:
+      throughput: {of: ceiling_tokens_per_s, by: {from: 0.7, to: 1.3, step: 0.1}}
+""")
+    ex = exercise.make(grader, ROOT / "cases" / "a_chatbot.yaml", [f"s{i}" for i in range(8)], "5",
+                       tmp_path / "v", spec_files=[*exercise.spec_files([]), spec])
+    assert all("inconsistent_data" not in m.key.findings for m in ex.made)
+    assert any(m.draws > 1 for m in ex.made)
+
+
+def test_students_are_graded_on_their_own_variant(grader, class_of_variants):
+    _, _, out, subs = class_of_variants
+    results = batch.grade_all(grader, batch.expand([subs]), out)
+    graded = [r for r in results if r.graded]
+    assert len(results) == 16 and len(graded) == 15
+    assert all(r.variant and f"/{r.student}/" in r.variant for r in graded)
+    # the solution's figures are the original case's: on a variant they no longer match the key
+    assert any(r.score < 100 for r in graded)
+    assert "no variant" not in " ".join(e for r in results for e in r.errors)
+
+
+def test_gradescope_and_prairielearn_results_validate(class_of_variants, tmp_path):
+    _, _, out, subs = class_of_variants
+    gs, pl = tmp_path / "gs", tmp_path / "pl"
+    done = run_cli("grade", str(subs), "--variants", str(out), "--format", "gradescope", "-o", str(gs))
+    assert done.returncode == 2 and "1 of 16 submission(s) not graded" in done.stderr
+    output.write_per_submission(regime_grade([subs], variants=out), pl, "prairielearn")
+    gs_files, pl_files = sorted(gs.rglob("results.json")), sorted(pl.rglob("results.json"))
+    assert len(gs_files) == len(pl_files) == 16
+    for f in gs_files:
+        doc = json.loads(f.read_text(encoding="utf-8"))
+        jsonschema.validate(doc, schema("gradescope-results.schema.json"))
+        assert all({"name", "score", "max_score", "status", "output"} <= set(t) for t in doc["tests"])
+    for f in pl_files:
+        doc = json.loads(f.read_text(encoding="utf-8"))
+        jsonschema.validate(doc, schema("prairielearn-results.schema.json"))
+        assert f.stat().st_size < 1_000_000
+        assert 0 <= doc["score"] <= 1
+        if not doc["gradable"]:
+            assert doc["format_errors"] and "broken.yaml:2: malformed YAML" in doc["format_errors"][0]
+
+
+def test_csv_rows_and_class_summary(grader, tmp_path):
+    from regime.engine.grading.cli import GradeFormat, _write
+    results = batch.grade_all(grader, batch.expand([ROOT / "answers"]))
+    _write(results, GradeFormat.csv, tmp_path, output)
+    rows = (tmp_path / "grades.csv").read_text(encoding="utf-8").splitlines()
+    assert len(rows) == 1 + len(list((ROOT / "answers").iterdir()))
+    summary = (tmp_path / "summary.csv").read_text(encoding="utf-8")
+    assert summary.startswith("case,item,success_rate")
+    assert "a_chatbot,regime,0.6667,3,3,0,0.4746,buy_more_flops,1" in summary
+
+
+def test_cli_exercise_make_and_bad_rubric(tmp_path):
+    write(tmp_path, "roster.csv", "id\nx1\nx2\n")
+    done = run_cli("exercise", "make", "e_doesnt_add_up", "--students", str(tmp_path / "roster.csv"),
+                   "--seed", "3", "-o", str(tmp_path / "v"))
+    assert done.returncode == 0 and "Guarantee" in done.stdout, done.stderr
+    (tmp_path / "site" / "grading").mkdir(parents=True)
+    write(tmp_path / "site" / "grading", "rubric.yaml", "weights: {regime: 20, vibes: 5}\n")
+    bad = run_cli("grade", "answers", "--rules", str(tmp_path / "site"))
+    assert bad.returncode == 2 and bad.stderr.startswith("error: ")
+    assert "unknown rubric part 'vibes'" in bad.stderr
+    assert "rubric.yaml" in bad.stderr and "Traceback" not in bad.stderr
+    assert "\x1b[" not in done.stderr + bad.stderr  # no progress bar when not a terminal
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork-based workers")
+def test_python_api(tmp_path):
+    import regime
+    results = regime.grade([ROOT / "answers"], jobs=1)
+    assert len(results) == len(list((ROOT / "answers").iterdir()))
+    assert {r.score for r in results if ".solution." in r.submission} == {100.0}
