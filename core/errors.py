@@ -3,7 +3,19 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
+
+# Anything that would break a message across lines or move a terminal's cursor: C0/C1 controls
+# and Unicode line/paragraph separators. Messages quote untrusted input, so they are flattened.
+_BREAKS = re.compile(r"\s*[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]+\s*")
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
+
+
+def one_line(text: str) -> str:
+    """`text` on one line, with control characters shown as escapes (never sent raw)."""
+    text = _BREAKS.sub(" ", text).replace("\t", " ")
+    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], text).strip()
 
 
 class RegimeError(Exception):
@@ -25,12 +37,65 @@ class RegimeError(Exception):
         self.field = self.field or field
         return self
 
+    def all(self) -> list[RegimeError]:
+        """Each error this one stands for (one; several for a RegimeErrors)."""
+        return [self]
+
     def __str__(self) -> str:
         where = self.file or "<input>"
         if self.line:
             where += f":{self.line}"
-        field = f" {self.field}:" if self.field else ""
-        return f"{where}:{field} {self.message}"
+        field = f" {one_line(self.field)}:" if self.field else ""
+        return one_line(f"{where}:{field} {self.message}")
+
+
+class RegimeErrors(RegimeError):
+    """Every error found in one input, so a user fixes them in one pass, not one per run.
+
+    `str()` is the first error plus a count (one line); `all()` gives each of them.
+    """
+
+    def __init__(self, errors: Sequence[RegimeError]) -> None:
+        flat = [e for err in errors for e in err.all()]
+        if not flat:
+            raise ValueError("RegimeErrors needs at least one error")
+        first = flat[0]
+        super().__init__(first.message, first.file, first.line, first.field)
+        self.errors = flat
+
+    def located(self, file: str | None = None, line: int | None = None,
+                field: str | None = None) -> RegimeError:
+        for err in self.errors:
+            err.located(file, line, field)
+        return super().located(file, line, field)
+
+    def all(self) -> list[RegimeError]:
+        return list(self.errors)
+
+    def __str__(self) -> str:
+        more = len(self.errors) - 1
+        return str(self.errors[0]) + (f" (and {more} more error{'s' * (more > 1)})" if more else "")
+
+
+class Collector:
+    """Gathers RegimeErrors from independent parts of one input; `raise_if_any` at the end."""
+
+    def __init__(self) -> None:
+        self.errors: list[RegimeError] = []
+
+    def run(self, fn, *args, **kwargs):
+        """Call fn; on RegimeError record it and return None."""
+        try:
+            return fn(*args, **kwargs)
+        except RegimeError as err:
+            self.errors.append(err)
+            return None
+
+    def raise_if_any(self) -> None:
+        if len(self.errors) == 1:
+            raise self.errors[0]
+        if self.errors:
+            raise RegimeErrors(self.errors)
 
 
 def did_you_mean(name: str, known: Iterable[str]) -> str:

@@ -1,17 +1,24 @@
-"""Safe YAML loading that remembers the line of every mapping key.
+"""Safe YAML loading that remembers the line of every mapping key and sequence item.
 
 Errors must name the file, line and field; PyYAML's safe loader drops positions, so this
-loader builds `LineDict`s that keep them. Only `yaml.SafeLoader` is used: files are untrusted.
+loader builds `LineDict`s and `LineList`s that keep them. Files are untrusted: the loader is a
+`SafeLoader` restricted further to YAML's core schema (mappings, sequences, text, numbers,
+booleans, null). Other tags (`!!binary`, `!!timestamp`, `!!set`, any `!local` tag) are refused
+with their line, dates stay text, and a value its constructor cannot build (`!!bool` with no
+value, a 5,000-digit integer) is a located error, never an exception from inside PyYAML.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import yaml
 from pydantic import BaseModel, ValidationError
-from regime.core.errors import RegimeError, did_you_mean
+from regime.core.errors import RegimeError, RegimeErrors, did_you_mean
+
+MAX_BYTES = 4 * 1024 * 1024  # the largest shipped file is a few KB
+MAX_NESTING = 32             # cases and packs nest four or five levels
 
 
 class LineDict(dict):
@@ -24,34 +31,108 @@ class LineDict(dict):
         return self.key_lines.get(key, self.line)
 
 
+class LineList(list):
+    """A list that knows the line of each item (1-based) and of itself."""
+
+    line: int = 0
+    item_lines: list[int]
+
+    def line_at(self, index: int) -> int:
+        return self.item_lines[index] if 0 <= index < len(self.item_lines) else self.line
+
+
 # libyaml's parser when present (several times faster); both are the *safe* loaders.
 _SafeBase = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_CORE = "tag:yaml.org,2002:"
 
 
 class _Loader(_SafeBase):  # type: ignore[misc, valid-type]
-    pass
+    # Implicit typing without timestamps: `date: 2024-05-01` stays the text it looks like.
+    yaml_implicit_resolvers: ClassVar[dict] = {
+        first: [(tag, rx) for tag, rx in resolvers if tag != _CORE + "timestamp"]
+        for first, resolvers in _SafeBase.yaml_implicit_resolvers.items()}
+    yaml_constructors: ClassVar[dict] = {}
 
 
-def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> LineDict:
-    loader.flatten_mapping(node)
+def _line(node: yaml.Node) -> int:
+    return node.start_mark.line + 1
+
+
+def _construct_mapping(loader: _Loader, node: yaml.Node) -> LineDict:
+    if not isinstance(node, yaml.MappingNode):
+        raise RegimeError("a '!!map' tag needs a mapping", line=_line(node))
     result = LineDict()
-    result.line = node.start_mark.line + 1
+    result.line = _line(node)
     result.key_lines = {}
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
-        if not isinstance(key, str | int | float | bool) or isinstance(key, bool):
-            raise RegimeError(f"mapping key must be text, got {key!r}",
-                              line=key_node.start_mark.line + 1)
+        if not isinstance(key, str | int | float) or isinstance(key, bool):
+            raise RegimeError(f"mapping key must be text, got {type(key).__name__}", line=_line(key_node))
         key = str(key)
         if key in result:
-            raise RegimeError(f"duplicate key '{key}'", line=key_node.start_mark.line + 1,
-                              field=key)
-        result[key] = loader.construct_object(value_node, deep=True)
-        result.key_lines[key] = key_node.start_mark.line + 1
+            raise RegimeError(f"duplicate key '{key}'", line=_line(key_node), field=key)
+        result[key] = _within(key, lambda v=value_node: loader.construct_object(v, deep=True))
+        result.key_lines[key] = _line(key_node)
     return result
 
 
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+def _within(step: str, build):
+    """Build a child value; an error inside it gets the path from here down as its field."""
+    try:
+        return build()
+    except RegimeError as err:
+        inner = err.field or ""
+        err.field = step + ("" if not inner else inner if inner.startswith("[") else "." + inner)
+        raise
+
+
+def _construct_sequence(loader: _Loader, node: yaml.Node) -> LineList:
+    if not isinstance(node, yaml.SequenceNode):
+        raise RegimeError("a '!!seq' tag needs a sequence", line=_line(node))
+    result = LineList(_within(f"[{i}]", lambda c=child: loader.construct_object(c, deep=True))
+                      for i, child in enumerate(node.value))
+    result.line = _line(node)
+    result.item_lines = [_line(child) for child in node.value]
+    return result
+
+
+def _scalar(build):
+    """A core scalar constructor whose failures become located errors."""
+    def construct(loader: _Loader, node: yaml.Node) -> Any:
+        if not isinstance(node, yaml.ScalarNode):
+            raise RegimeError(f"a '{_short_tag(node.tag)}' tag needs a plain value", line=_line(node))
+        try:
+            return build(loader, node)
+        except ValueError as err:
+            if "digits" in str(err):  # Python's int() limit on huge decimal strings
+                raise RegimeError("integer with thousands of digits", line=_line(node)) from None
+            raise RegimeError(f"'{_short(node.value)}' is not a valid {_short_tag(node.tag)} value",
+                              line=_line(node)) from None
+        except (KeyError, TypeError, AttributeError, OverflowError):
+            raise RegimeError(f"'{_short(node.value)}' is not a valid {_short_tag(node.tag)} value",
+                              line=_line(node)) from None
+    return construct
+
+
+def _refuse_tag(loader: _Loader, node: yaml.Node) -> Any:
+    raise RegimeError(f"YAML tag '{_short_tag(node.tag)}' is not supported; write plain values "
+                      "(text, numbers, true/false, lists, mappings)", line=_line(node))
+
+
+def _short_tag(tag: str | None) -> str:
+    tag = tag or "?"
+    return "!!" + tag[len(_CORE):] if tag.startswith(_CORE) else _short(tag, 40)
+
+
+def _short(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+for _tag in ("null", "bool", "int", "float", "str"):
+    _Loader.yaml_constructors[_CORE + _tag] = _scalar(_SafeBase.yaml_constructors[_CORE + _tag])
+_Loader.yaml_constructors[_CORE + "map"] = _construct_mapping
+_Loader.yaml_constructors[_CORE + "seq"] = _construct_sequence
+_Loader.yaml_constructors[None] = _refuse_tag
 
 
 def load_yaml(path: Path | str, text: str | None = None) -> Any:
@@ -59,29 +140,58 @@ def load_yaml(path: Path | str, text: str | None = None) -> Any:
     path = Path(path)
     try:
         if text is None:
-            text = path.read_text(encoding="utf-8")
-        _refuse_aliases(text)
+            text = _read(path)
+        _prescan(text)
         return yaml.load(text, Loader=_Loader)
     except RegimeError as err:
-        raise err.located(file=str(path)) from None
+        raise err.located(file=str(path), line=1) from None
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
-        line = mark.line + 1 if mark else None
-        raise RegimeError(f"malformed YAML: {err.problem or err}", file=str(path),
+        line = mark.line + 1 if mark else 1
+        raise RegimeError(f"malformed YAML: {err.problem or err}", file=str(path), line=line) from None
+    except yaml.reader.ReaderError as err:  # a control character or non-printable code point
+        line = (text or "").count("\n", 0, max(err.position, 0)) + 1
+        code = ord(err.character) if isinstance(err.character, str) else int(err.character)
+        raise RegimeError(f"character U+{code:04X} is not allowed in YAML (control characters "
+                          "cannot appear in a file)", file=str(path), line=line) from None
+    except yaml.YAMLError as err:
+        raise RegimeError(f"cannot read YAML: {err}", file=str(path), line=1) from None
+
+
+def _read(path: Path) -> str:
+    """The file as text; bytes that are not UTF-8 are reported at their line."""
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            raise RegimeError(f"file is larger than {MAX_BYTES // (1024 * 1024)} MB", line=1)
+        data = path.read_bytes()
+    except OSError as err:
+        raise RegimeError(f"cannot read file: {err.strerror or err}", line=1) from None
+    try:
+        return str(data, "utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        raise RegimeError(f"not UTF-8 text: byte 0x{data[err.start]:02x} is not valid UTF-8 here",
                           line=line) from None
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as err:
-        raise RegimeError(f"cannot read YAML: {err}", file=str(path)) from None
-    except RecursionError:
-        raise RegimeError("YAML nested too deeply", file=str(path)) from None
 
 
-def _refuse_aliases(text: str) -> None:
-    """Anchors and aliases let a few hundred bytes expand to gigabytes; these files need none."""
+def _prescan(text: str) -> None:
+    """Refuse what would make loading expensive, before anything is built.
+
+    Anchors and aliases let a few hundred bytes expand to gigabytes; deep nesting makes the
+    (recursive) constructor overflow the stack. These files need neither.
+    """
+    depth = 0
     for event in yaml.parse(text, Loader=_SafeBase):
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
-            mark = event.start_mark
             raise RegimeError("YAML anchors and aliases (&name, *name, <<) are not supported",
-                              line=mark.line + 1 if mark else None)
+                              line=event.start_mark.line + 1)
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_NESTING:
+                raise RegimeError(f"YAML nested more than {MAX_NESTING} levels deep",
+                                  line=event.start_mark.line + 1)
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
 
 
 def line_of(mapping: Any, key: str) -> int | None:
@@ -89,20 +199,62 @@ def line_of(mapping: Any, key: str) -> int | None:
     return mapping.line_of(key) if isinstance(mapping, LineDict) else None
 
 
+def line_at(sequence: Any, index: int) -> int | None:
+    """Line of item `index` of a sequence loaded by load_yaml, if known."""
+    return sequence.line_at(index) if isinstance(sequence, LineList) else None
+
+
+def expect_mapping(doc: Any, file: str, message: str) -> LineDict:
+    """The top level of a file must be a mapping; otherwise a located error (line 1 if empty)."""
+    if isinstance(doc, dict):
+        return doc  # type: ignore[return-value]
+    line = getattr(doc, "line", 0) or 1
+    got = "an empty file" if doc is None else f"a {'list' if isinstance(doc, list) else 'plain value'}"
+    raise RegimeError(f"{message}; got {got}", file=file, line=line)
+
+
 M = TypeVar("M", bound=BaseModel)
 
 
 def validated(model: type[M], raw: dict, file: str, *, line: int | None = None,
               prefix: str = "", message: str = "") -> M:
-    """Build a pydantic model from a mapping read by load_yaml; a failure names file, line, field."""
+    """Build a pydantic model from a mapping read by load_yaml; every failure names file, line, field.
+
+    One error per field: a value that fits no member of a union is one mistake, not one per member.
+    """
     try:
         return model(**raw)
     except ValidationError as err:
-        first = err.errors()[0]
-        loc = [str(p) for p in first["loc"]]
-        where = line_of(raw, loc[0]) if loc else None
-        field = ".".join([prefix, *loc] if prefix else loc) or prefix or None
-        text = first["msg"]
-        if first["type"] == "extra_forbidden" and len(loc) == 1:
-            text = f"unknown key{did_you_mean(loc[0], model.model_fields)}"
-        raise RegimeError(message + text, file=file, line=where or line, field=field) from None
+        errors: dict[str | None, RegimeError] = {}
+        for e in err.errors():
+            one = _one(e, model, raw, file, line, prefix, message)
+            errors.setdefault(one.field, one)
+        found = list(errors.values())
+        raise (found[0] if len(found) == 1 else RegimeErrors(found)) from None
+
+
+def _one(e: Any, model: type[BaseModel], raw: dict, file: str, line: int | None, prefix: str,
+         message: str) -> RegimeError:
+    loc = [str(p) for p in e["loc"]]
+    where, known = _deep_line(raw, loc)
+    loc = loc[:known] or loc
+    field = ".".join([prefix, *loc] if prefix else loc) or prefix or None
+    text = e["msg"].removeprefix("Value error, ")
+    if e["type"] == "extra_forbidden" and len(loc) == 1:
+        text = f"unknown key{did_you_mean(loc[0], model.model_fields)}"
+    return RegimeError(message + text, file=file, line=where or line, field=field)
+
+
+def _deep_line(raw: Any, loc: list[str]) -> tuple[int | None, int]:
+    """The most precise known line along a pydantic error location, and how many parts of the
+    location name keys or items of the input (the rest are pydantic's type names)."""
+    found, node, known = None, raw, 0
+    for part in loc:
+        if isinstance(node, dict) and part in node:
+            found, node = line_of(node, part) or found, node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            found, node = line_at(node, int(part)) or found, node[int(part)]
+        else:
+            break
+        known += 1
+    return found, known
