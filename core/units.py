@@ -15,15 +15,12 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from regime.core.limits import MAX_MAGNITUDE, MIN_MAGNITUDE, describe, plausible
+
 if TYPE_CHECKING:
     import pint
 
-# Magnitudes beyond this are not physical for anything Regime reasons about; rejecting them
-# also keeps every number inside the range durable-rules' C JSON parser handles.
-MAX_MAGNITUDE = 1e18
-# Below this a product of a few inputs can underflow to 0, where durable and Python disagree
-# about division.
-MIN_MAGNITUDE = 1e-18
+__all__ = ["MAX_MAGNITUDE", "MIN_MAGNITUDE", "describe", "plausible"]
 
 _NUM = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
 _QTY = re.compile(rf"^\s*(?P<lo>{_NUM})(?:\s*(?:-|–|to)\s*(?P<hi>{_NUM}))?\s*(?P<unit>[^\d\s].*)?$")
@@ -65,9 +62,16 @@ def _units(text: str) -> pint.Unit:
     if len(text) > 40 or not _UNIT_TEXT.match(text.strip()):
         raise ValueError(f"'{short(text)}' is not a unit")
     try:
-        return registry().parse_units(text.strip().replace("µ", "u"))
+        unit = registry().parse_units(text.strip().replace("µ", "u"))
     except Exception as err:
         raise ValueError(f"unknown unit '{text}'") from err
+    for name in unit._units:
+        definition = registry()._units[name]
+        if getattr(definition, "is_logarithmic", False):
+            raise ValueError(f"'{text}' is a logarithmic unit; write the plain ratio or quantity")
+        if not definition.is_multiplicative:
+            raise ValueError(f"'{text}' is an offset unit; write an absolute one (e.g. kelvin, not degC)")
+    return unit
 
 
 def check_unit(text: str) -> None:
@@ -81,12 +85,16 @@ _CONVERSIONS: dict[tuple[str, str], float | None] = {}
 
 
 def conversion(from_unit: str, to_unit: str) -> float | None:
-    """The factor from one unit to another, None if they measure different things."""
+    """The factor from one unit to another, None if they measure different things.
+
+    Units agree when they reduce to the same base units: 'GB/s' and 'byte/s' do; 'radian' and
+    '%' do not, though pint calls both dimensionless.
+    """
     key = (from_unit, to_unit)
     if key not in _CONVERSIONS:
         a, b = _units(from_unit), _units(to_unit)
-        _CONVERSIONS[key] = (float(registry().Quantity(1.0, a).to(b).magnitude)
-                             if a.dimensionality == b.dimensionality else None)
+        same = registry().get_root_units(a)[1] == registry().get_root_units(b)[1]
+        _CONVERSIONS[key] = float(registry().Quantity(1.0, a).to(b).magnitude) if same else None
     return _CONVERSIONS[key]
 
 
@@ -133,16 +141,16 @@ def parse_quantity(raw: object, canonical: str) -> Parsed:
     if isinstance(raw, int | float):
         if not _bare_ok(canonical):
             raise ValueError(f"{short(raw)} has no unit; write one, e.g. '{_hint(canonical)}'")
-        return Parsed(_finite(float(raw)), written=str(raw))
+        return Parsed(_finite(raw), written=short(raw))
     match = _QTY.match(raw)
     if not match:
         raise ValueError(f"'{short(raw)}' is not a number with a unit (e.g. '2 TB/s', '4%', '6-30 us')")
     unit_text = (match["unit"] or "").strip()
     if not unit_text and not _bare_ok(canonical):
-        raise ValueError(f"'{raw}' has no unit; expected something like '{_hint(canonical)}'")
+        raise ValueError(f"'{short(raw)}' has no unit; expected something like '{_hint(canonical)}'")
     scale = conversion(unit_text, canonical) if unit_text else 1.0
     if scale is None:
-        raise ValueError(f"'{raw}' is in {unit_text}, which is not a {_kind(canonical)}")
+        raise ValueError(f"'{short(raw)}' is in {short(unit_text)}, which is not a {_kind(canonical)}")
     lo = _finite(float(match["lo"]) * scale)
     if match["hi"] is None:
         return Parsed(lo, written=raw)
@@ -152,11 +160,14 @@ def parse_quantity(raw: object, canonical: str) -> Parsed:
     return Parsed((lo + hi) / 2, lo, hi, written=raw)
 
 
-def _finite(x: float) -> float:
-    if not math.isfinite(x) or abs(x) > MAX_MAGNITUDE or 0 < abs(x) < MIN_MAGNITUDE:
-        raise ValueError(f"{x!r} is not a plausible value (0 or {MIN_MAGNITUDE:g} <= |x| <= "
-                         f"{MAX_MAGNITUDE:g} in canonical units)")
-    return x
+def _finite(x: int | float) -> float:
+    try:
+        value = float(x)
+    except OverflowError:  # an int beyond any float
+        value = math.inf
+    if not plausible(value):
+        raise ValueError(f"{short(x)} is not a plausible value ({describe()} in canonical units)")
+    return value
 
 
 def _bare_ok(canonical: str) -> bool:
@@ -173,7 +184,9 @@ def _hint(canonical: str) -> str:
 def short(raw: object, limit: int = 60) -> str:
     """Bounded text of untrusted input for messages (never a full repr of a huge structure)."""
     text = raw if isinstance(raw, str) else f"{type(raw).__name__}"
-    if isinstance(raw, int | float | bool) or raw is None:
+    if isinstance(raw, int) and not isinstance(raw, bool) and abs(raw) > 10**limit:
+        text = f"an integer of about {round(raw.bit_length() * math.log10(2))} digits"
+    elif isinstance(raw, int | float | bool) or raw is None:
         text = repr(raw)
     return text if len(text) <= limit else text[:limit] + "..."
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from regime.core.errors import RegimeError, did_you_mean
+from regime.core.limits import MAX_INTERMEDIATE, MAX_MAGNITUDE, MIN_MAGNITUDE, describe, plausible
 from regime.core.names import member_id
 from regime.facts.vocabulary import FactSpec, Interval, Vocabulary
 
@@ -246,7 +247,7 @@ def parse(source: object, ctx: Context, mode: str) -> Expression:
         raise ExprError(f"condition '{text}' must be true/false, not a {kind}")
     if mode == "formula" and kind == "bool":
         raise ExprError(f"formula '{text}' must give a value, not true/false")
-    _check_divisions(node, ctx)
+    _checked_range(node, ctx, bounded=mode == "condition")
     return Expression(text, node, mode)
 
 
@@ -278,9 +279,11 @@ class _Builder:
         if isinstance(v, bool) or v is None:
             raise ExprError(f"constant {v!r} is not allowed; compare facts to numbers or names")
         if isinstance(v, int | float):
-            if not math.isfinite(v) or abs(v) > 1e18:
-                raise ExprError(f"constant {v!r} is out of range (|x| <= 1e18)")
-            return Num(float(v))
+            value = float(v) if isinstance(v, float) or abs(v) < 2**1000 else math.inf
+            if not plausible(value):
+                shown = repr(v) if value != math.inf or isinstance(v, float) else "a huge integer"
+                raise ExprError(f"constant {shown[:40]} is out of range ({describe()})")
+            return Num(value)
         if isinstance(v, str):
             return Str(v)
         raise ExprError(f"constant {v!r} is not allowed")
@@ -519,22 +522,23 @@ def check_category_literals(expr: Expression, vocabulary: Vocabulary) -> None:
 
 
 def interval_of(node: Node, ctx: Context) -> Interval:
-    """Conservative range of a numeric expression, from declared fact ranges."""
+    """Conservative range of a numeric expression, from declared fact ranges and the magnitudes
+    that working memory can hold (see regime.core.limits)."""
     match node:
         case Num(value=v):
             return Interval.point(v)
         case Ref(name=name):
-            return ctx.vocabulary.get(name).interval
+            return held(ctx.vocabulary.get(name).interval)
         case Lookup(entries=entries):
             vals = [v for _, v in entries]
             return Interval(min(vals), max(vals))
         case Pick(group=group):
-            return ctx.vocabulary.get(group).interval
+            return held(ctx.vocabulary.get(group).interval)
         case Call(fn="count", args=(a,)):
             return interval_of(a, ctx)
         case Call(fn="total", args=args):
-            spec_hi = ctx.vocabulary.get(args[0].name).interval.hi if args else 0.0  # type: ignore[union-attr]
-            return Interval(0.0, spec_hi * len(args))
+            spec = held(ctx.vocabulary.get(args[0].name).interval) if args else Interval.point(0.0)  # type: ignore[union-attr]
+            return Interval(min(0.0, spec.lo * len(args)), max(0.0, spec.hi * len(args)))
         case Call(fn=fn, args=args):
             ivs = [interval_of(a, ctx) for a in args]
             pick = min if fn == "min" else max
@@ -542,6 +546,18 @@ def interval_of(node: Node, ctx: Context) -> Interval:
         case Bin(op=op, left=a, right=b):
             return _interval_bin(op, interval_of(a, ctx), interval_of(b, ctx))
     raise ExprError(f"no range for {node!r}")
+
+
+def held(iv: Interval) -> Interval:
+    """The part of a declared range that working memory can hold: magnitudes at most
+    MAX_MAGNITUDE, and at least MIN_MAGNITUDE where the range excludes zero."""
+    lo, lo_open = (iv.lo, iv.lo_open) if iv.lo >= -MAX_MAGNITUDE else (-MAX_MAGNITUDE, False)
+    hi, hi_open = (iv.hi, iv.hi_open) if iv.hi <= MAX_MAGNITUDE else (MAX_MAGNITUDE, False)
+    if not iv.contains(0.0) and lo >= 0 and lo < MIN_MAGNITUDE:
+        lo, lo_open = MIN_MAGNITUDE, False
+    if not iv.contains(0.0) and hi <= 0 and hi > -MIN_MAGNITUDE:
+        hi, hi_open = -MIN_MAGNITUDE, False
+    return Interval(lo, hi, lo_open, hi_open)
 
 
 def _interval_bin(op: str, a: Interval, b: Interval) -> Interval:
@@ -570,26 +586,41 @@ def _mul(x: float, y: float) -> float:
     return 0.0 if x == 0 or y == 0 else x * y
 
 
-def _check_divisions(node: Node, ctx: Context) -> None:
+def _checked_range(node: Node, ctx: Context, bounded: bool) -> Interval | None:
+    """Range of a numeric node, refusing (bottom-up) any division whose divisor could be zero
+    and, when `bounded`, any intermediate that could leave MAX_INTERMEDIATE.
+
+    Conditions are bounded: durable evaluates them with IEEE arithmetic, where an overflow is
+    infinity and a divisor that underflowed to zero gives infinity, while Python treats a zero
+    divisor as an absent value. With both refused, the two agree on every condition. Formulas
+    run in Python only, and their results are checked when derived."""
     match node:
-        case Bin(op="/", left=a, right=b):
-            try:
-                iv = interval_of(b, ctx)
-            except ExprError:
-                return
-            if iv.contains(0.0):
-                raise ExprError(f"division by '{_show(b)}' could be by zero: its declared range "
-                                f"{iv} includes 0")
-            _check_divisions(a, ctx)
-            _check_divisions(b, ctx)
-        case Bin(left=a, right=b) | Cmp(left=a, right=b):
-            _check_divisions(a, ctx)
-            _check_divisions(b, ctx)
-        case BoolOp(items=items) | Call(args=items):
+        case Bin(op=op, left=a, right=b):
+            left, right = _checked_range(a, ctx, bounded), _checked_range(b, ctx, bounded)
+            if left is None or right is None:
+                return None
+            if op == "/" and right.contains(0.0):
+                raise ExprError(f"division by '{_show(b)}' could be by zero: its range {right} "
+                                "(from the declared ranges of its facts) includes 0")
+            out = _interval_bin(op, left, right)
+            if bounded and max(abs(out.lo), abs(out.hi)) > MAX_INTERMEDIATE:
+                raise ExprError(f"'{_show(node)}' could reach {max(abs(out.lo), abs(out.hi)):.3g}, "
+                                f"beyond {MAX_INTERMEDIATE:g}: derive smaller facts first")
+            return out
+        case Cmp(left=a, right=b):
+            _checked_range(a, ctx, bounded)
+            _checked_range(b, ctx, bounded)
+        case BoolOp(items=items):
             for item in items:
-                _check_divisions(item, ctx)
+                _checked_range(item, ctx, bounded)
         case Not(item=item):
-            _check_divisions(item, ctx)
+            _checked_range(item, ctx, bounded)
+        case Call(args=args):
+            if all(_checked_range(a, ctx, bounded) is not None for a in args):
+                return interval_of(node, ctx)
+        case Num() | Ref(kind="number") | Ref(kind="group") | Lookup() | Pick():
+            return interval_of(node, ctx)
+    return None
 
 
 def _show(node: Node) -> str:
@@ -774,8 +805,8 @@ def _operand(node: Node) -> Any:
             left, right = _operand(a), _operand(b)
             if isinstance(left, float) and isinstance(right, float):
                 folded = _arith(op, left, right)  # durable cannot do arithmetic on two constants
-                if not math.isfinite(folded) or abs(folded) > 1e18:
-                    raise ExprError(f"constant arithmetic '{_show(node)}' is out of range (|x| <= 1e18)")
+                if not plausible(folded):
+                    raise ExprError(f"constant arithmetic '{_show(node)}' is out of range ({describe()})")
                 return folded
             return {_DURABLE_ARITH[op]: {"$l": left, "$r": right}}
     raise ExprError(f"'{_show(node)}' cannot be used in a condition (tables and total() are "

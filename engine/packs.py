@@ -6,7 +6,6 @@ durable-rules only ever sees rulesets that were checked first.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -14,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, model_validator
-from regime.core import units
+from regime.core import limits, units
 from regime.core.errors import RegimeError, did_you_mean
 from regime.core.names import member_id
-from regime.core.yamlsrc import line_of, load_yaml, validated
+from regime.core.yamlsrc import expect_mapping, line_at, line_of, load_yaml, validated
 from regime.engine import dimensions, expr
 from regime.engine.template import Template, parse_template
 from regime.facts.vocabulary import FactSpec, Vocabulary, parse_specs
@@ -56,8 +55,8 @@ class ParamModel(_Strict):
 
 
 def _plausible(v: float | None) -> None:
-    if v is not None and (not math.isfinite(v) or abs(v) > units.MAX_MAGNITUDE):
-        raise ValueError(f"{v!r} is not a finite value with |x| <= {units.MAX_MAGNITUDE:g}")
+    if v is not None and not limits.plausible(v):
+        raise ValueError(f"{v!r} is out of range ({limits.describe()})")
 
 
 class LeverModel(_Strict):
@@ -284,9 +283,8 @@ def _check_names(k: Knowledge) -> None:
 
 
 def _read_pack(path: Path) -> tuple[dict, PackModel]:
-    raw = load_yaml(path)
-    if not isinstance(raw, dict):
-        raise RegimeError("a pack is a mapping with 'pack', 'description' and 'rules'", file=str(path))
+    raw = expect_mapping(load_yaml(path), str(path),
+                         "a pack is a mapping with 'pack', 'description' and 'rules'")
     return raw, validated(PackModel, raw, str(path))
 
 
@@ -366,9 +364,10 @@ def _context(k: Knowledge) -> expr.Context:
 
 def _compile_rule(k: Knowledge, path: Path, pack: str, section: list, index: int, body: Any) -> Rule:
     file = str(path)
-    line = getattr(body, "line", None) or 0
+    line = getattr(body, "line", None) or line_at(section, index) or 0
     if not isinstance(body, dict):
-        raise RegimeError(f"rule #{index + 1} must be a mapping", file=file, line=line or None)
+        raise RegimeError(f"rule #{index + 1} must be a mapping", file=file, line=line or None,
+                          field=f"rules[{index}]")
     rid = body.get("id", f"#{index + 1}")
     m = validated(RuleModel, body, file, line=line or None, message=f"rule '{rid}': ")
     ctx = _context(k)
@@ -377,8 +376,9 @@ def _compile_rule(k: Knowledge, path: Path, pack: str, section: list, index: int
         try:
             return fn()
         except RegimeError as err:
+            where = err.field or key
             raise RegimeError(f"rule '{m.id}': {err.message}", file=file,
-                              line=line_of(body, key) or line, field=key) from None
+                              line=line_of(body, where) or line, field=where) from None
 
     when = located("when", lambda: _condition(m.when, ctx)) if m.when is not None else None
     rule = Rule(id=m.id, kind=m.kind, pack=pack, file=file, line=line,
@@ -404,10 +404,13 @@ def _conclusion(k: Knowledge, ctx: expr.Context, m: RuleModel, rule: Rule) -> Ru
         spec = k.vocabulary.get(m.derive)  # type: ignore[arg-type]
         if spec.kind not in ("number", "category"):
             raise RegimeError(f"cannot derive a {spec.kind} fact")
-        formula = expr.parse(m.formula, ctx, "formula")
-        _check_derived_type(formula, spec, k.vocabulary)
-        if spec.kind == "number":
-            dimensions.check_formula(formula, spec.unit, ctx)
+        try:
+            formula = expr.parse(m.formula, ctx, "formula")
+            _check_derived_type(formula, spec, k.vocabulary)
+            if spec.kind == "number":
+                dimensions.check_formula(formula, spec.unit, ctx)
+        except RegimeError as err:
+            raise err.located(field="formula") from None
         return replace(rule, formula=formula, target=m.derive)
     if m.kind == "diagnose":
         spec = k.vocabulary.get(m.diagnose)  # type: ignore[arg-type]

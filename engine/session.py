@@ -175,9 +175,10 @@ class Runner:
             return {}
         except (expr.Missing, KeyError) as err:
             return self._unusable(rule, st, wm, f"could not evaluate: {err}")
-        if isinstance(value, float) and (not math.isfinite(value) or not spec.interval.contains(value)):
+        if isinstance(value, float) and (not units.plausible(value) or not spec.interval.contains(value)):
             shown = units.format_quantity(value, spec.unit, spec.display) if math.isfinite(value) else value
-            return self._unusable(rule, st, wm, f"gives {shown}, outside the valid range {spec.range}")
+            where = units.describe() if spec.interval.contains(value) else spec.range
+            return self._unusable(rule, st, wm, f"gives {shown}, outside the valid range {where}")
         st.diagnosis.facts[rule.target] = FactRecord(  # type: ignore[index]
             rule.target, value, spec.unit if spec.kind == "number" else "category", "derived",  # type: ignore[arg-type]
             rule.id, rule=rule.id, formula=rule.formula.source, inputs=tuple(matched))  # type: ignore[union-attr]
