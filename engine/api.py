@@ -11,7 +11,7 @@ from regime.engine import knowledge_cache
 from regime.engine.diagnosis import Diagnosis
 from regime.engine.packs import Knowledge, load_knowledge, pack_files
 from regime.engine.paths import RULES_DIR
-from regime.engine.session import EngineFault, Runner
+from regime.engine.session import Runner
 from regime.facts.case import load_case
 from regime.facts.catalogue import CATALOGUE_DIR
 from regime.facts.vocabulary import VOCABULARY_FILE, load_vocabulary
@@ -58,8 +58,8 @@ def outcome(path: Path, k: Knowledge) -> Outcome:
         return Outcome(path, diagnosis=run.diagnose(case))
     except RegimeError as err:
         return Outcome(path, error=err.located(file=str(path)))
-    except EngineFault as err:  # a bug, but one case's bug must not cost the others
-        return Outcome(path, error=RegimeError(f"engine fault (please report): {err}", file=str(path)))
+    except Exception as err:  # EngineFault or another bug: one case's bug must not cost the others
+        return Outcome(path, error=RegimeError(f"engine fault (please report): {err!r}", file=str(path)))
 
 
 def diagnose(path: Path, k: Knowledge | None = None) -> Diagnosis:

@@ -22,8 +22,10 @@ RulesOpt = Annotated[list[Path] | None, typer.Option(
 
 
 def _error(message: object) -> None:
-    """Errors go to stderr unwrapped, one per line, so they can be grepped and parsed."""
-    sys.stderr.write(f"error: {message}\n")
+    """Errors go to stderr unwrapped, one per line, so they can be grepped and parsed; an input
+    with several mistakes gets a line for each."""
+    for one in message.all() if isinstance(message, RegimeError) else [message]:
+        sys.stderr.write(f"error: {one}\n")
 
 
 def _knowledge(rules: list[Path] | None):

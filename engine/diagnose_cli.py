@@ -58,7 +58,7 @@ def main(argv: list[str]) -> int:
         k = api.knowledge(args.rules)
         api.runner(k)  # compile to durable-rules now, so its limits surface as pack errors
     except RegimeError as err:
-        _error(str(err))
+        _error(_lines(err))
         return EXIT_BAD_INPUT
     inputs = list(batch.expand(args.cases or builtin_cases()))
     style = _Style.of(sys.stdout) if args.format == "text" else None
@@ -71,17 +71,23 @@ def main(argv: list[str]) -> int:
     return EXIT_BAD_INPUT if refused else 0
 
 
-def _error(line: str) -> None:
+def _error(lines: str) -> None:
     """Errors go to stderr unwrapped, one per line, so they can be grepped and parsed."""
-    sys.stderr.write(f"error: {line}\n")
+    sys.stderr.write("".join(f"error: {line}\n" for line in lines.split("\n")))
     sys.stderr.flush()
+
+
+def _lines(err: RegimeError) -> str:
+    """Each error of an input (a case with three bad facts has three), one line each."""
+    return "\n".join(str(e) for e in err.all())
 
 
 # ---- one case, in whichever process runs it ---------------------------------------------------
 
 @dataclass(frozen=True)
 class Done:
-    """One input's output in the chosen format; `error` is its one-line error when refused."""
+    """One input's output in the chosen format; `error` is its error lines when refused (one per
+    error, each on one line)."""
 
     body: str
     error: str | None = None
@@ -152,12 +158,12 @@ def _render(d, file: str) -> str:
 def _refused(err: RegimeError, file: str) -> Done:
     fmt = _SETUP["fmt"]
     if fmt in ("json", "jsonl"):
-        return Done(_json(report.refused_entry(err, file), fmt), str(err))
+        return Done(_json(report.refused_entry(err, file), fmt), _lines(err))
     if fmt == "markdown":
-        return Done(report.refused_markdown(err, file), str(err))
+        return Done(report.refused_markdown(err, file), _lines(err))
     buffer = io.StringIO()
     report.print_refused(err, file, _SETUP["style"].console(buffer))
-    return Done(buffer.getvalue(), str(err))
+    return Done(buffer.getvalue(), _lines(err))
 
 
 def _json(entry: dict[str, Any], fmt: str) -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from regime.core import units
-from regime.core.errors import RegimeError
+from regime.core.errors import RegimeError, one_line
 from regime.engine.diagnosis import Conclusion, Diagnosis
 from regime.engine.packs import Knowledge
 
@@ -76,9 +76,9 @@ def entry(d: Diagnosis, k: Knowledge, file: str) -> dict[str, Any]:
 
 def refused_entry(err: RegimeError, file: str) -> dict[str, Any]:
     """One refused input of a batch, in its place: where and why, never only on stderr."""
-    return {"case": Path(file).stem, "file": file,
-            "error": {"file": err.file or file, "line": err.line, "field": err.field,
-                      "message": err.message}}
+    errors = [{"file": e.file or file, "line": e.line, "field": e.field, "message": one_line(e.message)}
+              for e in err.all()]
+    return {"case": Path(file).stem, "file": file, "error": errors[0], "errors": errors}
 
 
 def show_fact(name: str, d: Diagnosis, k: Knowledge) -> str:
@@ -95,58 +95,61 @@ def show_fact(name: str, d: Diagnosis, k: Knowledge) -> str:
 
 # ---- text ------------------------------------------------------------------------------------
 
-def escape(text: str) -> str:
-    """rich's markup escape, imported on first use."""
-    from rich.markup import escape as rich_escape
-    return rich_escape(text)
-
-
 def print_text(d: Diagnosis, k: Knowledge, console: Console) -> None:
+    """Rich text. Every piece of case or pack text goes in as a `Text`, never as markup, so a
+    title like '[/]' or ':fire:' prints as written and cannot break the batch."""
+    from rich.text import Text
     regime = d.fact_value("regime") or "undetermined"
     nominal = d.fact_value("nominal_regime") or "undetermined"
-    console.rule(f"[bold]{d.case}[/] — {d.title}")
-    console.print(f"[bold]Regime:[/] {regime}    [dim]nominal (theory):[/] {nominal}")
+    console.rule(Text.assemble((d.case, "bold"), f" — {d.title}"))
+    console.print(Text.assemble(("Regime:", "bold"), f" {regime}    ", ("nominal (theory):", "dim"),
+                                f" {nominal}"))
     _section(console, "Evidence", d.of_kind("diagnose") + d.of_kind("finding"), _plain)
     _section(console, "Fixes, in priority order", d.of_kind("fix"), _fix)
     _section(console, "Reject", d.of_kind("reject"), _reject)
     _section(console, "Measure next", d.of_kind("ask"), _ask)
-    console.print("\n[bold]Derived facts[/] [dim](value = formula, by rule)[/]")
+    console.print(Text.assemble("\n", ("Derived facts", "bold"), " ", ("(value = formula, by rule)", "dim")))
     for name, rec in sorted(d.facts.items()):
         if rec.source == "derived":
-            console.print(f"  {name} = [bold]{escape(show_fact(name, d, k))}[/]"
-                          f" [dim]= {escape(rec.formula or '')}  {escape(f'[{rec.rule}]')}[/]",
-                          highlight=False)
+            console.print(Text.assemble(f"  {name} = ", (show_fact(name, d, k), "bold"),
+                                        (f" = {rec.formula or ''}  [{rec.rule}]", "dim")))
 
 
 def print_refused(err: RegimeError, file: str, console: Console) -> None:
-    console.rule(f"[bold]{escape(Path(file).name)}[/] — [red]refused[/]")  # the full path follows
-    console.print(f"[red]error:[/] {escape(str(err))}", highlight=False)
+    from rich.text import Text
+    console.rule(Text.assemble((Path(file).name, "bold"), " — ", ("refused", "red")))  # full path follows
+    for e in err.all():
+        console.print(Text.assemble(("error:", "red"), f" {e}"))
 
 
 def _section(console: Console, title: str, items: list[Conclusion], fmt) -> None:
     if not items:
         return
-    console.print(f"\n[bold]{title}[/]")
+    from rich.text import Text
+    console.print(Text.assemble("\n", (title, "bold")))
     for i, c in enumerate(items, 1):
-        console.print(f"  {i}. {fmt(c)}", highlight=False)
+        console.print(Text.assemble(f"  {i}. ", *fmt(c)))
 
 
-def _plain(c: Conclusion) -> str:
-    return f"[cyan]{c.id}[/]: {escape(c.because)}"
+Parts = list[str | tuple[str, str]]
 
 
-def _fix(c: Conclusion) -> str:
+def _plain(c: Conclusion) -> Parts:
+    return [(c.id, "cyan"), f": {c.because}"]
+
+
+def _fix(c: Conclusion) -> Parts:
     bound = ", ".join(f"{b.fact} = {b.text}" for b in c.bound)
-    bound = f" [green](bound: {escape(bound)})[/]" if bound else ""
-    return f"[bold]{c.lever}[/]: {escape(c.because)}{bound}"
+    parts: Parts = [(c.lever or c.id, "bold"), f": {c.because}"]
+    return [*parts, (f" (bound: {bound})", "green")] if bound else parts
 
 
-def _reject(c: Conclusion) -> str:
-    return f"[red]{c.lever or c.claim}[/]: {escape(c.because)}"
+def _reject(c: Conclusion) -> Parts:
+    return [(c.lever or c.claim or c.id, "red"), f": {c.because}"]
 
 
-def _ask(c: Conclusion) -> str:
-    return f"[yellow]{c.id}[/]: {escape(c.because)}"
+def _ask(c: Conclusion) -> Parts:
+    return [(c.id, "yellow"), f": {c.because}"]
 
 
 # ---- markdown --------------------------------------------------------------------------------
@@ -177,4 +180,4 @@ def to_markdown(d: Diagnosis, k: Knowledge) -> str:
 
 
 def refused_markdown(err: RegimeError, file: str) -> str:
-    return f"# {file} — refused\n\n**error:** {err}\n"
+    return f"# {file} — refused\n\n" + "".join(f"**error:** {e}\n" for e in err.all())

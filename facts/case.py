@@ -9,9 +9,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 from regime.core import units
-from regime.core.errors import RegimeError, did_you_mean
+from regime.core.errors import Collector, RegimeError, did_you_mean
 from regime.core.names import member_id
-from regime.core.yamlsrc import LineDict, line_of, load_yaml, validated
+from regime.core.yamlsrc import LineDict, expect_mapping, line_at, line_of, load_yaml, validated
 from regime.facts import catalogue
 from regime.facts.record import FactRecord
 from regime.facts.vocabulary import FactSpec, Vocabulary
@@ -47,32 +47,37 @@ class Case:
 
 def load_case(path: Path, vocabulary: Vocabulary, levers: dict[str, Any],
               claims: dict[str, Any]) -> Case:
-    """Parse and validate one case file. Raises RegimeError naming file, line and field."""
+    """Parse and validate one case file. Raises RegimeError naming file, line and field; a case
+    with several mistakes raises RegimeErrors with one error for each."""
     file = str(path)
-    raw = load_yaml(path)
-    if not isinstance(raw, dict):
-        raise RegimeError("a case file is a mapping with at least 'title' and 'facts'", file=file)
-    model = validated(CaseModel, raw, file)
-    case_id = model.id or path.stem
+    raw = expect_mapping(load_yaml(path), file, "a case file is a mapping with at least 'title' and 'facts'")
+    errors = Collector()
+    model = errors.run(validated, CaseModel, raw, file)
+    case_id = str(raw.get("id") or path.stem)
     if not CASE_ID.match(case_id):
-        raise RegimeError(f"case id '{case_id}' must be lower case letters, digits, _ or -",
-                          file=file, line=line_of(raw, "id"), field="id")
-    case = Case(case_id, model.title, file, model.summary)
+        errors.errors.append(RegimeError(f"case id '{case_id}' must be lower case letters, digits, _ or -",
+                                         file=file, line=line_of(raw, "id") or 1, field="id"))
+    case = Case(case_id, str(raw.get("title", "")), file, str(raw.get("summary", "")))
     for kind, key in (("hardware", "hardware"), ("models", "model")):
-        if getattr(model, key) is not None:  # the raw mapping keeps its lines for errors
-            _add_all(case, _catalogue_facts(kind, raw[key], vocabulary, raw, key, file))
-    _add_all(case, _case_facts(raw.get("facts") or LineDict(), vocabulary, file))
+        if isinstance(raw.get(key), str | dict):  # the raw mapping keeps its lines for errors
+            _add_all(case, errors.run(_catalogue_facts, kind, raw[key], vocabulary, raw, key, file))
+    facts = raw.get("facts") or LineDict()
+    if isinstance(facts, dict):
+        _add_all(case, _case_facts(facts, vocabulary, file, errors))
     for spec in vocabulary.specs.values():  # flags facts say which list fills them
         if spec.kind == "flags":
-            listed = model.proposals if spec.of == "levers" else model.claims
-            known = levers if spec.of == "levers" else claims
             key = "proposals" if spec.of == "levers" else "claims"
-            _add_all(case, _flags(spec.name, listed, known, raw, key, file))
+            listed = raw.get(key) or []
+            if isinstance(listed, list) and all(isinstance(x, str) for x in listed):
+                known = levers if spec.of == "levers" else claims
+                _add_all(case, _flags(spec.name, listed, known, raw, key, file, errors))
+    errors.raise_if_any()
+    assert model is not None  # no error was collected, so validation succeeded
     return case
 
 
-def _add_all(case: Case, records: list[FactRecord]) -> None:
-    for r in records:
+def _add_all(case: Case, records: list[FactRecord] | None) -> None:
+    for r in records or ():
         case.facts[r.name] = r  # case facts come last: measured beats catalogue
 
 
@@ -88,24 +93,27 @@ def _catalogue_facts(kind: str, ref: str | dict, vocabulary: Vocabulary, raw: di
         records = catalogue.entry_facts(entry, vocabulary, "catalogue", f"{kind} catalogue: {name}",
                                         cat_file)
         return records
-    return catalogue.entry_facts(ref, vocabulary, "measured", f"{Path(file).name} (inline {key})", file)
+    return catalogue.entry_facts(ref, vocabulary, "measured", f"{Path(file).name} (inline {key})", file,
+                                 prefix=f"{key}.")
 
 
-def _case_facts(section: dict, vocabulary: Vocabulary, file: str) -> list[FactRecord]:
-    if not isinstance(section, dict):
-        raise RegimeError("'facts' must be a mapping of fact name -> value", file=file, field="facts")
+def _case_facts(section: dict, vocabulary: Vocabulary, file: str, errors: Collector) -> list[FactRecord]:
     out: list[FactRecord] = []
     for name, raw in section.items():
         line = line_of(section, name)
-        where = f"facts.{name}"
-        spec = vocabulary.get(name, file=file, line=line, field=where)
-        try:
-            out.extend(_one_fact(spec, raw, f"{Path(file).name}:{line}"))
-        except ValueError as err:
-            raise RegimeError(str(err), file=file, line=line, field=where) from None
-        except RegimeError as err:
-            raise err.located(file=file, line=line, field=where) from None
+        out.extend(errors.run(_case_fact, name, raw, vocabulary, file, line) or ())
     return out
+
+
+def _case_fact(name: str, raw: Any, vocabulary: Vocabulary, file: str, line: int | None) -> list[FactRecord]:
+    where = f"facts.{name}"
+    spec = vocabulary.get(name, file=file, line=line, field=where)
+    try:
+        return _one_fact(spec, raw, f"{Path(file).name}:{line}")
+    except ValueError as err:
+        raise RegimeError(str(err), file=file, line=line, field=where) from None
+    except RegimeError as err:
+        raise err.located(file=file, line=line, field=where) from None
 
 
 def _one_fact(spec: FactSpec, raw: Any, origin: str) -> list[FactRecord]:
@@ -164,15 +172,17 @@ def _check_sum(spec: FactSpec, records: list[FactRecord]) -> None:
 
 
 def _flags(fact: str, ids: list[str], known: dict[str, Any], raw: dict, key: str,
-           file: str) -> list[FactRecord]:
+           file: str, errors: Collector) -> list[FactRecord]:
     out = []
     for i, given in enumerate(ids):
+        line = line_at(raw.get(key), i) or line_of(raw, key)
         resolved = _resolve_id(given, known)
         if resolved is None:
-            raise RegimeError(f"unknown {key[:-1]} '{given}'{did_you_mean(given, known)}",
-                              file=file, line=line_of(raw, key), field=f"{key}[{i}]")
+            errors.errors.append(RegimeError(f"unknown {key[:-1]} '{given}'{did_you_mean(given, known)}",
+                                             file=file, line=line, field=f"{key}[{i}]"))
+            continue
         out.append(FactRecord(f"{fact}__{resolved}", True, "flag", "measured",
-                              f"{Path(file).name}:{line_of(raw, key)}", written=str(given)))
+                              f"{Path(file).name}:{line}", written=str(given)))
     return out
 
 

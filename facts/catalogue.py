@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from regime.core import units
-from regime.core.errors import RegimeError, did_you_mean
+from regime.core.errors import Collector, RegimeError, did_you_mean
 from regime.core.names import member_id
 from regime.core.yamlsrc import line_of, load_yaml
 from regime.facts.record import FactRecord, Source
-from regime.facts.vocabulary import Vocabulary
+from regime.facts.vocabulary import Interval, Vocabulary
 
 CATALOGUE_DIR = Path(__file__).with_name("catalogue")
 _META = {"name", "aliases", "source"}
@@ -23,7 +23,7 @@ def _load(kind: str) -> tuple[str, dict[str, Any]]:
     doc = load_yaml(path)
     top = "gpus" if kind == "hardware" else "models"
     if not isinstance(doc, dict) or not isinstance(doc.get(top), dict):
-        raise RegimeError(f"catalogue must have a top-level '{top}' mapping", file=str(path))
+        raise RegimeError(f"catalogue must have a top-level '{top}' mapping", file=str(path), line=1)
     return str(path), doc[top]
 
 
@@ -47,23 +47,45 @@ def lookup(kind: str, name: str) -> tuple[str, dict]:
 
 
 def entry_facts(entry: dict, vocabulary: Vocabulary, source: Source, origin: str,
-                file: str) -> list[FactRecord]:
-    """Turn a catalogue (or inline) entry into fact records; field names are fact names."""
+                file: str, prefix: str = "") -> list[FactRecord]:
+    """Turn a catalogue (or inline) entry into fact records; field names are fact names.
+
+    An entry describes a device or a model: its facts are numbers and groups of numbers.
+    Categories (what phase, which regime) belong to a case's `facts:`. Every bad field is
+    reported, not just the first.
+    """
     default_source = str(entry.get("source", origin))
+    errors = Collector()
     out: list[FactRecord] = []
     for key, raw in entry.items():
-        if key in _META:
-            continue
-        line = line_of(entry, key)
-        spec = vocabulary.get(key, file=file, line=line, field=key)
-        if spec.kind == "group":
-            if not isinstance(raw, dict):
-                raise RegimeError("expected a mapping of member -> value", file=file, line=line, field=key)
-            for member, body in raw.items():
-                out.append(_record(f"{key}__{member_id(member)}", body, spec.unit, spec.range,
-                                   source, default_source, file, line_of(raw, member), f"{key}.{member}"))
-        else:
-            out.append(_record(key, raw, spec.unit, spec.range, source, default_source, file, line, key))
+        if key not in _META:
+            out.extend(errors.run(_entry_field, key, raw, entry, vocabulary, source, default_source,
+                                  file, prefix) or ())
+    errors.raise_if_any()
+    return out
+
+
+def _entry_field(key: str, raw: Any, entry: dict, vocabulary: Vocabulary, source: Source,
+                 default_source: str, file: str, prefix: str) -> list[FactRecord]:
+    line = line_of(entry, key)
+    spec = vocabulary.get(key, file=file, line=line, field=prefix + key)
+    if not spec.numeric:
+        raise RegimeError(f"'{key}' is a {spec.kind} fact; hardware and model entries hold numbers "
+                          "(set categories under the case's facts:)", file=file, line=line,
+                          field=prefix + key)
+    if spec.kind != "group":
+        return [_record(key, raw, spec.unit, spec.range, source, default_source, file, line, prefix + key)]
+    if not isinstance(raw, dict) or not raw:
+        raise RegimeError("expected a mapping of member -> value", file=file, line=line, field=prefix + key)
+    out = []
+    for member, body in raw.items():
+        where, member_line = f"{prefix}{key}.{member}", line_of(raw, member) or line
+        try:
+            name = f"{key}__{member_id(member)}"
+        except ValueError as err:
+            raise RegimeError(str(err), file=file, line=member_line, field=where) from None
+        out.append(_record(name, body, spec.unit, spec.range, source, default_source, file, member_line,
+                           where))
     return out
 
 
@@ -71,13 +93,17 @@ def _record(name: str, raw: Any, unit: str, rng: str, source: Source, default_so
             file: str, line: int | None, where: str) -> FactRecord:
     src = default_source
     if isinstance(raw, dict):
+        unknown = sorted(set(raw) - {"value", "source"})
+        if unknown or "value" not in raw:
+            raise RegimeError("a sourced value is written {value: '3.35 TB/s', source: '...'}"
+                              + (f"; unknown key '{unknown[0]}'" if unknown else ""),
+                              file=file, line=line, field=where)
         src = str(raw.get("source", default_source))
-        raw = raw.get("value")
+        raw = raw["value"]
     try:
         parsed = units.parse_quantity(raw, unit)
     except ValueError as err:
         raise RegimeError(str(err), file=file, line=line, field=where) from None
-    from regime.facts.vocabulary import Interval
     if not Interval.parse(rng).contains(parsed.value):
         raise RegimeError(f"{parsed.written} is outside the valid range {rng} {unit}",
                           file=file, line=line, field=where)

@@ -137,7 +137,8 @@ class Vocabulary:
 def parse_specs(raw: object, file: str, origin: str | None = None) -> dict[str, FactSpec]:
     """Validate a `facts:` mapping (from the vocabulary file or a pack)."""
     if not isinstance(raw, dict):
-        raise RegimeError("'facts' must be a mapping of name -> declaration", file=file)
+        raise RegimeError("'facts' must be a mapping of name -> declaration", file=file,
+                          line=getattr(raw, "line", None) or 1, field="facts")
     specs: dict[str, FactSpec] = {}
     for name, body in raw.items():
         line = line_of(raw, name)
@@ -151,5 +152,5 @@ def parse_specs(raw: object, file: str, origin: str | None = None) -> dict[str, 
 def load_vocabulary(path: Path = VOCABULARY_FILE) -> Vocabulary:
     doc = load_yaml(path)
     if not isinstance(doc, dict) or "facts" not in doc:
-        raise RegimeError("vocabulary must have a top-level 'facts' mapping", file=str(path))
+        raise RegimeError("vocabulary must have a top-level 'facts' mapping", file=str(path), line=1)
     return Vocabulary(parse_specs(doc["facts"], str(path)))
