@@ -128,7 +128,7 @@ def test_inline_hardware_errors_have_a_line(tmp_path, knowledge):
     inline = "hardware:\n  peak_bw: 5 GB\n  peak_flops_by_dtype: {fp16: 1 TFLOP/s}"
     text = CASE.replace("hardware: MI300X", inline)
     err = case_error(tmp_path, knowledge, text)
-    assert err.line == 3 and err.field == "peak_bw"
+    assert err.line == 3 and err.field == "hardware.peak_bw"
 
 
 def test_json_is_one_envelope_whatever_the_inputs(tmp_path):
