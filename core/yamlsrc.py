@@ -11,11 +11,13 @@ value, a 5,000-digit integer) is a located error, never an exception from inside
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import yaml
-from pydantic import BaseModel, ValidationError
 from regime.core.errors import RegimeError, RegimeErrors, did_you_mean
+
+if TYPE_CHECKING:  # pydantic's model machinery is imported by the code that defines models
+    from pydantic import BaseModel
 
 MAX_BYTES = 4 * 1024 * 1024  # the largest shipped file is a few KB
 MAX_NESTING = 32             # cases and packs nest four or five levels
@@ -213,7 +215,7 @@ def expect_mapping(doc: Any, file: str, message: str) -> LineDict:
     raise RegimeError(f"{message}; got {got}", file=file, line=line)
 
 
-M = TypeVar("M", bound=BaseModel)
+M = TypeVar("M", bound="BaseModel")
 
 
 def validated(model: type[M], raw: dict, file: str, *, line: int | None = None,
@@ -222,6 +224,8 @@ def validated(model: type[M], raw: dict, file: str, *, line: int | None = None,
 
     One error per field: a value that fits no member of a union is one mistake, not one per member.
     """
+    from pydantic import ValidationError
+
     try:
         return model(**raw)
     except ValidationError as err:

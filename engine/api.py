@@ -9,7 +9,7 @@ from pathlib import Path
 from regime.core.errors import RegimeError
 from regime.engine import knowledge_cache
 from regime.engine.diagnosis import Diagnosis
-from regime.engine.packs import Knowledge, load_knowledge, pack_files
+from regime.engine.knowledge import Knowledge, pack_files
 from regime.engine.paths import RULES_DIR
 from regime.engine.session import Runner
 from regime.facts.case import load_case
@@ -31,7 +31,13 @@ def knowledge(extra_rules: Sequence[Path] = ()) -> Knowledge:
     from the knowledge cache when nothing it depends on has changed."""
     dirs = [RULES_DIR, *extra_rules]
     inputs = [*pack_files(dirs), VOCABULARY_FILE, *sorted(CATALOGUE_DIR.glob("*.yaml"))]
-    return knowledge_cache.load_or_build(inputs, lambda: load_knowledge(load_vocabulary(), dirs))
+    return knowledge_cache.load_or_build(inputs, lambda: _load(dirs))
+
+
+def _load(dirs: list[Path]) -> Knowledge:
+    from regime.engine.packs import load_knowledge  # its pydantic schemas: only when compiling
+
+    return load_knowledge(load_vocabulary(), dirs)
 
 
 def runner(k: Knowledge) -> Runner:

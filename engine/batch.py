@@ -26,12 +26,15 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-def expand(inputs: Iterable[Path]) -> Iterator[Path | RegimeError]:
+def expand(inputs: Iterable[Path | RegimeError]) -> Iterator[Path | RegimeError]:
     """Each file as given; each directory as its case files, sorted by name (not recursive).
 
-    A directory without cases is an error in its place, so it is reported like a bad file."""
+    A directory without cases is an error in its place, so it is reported like a bad file;
+    errors already found about an input pass through in their place."""
     for path in inputs:
-        if path.is_dir():
+        if isinstance(path, RegimeError):
+            yield path
+        elif path.is_dir():
             found = sorted(p for p in path.iterdir() if p.suffix in CASE_SUFFIXES and p.is_file())
             if not found:
                 yield RegimeError(f"no case files ({', '.join('*' + s for s in CASE_SUFFIXES)}) "

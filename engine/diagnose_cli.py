@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from regime.core.errors import RegimeError
+from regime.core.errors import RegimeError, did_you_mean
 from regime.engine import api, batch, report
-from regime.engine.paths import builtin_cases
+from regime.engine.paths import CASES_DIR, builtin_cases
 
 import regime
 
@@ -34,7 +34,8 @@ def parser() -> argparse.ArgumentParser:
                     "next measurements. Results stream in input order; refused inputs are "
                     "reported in their place (and as 'error:' lines on stderr), exit code 2.")
     p.add_argument("cases", nargs="*", type=Path, metavar="DIR_OR_FILE",
-                   help="Case files, or directories of them (*.yaml, sorted). Default: every built-in case.")
+                   help="Case files, directories of them (*.yaml, sorted) or names of built-in cases. "
+                        "Default: every built-in case.")
     p.add_argument("-f", "--format", choices=FORMATS, default="text",
                    help="text (people), json (one envelope), jsonl (one JSON object per case and "
                         "line), markdown (a review document). Default: text.")
@@ -60,7 +61,7 @@ def main(argv: list[str]) -> int:
     except RegimeError as err:
         _error(_lines(err))
         return EXIT_BAD_INPUT
-    inputs = list(batch.expand(args.cases or builtin_cases()))
+    inputs = list(batch.expand(map(_builtin_by_name, args.cases) if args.cases else builtin_cases()))
     style = _Style.of(sys.stdout) if args.format == "text" else None
     _SETUP.update(k=k, fmt=args.format, style=style)
     results = batch.ordered_map(_diagnose_one, inputs, batch.jobs_wanted(args.jobs),
@@ -69,6 +70,18 @@ def main(argv: list[str]) -> int:
     if refused:
         sys.stderr.write(f"{refused} of {len(inputs)} case(s) could not be diagnosed\n")
     return EXIT_BAD_INPUT if refused else 0
+
+
+def _builtin_by_name(path: Path) -> Path | RegimeError:
+    """A bare name is the built-in case of that name, unless a file or directory is so named."""
+    if path.exists() or path.suffix or len(path.parts) != 1:
+        return path
+    builtin = CASES_DIR / f"{path.name}.yaml"
+    if builtin.is_file():
+        return builtin
+    names = [p.stem for p in builtin_cases()]
+    return RegimeError(f"no such file, nor a built-in case of that name{did_you_mean(path.name, names)}",
+                       file=str(path))
 
 
 def _error(lines: str) -> None:

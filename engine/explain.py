@@ -14,7 +14,7 @@ from regime.core import units
 from regime.core.errors import RegimeError, did_you_mean
 from regime.engine import expr
 from regime.engine.diagnosis import Diagnosis
-from regime.engine.packs import Knowledge, Rule
+from regime.engine.knowledge import Knowledge, Rule
 
 
 def rules_about(subject: str, k: Knowledge) -> list[Rule]:

@@ -22,7 +22,7 @@ from regime.core import units
 from regime.core.errors import RegimeError
 from regime.engine import durable_bridge, expr
 from regime.engine.diagnosis import Bound, Conclusion, Diagnosis, Firing
-from regime.engine.packs import Knowledge, Rule
+from regime.engine.knowledge import Knowledge, Rule
 from regime.engine.template import BARE, Field
 from regime.facts.case import Case
 from regime.facts.record import FactRecord

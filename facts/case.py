@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
 from regime.core import units
 from regime.core.errors import Collector, RegimeError, did_you_mean
 from regime.core.names import member_id
-from regime.core.yamlsrc import LineDict, expect_mapping, line_at, line_of, load_yaml, validated
+from regime.core.shape import Key, checked
+from regime.core.yamlsrc import LineDict, expect_mapping, line_at, line_of, load_yaml
 from regime.facts import catalogue
 from regime.facts.record import FactRecord
 from regime.facts.vocabulary import FactSpec, Vocabulary
@@ -19,19 +19,18 @@ from regime.facts.vocabulary import FactSpec, Vocabulary
 CASE_ID = re.compile(r"^[a-z0-9][a-z0-9_\-]{0,63}$")
 
 
-class CaseModel(BaseModel):
-    """The shape of a case file; values are checked against the vocabulary afterwards."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    id: str | None = None
-    title: str
-    summary: str = ""
-    hardware: str | dict[str, Any] | None = None
-    model: str | dict[str, Any] | None = None
-    facts: dict[str, Any] = {}
-    proposals: list[str] = []
-    claims: list[str] = []
+_EMPTY = type(None)
+# The shape of a case file; values are checked against the vocabulary afterwards.
+CASE_KEYS = {
+    "id": Key((str, _EMPTY), None),
+    "title": Key((str,)),
+    "summary": Key((str,), ""),
+    "hardware": Key((str, dict, _EMPTY), None),
+    "model": Key((str, dict, _EMPTY), None),
+    "facts": Key((dict,), {}),
+    "proposals": Key((list,), [], items=str),
+    "claims": Key((list,), [], items=str),
+}
 
 
 @dataclass
@@ -52,7 +51,7 @@ def load_case(path: Path, vocabulary: Vocabulary, levers: dict[str, Any],
     file = str(path)
     raw = expect_mapping(load_yaml(path), file, "a case file is a mapping with at least 'title' and 'facts'")
     errors = Collector()
-    model = errors.run(validated, CaseModel, raw, file)
+    model = errors.run(checked, raw, CASE_KEYS, file)
     case_id = str(raw.get("id") or path.stem)
     if not CASE_ID.match(case_id):
         errors.errors.append(RegimeError(f"case id '{case_id}' must be lower case letters, digits, _ or -",

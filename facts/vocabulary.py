@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, field_validator
 from regime.core import units
 from regime.core.errors import RegimeError, did_you_mean
 from regime.core.yamlsrc import line_of, load_yaml, validated
@@ -63,10 +63,9 @@ def _bound(text: str) -> float:
 Kind = Literal["number", "category", "group", "flags"]
 
 
-class FactSpec(BaseModel):
-    """One declared fact name."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
+@dataclass(frozen=True)
+class FactSpec:
+    """One declared fact name (validated by _spec_model() when declared)."""
 
     name: str
     meaning: str
@@ -79,27 +78,6 @@ class FactSpec(BaseModel):
     sum_max: float | None = None
     origin: str = "vocabulary"
 
-    @field_validator("name")
-    @classmethod
-    def _name(cls, v: str) -> str:
-        if not NAME.match(v) or v in RESERVED:
-            raise ValueError(f"fact name '{v}' must be lower_snake_case without '__', and not "
-                             f"{' or '.join(sorted(RESERVED))}")
-        return v
-
-    @field_validator("range")
-    @classmethod
-    def _range(cls, v: str) -> str:
-        Interval.parse(v)
-        return v
-
-    @field_validator("unit", "display")
-    @classmethod
-    def _unit(cls, v: str | None) -> str | None:
-        if v is not None and v not in ("%", units.FRACTION):
-            units.check_unit(v)
-        return v
-
     @property
     def interval(self) -> Interval:
         return Interval.parse(self.range)
@@ -107,6 +85,49 @@ class FactSpec(BaseModel):
     @property
     def numeric(self) -> bool:
         return self.kind in ("number", "group")
+
+
+@cache
+def _spec_model() -> type:
+    """The pydantic schema of a declaration, built on first use: running cases never needs it."""
+    from pydantic import BaseModel, ConfigDict, field_validator
+
+    class FactSpecModel(BaseModel):
+        model_config = ConfigDict(extra="forbid", frozen=True)
+
+        name: str
+        meaning: str
+        kind: Kind = "number"
+        unit: str = "1"
+        display: str | None = None
+        range: str = "(-inf, inf)"
+        values: tuple[str, ...] = ()
+        of: Literal["levers", "claims"] | None = None
+        sum_max: float | None = None
+        origin: str = "vocabulary"
+
+        @field_validator("name")
+        @classmethod
+        def _name(cls, v: str) -> str:
+            if not NAME.match(v) or v in RESERVED:
+                raise ValueError(f"fact name '{v}' must be lower_snake_case without '__', and not "
+                                 f"{' or '.join(sorted(RESERVED))}")
+            return v
+
+        @field_validator("range")
+        @classmethod
+        def _range(cls, v: str) -> str:
+            Interval.parse(v)
+            return v
+
+        @field_validator("unit", "display")
+        @classmethod
+        def _unit(cls, v: str | None) -> str | None:
+            if v is not None and v not in ("%", units.FRACTION):
+                units.check_unit(v)
+            return v
+
+    return FactSpecModel
 
 
 class Vocabulary:
@@ -144,8 +165,9 @@ def parse_specs(raw: object, file: str, origin: str | None = None) -> dict[str, 
         line = line_of(raw, name)
         if not isinstance(body, dict):
             raise RegimeError("declaration must be a mapping", file=file, line=line, field=name)
-        specs[name] = validated(FactSpec, {"name": name, "origin": origin or file, **body}, file,
-                                line=line, prefix=name)
+        model = validated(_spec_model(), {"name": name, "origin": origin or file, **body}, file,
+                          line=line, prefix=name)
+        specs[name] = FactSpec(**model.model_dump())
     return specs
 
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 from conftest import ROOT, write
-from regime.engine import api, knowledge_cache, report
+from regime.engine import api, knowledge_cache, packs, report
 from regime.engine.paths import builtin_cases
 
 SITE = "pack: site\ndescription: site\noverrides:\n  parameters: {near_ceiling: 0.9}\n"
@@ -37,7 +37,7 @@ def _never(*_):
 def test_cached_knowledge_gives_the_same_diagnoses(cache, monkeypatch):
     fresh = api.knowledge()
     assert len(_entries(cache)) == 1 and oct(_entries(cache)[0].stat().st_mode & 0o777) == "0o600"
-    monkeypatch.setattr(api, "load_knowledge", _never)
+    monkeypatch.setattr(packs, "load_knowledge", _never)
     cached = api.knowledge()
     assert cached is not fresh
     assert _json(cached) == _json(fresh)
