@@ -20,6 +20,8 @@ test: $(BIN)/regime
 
 bench: $(BIN)/regime
 	$(BIN)/python bench/throughput.py
+	$(BIN)/python bench/cold_start.py
+	$(BIN)/python bench/batch.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -4,8 +4,8 @@ whole process tree (the CLI and its workers). Prints figures; asserts nothing.
     python bench/batch.py [--cases 10000] [--jobs 2] [--format jsonl]
 
 Cases are the shipped ones varied (title, utilizations, batch, throughput) into a temporary
-directory; a few variations are refused by the rules' consistency checks, as a user's would
-be. Memory is sampled every 50 ms from /proc over the CLI and all its descendants: the sum of
+directory (a variation the consistency checks refuse is reported, as a user's would be).
+Memory is sampled every 50 ms from /proc over the CLI and all its descendants: the sum of
 RSS (counts pages shared between the forked workers once per process, an upper bound) and the
 sum of PSS (shared pages split between the processes that share them: the real footprint).
 """

@@ -1,5 +1,5 @@
-"""Benchmarks: cases diagnosed per second in one process (cold start excluded), and the CLI's
-cold start next to the bare import of its heaviest dependencies. Prints figures; asserts nothing.
+"""Benchmark: cases diagnosed per second in one process (cold start excluded; see cold_start.py
+and batch.py for the CLI). Prints figures; asserts nothing.
 
     python bench/throughput.py [--rounds N]
 """
@@ -7,8 +7,6 @@ cold start next to the bare import of its heaviest dependencies. Prints figures;
 from __future__ import annotations
 
 import argparse
-import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -47,34 +45,11 @@ def in_process(rounds: int) -> None:
     print(f"load + validate + diagnose from YAML: {1 / full:.0f} cases/s ({full * 1000:.2f} ms/case)")
 
 
-def _median_seconds(cmd: list[str], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        subprocess.run(cmd, check=True, capture_output=True, cwd=ROOT)
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
-
-
-def cold_start(repeat: int) -> None:
-    imports = _median_seconds([sys.executable, "-c", "import durable, pydantic, yaml, rich"], repeat)
-    one = _median_seconds([sys.executable, "-m", "regime.engine.cli", "diagnose", "cases/a_chatbot.yaml",
-                           "--format", "json"], repeat)
-    every = _median_seconds([sys.executable, "-m", "regime.engine.cli", "diagnose", "--format", "json"],
-                            repeat)
-    print(f"cold start, python -c 'import durable, pydantic, yaml, rich': {imports * 1000:.0f} ms")
-    print(f"cold start, regime diagnose (1 case, json): {one * 1000:.0f} ms")
-    print(f"cold start, regime diagnose (all {len(builtin_cases())} built-in cases, json): "
-          f"{every * 1000:.0f} ms")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=50)
-    parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    in_process(args.rounds)
-    cold_start(args.repeat)
+    in_process(args.rounds)  # cold start: bench/cold_start.py; batches: bench/batch.py
 
 
 if __name__ == "__main__":

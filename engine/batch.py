@@ -9,16 +9,16 @@ themselves (from the knowledge cache).
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from regime.core.errors import RegimeError
+
+if TYPE_CHECKING:  # multiprocessing is imported only for a pool: one case should start fast
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 CASE_SUFFIXES = (".yaml", ".yml")
 WINDOW_PER_JOB = 8
@@ -79,6 +79,9 @@ class _Pool:
         self.executor = self._start()
 
     def _start(self) -> ProcessPoolExecutor:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
         return ProcessPoolExecutor(self.jobs, mp_context=ctx, initializer=self.init, initargs=self.init_args)
@@ -87,6 +90,8 @@ class _Pool:
         self.executor.shutdown(wait=True, cancel_futures=True)
 
     def run(self, items: Iterator, lost: Callable) -> Iterator:
+        from concurrent.futures.process import BrokenProcessPool
+
         pending: deque[tuple[Any, Future]] = deque()
         while True:
             while len(pending) < self.window and (item := next(items, _END)) is not _END:
@@ -102,6 +107,8 @@ class _Pool:
 
     def _isolate(self, suspects: list, lost: Callable, err: BaseException) -> Iterator:
         """Rerun the cases a dead worker took down with it, one at a time, in a fresh pool."""
+        from concurrent.futures.process import BrokenProcessPool
+
         self._restart()
         for item in suspects:
             try:

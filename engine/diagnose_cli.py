@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ FORMATS = ("text", "json", "jsonl", "markdown")
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="regime diagnose",
+        prog="regime diagnose", formatter_class=_Help,
         description="Diagnose each case: regime, evidence, fixes in priority order, rejections, "
                     "next measurements. Results stream in input order; refused inputs are "
                     "reported in their place (and as 'error:' lines on stderr), exit code 2.")
@@ -44,6 +45,17 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("-j", "--jobs", type=_jobs, default=1, metavar="N",
                    help="Worker processes (0: one per CPU). The output is the same for any N. Default: 1.")
     return p
+
+
+class _Help(argparse.HelpFormatter):
+    """argparse's formatter, told the width so that it does not import shutil on every run."""
+
+    def __init__(self, prog: str) -> None:
+        try:
+            width = int(os.environ.get("COLUMNS") or os.get_terminal_size().columns)
+        except (OSError, ValueError):
+            width = 80
+        super().__init__(prog, width=max(width - 2, 40))
 
 
 def _jobs(text: str) -> int:

@@ -29,7 +29,6 @@ import os
 import pickle
 import stat
 import sys
-import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -142,6 +141,8 @@ def _save_if_new() -> None:
     payload = pickle.dumps((blob, table), protocol=pickle.HIGHEST_PROTOCOL)
     data = b"".join([MAGIC, digest.encode(), b"\n", hashlib.sha256(payload).hexdigest().encode(), b"\n",
                      payload])
+    import tempfile  # only when writing: with shutil, it is a noticeable part of a cold start
+
     with contextlib.suppress(OSError):  # a read-only home must not fail the run
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".pickle")
