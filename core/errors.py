@@ -22,12 +22,13 @@ class RegimeError(Exception):
     """Bad input: a case, a pack or a catalogue. Carries where it came from."""
 
     def __init__(self, message: str, file: str | None = None, line: int | None = None,
-                 field: str | None = None) -> None:
+                 field: str | None = None, code: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.file = file
         self.line = line
         self.field = field
+        self.code = code  # the lint code when a check of `regime check` also guards loading
 
     def located(self, file: str | None = None, line: int | None = None,
                 field: str | None = None) -> RegimeError:

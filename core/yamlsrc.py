@@ -244,8 +244,8 @@ def _one(e: Any, model: type[BaseModel], raw: dict, file: str, line: int | None,
     loc = loc[:known] or loc
     field = ".".join([prefix, *loc] if prefix else loc) or prefix or None
     text = e["msg"].removeprefix("Value error, ")
-    if e["type"] == "extra_forbidden" and len(loc) == 1:
-        text = f"unknown key{did_you_mean(loc[0], model.model_fields)}"
+    if e["type"] == "extra_forbidden" and loc:
+        text = f"unknown key{did_you_mean(loc[-1], _fields_at(model, loc[:-1]))}"
     return RegimeError(message + text, file=file, line=where or line, field=field)
 
 
@@ -262,3 +262,14 @@ def _deep_line(raw: Any, loc: list[str]) -> tuple[int | None, int]:
             break
         known += 1
     return found, known
+
+
+def _fields_at(model: type[BaseModel], loc: list[str]) -> list[str]:
+    """Field names of the (nested) model at `loc`, for did-you-mean on an unknown key."""
+    current: Any = model
+    for key in loc:
+        field = getattr(current, "model_fields", {}).get(key)
+        if field is None:
+            break
+        current = field.annotation
+    return list(getattr(current, "model_fields", {}))

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from regime.core.errors import RegimeError
+from regime.core.errors import RegimeError, did_you_mean
 from regime.engine import knowledge_cache
 from regime.engine.diagnosis import Diagnosis
-from regime.engine.knowledge import Knowledge, pack_files
-from regime.engine.paths import RULES_DIR
+from regime.engine.knowledge import Knowledge, layer_name, pack_files
+from regime.engine.paths import CASES_DIR, RULES_DIR
 from regime.engine.session import Runner
 from regime.facts.case import load_case
 from regime.facts.catalogue import CATALOGUE_DIR
@@ -26,12 +27,21 @@ class Outcome:
     error: RegimeError | None = None
 
 
+ENV_LAYERS = "REGIME_RULES"
+
+
+def env_layers() -> list[Path]:
+    """Layers named by REGIME_RULES, a path list like PATH (os.pathsep between entries)."""
+    return [Path(p) for p in os.environ.get(ENV_LAYERS, "").split(os.pathsep) if p.strip()]
+
+
 def knowledge(extra_rules: Sequence[Path] = ()) -> Knowledge:
-    """Built-in packs plus any site packs (which may override parameters or disable rules),
+    """Built-in packs, then the REGIME_RULES layers, then `extra_rules` (--rules), in order;
     from the knowledge cache when nothing it depends on has changed."""
-    dirs = [RULES_DIR, *extra_rules]
+    dirs = [RULES_DIR, *env_layers(), *extra_rules]
     inputs = [*pack_files(dirs), VOCABULARY_FILE, *sorted(CATALOGUE_DIR.glob("*.yaml"))]
-    return knowledge_cache.load_or_build(inputs, lambda: _load(dirs))
+    return knowledge_cache.load_or_build(inputs, lambda: _load(dirs),
+                                         salt="\0".join(layer_name(d) for d in dirs))
 
 
 def _load(dirs: list[Path]) -> Knowledge:
@@ -60,12 +70,25 @@ def outcome(path: Path, k: Knowledge) -> Outcome:
     """One case's diagnosis, or the located error that stopped it (never an exception)."""
     run = runner(k)
     try:
-        case = load_case(path, k.vocabulary, k.levers, k.claims)
+        case = load_case(resolve_case(path), k.vocabulary, k.levers, k.claims, k.catalogue)
         return Outcome(path, diagnosis=run.diagnose(case))
     except RegimeError as err:
         return Outcome(path, error=err.located(file=str(path)))
     except Exception as err:  # EngineFault or another bug: one case's bug must not cost the others
         return Outcome(path, error=RegimeError(f"engine fault (please report): {err!r}", file=str(path)))
+
+
+def resolve_case(path: Path | str) -> Path:
+    """A case file, or a built-in case named by its id (the file's stem) when no such file exists."""
+    path = Path(path)
+    if path.exists() or path.suffix or len(path.parts) > 1:
+        return path
+    named = CASES_DIR / f"{path.name}.yaml"
+    if named.exists():
+        return named
+    ids = [p.stem for p in CASES_DIR.glob("*.yaml")]
+    raise RegimeError(f"no case file '{path}' and no built-in case with that id"
+                      f"{did_you_mean(path.name, ids)}", file=str(path))
 
 
 def diagnose(path: Path, k: Knowledge | None = None) -> Diagnosis:

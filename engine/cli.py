@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 from regime.core.errors import RegimeError
-from regime.engine import api, explain
+from regime.engine import api, explain, packtest_cli
 from regime.engine.grading import cli as grading_cli
 from rich.console import Console
 
@@ -94,6 +94,7 @@ def _root(version: Annotated[bool, typer.Option(
 
 
 grading_cli.register(app)
+app.command("test")(packtest_cli.test)
 
 
 def main() -> None:

@@ -41,6 +41,7 @@ class Firing:
     pack: str
     matched: dict[str, Any]
     asserted: dict[str, Any]
+    layer: str = "built-in"
 
 
 @dataclass
@@ -52,6 +53,15 @@ class Diagnosis:
     conclusions: list[Conclusion] = field(default_factory=list)
     trace: list[Firing] = field(default_factory=list)
     memory: dict[str, Any] = field(default_factory=dict)  # final working memory (why / why not)
+    layers: list[str] = field(default_factory=list)        # knowledge layers, built-in first
+    amendments: list[dict[str, Any]] = field(default_factory=list)  # overrides, replacements, ...
+
+    def knowledge_line(self) -> str:
+        """One line naming the active layers and how many amendments they make."""
+        text = "knowledge: " + " + ".join(self.layers or ["built-in"])
+        if self.amendments:
+            text += "; " + "; ".join(f"{a['kind']} {a['target']} ({a['detail']})" for a in self.amendments)
+        return text
 
     def fact_value(self, name: str) -> Any:
         rec = self.facts.get(name)

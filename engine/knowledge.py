@@ -6,14 +6,19 @@ reading the knowledge cache never build the loader's pydantic schemas.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from regime.core import units
 from regime.core.errors import RegimeError
 from regime.engine import expr
 from regime.engine.template import Template
-from regime.facts.vocabulary import Vocabulary
+from regime.facts.vocabulary import Interval, Vocabulary
+
+BUILTIN = "built-in"  # the layer name of the packs that ship with regime
 
 
 @dataclass(frozen=True)
@@ -27,6 +32,17 @@ class Parameter:
     value: float | None = None
     table: dict[str, float] | None = None
     items: tuple[str, ...] | None = None
+    layer: str = BUILTIN
+    range: str | None = None
+    file: str = ""
+    line: int | None = None
+
+    @property
+    def interval(self) -> Interval:
+        """Declared range; a fraction without one is a share, [0, 1]."""
+        if self.range:
+            return Interval.parse(self.range)
+        return Interval(0.0, 1.0) if self.unit in ("%", units.FRACTION) else Interval(-math.inf, math.inf)
 
 
 @dataclass(frozen=True)
@@ -63,6 +79,8 @@ class Rule:
     priority: int | None = None
     order: int | None = None
     bound: tuple[str, ...] = ()
+    layer: str = BUILTIN
+    precedence: int = 0
 
     def required(self) -> list[str]:
         """Fields that must be present before the conclusion can be computed."""
@@ -81,6 +99,22 @@ class Rule:
         return list(seen)
 
 
+@dataclass(frozen=True)
+class Amendment:
+    """One change a layer makes to what was loaded before it, for reports and traces."""
+
+    kind: str      # override | disable | replace | and_when
+    target: str    # parameter or rule id
+    layer: str
+    file: str
+    line: int | None
+    detail: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "target": self.target, "layer": self.layer,
+                "where": f"{self.file}:{self.line or 0}", "detail": self.detail}
+
+
 @dataclass
 class Knowledge:
     vocabulary: Vocabulary
@@ -91,19 +125,33 @@ class Knowledge:
     packs: list[str] = field(default_factory=list)
     resources: dict[str, str] = field(default_factory=dict)
     where: dict[str, tuple[str, int | None]] = field(default_factory=dict)  # "lever:id" -> file, line
+    layers: list[str] = field(default_factory=list)
+    amendments: list[Amendment] = field(default_factory=list)
+    # kind ('hardware'/'models') -> name -> (entry, file): catalogue entries the layers add
+    catalogue: dict[str, dict[str, tuple[dict, str]]] = field(default_factory=dict)
 
     def scalar_values(self) -> dict[str, float]:
         return {n: p.value for n, p in self.parameters.items() if p.value is not None}
 
 
+TEST_SUFFIX = ".test.yaml"
+
+
 def pack_files(dirs: Iterable[Path]) -> list[Path]:
-    """The pack files of each directory (sorted) or file, in the order given."""
+    """The pack files of each directory in name order; pack tests (*.test.yaml) are not packs."""
     files: list[Path] = []
     for d in dirs:
         if d.is_file():
             files.append(d)
         elif d.is_dir():
-            files.extend(sorted(p for p in d.iterdir() if p.suffix in (".yaml", ".yml")))
+            files.extend(sorted(p for p in d.iterdir() if p.suffix in (".yaml", ".yml")
+                                and not p.name.endswith(TEST_SUFFIX)))
         else:
             raise RegimeError("rules directory does not exist", file=str(d))
     return files
+
+
+def layer_name(d: Path) -> str:
+    """How outputs name a layer: 'built-in' for the shipped packs, else the path as given."""
+    from regime.engine.paths import RULES_DIR
+    return BUILTIN if d.resolve() == RULES_DIR.resolve() else str(d)

@@ -52,9 +52,10 @@ def directory() -> Path | None:
     return root / "regime"
 
 
-def key(inputs: Iterable[Path]) -> str:
-    """SHA-256 over everything the compiled knowledge depends on."""
+def key(inputs: Iterable[Path], salt: str = "") -> str:
+    """SHA-256 over everything the compiled knowledge depends on (`salt`: e.g. the layer names)."""
     h = hashlib.sha256(MAGIC)
+    h.update(f"{salt}\0".encode())
     h.update(f"{regime.__version__}\0{sys.version}\0{pickle.HIGHEST_PROTOCOL}\0".encode())
     here = Path(regime.__file__).resolve().parent
     for sub in _SOURCES:
@@ -78,14 +79,14 @@ def _add_file(h: Any, path: Path) -> None:
     h.update(data)
 
 
-def load_or_build(inputs: list[Path], build: Callable[[], Any]) -> Any:
+def load_or_build(inputs: list[Path], build: Callable[[], Any], salt: str = "") -> Any:
     """The cached knowledge for `inputs` if a valid entry exists, else `build()`, then cached.
 
     Unit conversions this process learns that the entry lacks are added to it at exit."""
     folder = directory()
     if folder is None:
         return build()
-    digest = key(inputs)
+    digest = key(inputs, salt)
     path = folder / f"knowledge-{digest[:40]}.pickle"
     entry = _read(path, digest)
     if entry is not None:

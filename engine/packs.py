@@ -6,8 +6,11 @@ durable-rules only ever sees rulesets that were checked first.
 
 from __future__ import annotations
 
+import fnmatch
+import math
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +19,22 @@ from regime.core import limits, units
 from regime.core.errors import RegimeError, did_you_mean
 from regime.core.names import member_id
 from regime.core.yamlsrc import expect_mapping, line_at, line_of, load_yaml, validated
-from regime.engine import dimensions, expr
-from regime.engine.knowledge import Claim, Knowledge, Lever, Parameter, Rule, pack_files
+from regime.engine import dimensions, expr, overlap
+from regime.engine.knowledge import (
+    BUILTIN,
+    TEST_SUFFIX,
+    Amendment,
+    Claim,
+    Knowledge,
+    Lever,
+    Parameter,
+    Rule,
+    layer_name,
+    pack_files,
+)
 from regime.engine.template import parse_template
-from regime.facts.vocabulary import FactSpec, Vocabulary, parse_specs
+from regime.facts import catalogue
+from regime.facts.vocabulary import FactSpec, Interval, Vocabulary, parse_specs
 
 KINDS = ("derive", "diagnose", "finding", "fix", "reject", "ask")
 ID = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
@@ -39,12 +54,15 @@ class ParamModel(_Strict):
     display: str | None = None
     table: dict[str, float] | None = None
     list: tuple[str, ...] | None = Field(default=None, alias="list")
+    range: str | None = None  # valid values, checked at declaration and on every override
 
     @model_validator(mode="after")
     def _one_shape(self) -> ParamModel:
         shapes = [x is not None for x in (self.value, self.table, self.list)]
         if sum(shapes) != 1:
             raise ValueError("a parameter has exactly one of value, table or list")
+        if self.range is not None:
+            Interval.parse(self.range)
         for v in [self.value, *(self.table or {}).values()]:
             _plausible(v)
         if self.list is not None:
@@ -88,6 +106,8 @@ class RuleModel(_Strict):
     claim: str | None = None
     ask: str | None = None
     order: int | None = Field(default=None, ge=1, le=99)
+    replaces: str | None = None      # a layer rule taking the place of a loaded rule
+    precedence: int = Field(default=0, ge=0, le=50)  # among rules concluding about one fact
 
     @model_validator(mode="after")
     def _one_conclusion(self) -> RuleModel:
@@ -117,14 +137,9 @@ class RuleModel(_Strict):
 
 
 class OverrideModel(_Strict):
-    parameters: dict[str, float] = {}
-    disable: tuple[str, ...] = ()
-
-    @model_validator(mode="after")
-    def _finite(self) -> OverrideModel:
-        for v in self.parameters.values():
-            _plausible(v)
-        return self
+    parameters: dict[str, StrictFloat | StrictInt | StrictStr] = {}  # '60%', 0.6: unit-aware
+    disable: tuple[str, ...] = ()     # rule ids or globs ('advise_*')
+    and_when: dict[str, str] = {}     # rule id -> extra condition, joined with 'and'
 
 
 class PackModel(_Strict):
@@ -138,41 +153,121 @@ class PackModel(_Strict):
     claims: dict[str, Any] = {}
     rules: list[Any] = []
     overrides: OverrideModel | None = None
+    hardware: dict[str, Any] = {}    # catalogue entries this layer adds (same shape as the catalogue)
+    models: dict[str, Any] = {}
 
 
 # ---- loading (the compiled types and pack_files live in regime.engine.knowledge) ----------------
 
-__all__ = ["Claim", "Knowledge", "Lever", "Parameter", "Rule", "load_knowledge", "pack_files"]
+__all__ = ["TEST_SUFFIX", "Amendment", "Claim", "Knowledge", "Lever", "Parameter", "Rule", "layer_name",
+           "load_knowledge", "pack_files"]
+
+
+Doc = tuple[Path, str, dict, "PackModel"]  # file, layer, raw mapping, validated shape
 
 
 def load_knowledge(vocabulary: Vocabulary, dirs: Iterable[Path]) -> Knowledge:
-    """Read every pack in `dirs` (in order), declare what they declare, compile their rules."""
-    docs = [(p, _read_pack(p)) for p in pack_files(dirs)]
+    """Read each layer (a directory or file of packs) in order; later layers amend earlier ones.
+
+    Declarations come first (facts, parameters, levers, claims, catalogue entries), then
+    parameter overrides, then rules in load order: a rule with `replaces:` takes the place of
+    the rule it names, `disable:` removes rules by id or glob, `and_when:` narrows a condition.
+    """
     k = Knowledge(vocabulary)
-    for path, (raw, model) in docs:
-        _declare(k, path, raw, model)
-    for path, (raw, model) in docs:
+    docs: list[Doc] = []
+    for d in dirs:
+        name = layer_name(d)
+        if name not in k.layers:
+            k.layers.append(name)
+        docs += [(p, name, *_read_pack(p)) for p in pack_files([d])]
+    for path, layer, raw, model in docs:
+        _declare(k, path, layer, raw, model)
+    for kind, entries in k.catalogue.items():  # checked now, not when a case first names one
+        for name, (entry, file) in entries.items():
+            catalogue.entry_facts(entry, k.vocabulary, "catalogue", f"{kind}: {name}", file)
+    for path, layer, raw, model in docs:
         if model.overrides:
-            _apply_overrides(k, path, raw, model.overrides)
-    disabled = {rid for _, (_, m) in docs if m.overrides for rid in m.overrides.disable}
-    seen: dict[str, str] = {}
-    for path, (raw, model) in docs:
+            _apply_overrides(k, path, layer, raw, model.overrides)
+    placed: dict[str, Rule] = {}
+    for path, layer, raw, model in docs:
         for i, body in enumerate(model.rules):
-            rule = _compile_rule(k, path, model.pack, raw["rules"], i, body)
-            if rule.id in seen:
-                raise RegimeError(f"rule id '{rule.id}' is already used in {seen[rule.id]}",
-                                  file=str(path), line=rule.line, field="id")
-            seen[rule.id] = f"{path.name}:{rule.line}"
-            if rule.id not in disabled:
-                k.rules.append(rule)
-    for path, (raw, model) in docs:
-        unknown = sorted(set(model.overrides.disable) - set(seen)) if model.overrides else []
-        if unknown:
-            raise RegimeError(f"override disables unknown rule '{unknown[0]}'"
-                              f"{did_you_mean(unknown[0], seen)}", file=str(path),
-                              line=line_of(raw, "overrides"), field="overrides.disable")
+            _place(k, placed, _compile_rule(k, path, model.pack, raw["rules"], i, body, layer), body)
+    for path, layer, raw, model in docs:
+        if model.overrides:
+            _disable(k, placed, path, layer, raw, model.overrides)
+            _narrow(k, placed, path, layer, raw, model.overrides)
+    k.rules = list(placed.values())
     _check_names(k)
+    _check_derivations(k)
+    for rule in k.rules:
+        _check_template_guaranteed(rule, k.vocabulary)
     return k
+
+
+def _place(k: Knowledge, placed: dict[str, Rule], rule: Rule, body: dict) -> None:
+    """Add a compiled rule; with `replaces:` it takes the named rule's place (and id slot)."""
+    old_id = body.get("replaces")
+    if old_id is None:
+        if rule.id in placed:
+            prev = placed[rule.id]
+            raise RegimeError(f"rule id '{rule.id}' is already used in {Path(prev.file).name}:{prev.line}"
+                              f" ({prev.layer}); to amend it write 'replaces: {rule.id}'",
+                              file=rule.file, line=rule.line, field="id")
+        placed[rule.id] = rule
+        return
+    line = line_of(body, "replaces") or rule.line
+    old = placed.get(old_id)
+    if old is None:
+        raise RegimeError(f"rule '{rule.id}' replaces unknown rule '{old_id}'{did_you_mean(old_id, placed)}"
+                          "; a replacement names a rule loaded before it", file=rule.file, line=line,
+                          field="replaces")
+    if (old.kind, old.target) != (rule.kind, rule.target):
+        what = f"derives {old.target}" if old.target else f"is a {old.kind} rule"
+        raise RegimeError(f"rule '{rule.id}' replaces '{old_id}', which {what}; a replacement "
+                          "concludes the same thing", file=rule.file, line=line, field="replaces")
+    if rule.id != old_id and rule.id in placed:
+        raise RegimeError(f"rule id '{rule.id}' is already used", file=rule.file, line=rule.line, field="id")
+    placed[old_id] = rule  # keeps its place in load order
+    if rule.id != old_id:
+        placed[rule.id] = placed.pop(old_id)
+    k.amendments.append(Amendment("replace", old_id, rule.layer, rule.file, line,
+                                  f"{rule.id} ({Path(rule.file).name}:{rule.line}) replaces {old_id} "
+                                  f"({Path(old.file).name}:{old.line}, {old.layer})"))
+
+
+def _disable(k: Knowledge, placed: dict[str, Rule], path: Path, layer: str, raw: dict,
+             ov: OverrideModel) -> None:
+    line = line_of(raw.get("overrides"), "disable")
+    for pattern in ov.disable:
+        hits = [rid for rid in placed if fnmatch.fnmatchcase(rid, pattern)]
+        if not hits:
+            raise RegimeError(f"override disables unknown rule '{pattern}'{did_you_mean(pattern, placed)}",
+                              file=str(path), line=line, field="overrides.disable")
+        for rid in hits:
+            del placed[rid]
+            k.amendments.append(Amendment("disable", rid, layer, str(path), line,
+                                          f"disabled by '{pattern}'"))
+
+
+def _narrow(k: Knowledge, placed: dict[str, Rule], path: Path, layer: str, raw: dict,
+            ov: OverrideModel) -> None:
+    section = raw["overrides"].get("and_when") if ov.and_when else None
+    for rid, extra in ov.and_when.items():
+        line = line_of(section, rid)
+        rule = placed.get(rid)
+        if rule is None:
+            raise RegimeError(f"and_when names unknown rule '{rid}'{did_you_mean(rid, placed)}",
+                              file=str(path), line=line, field=f"overrides.and_when.{rid}")
+        try:
+            cond = _condition(extra, _context(k))
+        except RegimeError as err:
+            raise RegimeError(f"and_when of '{rid}': {err.message}", file=str(path), line=line,
+                              field=f"overrides.and_when.{rid}") from None
+        joined = cond if rule.when is None else expr.Expression(
+            f"({rule.when.source}) and ({cond.source})", expr.BoolOp("and", (rule.when.tree, cond.tree)),
+            "condition")
+        placed[rid] = replace(rule, when=joined)
+        k.amendments.append(Amendment("and_when", rid, layer, str(path), line, f"and {cond.source}"))
 
 
 def _check_names(k: Knowledge) -> None:
@@ -191,15 +286,68 @@ def _check_names(k: Knowledge) -> None:
                                   field=f"{lever.id}.attacks")
 
 
+def _check_derivations(k: Knowledge) -> None:
+    """Two rules deriving one fact must be exclusive or ordered by `precedence:`; otherwise
+    which one wins would depend on firing order, silently."""
+    by_target: dict[str, list[Rule]] = {}
+    for rule in k.rules:
+        if rule.kind == "derive":
+            by_target.setdefault(rule.target, []).append(rule)  # type: ignore[arg-type]
+    for target, rules in by_target.items():
+        for i, a in enumerate(rules):
+            for b in rules[i + 1:]:
+                needs = overlap.presence_atoms([*a.required(), *b.required()])
+                if a.precedence == b.precedence and not overlap.disjoint(_tree(a), _tree(b), needs):
+                    raise RegimeError(
+                        f"rules '{a.id}' ({Path(a.file).name}:{a.line}) and '{b.id}' "
+                        f"({Path(b.file).name}:{b.line}) both derive {target} under overlapping "
+                        "conditions; write 'replaces:' to amend one, give one a higher "
+                        "'precedence:', or make their conditions exclusive",
+                        file=b.file, line=b.line, field="derive", code="RG007")
+
+
+def _tree(rule: Rule) -> expr.Node | None:
+    return rule.when.tree if rule.when is not None else None
+
+
+def _check_template_guaranteed(rule: Rule, vocabulary: Vocabulary) -> None:
+    """A justification may only name facts the rule is sure to have when it fires."""
+    sure = overlap.guaranteed(_tree(rule)) | set(rule.required())
+    if rule.target:
+        sure.add(rule.target)
+    for f in rule.because.fields():
+        if f.name not in vocabulary or f.key in sure:  # parameters are always known
+            continue
+        raise RegimeError(f"rule '{rule.id}': the justification names {{{_field_text(f)}}}, which its "
+                          f"condition does not guarantee; add 'present({_field_ref(f)})' to 'when' or "
+                          "take it out of the text", file=rule.file, line=rule.line, field="because",
+                          code="RG006")
+
+
+def _field_text(f) -> str:
+    return f.name if f.member is None else f"{f.name}[{f.member}]"
+
+
+def _field_ref(f) -> str:
+    return f.name if f.member is None else f'{f.name}["{f.member}"]'
+
+
 def _read_pack(path: Path) -> tuple[dict, PackModel]:
     raw = expect_mapping(load_yaml(path), str(path),
                          "a pack is a mapping with 'pack', 'description' and 'rules'")
     return raw, validated(PackModel, raw, str(path))
 
 
-def _declare(k: Knowledge, path: Path, raw: dict, model: PackModel) -> None:
+def _declare(k: Knowledge, path: Path, layer: str, raw: dict, model: PackModel) -> None:
     file = str(path)
     k.packs.append(model.pack)
+    for kind, key in (("hardware", "hardware"), ("models", "models")):
+        for name, entry in getattr(model, key).items():
+            if not isinstance(entry, dict):
+                raise RegimeError(f"{key} entry '{name}' must be a mapping of fact -> value", file=file,
+                                  line=line_of(raw[key], name), field=f"{key}.{name}")
+            k.catalogue.setdefault(kind, {})[name] = (entry, file)
+            k.where[f"{kind}:{name}"] = (file, line_of(raw[key], name))
     if model.facts:
         specs: dict[str, FactSpec] = parse_specs(raw["facts"], file, origin=f"{path.name} ({model.pack})")
         k.vocabulary = k.vocabulary.extended(specs, file=file, lines=raw["facts"])
@@ -211,7 +359,7 @@ def _declare(k: Knowledge, path: Path, raw: dict, model: PackModel) -> None:
     for name, body in model.parameters.items():
         _declare_one(k.parameters, name, raw["parameters"], file, "parameter",
                      lambda n, b, f, ln: _parameter(n, validated(ParamModel, b, f, line=ln, prefix=n),
-                                                    model.pack, k.vocabulary), body, k.where)
+                                                    model.pack, k.vocabulary, layer, f, ln), body, k.where)
     for name, body in model.levers.items():
         _declare_one(k.levers, name, raw["levers"], file, "lever",
                      lambda n, b, f, ln: Lever(n, **validated(LeverModel, b, f, line=ln, prefix=n)
@@ -240,24 +388,58 @@ def _declare_one(into: dict, name: str, section: dict, file: str, what: str, mak
         raise RegimeError(str(getattr(err, "message", err)), file=file, line=line, field=name) from None
 
 
-def _parameter(name: str, m: ParamModel, pack: str, vocabulary: Vocabulary) -> Parameter:
+def _parameter(name: str, m: ParamModel, pack: str, vocabulary: Vocabulary, layer: str, file: str,
+               line: int | None) -> Parameter:
     if name in vocabulary:
         raise ValueError(f"parameter '{name}' shadows a declared fact")
     if m.unit not in ("1", "%", units.FRACTION):
         units.check_unit(m.unit)
-    return Parameter(name, m.meaning, m.source, pack, m.unit, m.display, m.value, m.table, m.list)
+    p = Parameter(name, m.meaning, m.source, pack, m.unit, m.display, m.value, m.table, m.list,
+                  layer, m.range, file, line)
+    if m.value is not None and not p.interval.contains(m.value):
+        raise RegimeError(f"{m.value:g} is outside the parameter's range {_show_range(p)}", field=name,
+                          code="RG002")
+    return p
 
 
-def _apply_overrides(k: Knowledge, path: Path, raw: dict, ov: OverrideModel) -> None:
-    for name, value in ov.parameters.items():
+def _show_range(p: Parameter) -> str:
+    iv, unit = p.interval, _canonical(p.unit)
+    ends = [units.format_quantity(x, unit, p.display or _percent(unit)) if abs(x) != math.inf
+            else ("-inf" if x < 0 else "inf") for x in (iv.lo, iv.hi)]
+    return f"{'(' if iv.lo_open else '['}{ends[0]}, {ends[1]}{')' if iv.hi_open else ']'}"
+
+
+def _canonical(unit: str) -> str:
+    return units.FRACTION if unit == "%" else unit
+
+
+def _percent(unit: str) -> str | None:
+    return "%" if unit == units.FRACTION else None
+
+
+def _apply_overrides(k: Knowledge, path: Path, layer: str, raw: dict, ov: OverrideModel) -> None:
+    """A parameter override is read like a case value: '60%' and 0.6 alike, range-checked."""
+    section = raw["overrides"].get("parameters") if ov.parameters else None
+    for name, written in ov.parameters.items():
         p = k.parameters.get(name)
-        line = line_of(raw.get("overrides", {}), "parameters")
+        line = line_of(section, name)
+        where = f"overrides.parameters.{name}"
         if p is None or p.value is None:
             raise RegimeError(f"override of unknown scalar parameter '{name}'"
                               f"{did_you_mean(name, k.scalar_values())}", file=str(path),
-                              line=line, field=f"overrides.parameters.{name}")
-        k.parameters[name] = Parameter(name, p.meaning, f"{p.source}; overridden by {path.name}",
-                                       p.pack, p.unit, p.display, float(value))
+                              line=line, field=where)
+        try:
+            value = units.parse_quantity(written, _canonical(p.unit)).value
+        except ValueError as err:
+            raise RegimeError(str(err), file=str(path), line=line, field=where) from None
+        if not p.interval.contains(value):
+            raise RegimeError(f"{units.short(written)} is outside {name}'s range {_show_range(p)}",
+                              file=str(path), line=line, field=where, code="RG002")
+        k.parameters[name] = replace(p, value=value, layer=layer, file=str(path), line=line,
+                                     source=f"{p.source}; overridden by {path.name} ({layer})")
+        was = units.format_quantity(p.value, _canonical(p.unit), p.display or _percent(_canonical(p.unit)))
+        now = units.format_quantity(value, _canonical(p.unit), p.display or _percent(_canonical(p.unit)))
+        k.amendments.append(Amendment("override", name, layer, str(path), line, f"{was} -> {now}"))
 
 
 def _context(k: Knowledge) -> expr.Context:
@@ -271,7 +453,8 @@ def _context(k: Knowledge) -> expr.Context:
     )
 
 
-def _compile_rule(k: Knowledge, path: Path, pack: str, section: list, index: int, body: Any) -> Rule:
+def _compile_rule(k: Knowledge, path: Path, pack: str, section: list, index: int, body: Any,
+                  layer: str = BUILTIN) -> Rule:
     file = str(path)
     line = getattr(body, "line", None) or line_at(section, index) or 0
     if not isinstance(body, dict):
@@ -290,8 +473,8 @@ def _compile_rule(k: Knowledge, path: Path, pack: str, section: list, index: int
                               line=line_of(body, where) or line, field=where) from None
 
     when = located("when", lambda: _condition(m.when, ctx)) if m.when is not None else None
-    rule = Rule(id=m.id, kind=m.kind, pack=pack, file=file, line=line,
-                description=m.description, refs=m.refs, when=when,
+    rule = Rule(id=m.id, kind=m.kind, pack=pack, file=file, line=line, layer=layer,
+                precedence=m.precedence, description=m.description, refs=m.refs, when=when,
                 because=located("because", lambda: parse_template(
                     m.because, k.vocabulary, {n: p.unit for n, p in k.parameters.items()
                                               if p.value is not None})))
@@ -308,7 +491,6 @@ def _condition(source: str, ctx: expr.Context) -> expr.Expression:
 
 
 def _conclusion(k: Knowledge, ctx: expr.Context, m: RuleModel, rule: Rule) -> Rule:
-    from dataclasses import replace
     if m.kind == "derive":
         spec = k.vocabulary.get(m.derive)  # type: ignore[arg-type]
         if spec.kind not in ("number", "category"):

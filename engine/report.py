@@ -44,6 +44,8 @@ def to_dict(d: Diagnosis, k: Knowledge) -> dict[str, Any]:
             entry["written"] = rec.written
         if rec.low is not None:
             entry["range"] = [rec.low, rec.high]
+        if rec.layer is not None:
+            entry["layer"] = rec.layer
         facts[name] = entry
     conclusions = []
     for c in ordered(d):
@@ -57,11 +59,12 @@ def to_dict(d: Diagnosis, k: Knowledge) -> dict[str, Any]:
         if c.refs:
             item["refs"] = list(c.refs)
         conclusions.append(item)
-    trace = [{"step": f.step, "rule": f.rule, "kind": f.kind, "pack": f.pack,
+    trace = [{"step": f.step, "rule": f.rule, "kind": f.kind, "pack": f.pack, "layer": f.layer,
               "matched": dict(sorted(f.matched.items())), "asserted": f.asserted} for f in d.trace]
     return _round({"case": d.case, "title": d.title, "regime": d.fact_value("regime"),
                    "nominal_regime": d.fact_value("nominal_regime"), "facts": facts,
-                   "conclusions": conclusions, "trace": trace})
+                   "conclusions": conclusions, "trace": trace,
+                   "knowledge": {"layers": d.layers, "amendments": d.amendments}})
 
 
 def to_json(payload: Any) -> str:
@@ -104,6 +107,7 @@ def print_text(d: Diagnosis, k: Knowledge, console: Console) -> None:
     console.rule(Text.assemble((d.case, "bold"), f" — {d.title}"))
     console.print(Text.assemble(("Regime:", "bold"), f" {regime}    ", ("nominal (theory):", "dim"),
                                 f" {nominal}"))
+    console.print(Text(d.knowledge_line(), style="dim"))
     _section(console, "Evidence", d.of_kind("diagnose") + d.of_kind("finding"), _plain)
     _section(console, "Fixes, in priority order", d.of_kind("fix"), _fix)
     _section(console, "Reject", d.of_kind("reject"), _reject)
@@ -157,7 +161,8 @@ def _ask(c: Conclusion) -> Parts:
 def to_markdown(d: Diagnosis, k: Knowledge) -> str:
     lines = [f"# {d.case} — {d.title}", "",
              f"**Regime:** {d.fact_value('regime') or 'undetermined'} "
-             f"(nominal: {d.fact_value('nominal_regime') or 'undetermined'})", ""]
+             f"(nominal: {d.fact_value('nominal_regime') or 'undetermined'})", "",
+             f"_{d.knowledge_line()}_", ""]
     for title, kind in (("Evidence", "diagnose"), ("Findings", "finding"),
                         ("Fixes, in priority order", "fix"), ("Reject", "reject"),
                         ("Measure next", "ask")):
@@ -174,7 +179,7 @@ def to_markdown(d: Diagnosis, k: Knowledge) -> str:
         if rec.source == "derived":
             lines.append(f"| {name} | {show_fact(name, d, k)} | `{rec.formula}` | {rec.rule} |")
     lines += ["", "## Trace", ""]
-    lines += [f"{f.step}. `{f.rule}` ({f.kind}) matched "
+    lines += [f"{f.step}. `{f.rule}` ({f.kind}, {f.layer}) matched "
               + ", ".join(f"{n}={v}" for n, v in sorted(f.matched.items())) for f in d.trace]
     return "\n".join(lines) + "\n"
 

@@ -81,7 +81,7 @@ class Runner:
         rules: dict[str, dict] = {}
         for index, rule in enumerate(self.k.rules):
             rules[rule.id] = {"all": [{"m": self._condition(rule, index)}],
-                              "pri": STAGE_PRI[rule.kind], "run": self._action(rule)}
+                              "pri": STAGE_PRI[rule.kind] - rule.precedence, "run": self._action(rule)}
         # A catch-all keeps durable from crashing on delete_state of a sid nothing matched.
         rules["_catch_all"] = {"all": [{"m": dict(ANCHOR)}], "pri": CATCH_ALL_PRI,
                                "run": lambda c: None}
@@ -143,13 +143,13 @@ class Runner:
             updates[rule.target] = value  # type: ignore[index]
             d.facts[rule.target] = FactRecord(rule.target, value, "category", "derived",  # type: ignore[arg-type]
                                               rule.id, rule=rule.id, inputs=tuple(matched),
-                                              formula=rule.copy_from or repr(value))
+                                              formula=rule.copy_from or repr(value), layer=rule.layer)
             self._conclude(rule, st, {**wm, **updates}, id=str(value), fact=rule.target)
         else:
             self._conclude(rule, st, wm, id=rule.subject or rule.id)
         self._record_assumptions(rule, d)
         asserted = {k: v for k, v in updates.items() if not k.startswith("_")}
-        d.trace.append(Firing(st.step, rule.id, rule.kind, rule.pack, matched, asserted))
+        d.trace.append(Firing(st.step, rule.id, rule.kind, rule.pack, matched, asserted, rule.layer))
         return updates
 
     def _record_assumptions(self, rule: Rule, d: Diagnosis) -> None:
@@ -165,7 +165,7 @@ class Runner:
             if num.name not in d.facts:
                 d.facts[num.name] = FactRecord(  # type: ignore[index]
                     num.name, num.value, _unit(num.unit or "1"), "assumed",  # type: ignore[arg-type]
-                    f"{param.pack}: {param.source}")
+                    f"{param.pack}: {param.source}", layer=param.layer)
 
     def _derive(self, rule: Rule, st: _State, wm: dict[str, Any], matched: dict) -> dict[str, Any]:
         spec = self.k.vocabulary.get(rule.target)  # type: ignore[arg-type]
@@ -179,9 +179,11 @@ class Runner:
             shown = units.format_quantity(value, spec.unit, spec.display) if math.isfinite(value) else value
             where = units.describe() if spec.interval.contains(value) else spec.range
             return self._unusable(rule, st, wm, f"gives {shown}, outside the valid range {where}")
+        because = rule.because.render(lambda f: self._render_field(f, {**wm, rule.target: value}))
         st.diagnosis.facts[rule.target] = FactRecord(  # type: ignore[index]
             rule.target, value, spec.unit if spec.kind == "number" else "category", "derived",  # type: ignore[arg-type]
-            rule.id, rule=rule.id, formula=rule.formula.source, inputs=tuple(matched))  # type: ignore[union-attr]
+            rule.id, rule=rule.id, formula=rule.formula.source, inputs=tuple(matched),  # type: ignore[union-attr]
+            layer=rule.layer, notes=(because,))
         return {rule.target: value}  # type: ignore[dict-item]
 
     def _unusable(self, rule: Rule, st: _State, wm: dict, why: str) -> dict[str, Any]:
@@ -230,7 +232,8 @@ class Runner:
 
     def diagnose(self, case: Case) -> Diagnosis:
         sid = f"s{next(_SIDS)}"  # never contains 'e-': keeps durable_bridge.dumps on its fast path
-        d = Diagnosis(case.id, case.title, case.path, facts=dict(case.facts))
+        d = Diagnosis(case.id, case.title, case.path, facts=dict(case.facts), layers=list(self.k.layers),
+                      amendments=[a.as_dict() for a in self.k.amendments])
         wm: dict[str, Any] = {"sid": sid, **ANCHOR, "_v": 1, expr.ZERO_FIELD: 0.0, **BUCKET_FIELDS}
         for name, rec in case.facts.items():
             wm[name] = rec.value

@@ -45,11 +45,16 @@ class Case:
 
 
 def load_case(path: Path, vocabulary: Vocabulary, levers: dict[str, Any],
-              claims: dict[str, Any]) -> Case:
+              claims: dict[str, Any], extra: dict[str, dict[str, tuple[dict, str]]] | None = None,
+              raw: dict | None = None) -> Case:
     """Parse and validate one case file. Raises RegimeError naming file, line and field; a case
-    with several mistakes raises RegimeErrors with one error for each."""
+    with several mistakes raises RegimeErrors with one error for each.
+
+    `extra` maps 'hardware'/'models' to catalogue entries added by knowledge layers, each with
+    the file it came from. `raw` is a case body already read (a pack test's inline case)."""
     file = str(path)
-    raw = expect_mapping(load_yaml(path), file, "a case file is a mapping with at least 'title' and 'facts'")
+    raw = expect_mapping(load_yaml(path) if raw is None else raw, file,
+                         "a case file is a mapping with at least 'title' and 'facts'")
     errors = Collector()
     model = errors.run(checked, raw, CASE_KEYS, file)
     case_id = str(raw.get("id") or path.stem)
@@ -59,7 +64,8 @@ def load_case(path: Path, vocabulary: Vocabulary, levers: dict[str, Any],
     case = Case(case_id, str(raw.get("title", "")), file, str(raw.get("summary", "")))
     for kind, key in (("hardware", "hardware"), ("models", "model")):
         if isinstance(raw.get(key), str | dict):  # the raw mapping keeps its lines for errors
-            _add_all(case, errors.run(_catalogue_facts, kind, raw[key], vocabulary, raw, key, file))
+            _add_all(case, errors.run(_catalogue_facts, kind, raw[key], vocabulary, raw, key, file,
+                                       (extra or {}).get(kind, {})))
     facts = raw.get("facts") or LineDict()
     if isinstance(facts, dict):
         _add_all(case, _case_facts(facts, vocabulary, file, errors))
@@ -81,14 +87,14 @@ def _add_all(case: Case, records: list[FactRecord] | None) -> None:
 
 
 def _catalogue_facts(kind: str, ref: str | dict, vocabulary: Vocabulary, raw: dict, key: str,
-                     file: str) -> list[FactRecord]:
+                     file: str, extra: dict[str, tuple[dict, str]]) -> list[FactRecord]:
     line = line_of(raw, key)
     if isinstance(ref, str):
         try:
-            name, entry = catalogue.lookup(kind, ref)
+            name, entry = catalogue.lookup(kind, ref, {n: e for n, (e, _) in extra.items()})
         except RegimeError as err:
             raise err.located(file=file, line=line, field=key) from None
-        cat_file = str(catalogue.CATALOGUE_DIR / f"{kind}.yaml")
+        cat_file = extra[name][1] if name in extra else str(catalogue.CATALOGUE_DIR / f"{kind}.yaml")
         records = catalogue.entry_facts(entry, vocabulary, "catalogue", f"{kind} catalogue: {name}",
                                         cat_file)
         return records

@@ -31,9 +31,10 @@ def names(kind: str) -> list[str]:
     return sorted(_load(kind)[1])
 
 
-def lookup(kind: str, name: str) -> tuple[str, dict]:
-    """Find a catalogue entry by key, display name or alias (case-insensitive)."""
-    _, entries = _load(kind)
+def lookup(kind: str, name: str, extra: dict[str, dict] | None = None) -> tuple[str, dict]:
+    """Find a catalogue entry by key, display name or alias (case-insensitive); `extra` holds
+    entries that knowledge layers add (they win over built-in entries of the same key)."""
+    entries = {**_load(kind)[1], **(extra or {})}
     wanted = name.strip().lower()
     for key, entry in entries.items():
         spellings = {key.lower(), str(entry.get("name", "")).lower(),

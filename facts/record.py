@@ -25,3 +25,4 @@ class FactRecord:
     high: float | None = None
     written: str | None = None       # measured: as written in the case
     notes: tuple[str, ...] = field(default=())
+    layer: str | None = None         # assumed: the knowledge layer that set the parameter

@@ -52,7 +52,7 @@ def test_json_trace_shows_each_firing_with_matched_facts(toy_knowledge):
     assert "toy_ask_present" not in steps
     assert doc["facts"]["toy_next"] == {
         "formula": "toy_double + 1", "inputs": ["toy_double"], "origin": "toy_next", "rule": "toy_next",
-        "source": "derived", "text": "3", "unit": "1", "value": 3.0}
+        "source": "derived", "text": "3", "unit": "1", "value": 3.0, "layer": str(TOY / "toy_pack.yaml")}
     assert doc["facts"]["bw_util"]["source"] == "measured"
 
 

@@ -1,0 +1,251 @@
+"""Pack tests: `*.test.yaml` files beside the packs say what a case must conclude.
+
+An analyst who changes a pack wants to know, without pytest, that the cases it is meant for
+still come out right and which rules no test exercises. Each test names a case (a built-in id,
+a file, or facts written inline) and expectations; a failure shows expected against actual and
+the why / why-not trace of the rules concerned.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr
+from regime.core import units
+from regime.core.errors import RegimeError, did_you_mean
+from regime.core.yamlsrc import LineDict, load_yaml, validated
+from regime.engine import api, explain
+from regime.engine.diagnosis import Diagnosis
+from regime.engine.knowledge import TEST_SUFFIX, Knowledge, Rule, layer_name
+from regime.engine.paths import RULES_DIR
+from regime.facts.case import CaseModel, load_case
+
+DEFAULT_TOLERANCE = "1%"
+Scalar = StrictFloat | StrictInt | StrictStr
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class FigureModel(_Strict):
+    value: Scalar
+    tolerance: Scalar = DEFAULT_TOLERANCE  # '1%' of the value, or an amount: '5 tokens/s'
+
+
+class ExpectModel(_Strict):
+    regime: str | None = None
+    nominal_regime: str | None = None
+    fixes: list[str] | None = None        # levers in this priority order (others may come between)
+    rejections: list[str] = []            # levers or claims that must be rejected
+    findings: list[str] = []
+    asks: list[str] = []
+    fired: list[str] = []                 # rule ids that must fire
+    not_fired: list[str] = []             # rule ids that must not fire
+    figures: dict[str, Scalar | FigureModel] = {}
+    because: dict[str, str | list[str]] = {}  # lever/claim/finding/ask/rule id -> text it must contain
+
+
+class PackTestModel(_Strict):
+    name: str
+    case: str | None = None               # built-in case id or a file relative to the test file
+    title: str | None = None
+    hardware: str | dict[str, Any] | None = None
+    model: str | dict[str, Any] | None = None
+    facts: dict[str, Any] = {}
+    proposals: list[str] = []
+    claims: list[str] = []
+    expect: ExpectModel = Field(default_factory=ExpectModel)
+
+
+class TestFileModel(_Strict):
+    tests: list[Any]
+
+
+@dataclass
+class Result:
+    file: str
+    line: int | None
+    name: str
+    failures: list[str] = field(default_factory=list)
+    fired: set[str] = field(default_factory=set)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+
+def test_files(dirs: Iterable[Path]) -> list[Path]:
+    out: list[Path] = []
+    for d in dirs:
+        if d.is_file():
+            out.append(d)
+        elif d.is_dir():
+            out.extend(sorted(d.glob(f"*{TEST_SUFFIX}")))
+        else:
+            raise RegimeError("test directory does not exist", file=str(d))
+    return out
+
+
+def layers_for(dirs: list[Path]) -> list[Path]:
+    """The knowledge layers a test run loads: each directory (or a test file's directory)."""
+    out: list[Path] = []
+    for d in dirs:
+        layer = d.parent if d.is_file() else d
+        if layer_name(layer) != "built-in" and layer not in out:
+            out.append(layer)
+    return out
+
+
+def run_file(path: Path, k: Knowledge) -> Iterator[Result]:
+    """Run every test of one file; a malformed test is a RegimeError (bad input, exit 2)."""
+    raw = load_yaml(path)
+    if not isinstance(raw, dict):
+        raise RegimeError("a pack test file is a mapping with 'tests'", file=str(path))
+    validated(TestFileModel, raw, str(path))
+    for body in raw["tests"]:
+        line = getattr(body, "line", None)
+        if not isinstance(body, dict):
+            raise RegimeError("each test is a mapping with 'name' and 'expect'", file=str(path), line=line)
+        test = validated(PackTestModel, body, str(path), line=line, prefix="tests")
+        try:
+            yield run_one(path, body, test, k)
+        except RegimeError as err:
+            raise err.located(file=str(path), line=line) from None
+
+
+def run_one(path: Path, body: LineDict, test: PackTestModel, k: Knowledge) -> Result:
+    result = Result(str(path), getattr(body, "line", None), test.name)
+    d = diagnose(path, body, test, k)
+    result.fired = {f.rule for f in d.trace}
+    for what, expected, actual, subjects in checks(test.expect, d, k):
+        if expected != actual:
+            result.failures.append(f"{what}: expected {_show(expected)}, got {_show(actual)}")
+            result.failures += [f"    {line}" for s in subjects for r in _rules(s, k)
+                                for line in explain.explain(r, d, k)]
+    return result
+
+
+def diagnose(path: Path, body: LineDict, test: PackTestModel, k: Knowledge) -> Diagnosis:
+    """The test's case: a named file or built-in id, with any inline parts laid over it."""
+    case_path, raw = path, LineDict()
+    raw.line, raw.key_lines = getattr(body, "line", 0), {}
+    if test.case is not None:
+        case_path = _case_path(path, test.case, body)
+        base = load_yaml(case_path)
+        if isinstance(base, dict):
+            raw.update(base)
+            raw.key_lines = dict(getattr(base, "key_lines", {}))
+    for key in CaseModel.model_fields:
+        if key in body and key != "facts":
+            raw[key] = body[key]
+            raw.key_lines[key] = body.line_of(key)
+    if "facts" in body:
+        facts = LineDict({**(raw.get("facts") or {}), **body["facts"]})
+        facts.line = body.line_of("facts")
+        facts.key_lines = {**getattr(raw.get("facts"), "key_lines", {}), **body["facts"].key_lines}
+        raw["facts"] = facts
+    raw.setdefault("title", test.name)
+    raw.setdefault("id", _id(test.name))
+    case = load_case(case_path, k.vocabulary, k.levers, k.claims, k.catalogue, raw=raw)
+    return api.runner(k).diagnose(case)
+
+
+def _case_path(path: Path, ref: str, body: LineDict) -> Path:
+    beside = path.parent / ref
+    if beside.is_file():
+        return beside
+    try:
+        return api.resolve_case(ref)
+    except RegimeError as err:
+        raise RegimeError(err.message, file=str(path), line=body.line_of("case"), field="case") from None
+
+
+def _id(name: str) -> str:
+    out = "".join(ch if ch.isalnum() else "_" for ch in name.lower()).strip("_")[:60]
+    return out or "test"
+
+
+def checks(e: ExpectModel, d: Diagnosis, k: Knowledge) -> Iterator[tuple[str, Any, Any, list[str]]]:
+    """(what, expected, actual, subjects to explain on failure) for each expectation."""
+    for fact in ("regime", "nominal_regime"):
+        want = getattr(e, fact)
+        if want is not None:
+            yield fact, want, d.fact_value(fact), [fact]
+    if e.fixes is not None:
+        levers = [c.lever for c in d.of_kind("fix")]
+        got = [x for x in levers if x in e.fixes]
+        yield "fixes (in priority order)", e.fixes, got, [x for x in e.fixes if x not in levers] or e.fixes
+    for kind, wanted in (("reject", e.rejections), ("finding", e.findings), ("ask", e.asks)):
+        have = {c.lever or c.claim or c.id for c in d.of_kind(kind)}
+        missing = [x for x in wanted if x not in have]
+        if missing:
+            yield f"{kind}s", wanted, sorted(have), missing
+    fired = {f.rule for f in d.trace}
+    known = {r.id for r in k.rules}
+    for rid in [*e.fired, *e.not_fired]:
+        if rid not in known:
+            raise RegimeError(f"no loaded rule has the id '{rid}'{did_you_mean(rid, known)}",
+                              field="expect.fired" if rid in e.fired else "expect.not_fired")
+    for rid in e.fired:
+        yield f"rule {rid} fires", True, rid in fired, [rid]
+    for rid in e.not_fired:
+        yield f"rule {rid} does not fire", False, rid in fired, [rid]
+    for fact, spec in e.figures.items():
+        yield from _figure(fact, spec, d, k)
+    for subject, texts in e.because.items():
+        said = [c.because for c in d.conclusions if subject in (c.id, c.rule, c.lever, c.claim)]
+        said += [n for rec in d.facts.values() if subject in (rec.name, rec.rule) for n in rec.notes]
+        for text in [texts] if isinstance(texts, str) else texts:
+            if not any(text in s for s in said):
+                yield (f"justification of {subject} contains {text!r}", text, said or "(no conclusion)",
+                       [subject])
+
+
+def _figure(fact: str, spec: Scalar | FigureModel, d: Diagnosis, k: Knowledge):
+    fs = k.vocabulary.get(fact)
+    fig = spec if isinstance(spec, FigureModel) else FigureModel(value=spec)
+    try:
+        want = units.parse_quantity(fig.value, fs.unit).value
+        tol = _tolerance(fig.tolerance, want, fs.unit)
+    except ValueError as err:
+        raise RegimeError(f"figure {fact}: {err}", field=f"expect.figures.{fact}") from None
+    got = d.fact_value(fact)
+    shown = units.format_quantity(want, fs.unit, fs.display)
+    if not isinstance(got, int | float) or math.fabs(got - want) > tol:
+        actual = (units.format_quantity(got, fs.unit, fs.display) if isinstance(got, int | float)
+                  else "unknown")
+        yield (f"{fact} (± {units.format_quantity(tol, fs.unit, fs.display)})", shown, actual, [fact])
+
+
+def _tolerance(text: Scalar, want: float, unit: str) -> float:
+    if isinstance(text, str) and text.strip().endswith("%"):
+        return abs(want) * units.parse_quantity(text, units.FRACTION).value
+    return units.parse_quantity(text, unit).value
+
+
+def _rules(subject: str, k: Knowledge) -> list[Rule]:
+    try:
+        return explain.rules_about(subject, k)
+    except RegimeError:
+        return []
+
+
+def _show(x: Any) -> str:
+    if isinstance(x, list):
+        return "[" + ", ".join(str(i) for i in x) + "]"
+    return str(x)
+
+
+def coverage(results: list[Result], rules: list[Rule]) -> tuple[int, int, list[str]]:
+    fired = set().union(*(r.fired for r in results)) if results else set()
+    ids = [r.id for r in rules]
+    return sum(1 for i in ids if i in fired), len(ids), [i for i in ids if i not in fired]
+
+
+def default_dirs() -> list[Path]:
+    return [RULES_DIR]
