@@ -153,7 +153,7 @@ def test_bad_replacements_are_located(tmp_path, body, words):
 def test_every_output_states_layers_and_amendments(tmp_path):
     case = write(tmp_path, "kv.yaml", KV_CASE)
     args = ["diagnose", str(case), "--rules", str(SITE_KV)]
-    doc = json.loads(run_cli(*args, "--format", "json").stdout)
+    doc = json.loads(run_cli(*args, "--format", "json").stdout)["results"][0]
     assert doc["knowledge"]["layers"] == ["built-in", str(SITE_KV)]
     kinds = {(a["kind"], a["target"]) for a in doc["knowledge"]["amendments"]}
     assert {("override", "near_ceiling"), ("replace", "decode_bandwidth_ceiling")} <= kinds
@@ -172,7 +172,7 @@ def test_regime_rules_environment_variable_adds_layers(tmp_path):
     env = {**os.environ, "REGIME_RULES": os.pathsep.join([str(layer), ""])}
     done = subprocess.run([sys.executable, "-m", "regime.engine.cli", "diagnose", "a_chatbot", "--format",
                            "json"], capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
-    doc = json.loads(done.stdout)
+    doc = json.loads(done.stdout)["results"][0]
     assert doc["knowledge"]["layers"] == ["built-in", str(layer)]
     assert "near_bandwidth_ceiling" not in {c["rule"] for c in doc["conclusions"]}
 
@@ -197,6 +197,6 @@ def test_template_fact_not_guaranteed_is_refused_at_load(tmp_path):
 
 def test_builtin_cases_are_named_by_id():
     done = run_cli("diagnose", "a_chatbot", "--format", "json")
-    assert done.returncode == 0 and json.loads(done.stdout)["case"] == "a_chatbot"
+    assert done.returncode == 0 and json.loads(done.stdout)["results"][0]["case"] == "a_chatbot"
     done = run_cli("diagnose", "a_chatbo")
     assert done.returncode == 2 and "did you mean 'a_chatbot'" in done.stderr
