@@ -22,7 +22,7 @@ from regime.engine import api, explain
 from regime.engine.diagnosis import Diagnosis
 from regime.engine.knowledge import TEST_SUFFIX, Knowledge, Rule, layer_name
 from regime.engine.paths import RULES_DIR
-from regime.facts.case import CaseModel, load_case
+from regime.facts.case import CASE_KEYS, load_case
 
 DEFAULT_TOLERANCE = "1%"
 Scalar = StrictFloat | StrictInt | StrictStr
@@ -140,7 +140,7 @@ def diagnose(path: Path, body: LineDict, test: PackTestModel, k: Knowledge) -> D
         if isinstance(base, dict):
             raw.update(base)
             raw.key_lines = dict(getattr(base, "key_lines", {}))
-    for key in CaseModel.model_fields:
+    for key in CASE_KEYS:
         if key in body and key != "facts":
             raw[key] = body[key]
             raw.key_lines[key] = body.line_of(key)
