@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench differential clean
 
 $(BIN)/regime: pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,12 @@ bench: $(BIN)/regime
 	$(BIN)/python bench/throughput.py
 	$(BIN)/python bench/cold_start.py
 	$(BIN)/python bench/batch.py
+	$(BIN)/python bench/engines.py
+
+# Both evaluators on >= 10,000 generated and mutated cases (and every shipped and corpus case):
+# byte-identical reports or identical errors, else exit 1. A few minutes.
+differential: $(BIN)/regime
+	$(BIN)/python tests/differential.py --generated 6000 --mutated 4500
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from regime.core.errors import RegimeError, did_you_mean
 from regime.engine import knowledge_cache
+from regime.engine.compiled import CompiledRunner
 from regime.engine.diagnosis import Diagnosis
 from regime.engine.knowledge import Knowledge, layer_name, pack_files
 from regime.engine.paths import CASES_DIR, RULES_DIR
@@ -50,25 +51,30 @@ def _load(dirs: list[Path]) -> Knowledge:
     return load_knowledge(load_vocabulary(), dirs)
 
 
-def runner(k: Knowledge) -> Runner:
-    """The compiled ruleset for this knowledge; raises RegimeError if durable refuses a rule."""
-    if _LAST and _LAST[0].k is k:
-        return _LAST[0]
-    _LAST[:] = [Runner(k)]
-    return _LAST[0]
+ENGINES = ("durable", "compiled")
 
 
-_LAST: list[Runner] = []  # the most recent runner: one knowledge set per process in practice
+def runner(k: Knowledge, engine: str = "durable") -> Runner | CompiledRunner:
+    """The evaluator for this knowledge, built once per knowledge set and engine and dropped
+    with it (a durable ruleset is then deleted from durable). `durable` is the engine of
+    record; `compiled` gives byte-identical diagnoses faster (tests/test_differential.py).
+    Raises RegimeError if durable refuses a rule."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    built = k.evaluators.get(engine)
+    if built is None:
+        built = k.evaluators[engine] = Runner(k) if engine == "durable" else CompiledRunner(k)
+    return built
 
 
-def diagnose_all(paths: Iterable[Path], k: Knowledge) -> list[Outcome]:
+def diagnose_all(paths: Iterable[Path], k: Knowledge, engine: str = "durable") -> list[Outcome]:
     """Diagnose each case; a broken case is reported and the rest still run."""
-    return [outcome(Path(path), k) for path in paths]
+    return [outcome(Path(path), k, engine) for path in paths]
 
 
-def outcome(path: Path, k: Knowledge) -> Outcome:
+def outcome(path: Path, k: Knowledge, engine: str = "durable") -> Outcome:
     """One case's diagnosis, or the located error that stopped it (never an exception)."""
-    run = runner(k)
+    run = runner(k, engine)
     try:
         case = load_case(resolve_case(path), k.vocabulary, k.levers, k.claims, k.catalogue)
         return Outcome(path, diagnosis=run.diagnose(case))
@@ -91,9 +97,9 @@ def resolve_case(path: Path | str) -> Path:
                       f"{did_you_mean(path.name, ids)}", file=str(path))
 
 
-def diagnose(path: Path, k: Knowledge | None = None) -> Diagnosis:
+def diagnose(path: Path, k: Knowledge | None = None, engine: str = "durable") -> Diagnosis:
     """Diagnose one case file; raises RegimeError on bad input."""
-    outcome = diagnose_all([path], k or knowledge())[0]
+    outcome = diagnose_all([path], k or knowledge(), engine)[0]
     if outcome.error is not None:
         raise outcome.error
     return outcome.diagnosis  # type: ignore[return-value]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import json
 import math
+import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -196,14 +197,23 @@ def _calls(node: Node, fn: str) -> list[Call]:
 
 def picked(node: Node, facts: Mapping[str, Any]) -> list[str]:
     """Group members a formula picks by a category fact, as they resolve on these facts."""
+    return [picked_member(p, facts) for p in picks(node) if p.key.field in facts]
+
+
+def picks(node: Node) -> list[Pick]:
+    """The group members a formula picks by a category fact, in evaluation order."""
     match node:
-        case Pick(group=group, key=key) if key.field in facts:
-            return [f"{group}__{_member(str(facts[key.field]))}"]
+        case Pick():
+            return [node]
         case Bin(left=a, right=b):
-            return picked(a, facts) + picked(b, facts)
+            return picks(a) + picks(b)
         case Call(args=args):
-            return [f for a in args for f in picked(a, facts)]
+            return [p for a in args for p in picks(a)]
     return []
+
+
+def picked_member(pick: Pick, facts: Mapping[str, Any]) -> str:
+    return f"{pick.group}__{_member(str(facts[pick.key.field]))}"
 
 
 def _walk_refs(node: Node, visit: Callable[[Ref], Any]) -> None:
@@ -645,45 +655,121 @@ def _show(node: Node) -> str:
 
 
 # ---- Python evaluation ----------------------------------------------------------------------
+#
+# A tree compiles once to nested closures (no eval, no source text): the evaluators call them
+# per firing, `value`/`truth` wrap them for one-off use (why / why not). One semantics for all.
 
 Facts = Mapping[str, Any]
+Evaluator = Callable[[Facts], Any]
 
 
 def value(node: Node, facts: Facts) -> float | str:
     """Numeric (or category) value of an expression; raises Missing for absent facts."""
+    return compile_value(node)(facts)
+
+
+def truth(node: Node, facts: Facts, negate: bool = False) -> bool:
+    """Truth of a condition under the engine's semantics (absent -> comparison false)."""
+    return compile_truth(node, negate)(facts)
+
+
+def compile_value(node: Node) -> Evaluator:
+    """A function of the facts giving the expression's value; raises Missing for absent facts."""
     match node:
-        case Num(value=v):
-            return v
-        case Str(value=v):
-            return v
-        case Ref(field=f):
-            if f not in facts:
-                raise Missing(f)
-            return facts[f]
+        case Num(value=v) | Str(value=v):
+            return lambda facts: v
+        case Ref(field=key):
+            return _fetch(key)
         case Lookup(entries=entries, key=key):
-            k = value(key, facts)
-            return dict(entries)[k]  # type: ignore[index]
+            table, index = dict(entries), compile_value(key)
+            return lambda facts: table[index(facts)]
         case Pick(group=group, key=key):
-            member = f"{group}__{_member(str(value(key, facts)))}"
-            if member not in facts:
-                raise Missing(member)
-            return facts[member]
+            return _pick(group, compile_value(key))
         case Call(fn="count", args=(a,)):
-            return value(a, facts)
+            return compile_value(a)
         case Call(fn="total", args=args):
-            # the sum of the members the profile lists; with none of them listed the total is
-            # unknown (no finding, no zero)
-            listed = [facts[a.field] for a in args if a.field in facts]  # type: ignore[union-attr]
-            if not listed:
-                raise Unlisted("no member of the group is listed")
-            return float(sum(listed))
+            return _total(tuple(a.field for a in args))  # type: ignore[union-attr]
         case Call(fn=fn, args=args):
-            vals = [value(a, facts) for a in args]
-            return min(vals) if fn == "min" else max(vals)  # type: ignore[type-var]
+            parts, pick = tuple(compile_value(a) for a in args), (min if fn == "min" else max)
+            return lambda facts: pick([p(facts) for p in parts])
         case Bin(op=op, left=a, right=b):
-            x, y = value(a, facts), value(b, facts)
-            return _arith(op, x, y)  # type: ignore[arg-type]
+            x, y = compile_value(a), compile_value(b)
+            return lambda facts: _arith(op, x(facts), y(facts))
     raise ExprError(f"not a value: {node!r}")
+
+
+def _fetch(key: str) -> Evaluator:
+    def fetch(facts: Facts) -> Any:
+        if key in facts:
+            return facts[key]
+        raise Missing(key)
+    return fetch
+
+
+def _pick(group: str, index: Evaluator) -> Evaluator:
+    def pick(facts: Facts) -> Any:
+        member = f"{group}__{_member(str(index(facts)))}"
+        if member not in facts:
+            raise Missing(member)
+        return facts[member]
+    return pick
+
+
+def _total(fields: tuple[str, ...]) -> Evaluator:
+    # the sum of the members the profile lists; with none of them listed the total is unknown
+    # (no finding, no zero)
+    def total(facts: Facts) -> float:
+        listed = [facts[f] for f in fields if f in facts]
+        if not listed:
+            raise Unlisted("no member of the group is listed")
+        return float(sum(listed))
+    return total
+
+
+def compile_truth(node: Node, negate: bool = False) -> Callable[[Facts], bool]:
+    """A function of the facts giving the condition's truth (`negate`: of its negation)."""
+    match node:
+        case BoolOp(op=op, items=items):
+            parts = tuple(compile_truth(i, negate) for i in items)
+            return _all(parts) if (op == "and") != negate else _any(parts)
+        case Not(item=item):
+            return compile_truth(item, not negate)
+        case Presence(ref=ref, present=present):
+            key, want = ref.field, present != negate
+            return lambda facts: (key in facts) == want
+        case Ref(kind="flags", field=key):
+            return lambda facts: (key in facts) != negate
+        case Cmp(op=op, left=a, right=b):
+            return _comparison(NEGATED[op] if negate else op, compile_value(a), compile_value(b))
+    raise ExprError(f"not a condition: {node!r}")
+
+
+def _all(parts: tuple[Callable[[Facts], bool], ...]) -> Callable[[Facts], bool]:
+    def every(facts: Facts) -> bool:
+        for part in parts:  # noqa: SIM110 (a loop: no generator per call on the hot path)
+            if not part(facts):
+                return False
+        return True
+    return every
+
+
+def _any(parts: tuple[Callable[[Facts], bool], ...]) -> Callable[[Facts], bool]:
+    def some(facts: Facts) -> bool:
+        for part in parts:  # noqa: SIM110 (a loop: no generator per call on the hot path)
+            if part(facts):
+                return True
+        return False
+    return some
+
+
+def _comparison(op: str, x: Evaluator, y: Evaluator) -> Callable[[Facts], bool]:
+    def compare(facts: Facts) -> bool:
+        try:
+            left, right = x(facts), y(facts)
+        except Missing:
+            return False
+        return _compare(op, left, right)
+    return compare
 
 
 def _arith(op: str, x: float, y: float) -> float:
@@ -698,37 +784,12 @@ def _arith(op: str, x: float, y: float) -> float:
     return x / y
 
 
-def truth(node: Node, facts: Facts, negate: bool = False) -> bool:
-    """Truth of a condition under the engine's semantics (absent -> comparison false)."""
-    match node:
-        case BoolOp(op=op, items=items):
-            use_all = (op == "and") != negate
-            results = (truth(i, facts, negate) for i in items)
-            return all(results) if use_all else any(results)
-        case Not(item=item):
-            return truth(item, facts, not negate)
-        case Presence(ref=ref, present=present):
-            return (_has(ref, facts)) == (present != negate)
-        case Ref(kind="flags"):
-            return _has(node, facts) != negate
-        case Cmp(op=op, left=a, right=b):
-            op = NEGATED[op] if negate else op
-            try:
-                x, y = value(a, facts), value(b, facts)
-            except Missing:
-                return False
-            return _compare(op, x, y)
-    raise ExprError(f"not a condition: {node!r}")
-
-
-def _has(ref: Ref, facts: Facts) -> bool:
-    # a group or flags fact without a member is present when any member is (the session
-    # keeps a marker field under the group's own name)
-    return ref.field in facts
+_COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+            "==": operator.eq, "!=": operator.ne}
 
 
 def _compare(op: str, x: Any, y: Any) -> bool:
-    return {"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y, "==": x == y, "!=": x != y}[op]
+    return _COMPARE[op](x, y)
 
 
 # ---- durable-rules compilation --------------------------------------------------------------

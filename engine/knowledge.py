@@ -129,6 +129,13 @@ class Knowledge:
     amendments: list[Amendment] = field(default_factory=list)
     # kind ('hardware'/'models') -> name -> (entry, file): catalogue entries the layers add
     catalogue: dict[str, dict[str, tuple[dict, str]]] = field(default_factory=dict)
+    # evaluators built for this knowledge (engine.api.runner), dropped with it
+    evaluators: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (the knowledge cache, worker processes) without its evaluators: they hold
+        durable's C resources and are rebuilt where they are needed."""
+        return {**self.__dict__, "evaluators": {}}
 
     def scalar_values(self) -> dict[str, float]:
         return {n: p.value for n, p in self.parameters.items() if p.value is not None}

@@ -1,0 +1,321 @@
+"""Forward chaining as both evaluators run it: which rule may fire, what a firing concludes.
+
+The durable-rules session (the engine of record) and the compiled evaluator differ only in how
+they find the next rule to fire. Both fire it here, so a firing's conclusions, trace entry and
+derived facts come from one piece of code, and the differential test compares what is left:
+which rule fires when.
+
+Semantics: working memory is one flat mapping (group members as `group__member`, a marker
+field per group, `_fired_<rule>` per rule that concluded without setting a fact). A rule is
+eligible when it has not fired, its target is absent, the fields its formula needs are
+present, and its condition holds. The next rule to fire is the first eligible one in firing
+order: stage (derive, diagnose, finding, fix/reject, ask), then load order. Each fires once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from regime.core import units
+from regime.core.errors import RegimeError
+from regime.engine import expr
+from regime.engine.diagnosis import Bound, Conclusion, Diagnosis, Firing
+from regime.engine.knowledge import Knowledge, Rule
+from regime.engine.template import BARE, Field
+from regime.facts.case import Case
+from regime.facts.record import FactRecord
+from regime.facts.vocabulary import FactSpec, Interval
+
+STAGE_PRI = {"derive": 100, "diagnose": 200, "finding": 300, "fix": 400, "reject": 400, "ask": 500}
+# Fields every working memory carries for durable (its anchor, session id, a constant zero to
+# compare expressions against, two bucket fields for the alpha network).
+SID = "sid"
+ANCHOR = ("_t", "wm")
+INTERNAL = {SID: "", ANCHOR[0]: ANCHOR[1], expr.ZERO_FIELD: 0.0, "_a": 0.0, "_b": 0.0}
+# durable stores at most 255 properties per message (one is its id): the limits hold for both
+# evaluators, so neither gives an answer the other cannot.
+MAX_WM_FIELDS = 250
+MAX_CASE_FIELDS = 150
+
+
+class EngineFault(RuntimeError):
+    """The evaluators disagreed with the rules' semantics, or a firing failed: a bug, not bad input."""
+
+
+@dataclass(frozen=True)
+class Assumption:
+    """A pack parameter a firing uses: it becomes a fact with provenance 'assumed'."""
+
+    name: str
+    value: float
+    unit: str
+    origin: str
+    layer: str
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One rule, prepared once per knowledge set: compiled condition and formula, and the
+    fields whose arrival can change whether it may fire (`watch`)."""
+
+    rule: Rule
+    eligible: Callable[[expr.Facts], bool]
+    formula: Callable[[expr.Facts], Any] | None
+    marker: str
+    needs: tuple[str, ...]
+    reads: tuple[str, ...]
+    picks: tuple[expr.Pick, ...]
+    watch: frozenset[str]
+    assumptions: tuple[Assumption, ...]
+    target: FactSpec | None
+    valid: Interval | None
+
+
+def _eligibility(blockers: tuple[str, ...], needs: frozenset[str],
+                 holds: Callable[[expr.Facts], bool] | None) -> Callable[[expr.Facts], bool]:
+    """Not fired, target absent, formula inputs present, condition true: one closure per rule."""
+    def eligible(wm: expr.Facts) -> bool:
+        for f in blockers:
+            if f in wm:
+                return False
+        return wm.keys() >= needs and (holds is None or holds(wm))  # type: ignore[attr-defined]
+    return eligible
+
+
+class Program:
+    """Knowledge prepared for running: plans in firing order."""
+
+    def __init__(self, k: Knowledge) -> None:
+        self.k = k
+        order = sorted(range(len(k.rules)), key=lambda i: (priority(k.rules[i]), i))
+        self.plans = [_plan(k, k.rules[i]) for i in order]
+        self.by_id = {p.rule.id: p for p in self.plans}
+        self.flags = tuple(s.name for s in k.vocabulary.specs.values() if s.kind == "flags")
+
+
+def priority(rule: Rule) -> int:
+    """durable's priority for the rule (lower fires first): its stage, less its layer's precedence."""
+    return STAGE_PRI[rule.kind] - rule.precedence
+
+
+def fired_marker(rule_id: str) -> str:
+    return f"_fired_{rule_id}"
+
+
+def _plan(k: Knowledge, rule: Rule) -> Plan:
+    marker = fired_marker(rule.id)
+    needs = tuple(rule.required())
+    blockers = (marker,) if rule.target is None else (marker, rule.target)
+    watch = {*blockers, *needs, *(rule.when.facts() if rule.when else ())}
+    holds = expr.compile_truth(rule.when.tree) if rule.when else None
+    spec = k.vocabulary.get(rule.target) if rule.kind == "derive" else None  # type: ignore[arg-type]
+    return Plan(rule, _eligibility(blockers, frozenset(needs), holds),
+                expr.compile_value(rule.formula.tree) if rule.formula else None,
+                marker, needs, tuple(rule.reads()),
+                tuple(expr.picks(rule.formula.tree)) if rule.formula else (),
+                frozenset(watch), _assumptions(k, rule), spec, spec.interval if spec else None)
+
+
+def _assumptions(k: Knowledge, rule: Rule) -> tuple[Assumption, ...]:
+    used = [n for e in (rule.when, rule.formula) if e is not None for n in e.constants()]
+    names = {f.name for f in rule.because.fields()}
+    used += [expr.Num(p.value, p.unit, name) for name, p in k.parameters.items()
+             if name in names and p.value is not None]
+    out = []
+    for num in used:
+        param = k.parameters[num.name.split("[")[0]]  # type: ignore[union-attr]
+        out.append(Assumption(num.name, num.value, _unit(num.unit or "1"),  # type: ignore[arg-type]
+                              f"{param.pack}: {param.source}", param.layer))
+    return tuple(out)
+
+
+class Run:
+    """One case being diagnosed: its working memory, what fired, the Diagnosis so far."""
+
+    def __init__(self, program: Program, case: Case, sid: str = "") -> None:
+        self.p = program
+        self.k = program.k
+        self.case = case
+        self.d = Diagnosis(case.id, case.title, case.path, facts=dict(case.facts),
+                           layers=list(self.k.layers), amendments=[a.as_dict() for a in self.k.amendments])
+        self.wm = initial_memory(case, sid)
+        self.fired: set[str] = set()
+        self.step = 0
+
+    # ---- one firing -------------------------------------------------------------------------
+
+    def eligible(self, plan: Plan) -> bool:
+        try:
+            return plan.eligible(self.wm)
+        except Exception as err:
+            raise EngineFault(f"case {self.case.id}: {err!r}") from err
+
+    def fire(self, plan: Plan) -> dict[str, Any]:
+        """Conclude `plan`'s rule on the current facts; returns the fields it adds (already in wm).
+
+        A failure that is not bad input becomes an EngineFault naming the case, the same
+        whichever evaluator asked."""
+        try:
+            updates = self._fire(plan)
+        except (RegimeError, EngineFault):
+            raise
+        except Exception as err:
+            raise EngineFault(f"case {self.case.id}: {err!r}") from err
+        if len(self.wm) + len(updates) > MAX_WM_FIELDS:
+            raise RegimeError(
+                f"rule '{plan.rule.id}' would make the case's working memory "
+                f"{len(self.wm) + len(updates)} fields (its facts and what {self.step - 1} firings "
+                f"concluded); durable-rules holds {MAX_WM_FIELDS}: give fewer facts or load "
+                "fewer rules that conclude on one case", file=plan.rule.file, line=plan.rule.line,
+                field=plan.rule.id)
+        self.wm.update(updates)
+        return updates
+
+    def _fire(self, plan: Plan) -> dict[str, Any]:
+        rule, wm = plan.rule, self.wm
+        if rule.id in self.fired:
+            raise EngineFault(f"rule '{rule.id}' fired twice")
+        self.step += 1
+        self.fired.add(rule.id)
+        updates: dict[str, Any] = {} if rule.target else {plan.marker: True}
+        matched = {f: wm[f] for f in plan.reads if f in wm}
+        for pick in plan.picks:  # group members the formula picks by a category fact
+            if pick.key.field in wm:
+                member = expr.picked_member(pick, wm)
+                if member in wm:
+                    matched[member] = wm[member]
+        d = self.d
+        if rule.kind == "derive":
+            updates.update(self._derive(plan, matched))
+            if rule.target not in updates:
+                updates[plan.marker] = True
+        elif rule.kind == "diagnose":
+            value = wm[rule.copy_from] if rule.copy_from else rule.value
+            updates[rule.target] = value  # type: ignore[index]
+            d.facts[rule.target] = FactRecord(rule.target, value, "category", "derived",  # type: ignore[arg-type]
+                                              rule.id, rule=rule.id, inputs=tuple(matched),
+                                              formula=rule.copy_from or repr(value), layer=rule.layer)
+            self._conclude(rule, {**wm, **updates}, id=str(value), fact=rule.target)
+        else:
+            self._conclude(rule, wm, id=rule.subject or rule.id)
+        for a in plan.assumptions:
+            if a.name not in d.facts:
+                d.facts[a.name] = FactRecord(a.name, a.value, a.unit, "assumed", a.origin, layer=a.layer)
+        asserted = {k: v for k, v in updates.items() if not k.startswith("_")}
+        d.trace.append(Firing(self.step, rule.id, rule.kind, rule.pack, matched, asserted, rule.layer))
+        return updates
+
+    def _derive(self, plan: Plan, matched: dict) -> dict[str, Any]:
+        rule, spec = plan.rule, plan.target
+        try:
+            value = plan.formula(self.wm)  # type: ignore[misc]
+        except expr.Unlisted:
+            return {}
+        except (expr.Missing, KeyError) as err:
+            return self._unusable(rule, f"could not evaluate: {err}")
+        if isinstance(value, float) and (not units.plausible(value) or not plan.valid.contains(value)):  # type: ignore[union-attr]
+            shown = units.format_quantity(value, spec.unit, spec.display) if math.isfinite(value) else value
+            where = units.describe() if plan.valid.contains(value) else spec.range  # type: ignore[union-attr]
+            return self._unusable(rule, f"gives {shown}, outside the valid range {where}")
+        because = rule.because.render(lambda f: self._render_field(f, {**self.wm, rule.target: value}))
+        self.d.facts[rule.target] = FactRecord(  # type: ignore[index]
+            rule.target, value, spec.unit if spec.kind == "number" else "category", "derived",  # type: ignore[arg-type]
+            rule.id, rule=rule.id, formula=rule.formula.source, inputs=tuple(matched),  # type: ignore[union-attr]
+            layer=rule.layer, notes=(because,))
+        return {rule.target: value}  # type: ignore[dict-item]
+
+    def _unusable(self, rule: Rule, why: str) -> dict[str, Any]:
+        """A derivation that fails on these facts is a finding about the data, not a crash."""
+        text = f"{rule.target} = {rule.formula.source} {why}; inputs: " + ", ".join(  # type: ignore[union-attr]
+            f"{f}={self._show(f, self.wm)}" for f in rule.reads() if f in self.wm)
+        self.d.conclusions.append(Conclusion("finding", "derivation_failed", rule.id, text,
+                                             self.step, rule.pack, refs=rule.refs))
+        return {}
+
+    def _conclude(self, rule: Rule, wm: dict, id: str, fact: str | None = None) -> None:
+        because = rule.because.render(lambda f: self._render_field(f, wm))
+        bounds = tuple(self._bound(b, wm) for b in rule.bound if b in wm)
+        lever = rule.subject if rule.kind in ("fix", "reject") and rule.subject in self.k.levers else None
+        claim = rule.subject if rule.kind == "reject" and lever is None else None
+        self.d.conclusions.append(Conclusion(
+            rule.kind, id, rule.id, because, self.step, rule.pack, lever=lever, claim=claim,
+            priority=rule.priority, order=rule.order, bound=bounds, refs=rule.refs, fact=fact))
+
+    def _bound(self, name: str, wm: dict) -> Bound:
+        spec = self.k.vocabulary.get(name.split("__")[0])
+        return Bound(name, wm[name], spec.unit, self._show(name, wm))
+
+    def _render_field(self, f: Field, wm: dict) -> str:
+        if f.key in wm:
+            return self._show(f.key, wm, f.unit, f.spec)
+        param = self.k.parameters.get(f.name)
+        if param is not None and param.value is not None:
+            display = param.display or _display(param.unit)
+            if f.unit == BARE:
+                return units.format_number(param.value * (100 if display == "%" else 1), f.spec)
+            return units.format_quantity(param.value, _unit(param.unit), f.unit or display, f.spec)
+        return f"<{f.key} unknown>"
+
+    def _show(self, fieldname: str, wm: dict, unit: str | None = None, spec: str | None = None) -> str:
+        value = wm[fieldname]
+        if isinstance(value, str | bool):
+            return str(value)
+        fact = self.k.vocabulary.get(fieldname.split("__")[0])
+        if unit == BARE:
+            shown = units.format_quantity(value, fact.unit, fact.display, spec)
+            return shown.split(" ")[0] if fact.display not in ("%",) else shown
+        return units.format_quantity(value, fact.unit, unit or fact.display, spec)
+
+    # ---- the end of a run -------------------------------------------------------------------
+
+    def check_fixpoint(self, engine: str) -> None:
+        """Every rule that may fire on the final facts must have fired: a rule left unfired is
+        an evaluator bug, and we would rather stop than give a partial answer."""
+        for plan in self.p.plans:
+            if self.eligible(plan):
+                raise EngineFault(f"rule '{plan.rule.id}' holds on the final facts but {engine} "
+                                  "never fired it")
+
+    def finish(self) -> Diagnosis:
+        d = self.d
+        d.memory = {k: v for k, v in self.wm.items() if not k.startswith("_") and k != SID}
+        self._verdicts_owed()
+        return d
+
+    def _verdicts_owed(self) -> None:
+        """Every proposal and claim in the case must get a verdict; say so when none did."""
+        d = self.d
+        judged = {c.lever or c.claim for c in d.conclusions if c.kind in ("fix", "reject")}
+        for name in sorted(self.wm):
+            group, _, item = name.partition("__")
+            if group in self.p.flags and item and item not in judged:
+                d.conclusions.append(Conclusion(
+                    "finding", "no_verdict", "(engine)",
+                    f"{group} '{item}' in the case gets no verdict from any rule in the loaded packs",
+                    self.step + 1))
+
+
+def initial_memory(case: Case, sid: str = "") -> dict[str, Any]:
+    """The case's facts as one flat working memory, group markers and durable's fields included."""
+    wm: dict[str, Any] = {**INTERNAL, SID: sid}
+    for name, rec in case.facts.items():
+        wm[name] = rec.value
+        if "__" in name:  # a group member: mark the group present
+            group = name.split("__")[0]
+            wm[group] = float(wm.get(group, 0.0)) + 1.0
+    if len(wm) > MAX_CASE_FIELDS:
+        raise RegimeError(f"the case gives {len(wm)} facts (group members count one each); "
+                          f"at most {MAX_CASE_FIELDS} fit durable-rules' working memory",
+                          file=case.path)
+    return wm
+
+
+def _unit(unit: str) -> str:
+    return units.FRACTION if unit == "%" else unit
+
+
+def _display(unit: str) -> str | None:
+    return "%" if unit in ("%", units.FRACTION) else None
