@@ -8,9 +8,8 @@ from typing import Annotated
 
 import typer
 from regime.core.errors import RegimeError
-from regime.engine import api, explain, packtest_cli
+from regime.engine import api, explain, lint_cli, packtest_cli
 from regime.engine.grading import cli as grading_cli
-from rich.console import Console
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Diagnose why a GPU ML workload runs as fast as it does.")
@@ -64,19 +63,6 @@ def why(
         sys.stdout.write("\n".join(explain.explain(rule, d, k)) + "\n\n")
 
 
-@app.command()
-def check(rules: RulesOpt = None) -> None:
-    """Validate the packs (built-in plus --rules) without running a case."""
-    k = _knowledge(rules)
-    kinds: dict[str, int] = {}
-    for r in k.rules:
-        kinds[r.kind] = kinds.get(r.kind, 0) + 1
-    summary = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
-    Console(highlight=False).print(
-        f"ok: {len(k.packs)} packs, {len(k.rules)} rules ({summary}), {len(k.parameters)} parameters, "
-        f"{len(k.levers)} levers, {len(k.claims)} claims")
-
-
 def _print_version(value: bool) -> None:
     if value:
         from regime.engine.version import version_text
@@ -95,6 +81,7 @@ def _root(version: Annotated[bool, typer.Option(
 
 grading_cli.register(app)
 app.command("test")(packtest_cli.test)
+app.command("check")(lint_cli.check)
 
 
 def main() -> None:
