@@ -10,6 +10,7 @@ import typer
 from regime.core.errors import RegimeError
 from regime.engine import api, explain, lint_cli, packtest_cli
 from regime.engine.grading import cli as grading_cli
+from regime.engine.trace import command as trace_command
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Diagnose why a GPU ML workload runs as fast as it does.")
@@ -61,6 +62,9 @@ def why(
         raise typer.Exit(EXIT_BAD_INPUT) from None
     for rule in about:
         sys.stdout.write("\n".join(explain.explain(rule, d, k)) + "\n\n")
+
+
+app.command(name="trace")(trace_command.trace)
 
 
 def _print_version(value: bool) -> None:

@@ -45,6 +45,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--engine", choices=api.ENGINES, default="durable",
                    help="durable (the engine of record) or compiled (the same packs as a Python "
                         "fixpoint, byte-identical output, several times faster). Default: durable.")
+    p.add_argument("--trace", type=Path, metavar="TRACE",
+                   help="PyTorch profiler (Kineto) trace, .json or .json.gz: its measured facts go "
+                        "beneath each case's (the case's win; disagreements become findings). "
+                        "With no case, the trace alone is diagnosed.")
     p.add_argument("-j", "--jobs", type=_jobs, default=1, metavar="N",
                    help="Worker processes (0: one per CPU). The output is the same for any N. Default: 1.")
     return p
@@ -73,14 +77,17 @@ def main(argv: list[str]) -> int:
     try:
         k = api.knowledge(args.rules)
         api.runner(k, args.engine)  # compile now, so durable's limits surface as pack errors
+        if args.trace:
+            _SETUP["trace"] = _measured(args.trace, k, args.rules)
     except RegimeError as err:
         _error(_lines(err))
         return EXIT_BAD_INPUT
-    inputs = list(batch.expand(map(_builtin_by_name, args.cases) if args.cases else builtin_cases()))
+    named = map(_builtin_by_name, args.cases) if args.cases else None
+    inputs = list(batch.expand(named or ([args.trace] if args.trace else builtin_cases())))
     style = _Style.of(sys.stdout) if args.format == "text" else None
     _SETUP.update(k=k, fmt=args.format, style=style, engine=args.engine)
     results = batch.ordered_map(_diagnose_one, inputs, batch.jobs_wanted(args.jobs),
-                                init=_setup, init_args=(args.rules, args.format, style, args.engine),
+                                init=_setup, init_args=(args.rules, args.format, style, args.engine, args.trace),
                                 lost=_lost)
     refused = _write(results, _Writer(args.format), len(inputs))
     if refused:
@@ -145,11 +152,18 @@ class _Style:
 _SETUP: dict[str, Any] = {}  # this process's knowledge, format and style (inherited on fork)
 
 
-def _setup(rules: list[Path], fmt: str, style: _Style | None, engine: str) -> None:
+def _setup(rules: list[Path], fmt: str, style: _Style | None, engine: str, trace: Path | None = None) -> None:
     if "k" not in _SETUP:  # a spawned worker: load (from the knowledge cache) and compile
         k = api.knowledge(rules)
         api.runner(k, engine)
         _SETUP.update(k=k, fmt=fmt, style=style, engine=engine)
+        if trace is not None:
+            _SETUP["trace"] = _measured(trace, k, rules)
+
+
+def _measured(trace: Path, k, rules: list[Path]):
+    from regime.engine.trace import merge  # only `--trace` pays for the trace reader
+    return merge.measured_case(trace, k, rules)
 
 
 def _diagnose_one(item: Path | RegimeError) -> Done:
@@ -157,7 +171,11 @@ def _diagnose_one(item: Path | RegimeError) -> Done:
     try:
         if isinstance(item, RegimeError):
             raise item
-        outcome = api.outcome(item, _SETUP["k"], _SETUP["engine"])
+        if "trace" in _SETUP:
+            from regime.engine.trace import merge
+            outcome = merge.outcome(item, _SETUP["trace"], _SETUP["k"], _SETUP["engine"])
+        else:
+            outcome = api.outcome(item, _SETUP["k"], _SETUP["engine"])
         if outcome.error is not None:
             raise outcome.error
         return Done(_render(outcome.diagnosis, file))

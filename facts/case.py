@@ -30,6 +30,8 @@ CASE_KEYS = {
     "facts": Key((dict,), {}),
     "proposals": Key((list,), [], items=str),
     "claims": Key((list,), [], items=str),
+    "sources": Key((dict,), {}),   # fact -> where it was measured (`regime trace` writes these)
+    "profile": Key((dict,), {}),   # what a measuring tool saw, for people; the engine ignores it
 }
 
 
@@ -68,7 +70,8 @@ def load_case(path: Path, vocabulary: Vocabulary, levers: dict[str, Any],
                                        (extra or {}).get(kind, {})))
     facts = raw.get("facts") or LineDict()
     if isinstance(facts, dict):
-        _add_all(case, _case_facts(facts, vocabulary, file, errors))
+        sources = raw.get("sources") if isinstance(raw.get("sources"), dict) else {}
+        _add_all(case, _case_facts(facts, vocabulary, file, errors, sources))
     for spec in vocabulary.specs.values():  # flags facts say which list fills them
         if spec.kind == "flags":
             key = "proposals" if spec.of == "levers" else "claims"
@@ -102,19 +105,22 @@ def _catalogue_facts(kind: str, ref: str | dict, vocabulary: Vocabulary, raw: di
                                  prefix=f"{key}.")
 
 
-def _case_facts(section: dict, vocabulary: Vocabulary, file: str, errors: Collector) -> list[FactRecord]:
+def _case_facts(section: dict, vocabulary: Vocabulary, file: str, errors: Collector,
+                sources: dict[str, Any]) -> list[FactRecord]:
     out: list[FactRecord] = []
     for name, raw in section.items():
         line = line_of(section, name)
-        out.extend(errors.run(_case_fact, name, raw, vocabulary, file, line) or ())
+        origin = str(sources.get(name) or f"{Path(file).name}:{line}")  # `sources:` says where measured
+        out.extend(errors.run(_case_fact, name, raw, vocabulary, file, line, origin) or ())
     return out
 
 
-def _case_fact(name: str, raw: Any, vocabulary: Vocabulary, file: str, line: int | None) -> list[FactRecord]:
+def _case_fact(name: str, raw: Any, vocabulary: Vocabulary, file: str, line: int | None,
+               origin: str) -> list[FactRecord]:
     where = f"facts.{name}"
     spec = vocabulary.get(name, file=file, line=line, field=where)
     try:
-        return _one_fact(spec, raw, f"{Path(file).name}:{line}")
+        return _one_fact(spec, raw, origin)
     except ValueError as err:
         raise RegimeError(str(err), file=file, line=line, field=where) from None
     except RegimeError as err:

@@ -1,0 +1,1 @@
+"""Measured facts from PyTorch profiler (Kineto) traces: `regime trace`, `diagnose --trace`."""

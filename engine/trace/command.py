@@ -1,0 +1,58 @@
+"""`regime trace TRACE`: measure a Kineto trace and write the facts as a case file."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from regime.core.errors import RegimeError
+
+EXIT_BAD_INPUT = 2
+
+
+class CaseFormat(StrEnum):
+    yaml = "yaml"
+    json = "json"
+
+
+def trace(
+    trace_file: Annotated[Path, typer.Argument(metavar="TRACE", help="Kineto trace: .json or .json.gz.")],
+    hardware: Annotated[str | None, typer.Option(
+        "--hardware", help="Catalogue GPU (default: the trace's deviceProperties name if it matches).")
+    ] = None,
+    model: Annotated[str | None, typer.Option("--model", help="Catalogue model.")] = None,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write the case here.")] = None,
+    fmt: Annotated[CaseFormat, typer.Option("--format", "-f", help="Case file format.")] = CaseFormat.yaml,
+    rules: Annotated[list[Path] | None, typer.Option(
+        "--rules", help="Extra pack directory (its kernels.yaml adds kernel-name rules). Repeatable.")
+    ] = None,
+    max_bytes: Annotated[float | None, typer.Option(
+        "--max-bytes", help="Refuse traces that decompress to more than this many bytes.")] = None,
+) -> None:
+    """Measure a PyTorch profiler (Kineto) trace; write what it measures as a case file."""
+    from regime.engine import api  # imported here: the other commands start without them
+    from regime.engine.trace import case_out
+    from regime.engine.trace.merge import trace_case
+    try:
+        k = api.knowledge(rules or [])
+        mapping, _ = trace_case(trace_file, k, rules, hardware, model, max_bytes)
+    except RegimeError as err:
+        sys.stderr.write(f"error: {err}\n")
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    if output is not None:
+        mapping.pop("id")  # a case file's id is its file name, as for every other case
+    text = (json.dumps(mapping, indent=2, ensure_ascii=False) + "\n" if fmt is CaseFormat.json
+            else case_out.to_yaml(mapping))
+    if output is None:
+        sys.stdout.write(text)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as err:
+        sys.stderr.write(f"error: {output}: {err.strerror}\n")
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    sys.stderr.write(f"wrote {output}: {len(mapping['facts'])} facts measured from {trace_file}\n")

@@ -1,0 +1,355 @@
+"""Measure a Kineto trace in one streaming pass: GPU timeline, kernel mix, steps, host runtime.
+
+The pass keeps only counters and two on-disk spills (GPU intervals, runtime calls); the
+timeline figures come from a merge of the spilled GPU intervals in start order afterwards.
+Which GPU events count follows HTA (Holistic Trace Analysis) so the two can be compared:
+with two or more ProfilerStep annotations, events launched in the last step are left out
+(the profiler usually stops inside it), and the window runs from the first GPU start to the
+last GPU end on each device.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from regime.engine.trace.kernels import Classifier
+from regime.engine.trace.quantiles import LogHistogram
+from regime.engine.trace.reader import TraceError, TraceReader
+from regime.engine.trace.settings import Settings
+from regime.engine.trace.spill import SortedSpill
+
+
+@dataclass
+class Step:
+    number: int
+    ts: float
+    dur: float
+    corr_lo: float = math.inf
+    corr_hi: float = -math.inf
+    kernels: int = 0
+    gpu_events: int = 0
+    busy_us: float = 0.0
+    span_us: float = 0.0
+
+
+@dataclass
+class Device:
+    id: int
+    name: str | None
+    events: int = 0
+    kernels: int = 0
+    window_us: float = 0.0
+    busy_us: float = 0.0
+    hta_window_us: float = 0.0   # HTA's figures: timestamps rounded inward to whole µs
+    hta_busy_us: float = 0.0
+
+    @property
+    def idle_share(self) -> float:
+        return 1 - self.busy_us / self.window_us if self.window_us > 0 else 0.0
+
+    @property
+    def hta_idle_share(self) -> float:
+        return 1 - self.hta_busy_us / self.hta_window_us if self.hta_window_us > 0 else 0.0
+
+
+@dataclass
+class Measurement:
+    path: Path
+    events: int = 0
+    bytes: int = 0
+    gpu_events_in_file: int = 0
+    kernels_in_file: int = 0
+    devices: list[Device] = field(default_factory=list)
+    category_us: dict[str, float] = field(default_factory=dict)
+    kernel_duration: LogHistogram = field(default_factory=LogHistogram)
+    gap: LogHistogram = field(default_factory=LogHistogram)
+    steps: list[Step] = field(default_factory=list)
+    excluded_step: int | None = None
+    excluded_events: int = 0
+    runtime_us: float = 0.0
+    launch_us: float = 0.0
+    launches: int = 0
+    host_window_us: float = 0.0
+    float_timestamps: bool = False
+    header: dict = field(default_factory=dict)
+
+    @property
+    def kernels(self) -> int:
+        return sum(d.kernels for d in self.devices)
+
+    @property
+    def window_us(self) -> float:
+        return sum(d.window_us for d in self.devices)
+
+    @property
+    def idle_share(self) -> float:
+        w = self.window_us
+        return 1 - sum(d.busy_us for d in self.devices) / w if w > 0 else 0.0
+
+    @property
+    def hta_idle_share(self) -> float:
+        w = sum(d.hta_window_us for d in self.devices)
+        return 1 - sum(d.hta_busy_us for d in self.devices) / w if w > 0 else 0.0
+
+
+_GPU, _RUNTIME, _ANNOTATION, _SPAN = range(4)
+# GPU spill record: device, start, end, stream, correlation, category, is_kernel, event index
+_G_DEV, _G_START, _G_END, _G_STREAM, _G_CORR, _G_CAT, _G_KERNEL, _G_INDEX = range(8)
+
+
+def measure(path: Path, classifier: Classifier, s: Settings, max_bytes: float | None = None) -> Measurement:
+    """Read the trace once; raise TraceError (located) on anything that is not a usable trace."""
+    reader = TraceReader(path, max_bytes or s.limits.max_trace_bytes, s.limits.max_event_bytes)
+    m = Measurement(path)
+    gpu = SortedSpill(8)
+    runtime = SortedSpill(4)  # ts, dur, correlation, is_launch
+    try:
+        span = _read(reader, m, classifier, s, gpu, runtime)
+        m.header = reader.header
+        m.bytes = reader.base + len(reader.buf)
+        if not gpu.count:
+            raise TraceError(f"no GPU activity: none of {m.events:,} events has cat "
+                             f"{', '.join(s.gpu_categories)} (a CPU-only profile?)",
+                             str(path), "traceEvents", "cat")
+        late_corr = _host_side(m, runtime, s)
+        _timeline(m, gpu, classifier, s, late_corr, span)
+    finally:
+        gpu.close()
+        runtime.close()
+    return m
+
+
+def _kinds(s: Settings) -> dict[str, int]:
+    kinds: dict[str, int] = {"user_annotation": _ANNOTATION, "Trace": _SPAN}
+    for names, kind in ((s.gpu_categories, _GPU), (s.runtime_categories, _RUNTIME)):
+        for c in names:
+            for spelling in (c, c.lower(), c.capitalize(), c.title()):
+                kinds[spelling] = kind
+    # Kineto before PyTorch 1.10 wrote Memcpy/Memset/Runtime
+    kinds.update({"Memcpy": _GPU, "Memset": _GPU, "Runtime": _RUNTIME})
+    return kinds
+
+
+def _read(reader: TraceReader, m: Measurement, classifier: Classifier, s: Settings,
+          gpu: SortedSpill, runtime: SortedSpill) -> tuple[float, float] | None:
+    kinds = _kinds(s)
+    launch_calls = frozenset(s.launch_calls)
+    step_prefix = s.step_annotation
+    max_kernel = s.limits.max_kernel_us
+    steps: dict[int, Step] = {}
+    span: tuple[float, float] | None = None
+    file = str(m.path)
+    for first, chunk in reader.chunks():
+        m.events += len(chunk)
+        for j, ev in enumerate(chunk):
+            kind = kinds.get(ev.get("cat"))  # type: ignore[arg-type]
+            if kind is None or ev.get("ph") != "X":
+                continue
+            i = first + j
+            ts, dur = _time(ev, i, file, max_kernel)
+            if kind == _GPU:
+                args = ev.get("args") or {}
+                cat = str(ev["cat"]).lower()
+                is_kernel = cat == "kernel"
+                m.gpu_events_in_file += 1
+                m.kernels_in_file += is_kernel
+                if type(ts) is float or type(dur) is float:
+                    m.float_timestamps = True
+                name = ev.get("name")
+                gpu.add((_int(args.get("device", ev.get("pid")), i, file, "device"), ts, ts + dur,
+                         _int(args.get("stream", ev.get("tid")), i, file, "stream"),
+                         _corr(args), classifier.index(name if isinstance(name, str) else "", cat),
+                         is_kernel, i))
+            elif kind == _RUNTIME:
+                args = ev.get("args") or {}
+                runtime.add((ts, dur, _corr(args), ev.get("name") in launch_calls))
+            elif kind == _ANNOTATION:
+                name = ev.get("name")
+                if isinstance(name, str) and name.startswith(step_prefix):
+                    number = name[len(step_prefix):]
+                    if number.isdigit() and int(number) not in steps:
+                        steps[int(number)] = Step(int(number), ts, dur)
+            elif span is None:
+                span = (ts, ts + dur)
+    m.steps = sorted(steps.values(), key=lambda st: st.ts)
+    return span
+
+
+_NUMBER = (int, float)
+
+
+def _time(ev: dict, i: int, file: str, max_kernel: float) -> tuple[float, float]:
+    ts, dur = ev.get("ts"), ev.get("dur")
+    if type(ts) in _NUMBER and type(dur) in _NUMBER and 0 <= dur <= max_kernel and ts >= 0:
+        return ts, dur  # the common case, checked cheaply (orjson never yields NaN)
+    for key, v in (("ts", ts), ("dur", dur)):
+        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+            raise TraceError(f"{'missing' if v is None else 'not a number: ' + repr(v)[:40]}",
+                             file, f"event {i}", f"traceEvents[{i}].{key}")
+    if dur < 0:
+        raise TraceError(f"negative duration {dur} µs", file, f"event {i}", f"traceEvents[{i}].dur")
+    if dur > max_kernel:
+        raise TraceError(f"duration {dur:.3g} µs is longer than the {max_kernel:.3g} µs limit",
+                         file, f"event {i}", f"traceEvents[{i}].dur")
+    if ts < 0:
+        raise TraceError(f"negative timestamp {ts} (clock reset?)", file, f"event {i}",
+                         f"traceEvents[{i}].ts")
+    return ts, dur
+
+
+def _int(v: object, i: int, file: str, key: str) -> int:
+    if type(v) is int:
+        return v
+    if isinstance(v, str) and v.lstrip("-").isdigit():
+        return int(v)
+    raise TraceError(f"expected an integer {key} id, got {str(v)[:40]!r}", file, f"event {i}",
+                     f"traceEvents[{i}].args.{key}")
+
+
+def _corr(args: dict) -> float:
+    c = args.get("correlation")
+    return float(c) if type(c) is int else -1.0
+
+
+def _host_side(m: Measurement, runtime: SortedSpill, s: Settings) -> float | None:
+    """Runtime calls in start order: step correlation ranges, the last step's first launch,
+    and the host's time in runtime calls over the analysed window."""
+    steps = m.steps
+    cutoff = steps[-1].ts if len(steps) >= 2 else None
+    if cutoff is not None:
+        m.excluded_step = steps[-1].number
+    lo = steps[0].ts if steps else -math.inf
+    hi = cutoff if cutoff is not None else (steps[0].ts + steps[0].dur if steps else math.inf)
+    late_corr: float | None = None
+    k = 0
+    first, last = math.inf, -math.inf
+    for ts, dur, corr, is_launch in runtime:
+        while k < len(steps) and steps[k].ts + steps[k].dur <= ts:
+            k += 1
+        if k < len(steps) and steps[k].ts <= ts and corr >= 0:
+            steps[k].corr_lo = min(steps[k].corr_lo, corr)
+            steps[k].corr_hi = max(steps[k].corr_hi, corr)
+        if cutoff is not None and ts >= cutoff and corr >= 0:
+            late_corr = corr if late_corr is None else min(late_corr, corr)
+        if lo <= ts < hi:
+            m.runtime_us += dur
+            if is_launch:
+                m.launch_us += dur
+                m.launches += 1
+            first, last = min(first, ts), max(last, ts + dur)
+    if steps:
+        m.host_window_us = hi - lo
+    elif last > first:
+        m.host_window_us = last - first
+    return late_corr
+
+
+def _timeline(m: Measurement, gpu: SortedSpill, classifier: Classifier, s: Settings,
+              late_corr: float | None, span: tuple[float, float] | None) -> None:
+    names = m.header.get("deviceProperties")
+    dev_names = {d.get("id"): d.get("name") for d in names if isinstance(d, dict)} \
+        if isinstance(names, list) else {}
+    cat_us = [0.0] * len(classifier.names)
+    tol, slack = s.checks.same_stream_overlap_us, s.checks.clock_slack_us
+    filtering = m.excluded_step is not None
+    step_lo = [st.corr_lo for st in m.steps]
+    file = str(m.path)
+    dev: Device | None = None
+    busy_s = busy_e = hta_s = hta_e = 0.0
+    last_end: dict[float, tuple[float, int]] = {}
+    step_state: dict[int, list[float]] = {}
+    for rec in gpu:
+        corr = rec[_G_CORR]
+        if filtering and (corr < 0 or (late_corr is not None and corr >= late_corr)):
+            m.excluded_events += 1
+            continue
+        start, end, index = rec[_G_START], rec[_G_END], int(rec[_G_INDEX])
+        if dev is None or rec[_G_DEV] != dev.id:
+            if dev is not None:
+                _close_device(m, dev, busy_s, busy_e, hta_s, hta_e, step_state)
+            dev = Device(int(rec[_G_DEV]), dev_names.get(int(rec[_G_DEV])))
+            m.devices.append(dev)
+            busy_s, busy_e = start, end
+            hta_s, hta_e = _hta_round(start, end, m.float_timestamps)
+            dev.hta_window_us = -hta_s  # completed at close: last end − first start
+            dev.window_us = -start
+            last_end, step_state = {}, {}
+        else:
+            if start > busy_e:
+                dev.busy_us += busy_e - busy_s
+                m.gap.add(start - busy_e)
+                busy_s, busy_e = start, end
+            else:
+                m.gap.add(0.0)
+                busy_e = max(busy_e, end)
+            rs, re_ = _hta_round(start, end, m.float_timestamps)
+            if rs > hta_e:
+                dev.hta_busy_us += hta_e - hta_s
+                hta_s, hta_e = rs, re_
+            else:
+                hta_e = max(hta_e, re_)
+        if span is not None and not (span[0] - slack <= start <= span[1] + slack):
+            raise TraceError(f"starts {min(abs(start - span[0]), abs(start - span[1])) / 1e6:.3g} s outside "
+                             f"the profiled window (clock reset?)", file, f"event {index}",
+                             f"traceEvents[{index}].ts")
+        prev = last_end.get(rec[_G_STREAM])
+        if prev is not None and start < prev[0] - tol:
+            raise TraceError(f"overlaps event {prev[1]} on stream {int(rec[_G_STREAM])} by "
+                             f"{prev[0] - start:.3f} µs; kernels on one stream run one after another",
+                             file, f"event {index}", f"traceEvents[{index}].ts")
+        if prev is None or end > prev[0]:
+            last_end[rec[_G_STREAM]] = (end, index)
+        dur = end - start
+        dev.events += 1
+        cat_us[int(rec[_G_CAT])] += dur
+        if rec[_G_KERNEL]:
+            dev.kernels += 1
+            m.kernel_duration.add(dur)
+        if step_lo:
+            _step_add(m, step_lo, step_state, corr, start, end, bool(rec[_G_KERNEL]))
+    if dev is None:
+        raise TraceError(f"no GPU activity left after leaving out ProfilerStep#{m.excluded_step}",
+                         file, "traceEvents", "cat")
+    _close_device(m, dev, busy_s, busy_e, hta_s, hta_e, step_state)
+    m.category_us = dict(zip(classifier.names, cat_us, strict=True))
+
+
+def _hta_round(start: float, end: float, rounding: bool) -> tuple[float, float]:
+    """HTA 0.5 rounds float timestamps inward to whole µs (ceil start, floor end)."""
+    return (math.ceil(start), math.floor(end)) if rounding else (start, end)
+
+
+def _step_add(m: Measurement, step_lo: list[float], state: dict[int, list[float]], corr: float,
+              start: float, end: float, is_kernel: bool) -> None:
+    k = bisect.bisect_right(step_lo, corr) - 1
+    if k < 0 or corr > m.steps[k].corr_hi:
+        return
+    st = state.get(k)
+    if st is None:  # first start, last end, busy start, busy end, busy, kernels, events
+        state[k] = [start, end, start, end, 0.0, float(is_kernel), 1.0]
+        return
+    st[1] = max(st[1], end)
+    if start > st[3]:
+        st[4] += st[3] - st[2]
+        st[2], st[3] = start, end
+    else:
+        st[3] = max(st[3], end)
+    st[5] += is_kernel
+    st[6] += 1
+
+
+def _close_device(m: Measurement, dev: Device, busy_s: float, busy_e: float, hta_s: float,
+                  hta_e: float, step_state: dict[int, list[float]]) -> None:
+    dev.busy_us += busy_e - busy_s
+    dev.window_us += busy_e  # window_us held −first start
+    dev.hta_busy_us += hta_e - hta_s
+    dev.hta_window_us += hta_e
+    for k, st in step_state.items():
+        step = m.steps[k]
+        step.busy_us += st[4] + st[3] - st[2]
+        step.span_us += st[1] - st[0]
+        step.kernels += int(st[5])
+        step.gpu_events += int(st[6])

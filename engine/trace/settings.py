@@ -1,0 +1,53 @@
+"""What counts as which event, and the limits on a trace: facts/trace_reading.yaml."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+from regime.core.errors import RegimeError
+from regime.core.yamlsrc import load_yaml, validated
+
+from regime import facts as _facts
+
+SETTINGS_FILE = Path(_facts.__file__).with_name("trace_reading.yaml")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Limits(_Strict):
+    max_trace_bytes: float = Field(gt=0)
+    max_event_bytes: float = Field(gt=0)
+    max_kernel_us: float = Field(gt=0)
+
+
+class Checks(_Strict):
+    same_stream_overlap_us: float = Field(ge=0)
+    clock_slack_us: float = Field(ge=0)
+
+
+class Disagreement(_Strict):
+    tolerance: float = Field(gt=0)
+    finding: str
+    because: str
+
+
+class Settings(_Strict):
+    gpu_categories: tuple[str, ...]
+    runtime_categories: tuple[str, ...]
+    launch_calls: tuple[str, ...]
+    step_annotation: str
+    limits: Limits
+    checks: Checks
+    disagreement: Disagreement
+
+
+@cache
+def settings() -> Settings:
+    raw = load_yaml(SETTINGS_FILE)
+    if not isinstance(raw, dict):
+        raise RegimeError("trace settings must be a mapping", file=str(SETTINGS_FILE))
+    return validated(Settings, raw, str(SETTINGS_FILE))

@@ -1,0 +1,72 @@
+"""Records kept on disk, not in memory: sorted runs of fixed-width float tuples, merged on read.
+
+A 2 GB trace holds millions of GPU intervals; the stream-merged idle time needs them in start
+order, and the file gives them in no particular order. Holding them would make memory grow
+with the trace, so runs of RUN records are sorted in memory and written to an anonymous
+temporary file, then merged lazily (heapq.merge): memory is one run plus one block per run.
+"""
+
+from __future__ import annotations
+
+import heapq
+import tempfile
+from array import array
+from collections.abc import Iterator
+
+RUN = 200_000
+READ_BLOCK = 8192
+
+
+class SortedSpill:
+    """Append tuples of `width` floats; iterate them back in sorted order."""
+
+    def __init__(self, width: int, run: int | None = None) -> None:
+        self.width, self.run = width, run or RUN
+        self.pending: list[tuple[float, ...]] = []
+        self.runs: list[tuple[int, int]] = []  # (byte offset, record count)
+        self.file = None
+        self.count = 0
+
+    def add(self, record: tuple[float, ...]) -> None:
+        self.pending.append(record)
+        self.count += 1
+        if len(self.pending) >= self.run:
+            self._flush()
+
+    def _flush(self) -> None:
+        if not self.pending:
+            return
+        if self.file is None:
+            self.file = tempfile.TemporaryFile()  # noqa: SIM115 - lives until close()
+        self.pending.sort()
+        flat = array("d")
+        for rec in self.pending:
+            flat.extend(rec)
+        self.file.seek(0, 2)
+        self.runs.append((self.file.tell(), len(self.pending)))
+        flat.tofile(self.file)
+        self.pending = []
+
+    def __iter__(self) -> Iterator[tuple[float, ...]]:
+        if not self.runs:
+            self.pending.sort()
+            return iter(self.pending)
+        self._flush()
+        return heapq.merge(*(self._read_run(off, n) for off, n in self.runs))
+
+    def _read_run(self, offset: int, count: int) -> Iterator[tuple[float, ...]]:
+        w, done = self.width, 0
+        while done < count:
+            take = min(READ_BLOCK, count - done)
+            self.file.seek(offset + done * w * 8)
+            flat = array("d")
+            flat.fromfile(self.file, take * w)
+            for i in range(0, take * w, w):
+                yield tuple(flat[i:i + w])
+            done += take
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+        self.pending = []

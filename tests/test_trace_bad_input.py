@@ -1,0 +1,124 @@
+"""Bad traces: one located line (`FILE:WHERE: FIELD: message`), exit 2, no traceback, bounded."""
+
+from __future__ import annotations
+
+import gzip
+import os
+
+import orjson
+import pytest
+from conftest import TESTS, run_cli
+from regime.engine.trace.kernels import load_classifier
+from regime.engine.trace.measure import measure
+from regime.engine.trace.reader import TraceError
+from regime.engine.trace.settings import settings
+
+MI250 = TESTS / "data" / "mi250_minitoy_train_rocm6.json.gz"
+
+
+def _kernel(ts, dur=2.0, stream=7, corr=1, **extra):
+    ev = {"ph": "X", "cat": "kernel", "name": "volta_sgemm_64x64_nt", "pid": 0, "tid": stream, "ts": ts,
+          "dur": dur, "args": {"device": 0, "stream": stream, "correlation": corr}}
+    ev.update(extra)
+    return ev
+
+
+def _trace(events, **top) -> bytes:
+    return orjson.dumps({"schemaVersion": 1, **top, "traceEvents": events})
+
+
+def _error(tmp_path, data: bytes, name: str = "t.json", **kw) -> TraceError:
+    path = tmp_path / name
+    path.write_bytes(data)
+    with pytest.raises(TraceError) as info:
+        measure(path, load_classifier(), settings(), **kw)
+    text = str(info.value)
+    assert text.startswith(f"{path}:") and "\n" not in text
+    return info.value
+
+
+GOOD = [_kernel(100.0), _kernel(103.0, corr=2)]
+
+
+@pytest.mark.parametrize(("data", "where", "field", "words"), [
+    (_trace([*GOOD, _kernel(110.0, dur=-1.0)]), "event 2", "traceEvents[2].dur", ["negative duration"]),
+    (_trace([*GOOD, {"ph": "X", "cat": "kernel", "ts": 5.0, "args": {}}]), "event 2", "traceEvents[2].dur",
+     ["missing"]),
+    (_trace([*GOOD, _kernel("soon")]), "event 2", "traceEvents[2].ts", ["not a number"]),
+    (_trace([*GOOD, _kernel(100.5, dur=5.0, corr=3)]), "event 2", "traceEvents[2].ts",
+     ["overlaps event 0", "stream 7"]),
+    (_trace([*GOOD, _kernel(5e9, corr=3),
+             {"ph": "X", "cat": "Trace", "name": "PyTorch Profiler (0)", "ts": 0.0, "dur": 1000.0}]),
+     "event 2", "traceEvents[2].ts", ["outside the profiled window", "clock reset"]),
+    (_trace([*GOOD, _kernel(-4.0, corr=3)]), "event 2", "traceEvents[2].ts", ["negative timestamp"]),
+    (_trace([{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "ts": 1.0, "dur": 2.0}]), "traceEvents", "cat",
+     ["no GPU activity", "1 events"]),
+    (_trace([*GOOD, 7]), None, "traceEvents[2]", ["expected an event object"]),
+    (_trace([*GOOD, _kernel(110.0, corr=3, args={"device": "gpu", "stream": 7})]), "event 2",
+     "traceEvents[2].args.device", ["integer device"]),
+    (orjson.dumps({"hello": "world"}), "byte 0", None, ["no 'traceEvents'"]),
+    (orjson.dumps([1, 2, 3]), "byte 0", None, ["not a JSON object"]),
+    (b"not json at all", "byte 0", None, ["not a JSON object"]),
+    (_trace(GOOD)[:-30], None, "traceEvents[1]", ["truncated JSON"]),
+    (_trace(GOOD).replace(b'"dur":2.0', b'"dur":2.0,,', 1), "event 0", "traceEvents[0]", ["malformed JSON"]),
+])
+def test_located_errors(tmp_path, data, where, field, words):
+    err = _error(tmp_path, data)
+    if where:
+        assert err.where == where
+    assert err.field == field
+    for w in words:
+        assert w in err.message
+
+
+def test_truncated_gzip(tmp_path):
+    whole = MI250.read_bytes()
+    err = _error(tmp_path, whole[: len(whole) // 2], "t.json.gz")
+    assert "truncated gzip" in err.message and err.where.startswith("byte ")
+
+
+def test_corrupt_gzip(tmp_path):
+    whole = bytearray(MI250.read_bytes())
+    whole[100:140] = b"\x00" * 40
+    assert "gzip" in _error(tmp_path, bytes(whole), "t.json.gz").message
+
+
+def test_a_huge_file_is_refused_before_it_is_read(tmp_path):
+    path = tmp_path / "huge.json"
+    with open(path, "wb") as f:  # a sparse 10 GB file: no disk, no time
+        f.truncate(10 * 10**9)
+    with pytest.raises(TraceError) as info:
+        measure(path, load_classifier(), settings())
+    err = info.value
+    assert "10.0 GB" in err.message and "--max-bytes" in err.message and err.where == "byte 0"
+    os.remove(path)
+
+
+def test_decompressed_size_is_bounded(tmp_path):
+    bomb = gzip.compress(_trace([_kernel(100.0 + 3 * i, corr=i) for i in range(20000)]))
+    err = _error(tmp_path, bomb, "t.json.gz", max_bytes=100_000)
+    assert "decompresses to more than" in err.message and "--max-bytes" in err.message
+
+
+def test_an_event_larger_than_the_limit(tmp_path, monkeypatch):
+    from regime.engine.trace import reader
+    monkeypatch.setattr(reader, "BLOCK", 4096)
+    big = _kernel(100.0, name="x" * 200_000)
+    path = tmp_path / "t.json"
+    path.write_bytes(_trace([big]))
+    s = settings()
+    limits = s.limits.model_copy(update={"max_event_bytes": 50_000})
+    with pytest.raises(TraceError) as info:
+        measure(path, load_classifier(), s.model_copy(update={"limits": limits}))
+    assert "larger than" in info.value.message and info.value.field == "traceEvents[0]"
+
+
+def test_cli_prints_one_line_and_exits_2(tmp_path):
+    path = tmp_path / "t.json.gz"
+    path.write_bytes(MI250.read_bytes()[:3000])
+    r = run_cli("trace", str(path))
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith(f"error: {path}:byte ") and r.stderr.count("\n") == 1
+    assert "Traceback" not in r.stderr
+    r = run_cli("diagnose", "--trace", str(path))
+    assert r.returncode == 2 and "truncated gzip" in r.stderr and "Traceback" not in r.stderr
