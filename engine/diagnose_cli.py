@@ -87,7 +87,8 @@ def main(argv: list[str]) -> int:
     style = _Style.of(sys.stdout) if args.format == "text" else None
     _SETUP.update(k=k, fmt=args.format, style=style, engine=args.engine)
     results = batch.ordered_map(_diagnose_one, inputs, batch.jobs_wanted(args.jobs),
-                                init=_setup, init_args=(args.rules, args.format, style, args.engine, args.trace),
+                                init=_setup,
+                                init_args=(args.rules, args.format, style, args.engine, args.trace),
                                 lost=_lost)
     refused = _write(results, _Writer(args.format), len(inputs))
     if refused:
