@@ -1,7 +1,8 @@
 """Compiled knowledge kept between runs, so a command starts without re-reading every pack.
 
 Loading and compiling the packs (YAML, validation, expression and unit checks, with pint) is
-most of a cold start; the result is the same for the same inputs. It is cached in the user's
+most of a cold start, and parsing the catalogues a noticeable part; the results are the same
+for the same inputs, so both are kept. It is cached in the user's
 cache directory ($XDG_CACHE_HOME/regime, else ~/.cache/regime), keyed by a SHA-256 over the
 bytes and paths of every pack file, the vocabulary and the catalogues, this package's own
 source (the engine version), the Python version and the installed pint, pydantic and PyYAML.
@@ -34,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from regime.core import units
+from regime.facts import catalogue
 
 import regime
 
@@ -57,7 +59,7 @@ def key(inputs: Iterable[Path], salt: str = "") -> str:
     h = hashlib.sha256(MAGIC)
     h.update(f"{salt}\0".encode())
     h.update(f"{regime.__version__}\0{sys.version}\0{pickle.HIGHEST_PROTOCOL}\0".encode())
-    here = Path(regime.__file__).resolve().parent
+    here = Path(regime.__file__).parent
     for sub in _SOURCES:
         package = importlib.util.find_spec(f"regime.{sub}")
         folder = Path(package.origin).parent if package and package.origin else here
@@ -75,7 +77,7 @@ def key(inputs: Iterable[Path], salt: str = "") -> str:
 
 def _add_file(h: Any, path: Path) -> None:
     data = path.read_bytes()
-    h.update(f"{path.resolve()}\0{len(data)}\0".encode())
+    h.update(f"{os.path.abspath(path)}\0{len(data)}\0".encode())
     h.update(data)
 
 
@@ -91,11 +93,13 @@ def load_or_build(inputs: list[Path], build: Callable[[], Any], salt: str = "") 
     entry = _read(path, digest)
     if entry is not None:
         blob, table = entry
-        knowledge = pickle.loads(blob)
+        knowledge, catalogues = pickle.loads(blob)
+        catalogue.preload(catalogues)
         units.remember(table)
     else:
         knowledge = build()
-        blob, table = pickle.dumps(knowledge, protocol=pickle.HIGHEST_PROTOCOL), {}
+        blob = pickle.dumps((knowledge, catalogue.loaded()), protocol=pickle.HIGHEST_PROTOCOL)
+        table = {}
     # the bytes, not the object: holding the knowledge here would keep it alive until exit
     _PENDING[:] = [(path, digest, blob, -1 if entry is None else len(table))]
     if entry is None:
@@ -107,7 +111,7 @@ _PENDING: list[tuple[Path, str, bytes, int]] = []  # the last entry loaded, and 
 
 
 def _read(path: Path, digest: str) -> tuple[bytes, dict] | None:
-    """(pickled knowledge, unit conversions) from a valid entry for `digest`, else None."""
+    """(pickled knowledge and catalogues, unit conversions) from a valid entry, else None."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     except OSError:

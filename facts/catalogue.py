@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import cache
+import contextlib
 from pathlib import Path
 from typing import Any
 
@@ -17,14 +17,32 @@ CATALOGUE_DIR = Path(__file__).with_name("catalogue")
 _META = {"name", "aliases", "source"}
 
 
-@cache
+KINDS = ("hardware", "models")
+_LOADED: dict[str, tuple[str, dict[str, Any]]] = {}  # kind -> (file, entries), read once
+
+
 def _load(kind: str) -> tuple[str, dict[str, Any]]:
-    path = CATALOGUE_DIR / f"{kind}.yaml"
-    doc = load_yaml(path)
-    top = "gpus" if kind == "hardware" else "models"
-    if not isinstance(doc, dict) or not isinstance(doc.get(top), dict):
-        raise RegimeError(f"catalogue must have a top-level '{top}' mapping", file=str(path), line=1)
-    return str(path), doc[top]
+    if kind not in _LOADED:
+        path = CATALOGUE_DIR / f"{kind}.yaml"
+        doc = load_yaml(path)
+        top = "gpus" if kind == "hardware" else "models"
+        if not isinstance(doc, dict) or not isinstance(doc.get(top), dict):
+            raise RegimeError(f"catalogue must have a top-level '{top}' mapping", file=str(path), line=1)
+        _LOADED[kind] = (str(path), doc[top])
+    return _LOADED[kind]
+
+
+def loaded() -> dict[str, tuple[str, dict[str, Any]]]:
+    """Every catalogue that reads cleanly, parsed (the knowledge cache keeps them)."""
+    for kind in KINDS:
+        with contextlib.suppress(RegimeError):  # reported, with its line, when a case needs it
+            _load(kind)
+    return dict(_LOADED)
+
+
+def preload(parsed: dict[str, tuple[str, dict[str, Any]]]) -> None:
+    """Take catalogues parsed by an earlier run from the same files (see knowledge_cache)."""
+    _LOADED.update(parsed)
 
 
 def names(kind: str) -> list[str]:
