@@ -67,4 +67,5 @@ class CompiledRunner:
                 for f in run.fire(plans[i]):
                     for j in watchers.get(f, ()):
                         unknown[j] = True
-                        start = min(start, j)
+                        if j < start:
+                            start = j

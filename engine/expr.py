@@ -740,7 +740,10 @@ def compile_truth(node: Node, negate: bool = False) -> Callable[[Facts], bool]:
         case Ref(kind="flags", field=key):
             return lambda facts: (key in facts) != negate
         case Cmp(op=op, left=a, right=b):
-            return _comparison(NEGATED[op] if negate else op, compile_value(a), compile_value(b))
+            op = NEGATED[op] if negate else op
+            if isinstance(a, Ref) and isinstance(b, Num | Str):  # the common shape, in one call
+                return _field_vs_constant(_comparator(op), a.field, b.value)
+            return _comparison(op, compile_value(a), compile_value(b))
     raise ExprError(f"not a condition: {node!r}")
 
 
@@ -760,6 +763,12 @@ def _any(parts: tuple[Callable[[Facts], bool], ...]) -> Callable[[Facts], bool]:
                 return True
         return False
     return some
+
+
+def _field_vs_constant(test: Callable[[Any, Any], bool], key: str, constant: Any) -> Callable[[Facts], bool]:
+    def compare(facts: Facts) -> bool:
+        return key in facts and test(facts[key], constant)  # absent: false, as for any comparison
+    return compare
 
 
 def _comparison(op: str, x: Evaluator, y: Evaluator) -> Callable[[Facts], bool]:
@@ -788,8 +797,12 @@ _COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operato
             "==": operator.eq, "!=": operator.ne}
 
 
+def _comparator(op: str) -> Callable[[Any, Any], bool]:
+    return _COMPARE[op]
+
+
 def _compare(op: str, x: Any, y: Any) -> bool:
-    return _COMPARE[op](x, y)
+    return _comparator(op)(x, y)
 
 
 # ---- durable-rules compilation --------------------------------------------------------------

@@ -72,6 +72,11 @@ class Plan:
     assumptions: tuple[Assumption, ...]
     target: FactSpec | None
     valid: Interval | None
+    because: tuple[tuple[str, Callable[[expr.Facts], str] | None], ...]
+
+    def render(self, wm: expr.Facts) -> str:
+        """The rule's `because` on these facts."""
+        return "".join([lit if show is None else lit + show(wm) for lit, show in self.because])
 
 
 def _eligibility(blockers: tuple[str, ...], needs: frozenset[str],
@@ -116,7 +121,45 @@ def _plan(k: Knowledge, rule: Rule) -> Plan:
                 expr.compile_value(rule.formula.tree) if rule.formula else None,
                 marker, needs, tuple(rule.reads()),
                 tuple(expr.picks(rule.formula.tree)) if rule.formula else (),
-                frozenset(watch), _assumptions(k, rule), spec, spec.interval if spec else None)
+                frozenset(watch), _assumptions(k, rule), spec, spec.interval if spec else None,
+                tuple((lit, None if f is None else _field_text(k, f)) for lit, f in rule.because.parts))
+
+
+def _field_text(k: Knowledge, f: Field) -> Callable[[expr.Facts], str]:
+    """How one template field renders: the fact in its display (or asked) unit when known, else
+    the pack parameter of that name, else '<name unknown>'."""
+    key, unit, spec, fallback = f.key, f.unit, f.spec, ""
+
+    def text(wm: expr.Facts) -> str:
+        nonlocal fallback
+        if key in wm:
+            return show(k, key, wm[key], unit, spec)
+        if not fallback:
+            fallback = _parameter_text(k, f)
+        return fallback
+    return text
+
+
+def _parameter_text(k: Knowledge, f: Field) -> str:
+    param = k.parameters.get(f.name)
+    if param is not None and param.value is not None:
+        display = param.display or _display(param.unit)
+        if f.unit == BARE:
+            return units.format_number(param.value * (100 if display == "%" else 1), f.spec)
+        return units.format_quantity(param.value, _unit(param.unit), f.unit or display, f.spec)
+    return f"<{f.key} unknown>"
+
+
+def show(k: Knowledge, fieldname: str, value: Any, unit: str | None = None, spec: str | None = None) -> str:
+    """A working-memory value as text, in its fact's display unit (or `unit`)."""
+    if isinstance(value, str | bool):
+        return str(value)
+    base = fieldname.split("__")[0]
+    fact = k.vocabulary.specs.get(base) or k.vocabulary.get(base)
+    if unit == BARE:
+        shown = units.format_quantity(value, fact.unit, fact.display, spec)
+        return shown.split(" ")[0] if fact.display not in ("%",) else shown
+    return units.format_quantity(value, fact.unit, unit or fact.display, spec)
 
 
 def _assumptions(k: Knowledge, rule: Rule) -> tuple[Assumption, ...]:
@@ -198,9 +241,9 @@ class Run:
             d.facts[rule.target] = FactRecord(rule.target, value, "category", "derived",  # type: ignore[arg-type]
                                               rule.id, rule=rule.id, inputs=tuple(matched),
                                               formula=rule.copy_from or repr(value), layer=rule.layer)
-            self._conclude(rule, {**wm, **updates}, id=str(value), fact=rule.target)
+            self._conclude(plan, {**wm, **updates}, id=str(value), fact=rule.target)
         else:
-            self._conclude(rule, wm, id=rule.subject or rule.id)
+            self._conclude(plan, wm, id=rule.subject or rule.id)
         for a in plan.assumptions:
             if a.name not in d.facts:
                 d.facts[a.name] = FactRecord(a.name, a.value, a.unit, "assumed", a.origin, layer=a.layer)
@@ -220,7 +263,7 @@ class Run:
             shown = units.format_quantity(value, spec.unit, spec.display) if math.isfinite(value) else value
             where = units.describe() if plan.valid.contains(value) else spec.range  # type: ignore[union-attr]
             return self._unusable(rule, f"gives {shown}, outside the valid range {where}")
-        because = rule.because.render(lambda f: self._render_field(f, {**self.wm, rule.target: value}))
+        because = plan.render({**self.wm, rule.target: value})
         self.d.facts[rule.target] = FactRecord(  # type: ignore[index]
             rule.target, value, spec.unit if spec.kind == "number" else "category", "derived",  # type: ignore[arg-type]
             rule.id, rule=rule.id, formula=rule.formula.source, inputs=tuple(matched),  # type: ignore[union-attr]
@@ -235,8 +278,8 @@ class Run:
                                              self.step, rule.pack, refs=rule.refs))
         return {}
 
-    def _conclude(self, rule: Rule, wm: dict, id: str, fact: str | None = None) -> None:
-        because = rule.because.render(lambda f: self._render_field(f, wm))
+    def _conclude(self, plan: Plan, wm: dict, id: str, fact: str | None = None) -> None:
+        rule, because = plan.rule, plan.render(wm)
         bounds = tuple(self._bound(b, wm) for b in rule.bound if b in wm)
         lever = rule.subject if rule.kind in ("fix", "reject") and rule.subject in self.k.levers else None
         claim = rule.subject if rule.kind == "reject" and lever is None else None
@@ -248,26 +291,8 @@ class Run:
         spec = self.k.vocabulary.get(name.split("__")[0])
         return Bound(name, wm[name], spec.unit, self._show(name, wm))
 
-    def _render_field(self, f: Field, wm: dict) -> str:
-        if f.key in wm:
-            return self._show(f.key, wm, f.unit, f.spec)
-        param = self.k.parameters.get(f.name)
-        if param is not None and param.value is not None:
-            display = param.display or _display(param.unit)
-            if f.unit == BARE:
-                return units.format_number(param.value * (100 if display == "%" else 1), f.spec)
-            return units.format_quantity(param.value, _unit(param.unit), f.unit or display, f.spec)
-        return f"<{f.key} unknown>"
-
-    def _show(self, fieldname: str, wm: dict, unit: str | None = None, spec: str | None = None) -> str:
-        value = wm[fieldname]
-        if isinstance(value, str | bool):
-            return str(value)
-        fact = self.k.vocabulary.get(fieldname.split("__")[0])
-        if unit == BARE:
-            shown = units.format_quantity(value, fact.unit, fact.display, spec)
-            return shown.split(" ")[0] if fact.display not in ("%",) else shown
-        return units.format_quantity(value, fact.unit, unit or fact.display, spec)
+    def _show(self, fieldname: str, wm: dict) -> str:
+        return show(self.k, fieldname, wm[fieldname])
 
     # ---- the end of a run -------------------------------------------------------------------
 

@@ -17,6 +17,8 @@ from regime.engine import api
 from regime.engine.compiled import CompiledRunner
 from regime.engine.paths import builtin_cases
 
+TESTS = Path(__file__).parent
+
 
 def _agree(tally: differential.Tally) -> None:
     shown = [f"{p}\n  durable:  {a[:200]}\n  compiled: {b[:200]}" for p, a, b in tally.disagreements[:3]]
@@ -80,3 +82,29 @@ def test_a_dropped_knowledge_releases_its_durable_ruleset():
     del k, ruleset, d
     gc.collect()
     assert not release.alive
+
+
+PRECEDENCE_LAYER = """\
+pack: site
+description: a site layer whose rule outranks a built-in one on the same fact
+rules:
+  - id: my_ceiling
+    description: a second opinion on the ceiling
+    precedence: 1
+    when: phase == "decode"
+    derive: ceiling_tokens_per_s
+    formula: tokens_per_pass * peak_bw / weight_bytes
+    because: "{ceiling_tokens_per_s}"
+"""
+
+
+def test_layers_give_the_same_reports(tmp_path):
+    """Site layers (replacements, precedence) change the firing order the same way in both."""
+    layer = tmp_path / "site"
+    layer.mkdir()
+    (layer / "site.yaml").write_text(PRECEDENCE_LAYER, encoding="utf-8")
+    k = api.knowledge([TESTS / "layers" / "site_kv", layer])
+    tally = differential.compare(k, builtin_cases(), differential.Tally())
+    _agree(tally)
+    assert tally.seen["diagnosed"] == len(builtin_cases())
+    assert "my_ceiling" in {f.rule for f in api.diagnose(builtin_cases()[0], k, "compiled").trace}
