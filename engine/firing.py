@@ -9,7 +9,8 @@ Semantics: working memory is one flat mapping (group members as `group__member`,
 field per group, `_fired_<rule>` per rule that concluded without setting a fact). A rule is
 eligible when it has not fired, its target is absent, the fields its formula needs are
 present, and its condition holds. The next rule to fire is the first eligible one in firing
-order: stage (derive, diagnose, finding, fix/reject, ask), then load order. Each fires once.
+order: stage (derive, diagnose, finding, fix/reject, ask) less the layer's precedence, then
+load order (`priority`). Each fires once.
 """
 
 from __future__ import annotations
