@@ -251,21 +251,28 @@ def outline(path: Path, concepts: Concepts, max_bytes: int) -> dict[str, Any]:
             "sections": {k: [{"line": ln, "text": t} for ln, t in v] for k, v in sections.items()}}
 
 
+_META = re.compile(r"^(?P<key>[A-Za-z_][A-Za-z0-9_]*)\s*:\s*(?P<value>.*?)\s*$")
+
+
 def _front_matter(path: Path, text: str) -> tuple[dict, int]:
+    """`key: value` lines between '---' lines (plain scalars, optionally quoted; no YAML needed)."""
     lines = text.splitlines()
     if not lines or lines[0].strip() != "---":
         return {}, 0
+    meta: dict[str, str] = {}
     for end in range(1, min(len(lines), 50)):
-        if lines[end].strip() == "---":
-            meta = load_yaml(path, text="\n".join(lines[1:end])) or {}
-            if not isinstance(meta, dict):
-                raise RegimeError("front matter is a mapping (case: ..., student: ...)", file=str(path),
-                                  line=2)
-            unknown = sorted(set(meta) - {"case", "student"})
-            if unknown:
-                raise RegimeError(f"unknown key{did_you_mean(unknown[0], ['case', 'student'])}",
-                                  file=str(path), line=1 + line_of(meta, unknown[0]), field=unknown[0])
+        line = lines[end]
+        if line.strip() == "---":
             return meta, end + 1
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        m = _META.match(line)
+        if not m:
+            raise RegimeError("front matter lines are 'key: value'", file=str(path), line=end + 1)
+        if m["key"] not in ("case", "student"):
+            raise RegimeError(f"unknown key{did_you_mean(m['key'], ['case', 'student'])}", file=str(path),
+                              line=end + 1, field=m["key"])
+        meta[m["key"]] = m["value"].strip("'\"")
     raise RegimeError("front matter is not closed by a '---' line", file=str(path), line=1)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from regime.core.errors import RegimeError
@@ -37,6 +38,7 @@ class Concepts:
     """Alias index over the loaded knowledge plus rules/grading/concepts.yaml."""
 
     phrases: dict[str, dict[tuple[str, ...], set[str]]] = field(default_factory=dict)
+    starts: dict[str, dict[str, tuple[int, ...]]] = field(default_factory=dict)  # first word -> lengths
     shown: dict[tuple[str, tuple[str, ...]], str] = field(default_factory=dict)
     meanings: dict[str, set[str]] = field(default_factory=dict)   # lever -> context words
     headings: dict[tuple[str, ...], str] = field(default_factory=dict)
@@ -44,10 +46,27 @@ class Concepts:
     neg_before: tuple[tuple[str, ...], ...] = ()
     neg_anywhere: tuple[tuple[str, ...], ...] = ()
     nominal: tuple[tuple[str, ...], ...] = ()
+    neg_before_text: tuple[str, ...] = ()      # the cues as ' word word ', for substring tests
+    neg_anywhere_text: tuple[str, ...] = ()
     ignore: frozenset[str] = frozenset()
 
     def words(self, text: str) -> list[str]:
-        return [w for w in words(text) if w not in self.filler]
+        return list(self._words(text))
+
+    @lru_cache(maxsize=8192)  # noqa: B019 - one Concepts per grader, texts repeat across a class
+    def _words(self, text: str) -> tuple[str, ...]:
+        return tuple(w for w in words(text) if w not in self.filler)
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def index(self) -> None:
+        """First word -> candidate phrase lengths (longest first), for matching."""
+        for kind, table in self.phrases.items():
+            lengths: dict[str, set[int]] = {}
+            for phrase in table:
+                lengths.setdefault(phrase[0], set()).add(len(phrase))
+            self.starts[kind] = {w: tuple(sorted(ns, reverse=True)) for w, ns in lengths.items()}
 
     def add(self, kind: str, concept: str, alias: str) -> None:
         key = tuple(self.words(alias))
@@ -63,19 +82,19 @@ class Concepts:
     def find(self, kind: str, clause: str, context: str = "") -> list[Match]:
         """Non-overlapping alias matches in one clause, longest first, with negation judged;
         `context` (the whole item) supplies the words that can resolve an ambiguous alias."""
-        ws = self.words(clause)
-        around = set(self.words(context)) if context else set(ws)
+        ws = self._words(clause)
         table = self.phrases.get(kind, {})
-        longest = max((len(p) for p in table), default=0)
+        starts = self.starts.get(kind, {})
         out: list[Match] = []
         i = 0
         while i < len(ws):
-            for n in range(min(longest, len(ws) - i), 0, -1):
-                key = tuple(ws[i:i + n])
+            for n in starts.get(ws[i], ()):
+                key = ws[i:i + n]
                 if key in table:
+                    around = set(self._words(context)) if context else set(ws)
                     concepts = self._disambiguate(kind, table[key], around - set(key))
                     out.append(Match(kind, concepts, self.shown[(kind, key)], i,
-                                     self._negated(ws, i, n)))
+                                     self._negated(list(ws), i, n)))
                     i += n
                     break
             else:
@@ -92,17 +111,18 @@ class Concepts:
         return winners if best > 0 else tuple(sorted(concepts))
 
     def _negated(self, ws: list[str], i: int, n: int) -> bool:
-        before, after = ws[:i], ws[i + n:]
-        if any(_contains(before, cue) for cue in self.neg_before):
+        before = f" {' '.join(ws[:i])} "
+        after = f" {' '.join(ws[i + n:])} "
+        if any(cue in before for cue in self.neg_before_text):
             return True
-        return any(_contains(before, cue) or _contains(after, cue) for cue in self.neg_anywhere)
+        return any(cue in before or cue in after for cue in self.neg_anywhere_text)
 
     def is_nominal(self, clause: str) -> bool:
-        ws = self.words(clause)
+        ws = list(self._words(clause))
         return any(_contains(ws, cue) for cue in self.nominal)
 
     def heading(self, text: str) -> str | None:
-        return self.headings.get(tuple(self.words(text)))
+        return self.headings.get(self._words(text))
 
 
 def words(text: str) -> list[str]:
@@ -142,6 +162,8 @@ def load_concepts(k: Knowledge, files: Iterable[Path]) -> Concepts:
     c.neg_before = tuple(tuple(c.words(x)) for x in raw.get("negation", {}).get("before", []))
     c.neg_anywhere = tuple(tuple(c.words(x)) for x in raw.get("negation", {}).get("anywhere", []))
     c.nominal = tuple(tuple(c.words(x)) for x in raw.get("nominal", []))
+    c.neg_before_text = tuple(f" {' '.join(cue)} " for cue in c.neg_before if cue)
+    c.neg_anywhere_text = tuple(f" {' '.join(cue)} " for cue in c.neg_anywhere if cue)
     c.ignore = frozenset(c.words(" ".join(raw.get("ambiguity", {}).get("ignore", []))))
     for lever in k.levers.values():
         for alias in (lever.id, lever.id.replace("_", " "), *lever.aliases):
@@ -170,6 +192,7 @@ def load_concepts(k: Knowledge, files: Iterable[Path]) -> Concepts:
         for alias in (section, *aliases):
             c.headings[tuple(c.words(alias))] = section
     _spread_ambiguity(c)
+    c.index()
     return c
 
 

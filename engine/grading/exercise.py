@@ -234,33 +234,35 @@ def _one_variant(grader: Grader, draws: CaseDraws, base: dict, rng: random.Rando
     for name in draws.scaled:
         facts.pop(name, None)
     if draws.scaled:
-        key = _write_and_key(grader, raw, path, label)
+        values = _write_and_run(grader, raw, path, label)
         for name, sc in sorted(draws.scaled.items()):
-            if sc.of not in key.facts:
+            if sc.of not in values:
                 raise RegimeError(f"variant gives no {sc.of} to scale {name} by")
-            value = _raw_fact(grader, path, sc.of) * _factor(sc.by, facts, rng, grader)
+            value = float(values[sc.of]) * _factor(sc.by, facts, rng, grader)
             unit = grader.k.vocabulary.get(name).unit
             facts[name] = f"{value:.6g} {unit}" if unit not in (units.FRACTION, "1") else value
     return _write_and_key(grader, raw, path, label)
 
 
 def _write_and_key(grader: Grader, raw: dict, path: Path, label: str) -> Key:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = f"# Variant of {label}. Drawn by `regime exercise make`; its key is the engine's diagnosis.\n"
-    path.write_text(text + yaml.safe_dump(raw, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    _write(raw, path, label)
     grader._keys.pop(str(path), None)
     return grader.key_for_case(path)
 
 
-def _raw_fact(grader: Grader, path: Path, name: str) -> float:
+def _write_and_run(grader: Grader, raw: dict, path: Path, label: str) -> dict[str, Any]:
+    """The draft's facts after an engine run (the figures `scaled` multiplies)."""
     from regime.engine import api
-    d = api.runner(grader.k).diagnose(_load(grader, path))
-    return float(d.facts[name].value)
-
-
-def _load(grader: Grader, path: Path):
     from regime.facts.case import load_case
-    return load_case(path, grader.k.vocabulary, grader.k.levers, grader.k.claims)
+    _write(raw, path, label)
+    case = load_case(path, grader.k.vocabulary, grader.k.levers, grader.k.claims)
+    return {n: r.value for n, r in api.runner(grader.k).diagnose(case).facts.items()}
+
+
+def _write(raw: dict, path: Path, label: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = f"# Variant of {label}. Drawn by `regime exercise make`; its key is the engine's diagnosis.\n"
+    path.write_text(text + yaml.safe_dump(raw, sort_keys=False, allow_unicode=True), encoding="utf-8")
 
 
 def _factor(by: str | float | Span, facts: dict, rng: random.Random, grader: Grader) -> float:

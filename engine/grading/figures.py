@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from regime.core import units
 
@@ -34,12 +35,8 @@ class Quantity:
         target = units.FRACTION if unit == units.FRACTION else unit
         if self.unit in ("", "1"):
             return self.value if target in (units.FRACTION, "1", "token") else None
-        try:
-            if not units.same_dimension(self.unit, target):
-                return None
-            return self.value * units.factor(self.unit, target)
-        except ValueError:
-            return None
+        scale = _scale(self.unit, target)
+        return None if scale is None else self.value * scale
 
 
 def parse_number(text: str) -> tuple[float, float]:
@@ -92,11 +89,23 @@ def _compact(text: str) -> str:
     return re.sub(r"\s+", "", _PER.sub("/", f" {text} "))
 
 
+@lru_cache(maxsize=4096)
+def _scale(unit: str, target: str) -> float | None:
+    """Factor from `unit` to `target`, or None where the dimensions differ (pint, memoized)."""
+    try:
+        return units.factor(unit, target) if units.same_dimension(unit, target) else None
+    except ValueError:
+        return None
+
+
 def _unit_after(after: str) -> str:
     head = _UNIT_HEAD.match(_PER.sub("/", after))
-    if not head:
-        return ""
-    text = head["unit"]
+    return _readable_unit(head["unit"]) if head else ""
+
+
+@lru_cache(maxsize=4096)
+def _readable_unit(text: str) -> str:
+    """The longest leading part of `text` pint reads as a unit ('' if none)."""
     if text in _RATIO:
         return "1"
     if text == "%":
@@ -117,8 +126,6 @@ def matches(q: Quantity, value: float, unit: str, relative: float) -> bool:
     got = q.canonical(unit)
     if got is None:
         return False
-    if q.unit not in ("", "1"):
-        scale = abs(units.factor(q.unit, units.FRACTION if unit == units.FRACTION else unit))
-    else:
-        scale = 1.0
+    scale = abs(_scale(q.unit, units.FRACTION if unit == units.FRACTION else unit) or 1.0) \
+        if q.unit not in ("", "1") else 1.0
     return abs(got - value) <= max(relative * abs(value), q.slack * scale * (1 + 1e-9))

@@ -8,6 +8,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from regime.core import units
 from regime.core.errors import RegimeError, did_you_mean
 from regime.engine import api
 from regime.engine.grading import variants as variant_files
@@ -67,6 +68,7 @@ class Grader:
             [*pack_files([RULES_DIR, *layers]), *_catalogue_files()])])
         self.fingerprint = _digest([self.knowledge_hash.encode(), *_read_all([*files, *concept_files])])
         self._keys: dict[str, Key] = {}
+        units.registry()  # load pint once here, so forked workers share it
 
     # ---- keys ------------------------------------------------------------------------------------
 
