@@ -8,7 +8,6 @@ import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from regime.engine.grading.answer import MARKDOWN_SUFFIXES, YAML_SUFFIXES
 from regime.engine.grading.grader import Grader, Result
 
 _WORKER: tuple[Grader, Path | None] | None = None
@@ -16,13 +15,13 @@ CHUNK = 64
 
 
 def expand(inputs: Iterable[Path]) -> list[Path]:
-    """Files as given; folders become their answer files (recursively, sorted); a key file is not
-    an answer."""
+    """Files as given; folders become every file in them (recursively, sorted, hidden ones
+    skipped), so a submission in an unknown format is still a row: "not graded"."""
     out: list[Path] = []
     for p in inputs:
         if p.is_dir():
             out += sorted(f for f in p.rglob("*") if f.is_file()
-                          and f.suffix.lower() in (*YAML_SUFFIXES, *MARKDOWN_SUFFIXES))
+                          and not any(part.startswith(".") for part in f.relative_to(p).parts))
         else:
             out.append(p)
     return out
