@@ -222,9 +222,9 @@ def _one_variant(grader: Grader, draws: CaseDraws, base: dict, rng: random.Rando
         raw["model"] = rng.choice(draws.model)
     for name in draws.remove:
         facts.pop(name, None)
-    for _, options in sorted(draws.choose.items()):
+    for name, options in sorted(draws.choose.items()):
         pick = rng.choice(options)
-        updates = pick if isinstance(pick, dict) else {_ + "": pick}
+        updates = pick if isinstance(pick, dict) else {name: pick}
         for name, value in updates.items():
             _set(facts, name, value)
     for name, span in sorted(draws.ranges.items()):
@@ -256,7 +256,7 @@ def _write_and_run(grader: Grader, raw: dict, path: Path, label: str) -> dict[st
     from regime.facts.case import load_case
     _write(raw, path, label)
     case = load_case(path, grader.k.vocabulary, grader.k.levers, grader.k.claims)
-    return {n: r.value for n, r in api.runner(grader.k).diagnose(case).facts.items()}
+    return {n: r.value for n, r in api.runner(grader.k, engine="compiled").diagnose(case).facts.items()}
 
 
 def _write(raw: dict, path: Path, label: str) -> None:
