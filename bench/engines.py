@@ -8,9 +8,10 @@ Baselines, both replaying for each case the exact chain of events the durable pa
 - raw durable: durable-rules' own Python API (Host.post, Closure.post) with no-op actions that
   only post the next event, handed over as prepared JSON text (no serialization is charged);
 - C floor: Regime's driver of durable's C engine with the same no-op actions.
-Engines run round-robin, each round timing every case once; figures are medians over rounds
-and ratios are medians of the per-round ratios, so a load change on a shared machine hits all
-alike. A second part times rule copies: ×10 copies that never fire, ×5 that do.
+Engines run round-robin, each round timing every case once, in CPU time of this process (other
+load on a shared machine is not counted); figures are medians over rounds and ratios are
+medians of the per-round ratios. A second part times rule copies on the shipped cases: ×10
+copies that never fire, ×5 that do.
 """
 
 from __future__ import annotations
@@ -100,9 +101,9 @@ def timed(label_fns: dict[str, Callable[[], None]], n_cases: int, rounds: int) -
         fn()  # warm-up
     for _ in range(rounds):
         for label, fn in label_fns.items():
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             fn()
-            per_round[label].append((time.perf_counter() - t0) / n_cases * 1000)
+            per_round[label].append((time.process_time() - t0) / n_cases * 1000)
     return per_round
 
 
@@ -178,7 +179,7 @@ def main() -> None:
             except Exception:
                 continue
     report_engines(k, cases, args.rounds)
-    report_copies(k, cases, args.rounds)
+    report_copies(k, cases[:len(builtin_cases())], args.rounds)
 
 
 if __name__ == "__main__":
