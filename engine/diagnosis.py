@@ -31,6 +31,10 @@ class Conclusion:
     bound: tuple[Bound, ...] = ()
     refs: tuple[str, ...] = ()
     fact: str | None = None    # diagnose: which fact it set
+    holds: tuple[str, ...] = ()     # finding: kinds of verdict it makes conditional
+    condition: str | None = None    # fix/reject: what the verdict depends on, when not sound alone
+    folded_into: str | None = None  # verdict: the sibling lever whose same verdict stands for it
+    rank: int | None = None         # fix: 1, 2, 3... in the order a report gives them
 
 
 @dataclass(frozen=True)
@@ -68,9 +72,16 @@ class Diagnosis:
         return None if rec is None else rec.value
 
     def of_kind(self, kind: str) -> list[Conclusion]:
-        items = [c for c in self.conclusions if c.kind == kind]
+        """The conclusions a report gives, in its order; folded verdicts stand behind a sibling."""
+        items = [c for c in self.conclusions if c.kind == kind and c.folded_into is None]
         if kind == "fix":
-            return sorted(items, key=lambda c: (c.priority or 99, c.step))
+            return sorted(items, key=lambda c: (c.rank or 99, c.priority or 99, c.step))
+        if kind == "finding":  # a finding that holds verdicts back leads
+            return sorted(items, key=lambda c: (not c.holds, c.step))
         if kind == "ask":
             return sorted(items, key=lambda c: (c.order or 99, c.step))
         return items
+
+    def folded(self) -> list[Conclusion]:
+        """Verdicts the report leaves to a sibling lever's identical verdict."""
+        return [c for c in self.conclusions if c.folded_into is not None]

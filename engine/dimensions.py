@@ -57,6 +57,13 @@ def _dims(node: Node, ctx: Context) -> pint.Quantity | str | None:
             return _q(ctx.vocabulary.get(group).unit)
         case Call(fn="count"):
             return _q("1")
+        case Call(fn="pow", args=args):
+            for a in args:  # a power of a quantity has no single unit: only plain numbers
+                d = _dims(a, ctx)
+                if d is not _ANY and (d is None or not d.dimensionless):
+                    raise ExprError(f"pow() takes plain numbers; '{render(a)}' is "
+                                    f"{'not a number' if d is None else _name(d)} (use count())")
+            return _q("1")
         case Call(fn="total", args=args):
             return _q(ctx.vocabulary.get(args[0].name).unit)  # type: ignore[union-attr]
         case Call(args=args):

@@ -32,7 +32,7 @@ CMP_OPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==",
 BIN_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
 NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
 CONDITION_CALLS = {"present", "absent"}
-FORMULA_CALLS = {"min", "max", "total", "count"}
+FORMULA_CALLS = {"min", "max", "total", "count", "pow"}
 
 
 class ExprError(RegimeError):
@@ -400,7 +400,7 @@ class _Builder:
     def _Call(self, n: ast.Call) -> Node:
         if not isinstance(n.func, ast.Name):
             raise ExprError(f"calling '{_describe(n.func)}' is not allowed: only present/absent "
-                            "(conditions) and min/max/total/count (formulas) may be called")
+                            "(conditions) and min/max/total/count/pow (formulas) may be called")
         fn = n.func.id
         allowed = CONDITION_CALLS if self.mode == "condition" else FORMULA_CALLS
         if fn not in allowed:
@@ -419,6 +419,10 @@ class _Builder:
             if len(n.args) != 1:
                 raise ExprError("count() takes one quantity: count(tokens_per_seq)")
             return Call(fn, (self.build(n.args[0]),))
+        if fn == "pow":
+            if len(n.args) != 2:
+                raise ExprError("pow() takes a base and an exponent: pow(1 - share, count(tokens))")
+            return Call(fn, tuple(self.build(a) for a in n.args))
         if len(n.args) < 2:
             raise ExprError(f"{fn}() needs at least two arguments")
         return Call(fn, tuple(self.build(a) for a in n.args))
@@ -549,6 +553,9 @@ def interval_of(node: Node, ctx: Context) -> Interval:
         case Call(fn="total", args=args):
             spec = held(ctx.vocabulary.get(args[0].name).interval) if args else Interval.point(0.0)  # type: ignore[union-attr]
             return Interval(min(0.0, spec.lo * len(args)), max(0.0, spec.hi * len(args)))
+        case Call(fn="pow", args=(base, _)):  # formulas only: a real power, unbounded above
+            low = 0.0 if interval_of(base, ctx).lo >= 0 else -MAX_MAGNITUDE
+            return Interval(low, MAX_MAGNITUDE)
         case Call(fn=fn, args=args):
             ivs = [interval_of(a, ctx) for a in args]
             pick = min if fn == "min" else max
@@ -689,6 +696,9 @@ def compile_value(node: Node) -> Evaluator:
             return compile_value(a)
         case Call(fn="total", args=args):
             return _total(tuple(a.field for a in args))  # type: ignore[union-attr]
+        case Call(fn="pow", args=(base, exponent)):
+            b, e = compile_value(base), compile_value(exponent)
+            return lambda facts: _power(float(b(facts)), float(e(facts)))  # type: ignore[arg-type]
         case Call(fn=fn, args=args):
             parts, pick = tuple(compile_value(a) for a in args), (min if fn == "min" else max)
             return lambda facts: pick([p(facts) for p in parts])
@@ -779,6 +789,16 @@ def _comparison(op: str, x: Evaluator, y: Evaluator) -> Callable[[Facts], bool]:
             return False
         return _compare(op, left, right)
     return compare
+
+
+def _power(base: float, exponent: float) -> float:
+    """A real power of a non-negative base; anything else is unknown rather than complex."""
+    if base < 0 or (base == 0 and exponent <= 0) or abs(exponent) > 1e9:
+        raise Missing("pow() outside its domain")
+    try:
+        return math.pow(base, exponent)
+    except OverflowError:
+        raise Missing("pow() overflows") from None
 
 
 def _arith(op: str, x: float, y: float) -> float:

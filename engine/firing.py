@@ -25,6 +25,7 @@ from regime.core.errors import RegimeError
 from regime.engine import expr
 from regime.engine.diagnosis import Bound, Conclusion, Diagnosis, Firing
 from regime.engine.knowledge import Knowledge, Rule
+from regime.engine.settle import settle
 from regime.engine.template import BARE, Field
 from regime.facts.case import Case
 from regime.facts.record import FactRecord
@@ -74,10 +75,19 @@ class Plan:
     target: FactSpec | None
     valid: Interval | None
     because: tuple[tuple[str, Callable[[expr.Facts], str] | None], ...]
+    condition: tuple[tuple[str, Callable[[expr.Facts], str] | None], ...] | None = None
 
     def render(self, wm: expr.Facts) -> str:
         """The rule's `because` on these facts."""
-        return "".join([lit if show is None else lit + show(wm) for lit, show in self.because])
+        return _join(self.because, wm)
+
+    def render_condition(self, wm: expr.Facts) -> str | None:
+        """The verdict's `condition` on these facts, when the rule states one."""
+        return None if self.condition is None else _join(self.condition, wm)
+
+
+def _join(parts: tuple[tuple[str, Callable[[expr.Facts], str] | None], ...], wm: expr.Facts) -> str:
+    return "".join([lit if show is None else lit + show(wm) for lit, show in parts])
 
 
 def _eligibility(blockers: tuple[str, ...], needs: frozenset[str],
@@ -123,7 +133,12 @@ def _plan(k: Knowledge, rule: Rule) -> Plan:
                 marker, needs, tuple(rule.reads()),
                 tuple(expr.picks(rule.formula.tree)) if rule.formula else (),
                 frozenset(watch), _assumptions(k, rule), spec, spec.interval if spec else None,
-                tuple((lit, None if f is None else _field_text(k, f)) for lit, f in rule.because.parts))
+                _parts(k, rule.because),
+                _parts(k, rule.condition) if rule.condition is not None else None)
+
+
+def _parts(k: Knowledge, template) -> tuple[tuple[str, Callable[[expr.Facts], str] | None], ...]:
+    return tuple((lit, None if f is None else _field_text(k, f)) for lit, f in template.parts)
 
 
 def _field_text(k: Knowledge, f: Field) -> Callable[[expr.Facts], str]:
@@ -280,13 +295,14 @@ class Run:
         return {}
 
     def _conclude(self, plan: Plan, wm: dict, id: str, fact: str | None = None) -> None:
-        rule, because = plan.rule, plan.render(wm)
+        rule, because, condition = plan.rule, plan.render(wm), plan.render_condition(wm)
         bounds = tuple(self._bound(b, wm) for b in rule.bound if b in wm)
         lever = rule.subject if rule.kind in ("fix", "reject") and rule.subject in self.k.levers else None
         claim = rule.subject if rule.kind == "reject" and lever is None else None
         self.d.conclusions.append(Conclusion(
             rule.kind, id, rule.id, because, self.step, rule.pack, lever=lever, claim=claim,
-            priority=rule.priority, order=rule.order, bound=bounds, refs=rule.refs, fact=fact))
+            priority=rule.priority, order=rule.order, bound=bounds, refs=rule.refs, fact=fact,
+            holds=rule.holds, condition=condition))
 
     def _bound(self, name: str, wm: dict) -> Bound:
         spec = self.k.vocabulary.get(name.split("__")[0])
@@ -309,6 +325,7 @@ class Run:
         d = self.d
         d.memory = {k: v for k, v in self.wm.items() if not k.startswith("_") and k != SID}
         self._verdicts_owed()
+        settle(d, self.k)
         return d
 
     def _verdicts_owed(self) -> None:

@@ -51,6 +51,7 @@ class Lever:
     meaning: str
     attacks: tuple[str, ...]
     aliases: tuple[str, ...]
+    escalates: str | None = None    # a stronger form of this lever: same verdicts are said once
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,8 @@ class Rule:
     bound: tuple[str, ...] = ()
     layer: str = BUILTIN
     precedence: int = 0
+    holds: tuple[str, ...] = ()           # finding: verdict kinds it makes conditional
+    condition: Template | None = None     # fix/reject: what the verdict depends on
 
     def required(self) -> list[str]:
         """Fields that must be present before the conclusion can be computed."""

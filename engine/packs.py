@@ -81,6 +81,7 @@ class LeverModel(_Strict):
     meaning: str
     attacks: tuple[str, ...]  # resource ids, declared in a pack's `resources:` section
     aliases: tuple[str, ...] = ()
+    escalates: str | None = None  # a stronger form of this lever: same verdicts are said once
 
 
 class ClaimModel(_Strict):
@@ -108,6 +109,8 @@ class RuleModel(_Strict):
     order: int | None = Field(default=None, ge=1, le=99)
     replaces: str | None = None      # a layer rule taking the place of a loaded rule
     precedence: int = Field(default=0, ge=0, le=50)  # among rules concluding about one fact
+    holds: tuple[str, ...] = ()     # finding: verdict kinds it makes conditional
+    condition: str | None = None    # fix/reject: what the verdict depends on (a template)
 
     @model_validator(mode="after")
     def _one_conclusion(self) -> RuleModel:
@@ -128,6 +131,10 @@ class RuleModel(_Strict):
             raise ValueError("a reject rule names exactly one of 'reject' (a lever) or 'claim'")
         if kind != "fix" and (self.priority is not None or self.bound):
             raise ValueError("'priority' and 'bound' belong to fix rules")
+        if self.holds and (kind != "finding" or set(self.holds) - {"fix", "reject"}):
+            raise ValueError("'holds' belongs to finding rules and lists fix and/or reject")
+        if self.condition is not None and kind not in ("fix", "reject"):
+            raise ValueError("'condition' belongs to fix and reject rules")
         return self
 
     @property
@@ -278,6 +285,11 @@ def _check_names(k: Knowledge) -> None:
             raise RegimeError(f"parameter '{name}' has the name of a declared fact "
                               f"({k.vocabulary.get(name).origin})", file=file, line=line, field=name)
     for lever in k.levers.values():
+        if lever.escalates is not None and (lever.escalates not in k.levers or lever.escalates == lever.id):
+            file, line = k.where[f"lever:{lever.id}"]
+            raise RegimeError(f"lever '{lever.id}' escalates unknown lever '{lever.escalates}'"
+                              f"{did_you_mean(lever.escalates, k.levers)}", file=file, line=line,
+                              field=f"{lever.id}.escalates")
         for r in lever.attacks:
             if r not in k.resources:
                 file, line = k.where[f"lever:{lever.id}"]
@@ -473,11 +485,13 @@ def _compile_rule(k: Knowledge, path: Path, pack: str, section: list, index: int
                               line=line_of(body, where) or line, field=where) from None
 
     when = located("when", lambda: _condition(m.when, ctx)) if m.when is not None else None
+    scalars = {n: p.unit for n, p in k.parameters.items() if p.value is not None}
     rule = Rule(id=m.id, kind=m.kind, pack=pack, file=file, line=line, layer=layer,
                 precedence=m.precedence, description=m.description, refs=m.refs, when=when,
-                because=located("because", lambda: parse_template(
-                    m.because, k.vocabulary, {n: p.unit for n, p in k.parameters.items()
-                                              if p.value is not None})))
+                holds=m.holds,
+                because=located("because", lambda: parse_template(m.because, k.vocabulary, scalars)),
+                condition=located("condition", lambda: parse_template(m.condition, k.vocabulary, scalars))
+                if m.condition is not None else None)
     located("bound", lambda: [_bound_field(b, k.vocabulary) for b in m.bound])
     return located("claim" if m.claim is not None else m.kind, lambda: _conclusion(k, ctx, m, rule))
 

@@ -29,7 +29,8 @@ def _round(x: Any) -> Any:
 
 
 def ordered(d: Diagnosis) -> list[Conclusion]:
-    return [c for kind in KIND_ORDER for c in d.of_kind(kind)]
+    """What a report says, in its order, then the verdicts folded behind a sibling's."""
+    return [c for kind in KIND_ORDER for c in d.of_kind(kind)] + d.folded()
 
 
 def to_dict(d: Diagnosis, k: Knowledge) -> dict[str, Any]:
@@ -50,9 +51,11 @@ def to_dict(d: Diagnosis, k: Knowledge) -> dict[str, Any]:
     conclusions = []
     for c in ordered(d):
         item: dict[str, Any] = {"kind": c.kind, "id": c.id, "rule": c.rule, "because": c.because}
-        for key in ("lever", "claim", "priority", "order", "fact"):
+        for key in ("lever", "claim", "priority", "rank", "order", "fact", "condition", "folded_into"):
             if getattr(c, key) is not None:
                 item[key] = getattr(c, key)
+        if c.holds:
+            item["holds"] = list(c.holds)
         if c.kind == "fix":
             item["bound"] = [{"fact": b.fact, "value": b.value, "unit": b.unit, "text": b.text}
                              for b in c.bound] or None
@@ -145,11 +148,17 @@ def _plain(c: Conclusion) -> Parts:
 def _fix(c: Conclusion) -> Parts:
     bound = ", ".join(f"{b.fact} = {b.text}" for b in c.bound)
     parts: Parts = [(c.lever or c.id, "bold"), f": {c.because}"]
-    return [*parts, (f" (bound: {bound})", "green")] if bound else parts
+    if bound:
+        parts.append((f" (bound: {bound})", "green"))
+    return parts + _condition(c)
 
 
 def _reject(c: Conclusion) -> Parts:
-    return [(c.lever or c.claim or c.id, "red"), f": {c.because}"]
+    return [(c.lever or c.claim or c.id, "red"), f": {c.because}", *_condition(c)]
+
+
+def _condition(c: Conclusion) -> Parts:
+    return [(f" (conditional: {c.condition})", "yellow")] if c.condition else []
 
 
 def _ask(c: Conclusion) -> Parts:
@@ -172,6 +181,7 @@ def to_markdown(d: Diagnosis, k: Knowledge) -> str:
             lines += [f"{i}. **{c.lever or c.claim or c.id}** — {c.because}"
                       + (f" _(bound: {', '.join(f'{b.fact} = {b.text}' for b in c.bound)})_"
                          if c.bound else "")
+                      + (f" _(conditional: {c.condition})_" if c.condition else "")
                       + f" `[{c.rule}]`" for i, c in enumerate(items, 1)]
             lines.append("")
     lines += ["## Derived facts", "", "| fact | value | formula | rule |", "|---|---|---|---|"]

@@ -44,9 +44,9 @@ GPUS = {
     # NVIDIA A100 data sheet (2021), 80GB SXM: FP16/BF16 tensor 312 TFLOP/s dense, 2,039 GB/s, 80 GB HBM2e.
     # Ampere has no FP8 matrix cores.
     "A100_80GB": Gpu(2.039e12, 80e9, {"fp16": 312e12, "bf16": 312e12}),
-    # NVIDIA HGX/DGX B200 data sheets (2024), per GPU of eight: FP16/BF16 2.25 PFLOP/s dense, FP8 4.5 PFLOP/s
-    # dense, 64 TB/s / 8 = 8 TB/s, 1,440 GB / 8 = 180 GB HBM3e.
-    "B200": Gpu(8.0e12, 180e9, {"fp16": 2250e12, "bf16": 2250e12, "fp8": 4500e12}),
+    # NVIDIA HGX B200 data sheet (2024), per GPU of eight: FP16/BF16 2.25 PFLOP/s dense, FP8 4.5 PFLOP/s
+    # dense, 7.7 TB/s HBM3e per GPU (DGX's 64 TB/s / 8 is a system figure), 1,440 GB / 8 = 180 GB.
+    "B200": Gpu(7.7e12, 180e9, {"fp16": 2250e12, "bf16": 2250e12, "fp8": 4500e12}),
     # NVIDIA L40S data sheet (2023): FP16/BF16 362.05, FP8 733 TFLOP/s dense, 864 GB/s, 48 GB GDDR6.
     "L40S": Gpu(0.864e12, 48e9, {"fp16": 362.05e12, "bf16": 362.05e12, "fp8": 733e12}),
     # AMD Instinct MI325X data sheet (2024): FP16/BF16 1307.4, FP8 2614.9 TFLOP/s dense, 6.0 TB/s, 256 GB.
@@ -61,6 +61,8 @@ class Model:
     heads: int
     kv_heads: int
     ffn: int
+    vocab: int
+    layers: int
 
     @property
     def p_layer(self) -> float:
@@ -70,16 +72,16 @@ class Model:
 
 MODELS = {
     # Touvron et al. 2023 (arXiv:2307.09288) Table 1; HF config.json of meta-llama/Llama-2-{7,13,70}b-hf.
-    "llama-2-7b": Model(6_738_415_616, 4096, 32, 32, 11008),
-    "llama-2-13b": Model(13_015_864_320, 5120, 40, 40, 13824),
-    "llama-2-70b": Model(68_976_648_192, 8192, 64, 8, 28672),
+    "llama-2-7b": Model(6_738_415_616, 4096, 32, 32, 11008, 32000, 32),
+    "llama-2-13b": Model(13_015_864_320, 5120, 40, 40, 13824, 32000, 40),
+    "llama-2-70b": Model(68_976_648_192, 8192, 64, 8, 28672, 32000, 80),
     # Dubey et al. 2024 (arXiv:2407.21783) Table 3; HF config.json of meta-llama/Meta-Llama-3-{8,70}B.
-    "llama-3-8b": Model(8_030_261_248, 4096, 32, 8, 14336),
-    "llama-3-70b": Model(70_553_706_496, 8192, 64, 8, 28672),
+    "llama-3-8b": Model(8_030_261_248, 4096, 32, 8, 14336, 128256, 32),
+    "llama-3-70b": Model(70_553_706_496, 8192, 64, 8, 28672, 128256, 80),
     # Jiang et al. 2023 (arXiv:2310.06825) Table 1; HF config.json of mistralai/Mistral-7B-v0.1.
-    "mistral-7b": Model(7_241_732_096, 4096, 32, 8, 14336),
+    "mistral-7b": Model(7_241_732_096, 4096, 32, 8, 14336, 32000, 32),
     # Roziere et al. 2023 (arXiv:2308.12950); HF config.json of codellama/CodeLlama-34b-hf.
-    "codellama-34b": Model(33_743_970_304, 8192, 64, 8, 22016),
+    "codellama-34b": Model(33_743_970_304, 8192, 64, 8, 22016, 32000, 48),
 }
 
 BYTES = {"fp32": 4, "fp16": 2, "bf16": 2, "fp8": 1, "int8": 1, "int4": 0.5}  # bytes per element
@@ -91,6 +93,7 @@ FAR_BELOW = 2               # Solution 3, case E / README §5.3: a large gap to 
 GAP_HIGH = 0.2              # idle share between kernels that dominates (case E has 38%)
 LONG_PROMPT = 8192          # Solution 3, case C: chunk prompts long enough to stall other users
 BW_NOISE = 0.15             # profiler rounding allowed between implied and measured bandwidth
+KV_MATTERS = 8              # tokens per decode pass from which an unknown context may hide a large KV read
 
 BANDWIDTH, COMPUTE, OVERHEAD, BALANCED = "bandwidth_bound", "compute_bound", "overhead_bound", "balanced"
 
@@ -110,7 +113,8 @@ class Spec:
     bw_util: float | None = None
     throughput: float | None = None           # token/s
     tokens_per_seq: int = 1                   # prompt length in prefill
-    weight_shards: int = 1                    # the case's weight_bytes is per GPU of this many TP shards
+    weight_shards: int = 1                    # tp: the weights are split over this many GPUs
+    context: int | None = None                # context_tokens per sequence (decode)
     proposals: frozenset[str] = frozenset()
     attention_impl: str | None = None
     flash_share: float | None = None          # profiler share of flash-attention kernels
@@ -119,7 +123,7 @@ class Spec:
 
 SPECS = [
     Spec("g_int4_small_batch_h100", "H100_SXM", "llama-2-70b", "decode", 8, "fp16", "fp16",
-         flop_util=0.02, bw_util=0.80, throughput=310, weight_shards=2,
+         flop_util=0.02, bw_util=0.80, throughput=310, weight_shards=2, context=2048,
          proposals=frozenset({"quantize_int4"})),
     Spec("g_int4_past_ridge_h100", "H100_SXM", "llama-2-70b", "decode", 512, "fp16", "fp16",
          flop_util=0.70, bw_util=0.40, proposals=frozenset({"quantize_int4"})),
@@ -185,19 +189,32 @@ def measured_regime(s: Spec) -> str | None:
 
 
 def weight_bytes(s: Spec) -> float:
-    """Bytes of weights each GPU reads per pass."""
+    """Bytes of weights each GPU stores (every parameter, the input embedding included)."""
     return MODELS[s.model].params * BYTES[s.weight_dtype] / s.weight_shards
 
 
+def read_bytes(s: Spec) -> float:
+    """Bytes each GPU reads per decode pass: weights but the input embedding (a lookup), and its
+    share of the KV cache (2 × layers × KV heads × head dim × context × batch, in the compute dtype).
+    Only plain-dtype specs use this (no group scales)."""
+    m = MODELS[s.model]
+    weights = (m.params - m.vocab * m.d) * BYTES[s.weight_dtype] / s.weight_shards
+    kv = 0.0 if s.context is None or s.batch is None else (
+        2 * m.layers * m.kv_heads * (m.d / m.heads) * s.context * s.batch * BYTES[s.compute_dtype]
+        / min(s.weight_shards, m.kv_heads))
+    return weights + kv
+
+
 def bandwidth_ceiling(s: Spec) -> float:
-    """Decode reads every weight once per pass: tokens/s <= batch × peak_bw / weight bytes."""
+    """Decode reads its weights and KV cache once per pass: tokens/s <= batch × peak_bw / bytes read."""
     assert s.batch is not None
-    return s.batch * GPUS[s.gpu].peak_bw / weight_bytes(s)
+    return s.batch * GPUS[s.gpu].peak_bw / read_bytes(s)
 
 
 def compute_ceiling(s: Spec) -> float:
-    """Each token costs 2 FLOPs per weight: tokens/s <= peak FLOP/s / (2 × weights on this GPU)."""
-    return peak_flops(s) / (FLOPS_PER_WEIGHT * MODELS[s.model].params / s.weight_shards)
+    """Each token costs 2 FLOPs per multiplied weight (not the embedding lookup), split over the GPUs."""
+    m = MODELS[s.model]
+    return peak_flops(s) / (FLOPS_PER_WEIGHT * (m.params - m.vocab * m.d) / s.weight_shards)
 
 
 def roofline_ceiling(s: Spec) -> float:
@@ -223,26 +240,28 @@ def expected_verdict(s: Spec, lever: str) -> str | None:
     compute_side = regime in (COMPUTE, BALANCED)
     if lever == "continuous_batching":                        # case A, fix 1
         return "fix" if decode and regime == BANDWIDTH and not past_ridge else None
+    # Every lever is judged wherever the playbook applies, proposed or not (README, "Verdicts");
+    # `proposed` only decides which of two sibling verdicts a report folds (tested on their own).
     if lever == "quantize_int8":
         if decode and regime == BANDWIDTH and bpw > BYTES["int8"]:
             return "fix"                                      # case A, fix 2
         if regime == OVERHEAD:
             return "reject"                                   # case E: bytes do not fill idle gaps
-        if decode and regime == COMPUTE and past_ridge and proposed:
+        if decode and regime == COMPUTE and past_ridge and bpw > BYTES["int8"]:
             return "reject"                                   # case D: attacks an idle resource
         if not decode and nominal == COMPUTE:
             return "reject"                                   # case C: weight read amortized
         return None
     if lever == "quantize_int4":
-        if decode and regime == BANDWIDTH and proposed and bpw > BYTES["int4"] and int4_below_ridge:
+        if decode and regime == BANDWIDTH and bpw > BYTES["int4"] and int4_below_ridge:
             return "fix"                                      # case D: ~4x on bandwidth-bound decode
-        if regime == OVERHEAD and proposed:
+        if regime == OVERHEAD and bpw > BYTES["int4"]:
             return "reject"                                   # case E: any weight quantization
         if decode and regime == COMPUTE and past_ridge and bpw > BYTES["int4"]:
             return "reject"                                   # case D: the director's answer
         if decode and regime == BALANCED and proposed and bpw > BYTES["int4"] and not int4_below_ridge:
             return "reject"                                   # compute binds as soon as bytes shrink
-        if not decode and nominal == COMPUTE and proposed:
+        if not decode and nominal == COMPUTE and bpw > BYTES["int4"]:
             return "reject"                                   # case C
         return None
     if lever == "raise_batch":
@@ -313,6 +332,12 @@ def expected_asks(s: Spec) -> list[str]:
     asks += [name for name in ("flop_util", "bw_util") if getattr(s, name) is None]
     if measured_regime(s) == OVERHEAD:
         asks.append("throughput")
+    t = tokens_per_pass(s)
+    if s.phase == "decode" and s.context is None and t is not None and t >= KV_MATTERS:
+        asks.append("context_tokens")                         # the KV read can rival the weights
+    if s.phase == "decode" and measured_regime(s) in (COMPUTE, BALANCED) and s.attention_impl is None \
+            and s.flash_share is None:
+        asks.append("attention_impl")                         # attention advice needs evidence
     return asks
 
 
@@ -372,10 +397,9 @@ def test_case_file_matches_spec(s: Spec):
         written = facts.get(name)
         assert (None if written is None else _number(written)) == pytest.approx(getattr(s, name)), name
     assert frozenset(raw.get("proposals", [])) == s.proposals
-    if "weight_bytes" in facts:   # stated per GPU: must be the TP shard of params × bytes per weight
-        assert _number(facts["weight_bytes"]) == pytest.approx(weight_bytes(s), rel=0.01)
-    else:
-        assert s.weight_shards == 1
+    assert "weight_bytes" not in facts   # every g_ case lets the catalogue size the weights
+    assert facts.get("tp", 1) == s.weight_shards
+    assert facts.get("context_tokens") == s.context
 
 
 @pytest.mark.parametrize("s", [s for s in SPECS if s.phase == "decode" and s.bw_util is not None

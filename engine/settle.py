@@ -1,0 +1,69 @@
+"""What a run's verdicts mean together, decided after every rule has fired.
+
+Three general steps, driven by the packs' declarations and never by lever names:
+a lever that `escalates` another (a stronger form of the same change) and gets the same verdict
+is said once (see _fold_siblings); a finding that `holds` verdict kinds makes
+them conditional on resolving it; the fixes that remain get ranks 1, 2, 3... in priority order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from regime.engine.diagnosis import Conclusion, Diagnosis
+from regime.engine.knowledge import Knowledge
+
+VERDICTS = ("fix", "reject")
+
+
+def settle(d: Diagnosis, k: Knowledge) -> None:
+    proposed = _proposed(d, k)
+    d.conclusions = _fold_siblings(d.conclusions, k, proposed)
+    d.conclusions = _hold(d.conclusions)
+    d.conclusions = _rank(d.conclusions)
+
+
+def _proposed(d: Diagnosis, k: Knowledge) -> set[str]:
+    flags = [s.name for s in k.vocabulary.specs.values() if s.kind == "flags" and s.of == "levers"]
+    return {name.split("__", 1)[1] for name in d.facts for f in flags if name.startswith(f"{f}__")}
+
+
+def _fold_siblings(items: list[Conclusion], k: Knowledge, proposed: set[str]) -> list[Conclusion]:
+    """Say a shared verdict once. A fix on an escalation nobody proposed stands behind the same fix
+    on the milder lever (the milder fix is always worth listing: less risk). A rejection of both
+    is one argument: it stands on the proposed lever, or on the milder one when neither (or both)
+    was proposed."""
+    verdict = {(c.kind, c.lever) for c in items if c.kind in VERDICTS and c.lever}
+    folded: dict[tuple[str, str], str] = {}
+    for kind, lever in sorted(verdict):
+        milder = k.levers[lever].escalates
+        if milder is None or (kind, milder) not in verdict:
+            continue
+        if lever not in proposed:
+            folded[(kind, lever)] = milder
+        elif kind == "reject" and milder not in proposed:
+            folded[(kind, milder)] = lever
+    return [replace(c, folded_into=folded[(c.kind, c.lever)])
+            if c.kind in VERDICTS and (c.kind, c.lever) in folded else c for c in items]
+
+
+def _hold(items: list[Conclusion]) -> list[Conclusion]:
+    holders = [c for c in items if c.kind == "finding" and c.holds]
+    if not holders:
+        return items
+    out = []
+    for c in items:
+        held = [h for h in holders if c.kind in h.holds]
+        if held:
+            note = "; ".join(f"held back by finding '{h.id}' ({h.rule}): re-check the data first"
+                             for h in held)
+            c = replace(c, condition=f"{c.condition}; {note}" if c.condition else note)
+        out.append(c)
+    return out
+
+
+def _rank(items: list[Conclusion]) -> list[Conclusion]:
+    fixes = sorted((c for c in items if c.kind == "fix" and c.folded_into is None),
+                   key=lambda c: (c.priority or 99, c.step))
+    ranks = {id(c): i for i, c in enumerate(fixes, 1)}
+    return [replace(c, rank=ranks[id(c)]) if id(c) in ranks else c for c in items]
