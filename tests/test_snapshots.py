@@ -13,6 +13,8 @@ from syrupy.extensions.json import JSONSnapshotExtension
 
 SOLUTION_CASES = ["a_chatbot", "b_training_run", "c_document_summarizer", "d_high_throughput_api",
                   "e_doesnt_add_up"]
+# Knowledge beyond the worked solution (KV, MoE, TP, quantized checkpoints, TTFT, thin data).
+KNOWLEDGE_CASES = sorted(p.stem for p in CASES_DIR.glob("k_*.yaml"))
 
 
 @pytest.fixture
@@ -20,7 +22,7 @@ def snapshot_json(snapshot):
     return snapshot.use_extension(JSONSnapshotExtension)
 
 
-@pytest.mark.parametrize("name", SOLUTION_CASES)
+@pytest.mark.parametrize("name", SOLUTION_CASES + KNOWLEDGE_CASES)
 def test_reasoning_chain(name, knowledge, snapshot_json):
     d = api.diagnose(CASES_DIR / f"{name}.yaml", knowledge)
     assert report.to_dict(d, knowledge) == snapshot_json
