@@ -123,9 +123,10 @@ def test_figure_tolerance(written, value, unit, ok):
 
 def test_a_named_figure_with_a_wrong_value_is_called_out_with_the_formula(grader, tmp_path):
     body = ("case: a_chatbot\nregime: bandwidth-bound\nevidence:\n"
-            "  - {figure: ceiling_tokens_per_s, value: 160 tok/s}\n")
+            "  - {figure: weight_ceiling_tokens_per_s, value: 160 tok/s}\n")
     r = grader.grade(write(tmp_path, "w.yaml", body))
-    assert "ceiling_tokens_per_s: you give 160 tok/s (line 4); the key has 204 tokens/s = " in _feedback(r)
+    said = "weight_ceiling_tokens_per_s: you give 160 tok/s (line 4); the key has 204 tokens/s = "
+    assert said in _feedback(r)
 
 
 def test_order_credit_is_pairwise(grader):
