@@ -23,6 +23,7 @@ bench: $(BIN)/regime
 	$(BIN)/python bench/cold_start.py
 	$(BIN)/python bench/batch.py
 	$(BIN)/python bench/engines.py
+	$(BIN)/python bench/roofline_matrix.py --quiet
 
 # Both evaluators on >= 10,000 generated and mutated cases (and every shipped and corpus case):
 # byte-identical reports or identical errors, else exit 1. A few minutes.
