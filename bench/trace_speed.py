@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/trace_speed.py [--hta-python /tmp/hta-venv/bin/python] [--synthetic-gb 2]
 
-Each measurement runs in its own process, so peak RSS (ru_maxrss) is that tool's alone; time
+Each measurement runs in its own process, so peak RSS (VmHWM; ru_maxrss would carry this
+parent's peak across exec) is that tool's alone; time
 is parse + breakdown inside the process (imports excluded for both). HTA is never a
 dependency: install it into a separate venv (`python -m venv /tmp/hta-venv &&
 /tmp/hta-venv/bin/pip install HolisticTraceAnalysis`) and pass its interpreter. Synthetic traces
@@ -28,26 +29,29 @@ SHARED = ROOT.parent / "shared" / "traces"
 DATA = ROOT / "tests" / "data"
 
 REGIME = """
-import json, resource, sys, time
+import json, sys, time
 from pathlib import Path
+def hwm():
+    return next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM")) / 1024
 from regime.engine.trace.kernels import load_classifier
 from regime.engine.trace.measure import measure
 from regime.engine.trace.settings import settings
 c, s = load_classifier(), settings()
-base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+base = hwm()
 t = time.perf_counter()
 m = measure(Path(sys.argv[1]), c, s)
 dt = time.perf_counter() - t
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(json.dumps({"seconds": dt, "events": m.events, "kernels": m.kernels, "idle": m.idle_share,
-                  "hta_idle": m.hta_idle_share, "rss_mb": peak / 1024, "rss_after_import_mb": base / 1024}))
+                  "hta_idle": m.hta_idle_share, "rss_mb": hwm(), "rss_after_import_mb": base}))
 """
 
 HTA = """
-import json, logging, os, resource, shutil, sys, tempfile, time
+import json, logging, os, shutil, sys, tempfile, time
 logging.disable(logging.WARNING)
+def hwm():
+    return next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM")) / 1024
 from hta.trace_analysis import TraceAnalysis
-base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+base = hwm()
 d = tempfile.mkdtemp()
 src = sys.argv[1]
 dst = os.path.join(d, "rank-0." + ("json.gz" if src.endswith(".gz") else "json"))
@@ -60,8 +64,7 @@ kcat = a.t.symbol_table.get_sym_id_map().get("kernel")
 tr = a.t.get_trace(0)
 print(json.dumps({"seconds": dt, "kernels": int((tr["cat"] == kcat).sum()),
                   "idle": float(df["idle_time_pctg"][0]) / 100,
-                  "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                  "rss_after_import_mb": base / 1024}))
+                  "rss_mb": hwm(), "rss_after_import_mb": base}))
 shutil.rmtree(d)
 """
 
@@ -90,7 +93,7 @@ def synthetic(base: Path, target_bytes: float, out: Path) -> int:
     """Repeat `base`'s events with shifted ts, correlation and step numbers until target_bytes."""
     with (gzip.open(base) if base.suffix == ".gz" else open(base, "rb")) as f:
         doc = json.load(f)
-    events = doc.pop("traceEvents")
+    events = [e for e in doc.pop("traceEvents") if e.get("cat") != "Trace"]  # one span, written last
     ts = [e["ts"] for e in events if isinstance(e.get("ts"), int | float)]
     shift = max(ts) - min(ts) + 1000.0
     header = orjson.dumps(doc)[:-1] + b',"traceEvents":['
@@ -117,7 +120,9 @@ def synthetic(base: Path, target_bytes: float, out: Path) -> int:
             written += len(blob)
             n += len(parts)
             copy += 1
-        f.write(b"]}\n")
+        span = {"ph": "X", "cat": "Trace", "name": "PyTorch Profiler (0)", "pid": "Spans",
+                "tid": "PyTorch Profiler", "ts": min(ts) - 1.0, "dur": copy * shift + 2.0}
+        f.write(b"," + orjson.dumps(span) + b"]}\n")
     return n
 
 
@@ -156,27 +161,32 @@ def main() -> None:
     print("| trace | JSON size | events | regime trace | HTA 0.5 | ratio |\n|---|---|---|---|---|---|")
     tmp = Path(tempfile.mkdtemp(prefix="regime-bench-"))
     try:
-        work = [(t.name, t) for t in traces]
+        work: list[tuple[str, Path, float]] = [(t.name, t, 0.0) for t in traces]
         base = next((t for t in traces if "v100" in t.name), traces[0])
-        sizes = [0.2e9] + ([args.synthetic_gb * 1e9] if args.synthetic_gb else [])
-        for size in sizes:
-            out = tmp / f"synthetic_{size / 1e9:g}gb.json"
-            synthetic(base, size, out)
-            work.append((f"synthetic {size / 1e9:g} GB (from {base.name})", out))
-        for label, path in work:
+        for size in [0.2e9] + ([args.synthetic_gb * 1e9] if args.synthetic_gb else []):
+            work.append((f"synthetic {size / 1e9:g} GB (from {base.name})",
+                         tmp / f"synthetic_{size / 1e9:g}gb.json", size))
+        for label, path, size in work:
+            if size:
+                subprocess.run([me, "-c", "import sys; sys.path.insert(0, sys.argv[1]); import trace_speed; "
+                                "trace_speed.synthetic(*map(__import__('pathlib').Path, sys.argv[2:3]), "
+                                "float(sys.argv[3]), __import__('pathlib').Path(sys.argv[4]))",
+                                str(Path(__file__).parent), str(base), str(size), str(path)], check=True)
             raw = os.path.getsize(path) if path.suffix == ".json" else _gunzipped_size(path)
             mine = run(me, REGIME, path, args.timeout)
             events = mine.get("events", 0) if mine else 0
             hta = (run(args.hta_python, HTA, path, args.timeout)
                    if args.hta_python and raw <= args.hta_max_mb * 1e6 else None)
             print(row(label, raw / 1e6, events, mine, hta), flush=True)
+            if size:
+                path.unlink()
             if "error" not in mine and hta and "error" not in hta:
                 print(f"|   idle: regime {mine['idle']:.2%} exact, {mine['hta_idle']:.2%} HTA-rounded; "
                       f"HTA {hta['idle']:.2%}; kernels {mine['kernels']} vs {hta['kernels']} | | | | | |",
                       flush=True)
         try:
             import ijson  # noqa: F401 - only to compare parsers; not a dependency
-            v100 = next(p for _, p in work if "v100" in str(p))
+            v100 = next(p for _, p, size in work if "v100" in str(p) and not size)
             ij = run(me, IJSON, v100, args.timeout)
             mine = run(me, REGIME, v100, args.timeout)
             print(f"\nparser choice on {v100.name}: ijson ({ij.get('backend')}) items alone "
@@ -185,7 +195,7 @@ def main() -> None:
         except ImportError:
             print("\n(ijson not installed: parser comparison skipped)")
     finally:
-        for f in tmp.iterdir():
+        for f in list(tmp.iterdir()):
             f.unlink()
         tmp.rmdir()
 
