@@ -75,8 +75,9 @@ def yaml_answer(student: str, key: Key, rng: random.Random, skill: float) -> str
     fixes = _levers(key.fixes, rng, skill)
     if rng.random() > skill:
         rng.shuffle(fixes)
-    if rng.random() > skill and key.rejects:
-        fixes.append(key.rejects[0].id)  # the tempting one
+    tempting = [i.id for i in key.rejects if i.id not in key.claims]
+    if rng.random() > skill and tempting:
+        fixes.append(tempting[0])  # the tempting lever
     body = {"case": key.case, "student": student,
             "regime": key.regime if rng.random() < skill else "bandwidth_bound",
             "evidence": [{"figure": n, "value": t} for n, t in _figures(key, rng, skill)],
@@ -168,11 +169,13 @@ def main() -> None:
     # A wrapper process runs the command so that its children's peak RSS is the grading's alone
     # (this process has other children: the variant makers).
     wrap = ("import resource, subprocess, sys; r = subprocess.run(sys.argv[1:], capture_output=True); "
-            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); sys.exit(r.returncode)")
+            "u = resource.getrusage(resource.RUSAGE_CHILDREN); "
+            "print(u.ru_maxrss, u.ru_utime + u.ru_stime); sys.exit(r.returncode)")
     t0 = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", wrap, *cmd], capture_output=True, text=True, cwd=ROOT)
     wall = time.perf_counter() - t0
-    peak = int(done.stdout.strip() or 0) / 1024
+    rss, cpu = [*done.stdout.split(), "0", "0"][:2]
+    peak = int(rss) / 1024
     with (out / "grades.csv").open(encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
     not_graded = sum(1 for r in rows if r["status"] == "not graded")
@@ -181,6 +184,8 @@ def main() -> None:
           f"({not_graded} not graded)")
     print(f"grade (cold start included): {wall:.2f} s wall, {n / wall:.0f} submissions/s, "
           f"peak RSS of one grading process {peak:.0f} MiB")
+    print(f"CPU time of the grading processes (user + sys, all workers): {float(cpu):.1f} s "
+          f"({float(cpu) / n * 1000:.2f} ms per submission)")
     print(f"baseline, read + parse the same files in one process: {base:.2f} s "
           f"(grading takes {wall / base:.1f}x the baseline)")
     assert len(rows) == n, "every submission must be a row"
