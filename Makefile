@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench differential clean
+.PHONY: demo test lint bench differential fuzz clean
 
 $(BIN)/regime: pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,10 @@ bench: $(BIN)/regime
 # byte-identical reports or identical errors, else exit 1. A few minutes.
 differential: $(BIN)/regime
 	$(BIN)/python tests/differential.py --generated 6000 --mutated 4500
+
+# The long fuzz profile (the suite runs a bounded, fixed-seed one): fresh seed, counts per class.
+fuzz: $(BIN)/regime
+	$(BIN)/python bench/fuzz.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

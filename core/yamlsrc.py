@@ -261,7 +261,7 @@ def _deep_line(raw: Any, loc: list[str]) -> tuple[int | None, int]:
         else:
             break
         known += 1
-    return found, known
+    return found or getattr(node, "line", None) or getattr(raw, "line", None), known
 
 
 def _fields_at(model: type[BaseModel], loc: list[str]) -> list[str]:
