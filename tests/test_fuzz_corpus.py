@@ -149,7 +149,7 @@ def case_errors(tmp_path: Path, knowledge, text: str | bytes) -> list[RegimeErro
     ("title: a\nfacts: {batch: !!map [1]}\n", 2, "needs a mapping"),
     ("title: a\nfacts:\n  batch: 1\n  batch: 2\n", 4, "duplicate key 'batch'"),
     ("title: a\nfacts:\n  [1, 2]: 3\n", 3, "mapping key must be text"),
-    ("summary: no title\n", 1, "title: Field required"),
+    ("summary: no title\n", 1, "title: 'title' is required"),
     ("title: a\nhardware:\n  peak_bw: {source: s}\n", 3, "{value: '3.35 TB/s', source: '...'}"),
 ])
 def test_unreadable_yaml_is_one_located_line(tmp_path, knowledge, text, line, words):
