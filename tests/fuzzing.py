@@ -2,9 +2,9 @@
 
 Shared by tests/test_fuzz.py (bounded, derandomized, in CI) and bench/fuzz.py (the long
 profile). Inputs are mutations of the shipped cases and packs plus hostile YAML text. The
-property: every input ends as a diagnosis (rendered in every format) or as errors that each
-read `FILE:LINE: FIELD: message` on one line — never an exception, an engine fault, a hang or
-a dropped result.
+property: every input ends as a diagnosis (rendered in every format, byte-identical from both
+evaluators) or as errors that each read `FILE:LINE: FIELD: message` on one line — never an
+exception, an engine fault, a hang or a dropped result.
 """
 
 from __future__ import annotations
@@ -385,12 +385,17 @@ def refusal(err: RegimeError, files: set[str]) -> Verdict:
 
 
 def diagnose_checked(path: Path, k: Knowledge) -> Verdict:
-    """One case through the engine and every renderer."""
-    outcome = api.outcome(path, k)
+    """One case through both evaluators and every renderer; the two must agree exactly."""
+    outcome, compiled = api.outcome(path, k), api.outcome(path, k, "compiled")
     if outcome.error is not None:
-        return refusal(outcome.error, {str(path)})
+        same = compiled.error is not None and \
+            [str(e) for e in compiled.error.all()] == [str(e) for e in outcome.error.all()]
+        return refusal(outcome.error, {str(path)}) if same else \
+            Verdict("other", f"evaluators disagree: durable {outcome.error}, compiled {compiled.error}")
     d = outcome.diagnosis
-    report.to_json(report.entry(d, k, str(path)))
+    text = report.to_json(report.entry(d, k, str(path)))
+    if compiled.diagnosis is None or report.to_json(report.entry(compiled.diagnosis, k, str(path))) != text:
+        return Verdict("other", f"evaluators disagree on {path.name}: compiled gave {compiled.error}")
     report.to_markdown(d, k)
     from rich.console import Console
     report.print_text(d, k, Console(file=io.StringIO(), width=100, force_terminal=True))
