@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 from regime.core.errors import RegimeError
-from regime.engine import api, explain, lint_cli, packtest_cli
+from regime.engine import api, explain, lint_cli, list_cli, packtest_cli
 from regime.engine.grading import cli as grading_cli
 from regime.engine.trace import command as trace_command
 
@@ -86,6 +86,7 @@ def _root(version: Annotated[bool, typer.Option(
 grading_cli.register(app)
 app.command("test")(packtest_cli.test)
 app.command("check")(lint_cli.check)
+app.command("list")(list_cli.list_)
 
 
 def main() -> None:

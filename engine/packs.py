@@ -363,6 +363,7 @@ def _declare(k: Knowledge, path: Path, layer: str, raw: dict, model: PackModel) 
     if model.facts:
         specs: dict[str, FactSpec] = parse_specs(raw["facts"], file, origin=f"{path.name} ({model.pack})")
         k.vocabulary = k.vocabulary.extended(specs, file=file, lines=raw["facts"])
+        k.where.update({f"fact:{n}": (file, line_of(raw["facts"], n)) for n in specs})
     for name, meaning in model.resources.items():
         if not ID.match(name) or name in k.resources:
             raise RegimeError(f"resource '{name}' must be a new lower_snake_case id", file=file,
