@@ -82,12 +82,18 @@ def _same(items: list, node: Node):
     known = [i for i in items if i is not _ANY and i is not None]
     for other in known[1:]:
         if other.dimensionality != known[0].dimensionality:
-            raise ExprError(f"'{render(node)}' mixes {_name(known[0])} with {_name(other)}")
+            verb = "compares" if isinstance(node, Cmp) else "mixes"
+            raise ExprError(f"'{render(node)}' {verb} {_name(known[0])} with {_name(other)}: "
+                            "these quantities are in different units and cannot be compared or added")
     return known[0] if known else _ANY
 
 
 def _name(q) -> str:
-    return "a plain number" if q.dimensionless else f"{q.units:~}"
+    """'bytes/s', 'bytes', 'FLOP/byte': units as people say them, not pint's 'B / s'."""
+    if q.dimensionless:
+        return "a plain number"
+    text = f"{q.units:~C}".replace("B", "bytes").replace("tok", "tokens")
+    return text.replace("*", "·")
 
 
 def check_formula(formula: Expression, target_unit: str, ctx: Context) -> None:

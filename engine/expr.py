@@ -16,6 +16,7 @@ import ast
 import json
 import math
 import operator
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -143,6 +144,7 @@ class Context:
     param_units: Mapping[str, str] = field(default_factory=dict)
     lists: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     flag_ids: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    findings: frozenset[str] = frozenset()  # finding ids the packs conclude (not facts)
 
     def known_names(self) -> list[str]:
         return [*self.vocabulary.specs, *self.scalars, *self.tables, *self.lists]
@@ -249,7 +251,8 @@ def parse(source: object, ctx: Context, mode: str) -> Expression:
     try:
         tree = ast.parse(text, mode="eval")
     except (SyntaxError, RecursionError, MemoryError) as err:
-        raise ExprError(f"cannot parse '{text[:80]}': {getattr(err, 'msg', 'too deeply nested')}") from None
+        raise ExprError(f"cannot parse '{text[:80]}': {getattr(err, 'msg', 'too deeply nested')}"
+                        f"{_syntax_hint(text)}") from None
     _check_size(tree)
     node = _Builder(ctx, mode).build(tree.body)
     kind = _type_of(node)
@@ -259,6 +262,19 @@ def parse(source: object, ctx: Context, mode: str) -> Expression:
         raise ExprError(f"formula '{text}' must give a value, not true/false")
     _checked_range(node, ctx, bounded=mode == "condition")
     return Expression(text, node, mode)
+
+
+def _syntax_hint(text: str) -> str:
+    """What people most often write that Python syntax does not allow, and what to write."""
+    if re.search(r"\d\s*%", text):
+        return "; in a rule a share is a plain number (50% is 0.5), or name a parameter declared with a unit"
+    if re.search(r"\d\s*[A-Za-z]", text):
+        return "; numbers in rules carry no unit: name a parameter declared with its unit instead"
+    if re.search(r"(?<![<>=!])=(?!=)", text):
+        return "; compare with '==' (a single '=' assigns)"
+    if "&&" in text or "||" in text:
+        return "; join tests with 'and' / 'or'"
+    return ""
 
 
 def _check_size(tree: ast.AST) -> None:
@@ -311,7 +327,19 @@ class _Builder:
             return Ref(name, kind=spec.kind)
         if name in self.ctx.tables or name in self.ctx.lists:
             raise ExprError(f"parameter '{name}' is a table or list; index it or pass it to total()")
-        raise ExprError(f"unknown name '{name}'{did_you_mean(name, self.ctx.known_names())}")
+        raise ExprError(self._unknown(name))
+
+    def _unknown(self, name: str) -> str:
+        """Say what a name is when it is not a fact: findings, levers and claims are conclusions
+        and case lists, which conditions test differently."""
+        if name in self.ctx.findings:
+            return (f"'{name}' is a finding, not a fact: conditions test facts; test the facts that "
+                    f"the rule concluding {name} tests, or derive a fact and test that")
+        for group, what in (("levers", "lever"), ("claims", "claim")):
+            if name in self.ctx.flag_ids.get(group, ()):
+                flags = next((s.name for s in self.ctx.vocabulary.specs.values() if s.of == group), group)
+                return f"'{name}' is a {what}, not a fact: test {flags}[\"{name}\"]"
+        return f"unknown name '{name}'{did_you_mean(name, self.ctx.known_names())}"
 
     def _Subscript(self, n: ast.Subscript) -> Node:
         if not isinstance(n.value, ast.Name):
@@ -350,7 +378,7 @@ class _Builder:
 
     def _group_spec(self, base: str) -> FactSpec:
         if base not in self.ctx.vocabulary:
-            raise ExprError(f"unknown name '{base}'{did_you_mean(base, self.ctx.known_names())}")
+            raise ExprError(self._unknown(base))
         spec = self.ctx.vocabulary.get(base)
         if spec.kind not in ("group", "flags"):
             raise ExprError(f"'{base}' is a single {spec.kind} fact and cannot be indexed")
@@ -658,6 +686,14 @@ def _show(node: Node) -> str:
             return f"({_show(a)} {op} {_show(b)})"
         case Call(fn=fn, args=args):
             return f"{fn}({', '.join(_show(a) for a in args)})"
+        case Cmp(op=op, left=a, right=b):
+            return f"{_show(a)} {op} {_show(b)}"
+        case BoolOp(op=op, items=items):
+            return f" {op} ".join(_show(i) for i in items)
+        case Not(item=item):
+            return f"not ({_show(item)})"
+        case Presence(ref=ref, present=present):
+            return f"{'present' if present else 'absent'}({_show(ref)})"
     return type(node).__name__
 
 

@@ -132,6 +132,7 @@ class Knowledge:
     amendments: list[Amendment] = field(default_factory=list)
     # kind ('hardware'/'models') -> name -> (entry, file): catalogue entries the layers add
     catalogue: dict[str, dict[str, tuple[dict, str]]] = field(default_factory=dict)
+    findings: set[str] = field(default_factory=set)  # finding ids rules conclude (for messages)
     # evaluators built for this knowledge (engine.api.runner), dropped with it
     evaluators: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 

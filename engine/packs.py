@@ -195,6 +195,8 @@ def load_knowledge(vocabulary: Vocabulary, dirs: Iterable[Path]) -> Knowledge:
     for path, layer, raw, model in docs:
         if model.overrides:
             _apply_overrides(k, path, layer, raw, model.overrides)
+    k.findings = {b["finding"] for *_, m in docs for b in m.rules
+                  if isinstance(b, dict) and isinstance(b.get("finding"), str)}
     placed: dict[str, Rule] = {}
     for path, layer, raw, model in docs:
         for i, body in enumerate(model.rules):
@@ -463,6 +465,7 @@ def _context(k: Knowledge) -> expr.Context:
         param_units={n: p.unit for n, p in k.parameters.items()},
         lists={n: p.items for n, p in k.parameters.items() if p.items is not None},
         flag_ids={"levers": frozenset(k.levers), "claims": frozenset(k.claims)},
+        findings=frozenset(k.findings),
     )
 
 
@@ -581,4 +584,5 @@ def _id(value: str | None, what: str) -> str:
 
 def _known(name: str | None, table: dict, what: str) -> None:
     if name not in table:
-        raise RegimeError(f"unknown {what} '{name}'{did_you_mean(name or '', table)}")
+        raise RegimeError(f"unknown {what} '{name}'{did_you_mean(name or '', table)}; a new {what} is "
+                          f"declared under '{what}s:' in a pack (see regime list {what}s)")

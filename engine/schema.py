@@ -1,0 +1,105 @@
+"""JSON Schemas for every YAML an analyst writes, generated from the loaders' pydantic models.
+
+Editors with the YAML language server complete and check a file that starts with
+`# yaml-language-server: $schema=<path>`; every shipped YAML carries that line, and
+`regime schema NAME` prints the schema. The schemas under schemas/ are these, committed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
+from regime.engine.packs import ClaimModel, LeverModel, OverrideModel, PackModel, ParamModel, RuleModel
+from regime.engine.packtest import PackTestModel
+from regime.engine.packtest import TestFileModel as _TestFile
+from regime.engine.paths import ROOT
+from regime.facts.vocabulary import _spec_model
+
+SCHEMA_DIR = ROOT / "schemas"
+LINE = "# yaml-language-server: $schema="
+
+FactDeclaration = create_model(  # a declared fact: FactSpec without the name and origin the loader adds
+    "FactDeclaration", __config__=ConfigDict(extra="forbid"),
+    **{n: (f.annotation, f) for n, f in _spec_model().model_fields.items() if n not in ("name", "origin")})
+
+
+class Pack(PackModel):
+    """A rule pack; a layer is a directory of these (it may also override, disable, replace)."""
+
+    parameters: dict[str, ParamModel] = Field(default_factory=dict)
+    facts: dict[str, FactDeclaration] = Field(default_factory=dict)  # type: ignore[valid-type]
+    levers: dict[str, LeverModel] = Field(default_factory=dict)
+    claims: dict[str, ClaimModel] = Field(default_factory=dict)
+    rules: list[RuleModel] = Field(default_factory=list)
+    overrides: OverrideModel | None = None
+
+
+class Case(BaseModel):
+    """A case file: what was measured, on what hardware and model, and what people propose."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: str | None = None
+    title: str
+    summary: str = ""
+    hardware: str | dict[str, Any] | None = None
+    model: str | dict[str, Any] | None = None
+    facts: dict[str, Any] = {}
+    proposals: list[str] = []
+    claims: list[str] = []
+
+
+class PackTests(_TestFile):
+    """A pack test file (*.test.yaml) beside the packs."""
+
+    tests: list[PackTestModel]
+
+
+class Vocabulary(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    facts: dict[str, FactDeclaration]  # type: ignore[valid-type]
+
+
+class Catalogue(BaseModel):
+    """Hardware (gpus:) or model (models:) entries: fact name -> value with unit, plus metadata."""
+
+    model_config = ConfigDict(extra="forbid")
+    gpus: dict[str, dict[str, Any]] | None = None
+    models: dict[str, dict[str, Any]] | None = Field(default=None)
+
+
+MODELS: dict[str, type[BaseModel]] = {"pack": Pack, "layer": Pack, "case": Case, "test": PackTests,
+                                      "vocabulary": Vocabulary, "catalogue": Catalogue}
+FILES = {"pack", "case", "test", "vocabulary", "catalogue"}  # 'layer' is the pack schema
+
+
+def schema(name: str) -> dict[str, Any]:
+    out = MODELS[name].model_json_schema(by_alias=True)
+    out["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return out
+
+
+def text(name: str) -> str:
+    return json.dumps(schema(name), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def path(name: str) -> Path:
+    return SCHEMA_DIR / f"{name}.schema.json"
+
+
+def for_file(yaml_file: Path) -> str | None:
+    """Which schema a shipped YAML file follows, by where it lives."""
+    parts = yaml_file.resolve().relative_to(ROOT.resolve()).parts
+    if yaml_file.name.endswith(".test.yaml"):
+        return "test"
+    if yaml_file.name == "vocabulary.yaml":
+        return "vocabulary"
+    return {"rules": "pack", "cases": "case"}.get(parts[0]) or ("catalogue" if "catalogue" in parts else None)
+
+
+def write_all() -> None:
+    SCHEMA_DIR.mkdir(exist_ok=True)
+    for name in sorted(FILES):
+        path(name).write_text(text(name), encoding="utf-8")
