@@ -137,9 +137,11 @@ def diagnose(path: Path, body: LineDict, test: PackTestModel, k: Knowledge) -> D
     if test.case is not None:
         case_path = _case_path(path, test.case, body)
         base = load_yaml(case_path)
-        if isinstance(base, dict):
-            raw.update(base)
-            raw.key_lines = dict(getattr(base, "key_lines", {}))
+        if not isinstance(base, dict):
+            raise RegimeError("a case file is a mapping with at least 'title' and 'facts'",
+                              file=str(case_path), line=1)
+        raw.update(base)
+        raw.key_lines = dict(getattr(base, "key_lines", {}))
     for key in CASE_KEYS:
         if key in body and key != "facts":
             raw[key] = body[key]
@@ -156,6 +158,9 @@ def diagnose(path: Path, body: LineDict, test: PackTestModel, k: Knowledge) -> D
 
 
 def _case_path(path: Path, ref: str, body: LineDict) -> Path:
+    if Path(ref).is_absolute():
+        raise RegimeError(f"case '{ref}': name a built-in case id or a file relative to the test file",
+                          file=str(path), line=body.line_of("case"), field="case")
     beside = path.parent / ref
     if beside.is_file():
         return beside
