@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Union
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
+from regime.core.shape import REQUIRED
 from regime.engine.packs import ClaimModel, LeverModel, OverrideModel, PackModel, ParamModel, RuleModel
 from regime.engine.packtest import PackTestModel
 from regime.engine.packtest import TestFileModel as _TestFile
 from regime.engine.paths import ROOT
+from regime.facts.case import CASE_KEYS
 from regime.facts.vocabulary import _spec_model
 
 SCHEMA_DIR = ROOT / "schemas"
@@ -37,18 +39,19 @@ class Pack(PackModel):
     overrides: OverrideModel | None = None
 
 
-class Case(BaseModel):
-    """A case file: what was measured, on what hardware and model, and what people propose."""
+def _case_model() -> type[BaseModel]:
+    """A case file, from the key table the case loader checks (so the two cannot drift)."""
+    fields: dict[str, Any] = {}
+    for name, key in CASE_KEYS.items():
+        kinds = [(list[key.items] if t is list and key.items else  # type: ignore[name-defined]
+                  dict[str, Any] if t is dict else t) for t in key.types]
+        annotation = kinds[0] if len(kinds) == 1 else Union[tuple(kinds)]  # noqa: UP007
+        fields[name] = (annotation, ... if key.default is REQUIRED else key.default)
+    return create_model("Case", __config__=ConfigDict(extra="forbid"), __doc__="A case file: what was "
+                        "measured, on what hardware and model, and what people propose.", **fields)
 
-    model_config = ConfigDict(extra="forbid")
-    id: str | None = None
-    title: str
-    summary: str = ""
-    hardware: str | dict[str, Any] | None = None
-    model: str | dict[str, Any] | None = None
-    facts: dict[str, Any] = {}
-    proposals: list[str] = []
-    claims: list[str] = []
+
+Case = _case_model()
 
 
 class PackTests(_TestFile):
