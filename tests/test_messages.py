@@ -55,6 +55,6 @@ def test_a_lever_in_a_condition_says_how_to_test_it(tmp_path):
 
 def test_undeclared_lever_says_where_to_declare_it(tmp_path):
     err = _error(tmp_path, _rule(conclusion="fix: quantise_int8\n    priority: 3"))
-    assert err.message == ("rule 'r': unknown lever 'quantise_int8' (did you mean 'quantize_int8', "
-                           "'quantize_int4', 'raise_batch'?); a new lever is declared under 'levers:' "
-                           "in a pack (see regime list levers)")
+    assert err.message.startswith("rule 'r': unknown lever 'quantise_int8' (did you mean 'quantize_int8'")
+    assert err.message.endswith("; a new lever is declared under 'levers:' in a pack "
+                                "(see regime list levers)")
