@@ -66,6 +66,9 @@ class Diagnosis:
         if self.amendments:
             text += "; " + "; ".join(f"{a['kind']} {a['target']} ({a['detail']})" for a in self.amendments)
         return text
+    summary: str = ""
+    hardware: str | None = None  # catalogue names, for reports
+    model: str | None = None
 
     def fact_value(self, name: str) -> Any:
         rec = self.facts.get(name)

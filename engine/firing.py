@@ -199,7 +199,8 @@ class Run:
         self.k = program.k
         self.case = case
         self.d = Diagnosis(case.id, case.title, case.path, facts=dict(case.facts),
-                           layers=list(self.k.layers), amendments=[a.as_dict() for a in self.k.amendments])
+                           layers=list(self.k.layers), amendments=[a.as_dict() for a in self.k.amendments],
+                           summary=case.summary, hardware=case.hardware, model=case.model)
         self.wm = initial_memory(case, sid)
         self.fired: set[str] = set()
         self.step = 0

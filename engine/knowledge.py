@@ -15,6 +15,7 @@ from typing import Any
 from regime.core import units
 from regime.core.errors import RegimeError
 from regime.engine import expr
+from regime.engine.report_types import ReportSpec
 from regime.engine.template import Template
 from regime.facts.vocabulary import Interval, Vocabulary
 
@@ -133,6 +134,7 @@ class Knowledge:
     # kind ('hardware'/'models') -> name -> (entry, file): catalogue entries the layers add
     catalogue: dict[str, dict[str, tuple[dict, str]]] = field(default_factory=dict)
     findings: set[str] = field(default_factory=set)  # finding ids rules conclude (for messages)
+    report: ReportSpec = field(default_factory=ReportSpec)  # what reports chart; what a what-if drops
     # evaluators built for this knowledge (engine.api.runner), dropped with it
     evaluators: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 

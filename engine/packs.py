@@ -32,6 +32,7 @@ from regime.engine.knowledge import (
     layer_name,
     pack_files,
 )
+from regime.engine.report_spec import compile_sections
 from regime.engine.template import parse_template
 from regime.facts import catalogue
 from regime.facts.vocabulary import FactSpec, Interval, Vocabulary, parse_specs
@@ -162,6 +163,7 @@ class PackModel(_Strict):
     overrides: OverrideModel | None = None
     hardware: dict[str, Any] = {}    # catalogue entries this layer adds (same shape as the catalogue)
     models: dict[str, Any] = {}
+    report: dict[str, Any] | None = None  # engine/report_spec.py
 
 
 # ---- loading (the compiled types and pack_files live in regime.engine.knowledge) ----------------
@@ -210,6 +212,8 @@ def load_knowledge(vocabulary: Vocabulary, dirs: Iterable[Path]) -> Knowledge:
     _check_derivations(k)
     for rule in k.rules:
         _check_template_guaranteed(rule, k.vocabulary)
+    k.report = compile_sections([(str(p), raw["report"]) for p, _, raw, m in docs if m.report is not None],
+                                _context(k))
     return k
 
 

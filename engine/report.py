@@ -102,24 +102,9 @@ def show_fact(name: str, d: Diagnosis, k: Knowledge) -> str:
 # ---- text ------------------------------------------------------------------------------------
 
 def print_text(d: Diagnosis, k: Knowledge, console: Console) -> None:
-    """Rich text. Every piece of case or pack text goes in as a `Text`, never as markup, so a
-    title like '[/]' or ':fire:' prints as written and cannot break the batch."""
-    from rich.text import Text
-    regime = d.fact_value("regime") or "undetermined"
-    nominal = d.fact_value("nominal_regime") or "undetermined"
-    console.rule(Text.assemble((d.case, "bold"), f" — {d.title}"))
-    console.print(Text.assemble(("Regime:", "bold"), f" {regime}    ", ("nominal (theory):", "dim"),
-                                f" {nominal}"))
-    console.print(Text(d.knowledge_line(), style="dim"))
-    _section(console, "Evidence", d.of_kind("diagnose") + d.of_kind("finding"), _plain)
-    _section(console, "Fixes, in priority order", d.of_kind("fix"), _fix)
-    _section(console, "Reject", d.of_kind("reject"), _reject)
-    _section(console, "Measure next", d.of_kind("ask"), _ask)
-    console.print(Text.assemble("\n", ("Derived facts", "bold"), " ", ("(value = formula, by rule)", "dim")))
-    for name, rec in sorted(d.facts.items()):
-        if rec.source == "derived":
-            console.print(Text.assemble(f"  {name} = ", (show_fact(name, d, k), "bold"),
-                                        (f" = {rec.formula or ''}  [{rec.rule}]", "dim")))
+    """The review report (engine/report_model.py) as rich text."""
+    from regime.engine import render_text, report_model
+    render_text.print_report(report_model.build(d, k), console)
 
 
 def print_refused(err: RegimeError, file: str, console: Console) -> None:
@@ -129,69 +114,12 @@ def print_refused(err: RegimeError, file: str, console: Console) -> None:
         console.print(Text.assemble(("error:", "red"), f" {e}"))
 
 
-def _section(console: Console, title: str, items: list[Conclusion], fmt) -> None:
-    if not items:
-        return
-    from rich.text import Text
-    console.print(Text.assemble("\n", (title, "bold")))
-    for i, c in enumerate(items, 1):
-        console.print(Text.assemble(f"  {i}. ", *fmt(c)))
-
-
-Parts = list[str | tuple[str, str]]
-
-
-def _plain(c: Conclusion) -> Parts:
-    return [(c.id, "cyan"), f": {c.because}"]
-
-
-def _fix(c: Conclusion) -> Parts:
-    bound = ", ".join(f"{b.fact} = {b.text}" for b in c.bound)
-    parts: Parts = [(c.lever or c.id, "bold"), f": {c.because}"]
-    if bound:
-        parts.append((f" (bound: {bound})", "green"))
-    return parts + _condition(c)
-
-
-def _reject(c: Conclusion) -> Parts:
-    return [(c.lever or c.claim or c.id, "red"), f": {c.because}", *_condition(c)]
-
-
-def _condition(c: Conclusion) -> Parts:
-    return [(f" (conditional: {c.condition})", "yellow")] if c.condition else []
-
-
-def _ask(c: Conclusion) -> Parts:
-    return [(c.id, "yellow"), f": {c.because}"]
-
-
 # ---- markdown --------------------------------------------------------------------------------
 
 def to_markdown(d: Diagnosis, k: Knowledge) -> str:
-    lines = [f"# {d.case} — {d.title}", "",
-             f"**Regime:** {d.fact_value('regime') or 'undetermined'} "
-             f"(nominal: {d.fact_value('nominal_regime') or 'undetermined'})", "",
-             f"_{d.knowledge_line()}_", ""]
-    for title, kind in (("Evidence", "diagnose"), ("Findings", "finding"),
-                        ("Fixes, in priority order", "fix"), ("Reject", "reject"),
-                        ("Measure next", "ask")):
-        items = d.of_kind(kind)
-        if items:
-            lines += [f"## {title}", ""]
-            lines += [f"{i}. **{c.lever or c.claim or c.id}** — {c.because}"
-                      + (f" _(bound: {', '.join(f'{b.fact} = {b.text}' for b in c.bound)})_"
-                         if c.bound else "")
-                      + (f" _(conditional: {c.condition})_" if c.condition else "")
-                      + f" `[{c.rule}]`" for i, c in enumerate(items, 1)]
-            lines.append("")
-    lines += ["## Derived facts", "", "| fact | value | formula | rule |", "|---|---|---|---|"]
-    for name, rec in sorted(d.facts.items()):
-        if rec.source == "derived":
-            lines.append(f"| {name} | {show_fact(name, d, k)} | `{rec.formula}` | {rec.rule} |")
-    lines += ["", "## Trace", ""]
-    lines += [f"{f.step}. `{f.rule}` ({f.kind}, {f.layer}) matched "
-              + ", ".join(f"{n}={v}" for n, v in sorted(f.matched.items())) for f in d.trace]
-    return "\n".join(lines) + "\n"
+    """The review report (engine/report_model.py) as Markdown."""
+    from regime.engine import render_markdown, report_model
+    return render_markdown.to_markdown(report_model.build(d, k))
 
 
 def refused_markdown(err: RegimeError, file: str) -> str:

@@ -63,11 +63,14 @@ def load_case(path: Path, vocabulary: Vocabulary, levers: dict[str, Any],
     if not CASE_ID.match(case_id):
         errors.errors.append(RegimeError(f"case id '{case_id}' must be lower case letters, digits, _ or -",
                                          file=file, line=line_of(raw, "id") or 1, field="id"))
-    case = Case(case_id, str(raw.get("title", "")), file, str(raw.get("summary", "")))
+    case = Case(case_id, str(raw.get("title", "")), file, " ".join(str(raw.get("summary", "")).split()))
     for kind, key in (("hardware", "hardware"), ("models", "model")):
         if isinstance(raw.get(key), str | dict):  # the raw mapping keeps its lines for errors
-            _add_all(case, errors.run(_catalogue_facts, kind, raw[key], vocabulary, raw, key, file,
-                                       (extra or {}).get(kind, {})))
+            found = errors.run(_catalogue_facts, kind, raw[key], vocabulary, raw, key, file,
+                               (extra or {}).get(kind, {}))
+            _add_all(case, found)
+            if found is not None:
+                setattr(case, key, _entry_name(kind, raw[key], (extra or {}).get(kind, {})))
     facts = raw.get("facts") or LineDict()
     if isinstance(facts, dict):
         sources = raw.get("sources") if isinstance(raw.get("sources"), dict) else {}
@@ -103,6 +106,14 @@ def _catalogue_facts(kind: str, ref: str | dict, vocabulary: Vocabulary, raw: di
         return records
     return catalogue.entry_facts(ref, vocabulary, "measured", f"{Path(file).name} (inline {key})", file,
                                  prefix=f"{key}.")
+
+
+def _entry_name(kind: str, ref: str | dict, extra: dict[str, tuple[dict, str]]) -> str:
+    """What a report calls the hardware or model: the catalogue's name, or 'inline'."""
+    if isinstance(ref, str):
+        key, entry = catalogue.lookup(kind, ref, {n: e for n, (e, _) in extra.items()})
+        return str(entry.get("name", key))
+    return str(ref.get("name", "inline"))
 
 
 def _case_facts(section: dict, vocabulary: Vocabulary, file: str, errors: Collector,

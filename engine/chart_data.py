@@ -1,0 +1,88 @@
+"""The numbers a roofline chart draws, from the `report: chart:` expressions of the packs.
+
+Kept apart from the drawing (engine/chart.py) so the report model, its JSON and the snapshots
+hold exactly what the picture shows, without importing matplotlib.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from regime.core import units
+from regime.engine import display
+from regime.engine.diagnosis import Diagnosis
+from regime.engine.packs import Knowledge
+from regime.engine.report_types import Chart, evaluate, holds
+
+
+def build(d: Diagnosis, k: Knowledge, fixes: list) -> dict[str, Any] | None:
+    """Roofs, ridge, workload and nominal points, one move per fix with a charted bound, and
+    the kernel/gap panel when its condition holds; None when the roofs cannot be drawn."""
+    spec = k.report.chart
+    if spec is None:
+        return None
+    facts = {**d.memory, **{n: r.value for n, r in d.facts.items()}}
+    ax = spec.axes
+    fx, fy = units.factor(ax.x, ax.x_display), units.factor(ax.y, ax.y_display)
+    roof, slope, ridge = (evaluate(e, facts) for e in (spec.compute_roof, spec.bandwidth_roof, spec.ridge))
+    if roof is None or slope is None or ridge is None:
+        return None
+    out: dict[str, Any] = {
+        "x_unit": ax.x_display, "y_unit": ax.y_display,
+        "roofs": [_roof(spec.compute_roof.source, roof, fy, k, main=True),
+                  *_extra_roofs(spec, facts, roof, fy, k)],
+        "bandwidth": {"name": display.label(spec.bandwidth_roof.source), "value": slope * fy / fx,
+                      "text": display.value_text(spec.bandwidth_roof.source, slope, k)},
+        "ridge": ridge * fx,
+        "workload": _point(spec.workload, facts, fx, fy),
+        "nominal": _point(spec.nominal, facts, fx, fy),
+        "moves": _moves(spec, fixes, facts, fx, fy),
+        "overhead": _overhead(spec, facts),
+    }
+    return out
+
+
+def _roof(name: str, value: float, fy: float, k: Knowledge, main: bool = False) -> dict[str, Any]:
+    return {"name": display.label(name), "value": value * fy, "text": display.value_text(name, value, k),
+            "main": main}
+
+
+def _extra_roofs(spec: Chart, facts: dict, roof: float, fy: float, k: Knowledge) -> list[dict[str, Any]]:
+    if spec.extra_roofs is None:
+        return []
+    out = []
+    for m in spec.extra_roofs.members:
+        f = f"{spec.extra_roofs.group}__{m}"
+        if f in facts and float(facts[f]) > roof:
+            out.append(_roof(f, float(facts[f]), fy, k))
+    return out
+
+
+def _point(p, facts: dict, fx: float, fy: float) -> dict[str, float] | None:
+    x, y = evaluate(p.x, facts), evaluate(p.y, facts)
+    return None if x is None or y is None or x <= 0 or y <= 0 else {"x": x * fx, "y": y * fy}
+
+
+def _moves(spec: Chart, fixes: list, facts: dict, fx: float, fy: float) -> list[dict[str, Any]]:
+    out = []
+    for rank, fix in enumerate(fixes, 1):
+        for b in fix.bounds:
+            where = spec.moves.get(b.field)
+            point = _point(where, facts, fx, fy) if where is not None else None
+            if point is not None:
+                out.append({"rank": rank, "lever": fix.title, "bound": f"{b.name} = {b.text}", **point})
+                break
+    return out
+
+
+def _overhead(spec: Chart, facts: dict) -> dict[str, Any] | None:
+    over = spec.overhead
+    if over is None or not holds(spec.overhead_when, facts):
+        return None
+    bars = []
+    for label, e in spec.overhead_bars.items():
+        v = evaluate(e, facts)
+        if v is not None:
+            bars.append({"label": label, "value": v * units.factor(over.unit, over.display),
+                         "text": units.format_quantity(v, over.unit, over.display)})
+    return {"unit": over.display, "bars": bars} if bars else None

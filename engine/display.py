@@ -1,0 +1,162 @@
+"""Names and numbers as people read them: `kernel_share[to_copy]`, `5.3 TB/s`, `bandwidth-bound`.
+
+Internal field names (`group__member`, `table["key"]`) and raw floats never reach a report;
+formulas are rendered from their parsed tree, symbolically and with values substituted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from regime.core import units
+from regime.core.names import member_id
+from regime.engine import expr
+from regime.engine.packs import Knowledge
+
+_PREC = {"+": 1, "-": 1, "*": 2, "/": 2}
+_SYM = {"+": "+", "-": "−", "*": "×", "/": "/"}
+
+
+def label(field: str) -> str:
+    """`kernel_share__to_copy` -> `kernel_share[to_copy]`; `dtype_bytes["int4"]` -> `dtype_bytes[int4]`."""
+    group, sep, member = field.partition("__")
+    if sep:
+        return f"{group}[{member}]"
+    return field.replace('["', "[").replace('"]', "]")
+
+
+def category(value: object) -> str:
+    """A category value for people: `bandwidth_bound` -> `bandwidth-bound`."""
+    return str(value).replace("_", "-") if value is not None else "undetermined"
+
+
+def base(field: str) -> str:
+    return field.split("__")[0].split("[")[0]
+
+
+def value_text(field: str, value: Any, k: Knowledge) -> str:
+    """A value rounded for people in its display unit."""
+    return _value_text(field, value, k).replace("**2", "²").replace("**3", "³")
+
+
+def _value_text(field: str, value: Any, k: Knowledge) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str):
+        return value
+    name = base(field)
+    param = k.parameters.get(name)
+    if param is not None and name not in k.vocabulary:
+        unit = units.FRACTION if param.unit in ("%", units.FRACTION) else param.unit
+        display = param.display or ("%" if unit == units.FRACTION else None)
+        return units.format_quantity(float(value), unit, display)
+    spec = k.vocabulary.get(name)
+    return units.format_quantity(float(value), spec.unit, spec.display)
+
+
+def meaning(field: str, k: Knowledge) -> str:
+    name = base(field)
+    if name in k.vocabulary:
+        return k.vocabulary.get(name).meaning
+    param = k.parameters.get(name)
+    return param.meaning if param is not None else ""
+
+
+# ---- formulas --------------------------------------------------------------------------------
+
+Leaf = Callable[[expr.Node], str]
+
+
+def render(node: expr.Node, leaf: Leaf, parent: str = "", right: bool = False) -> str:
+    """Infix text of a formula tree with the fewest parentheses; leaves via `leaf`."""
+    match node:
+        case expr.Bin(op=op, left=a, right=b):
+            text = f"{render(a, leaf, op)} {_SYM[op]} {render(b, leaf, op, right=True)}"
+            outer = _PREC.get(parent, 0)
+            wrap = _PREC[op] < outer or (right and _PREC[op] == outer and parent in "-/")
+            return f"({text})" if wrap else text
+        case expr.Call(fn=fn, args=args) if fn in ("min", "max"):
+            return f"{fn}({', '.join(render(a, leaf) for a in args)})"
+    return leaf(node)
+
+
+def symbolic(node: expr.Node) -> str:
+    """`tokens_per_pass × peak_bw / weight_bytes`."""
+    def leaf(n: expr.Node) -> str:
+        match n:
+            case expr.Ref():
+                return label(n.field)
+            case expr.Num(name=str() as name):
+                return label(name)
+            case expr.Num(value=v):
+                return units.format_number(v)
+            case expr.Lookup(table=t, key=key) | expr.Pick(group=t, key=key):
+                inner = key.value if isinstance(key, expr.Str) else label(key.field)
+                return f"{t}[{inner}]"
+            case expr.Call(fn="count", args=(a,)):
+                return symbolic(a)
+            case expr.Call(fn="total", args=args):
+                return f"total({label(args[0].field).split('[')[0] if args else ''})"  # type: ignore[union-attr]
+        return expr.render(n)
+    return render(node, leaf)
+
+
+def substituted(node: expr.Node, facts: dict[str, Any], k: Knowledge) -> str:
+    """`1 token × 5300 GB/s / 26 GB`: every leaf replaced by its value, rounded for people."""
+    def leaf(n: expr.Node) -> str:
+        match n:
+            case expr.Ref(field=f) if f in facts:
+                return value_text(f, facts[f], k)
+            case expr.Num(name=str() as name):
+                return value_text(name, n.value, k)
+            case expr.Num(value=v):
+                return units.format_number(v)
+            case expr.Lookup(table=t, entries=entries, key=key):
+                member = key.value if isinstance(key, expr.Str) else facts.get(key.field)
+                hit = dict(entries).get(str(member))
+                return value_text(t, hit, k) if hit is not None else symbolic(n)
+            case expr.Pick(group=g, key=key) if key.field in facts:
+                f = f"{g}__{member_id(str(facts[key.field]))}"
+                return value_text(f, facts[f], k) if f in facts else symbolic(n)
+            case expr.Call(fn="count", args=(a,)):
+                v = expr.value(a, facts) if isinstance(a, expr.Ref) and a.field in facts else None
+                return units.format_number(float(v)) if isinstance(v, int | float) else symbolic(a)
+            case expr.Call(fn="total", args=args):
+                listed = [a.field for a in args if a.field in facts]  # type: ignore[union-attr]
+                return "(" + " + ".join(value_text(f, facts[f], k) for f in listed) + ")"
+        return symbolic(n)
+    return render(node, leaf)
+
+
+def inputs(node: expr.Node, facts: dict[str, Any]) -> list[str]:
+    """The fact fields and parameter names a formula reads on these facts, in reading order."""
+    out: dict[str, None] = {}
+
+    def visit(n: expr.Node) -> None:
+        match n:
+            case expr.Ref(field=f):
+                if f in facts:
+                    out.setdefault(f, None)
+            case expr.Num(name=str() as name):
+                out.setdefault(name, None)
+            case expr.Lookup(table=t, key=key):
+                if isinstance(key, expr.Ref):
+                    visit(key)
+                    member = facts.get(key.field)
+                else:
+                    member = key.value
+                if member is not None:
+                    out.setdefault(f'{t}["{member}"]', None)
+            case expr.Pick(group=g, key=key):
+                visit(key)
+                if key.field in facts:
+                    out.setdefault(f"{g}__{member_id(str(facts[key.field]))}", None)
+            case expr.Bin(left=a, right=b):
+                visit(a)
+                visit(b)
+            case expr.Call(args=args):
+                for a in args:
+                    visit(a)
+    visit(node)
+    return list(out)

@@ -1,0 +1,79 @@
+"""The report model as a Markdown review document (the chart as a PNG beside it, when given)."""
+
+from __future__ import annotations
+
+from regime.engine.report_model import Fact, Item, Node, ReportModel
+
+
+def to_markdown(m: ReportModel, chart_png: str | None = None) -> str:
+    lines = [f"# {m.case} — {m.title}", "", f"**Verdict:** {m.verdict.line}", ""]
+    if chart_png:
+        lines += [f"![Roofline of {m.case}]({chart_png})", ""]
+    lines += _inputs(m)
+    for title, items in m.sections():
+        if items:
+            lines += [f"## {title}", ""] + [_item(i, it) for i, it in enumerate(items, 1)] + [""]
+    if m.derivations:
+        lines += ["## How each figure was derived", ""]
+        for node in m.derivations:
+            lines += _tree(node, 0)
+        lines.append("")
+    if m.appendix:
+        lines += ["## Appendix: facts no conclusion uses", "", "| fact | value | source |", "|---|---|---|"]
+        lines += [f"| {_cell(f.name)} | {_cell(f.text)} | {_cell(_source(f))} |" for f in m.appendix]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _source(f: Fact) -> str:
+    return f"{f.source}: {f.origin}"
+
+
+def _inputs(m: ReportModel) -> list[str]:
+    i = m.inputs
+    lines = ["## Inputs", ""]
+    if i.summary:
+        lines += [f"> {i.summary}", ""]
+    lines.append(f"- **Case file:** `{m.path}`")
+    if i.hardware:
+        lines.append(f"- **Hardware:** {i.hardware}")
+    if i.model:
+        lines.append(f"- **Model:** {i.model}")
+    lines.append(f"- **Knowledge:** {'; '.join(i.layers)}")
+    if i.overrides:
+        lines.append(f"- **Overrides active:** {'; '.join(i.overrides)}")
+    lines.append("")
+    for title, facts in (("Measured (as written)", i.measured), ("From the catalogues", i.catalogue),
+                         ("Assumed by the packs", i.assumed)):
+        if facts:
+            lines += [f"### {title}", "", "| fact | value | source |", "|---|---|---|"]
+            for f in facts:
+                shown = f.written if f.source == "measured" and f.written else f.text
+                lines.append(f"| {_cell(f.name)} | {_cell(shown)} | {_cell(f.origin)} |")
+            lines.append("")
+    return lines
+
+
+def _item(i: int, it: Item) -> str:
+    text = f"{i}. **{it.title}** — {it.text}"
+    if it.bounds:
+        text += f"  \n   _Bound: {', '.join(f'{b.name} = {b.text}' for b in it.bounds)}_"
+    return text
+
+
+def _tree(n: Node, depth: int) -> list[str]:
+    pad = "  " * depth
+    f = n.fact
+    if n.repeat:
+        line = f"{pad}- `{f.name}` = {f.text} _(derived above)_"
+    elif f.source != "derived":
+        line = f"{pad}- `{f.name}` = {f.text} — _{f.source}: {f.origin}_"
+    elif n.substituted:
+        line = f"{pad}- `{f.name}` = `{n.formula}` = {n.substituted} = **{f.text}** _(rule {n.rule})_"
+    else:
+        line = f"{pad}- `{f.name}` = **{f.text}** because `{n.formula}` _(rule {n.rule})_"
+    return [line] + [x for c in n.children for x in _tree(c, depth + 1)]

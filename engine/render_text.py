@@ -1,0 +1,105 @@
+"""The report model as rich text for a terminal: wrapped lines keep their indentation."""
+
+from __future__ import annotations
+
+from regime.engine.report_model import Fact, Item, Node, ReportModel
+from rich.console import Console, Group, RenderableType
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+from rich.tree import Tree
+
+
+def print_report(m: ReportModel, console: Console, appendix: bool = True) -> None:
+    console.rule(f"[bold]{escape(m.case)}[/] — {escape(m.title)}")
+    console.print(_hang("Verdict:", Text(m.verdict.line, style="bold")))
+    _inputs(m, console)
+    for title, items in m.sections():
+        if items:
+            console.print(f"\n[bold]{title}[/]")
+            console.print(_numbered([_item(it) for it in items]))
+    if m.derivations:
+        console.print("\n[bold]How each figure was derived[/] "
+                      "[dim](down to measured, catalogue and assumed facts)[/]")
+        for node in m.derivations:
+            console.print(_tree(node))
+    if appendix and m.appendix:
+        console.print(f"\n[bold]Appendix[/] [dim]({len(m.appendix)} facts no conclusion uses)[/]")
+        console.print(_hang("", Text(", ".join(f"{f.name} = {f.text}" for f in m.appendix), style="dim")))
+
+
+def _hang(head: str, body: RenderableType, indent: int = 2) -> Table:
+    """A two-column grid: the body wraps under itself, not under the head."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True, min_width=indent)
+    grid.add_column(ratio=1)
+    grid.add_row(head, body)
+    return grid
+
+
+def _numbered(rows: list[RenderableType]) -> Table:
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(justify="right", no_wrap=True, min_width=3)
+    grid.add_column(ratio=1)
+    for i, row in enumerate(rows, 1):
+        grid.add_row(f"{i}.", row)
+    return grid
+
+
+def _item(it: Item) -> RenderableType:
+    style = {"fix": "bold green", "reject": "bold red", "ask": "bold yellow"}.get(it.kind, "bold cyan")
+    head = Text.assemble((it.title, style), ": ", it.text)
+    if not it.bounds:
+        return head
+    bound = ", ".join(f"{b.name} = {b.text}" for b in it.bounds)
+    return Group(head, Text(f"bound: {bound}", style="green"))
+
+
+def _inputs(m: ReportModel, console: Console) -> None:
+    i = m.inputs
+    console.print("\n[bold]Inputs[/]")
+    rows = [("case", f"{m.path}" + (f": {i.summary}" if i.summary else ""))]
+    rows += [("hardware", i.hardware)] if i.hardware else []
+    rows += [("model", i.model)] if i.model else []
+    rows += [("knowledge", "; ".join(i.layers))]
+    rows += [("overrides", "; ".join(i.overrides))] if i.overrides else []
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True, min_width=12, style="dim")
+    grid.add_column(ratio=1)
+    for head, body in rows:
+        grid.add_row(f"  {head}", Text(str(body)))
+    for title, facts in (("measured", i.measured), ("catalogue", i.catalogue), ("assumed", i.assumed)):
+        for n, f in enumerate(facts):
+            grid.add_row(f"  {title}" if n == 0 else "", _fact_line(f))
+    console.print(grid)
+
+
+def _fact_line(f: Fact) -> Text:
+    shown = f.written if f.source == "measured" and f.written else f.text
+    return Text.assemble((f.name, "bold"), f" = {shown}  ", (f.origin, "dim"))
+
+
+def _tree(node: Node) -> Tree:
+    tree = Tree(_node_label(node), guide_style="dim")
+    _grow(tree, node)
+    return tree
+
+
+def _grow(tree: Tree, node: Node) -> None:
+    for child in node.children:
+        branch = tree.add(_node_label(child))
+        _grow(branch, child)
+
+
+def _node_label(n: Node) -> Text:
+    f = n.fact
+    if n.repeat:
+        return Text.assemble((f.name, "bold"), f" = {f.text} ", ("(derived above)", "dim"))
+    if f.source != "derived":
+        written = f" (as written: {f.written})" if f.written and f.written != f.text else ""
+        return Text.assemble((f.name, "bold"), f" = {f.text}{written}  ", (f"{f.source}: {f.origin}", "dim"))
+    if n.substituted:
+        return Text.assemble((f.name, "bold"), f" = {n.formula} = {n.substituted} = ", (f.text, "bold"),
+                             ("  " + n.rule, "dim"))
+    return Text.assemble((f.name, "bold"), " = ", (f.text, "bold"), f" because {n.formula}",
+                         ("  " + n.rule, "dim"))

@@ -1,0 +1,253 @@
+"""The review report as data: built once from a Diagnosis and the Knowledge, rendered three ways.
+
+Order is the reading order of a design review: verdict, inputs, evidence, fixes, rejections,
+findings, asks, then the derivation of every figure cited, as a tree down to measured,
+catalogue and assumed facts. Facts no conclusion uses go to the appendix. Every `text` is
+rounded for people; every `value` keeps full precision for JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from regime.engine import display
+from regime.engine.diagnosis import Conclusion, Diagnosis
+from regime.engine.packs import Knowledge
+from regime.engine.paths import RULES_DIR
+
+SECTIONS = (("evidence", "diagnose", "Evidence"), ("fixes", "fix", "Fixes, in priority order"),
+            ("rejections", "reject", "Reject"), ("findings", "finding", "Findings"),
+            ("asks", "ask", "Measure next"))
+
+
+@dataclass
+class Fact:
+    field: str           # working-memory name (JSON only)
+    name: str            # as people read it: kernel_share[to_copy]
+    value: Any           # full precision
+    text: str            # rounded, in its display unit
+    source: str          # measured | catalogue | assumed | derived
+    origin: str          # case file:line, datasheet line, pack and source, or rule id
+    written: str | None = None
+    meaning: str = ""
+
+
+@dataclass
+class Node:
+    """One fact in a derivation tree; derived facts carry their formula and children."""
+
+    fact: Fact
+    formula: str = ""        # symbolic: tokens_per_pass × peak_bw / weight_bytes
+    substituted: str = ""    # with values: 1 token × 5300 GB/s / 26 GB
+    rule: str = ""
+    repeat: bool = False     # already expanded above in this report
+    children: list[Node] = field(default_factory=list)
+
+
+@dataclass
+class Item:
+    kind: str
+    id: str
+    title: str               # lever, claim, finding id or asked fact, for people
+    text: str
+    rule: str
+    bounds: list[Fact] = field(default_factory=list)
+    cites: list[str] = field(default_factory=list)   # names of facts the conclusion uses
+
+
+@dataclass
+class Verdict:
+    regime: str | None
+    nominal: str | None
+    top_fix: str | None
+    top_bound: list[Fact]
+    line: str
+
+
+@dataclass
+class Inputs:
+    hardware: str | None
+    model: str | None
+    summary: str
+    measured: list[Fact]
+    catalogue: list[Fact]
+    assumed: list[Fact]
+    layers: list[str]
+    overrides: list[str]
+
+
+@dataclass
+class ReportModel:
+    case: str
+    title: str
+    path: str
+    verdict: Verdict
+    inputs: Inputs
+    evidence: list[Item]
+    fixes: list[Item]
+    rejections: list[Item]
+    findings: list[Item]
+    asks: list[Item]
+    derivations: list[Node]
+    appendix: list[Fact]
+    chart: dict[str, Any] | None = None
+
+    def sections(self) -> list[tuple[str, list[Item]]]:
+        return [(title, getattr(self, attr)) for attr, _, title in SECTIONS]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def build(d: Diagnosis, k: Knowledge) -> ReportModel:
+    """The report model of one diagnosis."""
+    facts = {**d.memory, **{n: r.value for n, r in d.facts.items()}}
+    rules = {r.id: r for r in k.rules}
+    items = {attr: [_item(c, d, k, rules) for c in d.of_kind(kind)] for attr, kind, _ in SECTIONS}
+    cited = _cited([d.facts.get("regime"), d.facts.get("nominal_regime")], items, d)
+    trees = _Trees(d, k, facts, rules)
+    derivations = [trees.node(f) for f in cited if f not in trees.seen]
+    used = trees.seen | set(cited)
+    verdict = _verdict(d, items["fixes"])
+    from regime.engine import chart_data  # the chart's numbers come from the same facts
+    return ReportModel(
+        case=d.case, title=d.title, path=Path(d.path).name, verdict=verdict,
+        inputs=_inputs(d, k, used), derivations=derivations,
+        appendix=[fact(n, d, k) for n in sorted(d.facts) if n not in used and not _hidden(n, d)],
+        chart=chart_data.build(d, k, items["fixes"]), **items)
+
+
+def fact(name: str, d: Diagnosis, k: Knowledge) -> Fact:
+    rec = d.facts.get(name)
+    if rec is None:  # a pack parameter the firing used but the session did not record
+        param = k.parameters[display.base(name)]
+        value = param.value if param.value is not None else _table_entry(name, param.table)
+        return Fact(name, display.label(name), value, display.value_text(name, value, k), "assumed",
+                    f"{param.pack}: {param.source}", meaning=param.meaning)
+    origin = rec.origin if rec.source != "derived" else f"rule {rec.rule}"
+    return Fact(name, display.label(name), rec.value, display.value_text(name, rec.value, k), rec.source,
+                origin, rec.written, display.meaning(name, k))
+
+
+def _table_entry(name: str, table: dict[str, float] | None) -> float | None:
+    key = name.partition("[")[2].strip('"]')
+    return (table or {}).get(key)
+
+
+def _hidden(name: str, d: Diagnosis) -> bool:
+    """Proposal and claim flags are shown as the items they are, not as facts."""
+    rec = d.facts[name]
+    return rec.unit == "flag"
+
+
+def _item(c: Conclusion, d: Diagnosis, k: Knowledge, rules: dict) -> Item:
+    rule = rules.get(c.rule)
+    firing = next((f for f in d.trace if f.rule == c.rule), None)
+    cites: dict[str, None] = {}
+    if rule is not None:
+        for f in rule.because.fields():
+            cites.setdefault(f.key, None)
+    for name in (firing.matched if firing else {}):
+        if name in d.facts and d.facts[name].unit != "flag":
+            cites.setdefault(name, None)
+    for b in c.bound:
+        cites.setdefault(b.fact, None)
+    title = c.lever or c.claim or (display.category(c.id) if c.kind == "diagnose" else c.id)
+    return Item(c.kind, c.id, title, c.because, c.rule, [fact(b.fact, d, k) for b in c.bound],
+                [n for n in cites if n in d.facts or display.base(n) in k.parameters])
+
+
+def _cited(verdict_facts: list, items: dict[str, list[Item]], d: Diagnosis) -> list[str]:
+    order: dict[str, None] = {}
+    for rec in verdict_facts:
+        if rec is not None:
+            order.setdefault(rec.name, None)
+    for attr, _, _ in SECTIONS:
+        for it in items[attr]:
+            for n in [*(b.field for b in it.bounds), *it.cites]:
+                order.setdefault(n, None)
+    return list(order)
+
+
+class _Trees:
+    """Derivation trees; each derived fact is expanded once, later mentions point back."""
+
+    def __init__(self, d: Diagnosis, k: Knowledge, facts: dict[str, Any], rules: dict) -> None:
+        self.d, self.k, self.facts, self.rules = d, k, facts, rules
+        self.seen: set[str] = set()
+
+    def node(self, name: str, depth: int = 0) -> Node:
+        f = fact(name, self.d, self.k)
+        rec = self.d.facts.get(name)
+        if rec is None or rec.source != "derived":
+            self.seen.add(name)
+            return Node(f)
+        rule = self.rules.get(rec.rule or "")
+        if name in self.seen or depth > 40:
+            return Node(f, rule=rec.rule or "", repeat=True)
+        self.seen.add(name)
+        if rule is not None and rule.formula is not None:
+            tree = rule.formula.tree
+            kids = display.inputs(tree, self.facts)
+            return Node(f, display.symbolic(tree), display.substituted(tree, self.facts, self.k),
+                        rule.id, children=[self.node(c, depth + 1) for c in kids if self._known(c)])
+        # a diagnosis: the facts and parameters its condition read
+        kids = [*rec.inputs, *(n.name for n in (rule.when.constants() if rule and rule.when else []))]
+        condition = rule.when.source if rule is not None and rule.when is not None else ""
+        return Node(f, " ".join(condition.split()), "", rec.rule or "",
+                    children=[self.node(c, depth + 1) for c in dict.fromkeys(kids) if self._known(c)])
+
+    def _known(self, name: str) -> bool:
+        rec = self.d.facts.get(name)
+        if rec is not None:
+            return rec.unit != "flag"
+        return display.base(name) in self.k.parameters
+
+
+def _verdict(d: Diagnosis, fixes: list[Item]) -> Verdict:
+    regime, nominal = d.fact_value("regime"), d.fact_value("nominal_regime")
+    top = fixes[0] if fixes else None
+    line = f"{display.category(regime)}"
+    if nominal is not None:
+        agree = nominal == regime
+        line += f" ({'as theory predicts' if agree else 'theory says ' + display.category(nominal)})"
+    if top is not None:
+        bound = ", ".join(f"{b.name} = {b.text}" for b in top.bounds)
+        line += f"; top fix: {top.title}" + (f" (bound: {bound})" if bound else "")
+    else:
+        line += "; no fix applies"
+    return Verdict(regime, nominal, top.title if top else None, top.bounds if top else [], line)
+
+
+def _inputs(d: Diagnosis, k: Knowledge, used: set[str]) -> Inputs:
+    def listed(source: str) -> list[Fact]:
+        return [fact(n, d, k) for n, r in sorted(d.facts.items())
+                if r.source == source and n in used and not _hidden(n, d)]
+    layers, overrides = layers_and_overrides(k)
+    return Inputs(d.hardware, d.model, d.summary, listed("measured"), listed("catalogue"),
+                  listed("assumed"), layers, overrides)
+
+
+def layers_and_overrides(k: Knowledge) -> tuple[list[str], list[str]]:
+    """Which pack files beyond the built-ins were loaded, and which parameters they retuned."""
+    declared = getattr(k, "layers", None)  # the layer model, where the knowledge records one
+    if declared:
+        layers = [str(x) for x in declared]
+    else:
+        files = dict.fromkeys(r.file for r in k.rules)
+        files.update(dict.fromkeys(f for f, _ in k.where.values()))
+        files.update(dict.fromkeys(p.source.split("overridden by ")[-1] for p in k.parameters.values()
+                                   if "overridden by" in p.source))
+        layers = ["built-in packs", *sorted(str(f) for f in files if f and not _builtin(f))]
+    overrides = [f"{p.name} = {display.value_text(p.name, p.value, k)} ({p.source.split('; ')[-1]})"
+                 for p in k.parameters.values() if "overridden by" in p.source]
+    return layers, overrides
+
+
+def _builtin(file: str) -> bool:
+    try:
+        return Path(file).resolve().parent == RULES_DIR.resolve()
+    except OSError:
+        return False
