@@ -23,8 +23,6 @@ COLORS = {"roof": "#1f4e79", "extra": "#7f7f7f", "bw": "#c55a11", "ridge": "#595
 def render(chart: dict[str, Any], title: str, fmt: str = "svg") -> bytes:
     """The chart as SVG or PNG bytes."""
     import matplotlib
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.backends.backend_svg import FigureCanvasSVG
     from matplotlib.figure import Figure
 
     with matplotlib.rc_context(STYLE):
@@ -34,18 +32,12 @@ def render(chart: dict[str, Any], title: str, fmt: str = "svg") -> bytes:
         _roofline(fig.add_subplot(grid[0, 0]), chart, title)
         if panels == 2:
             _overhead(fig.add_subplot(grid[0, 1]), chart["overhead"])
-        fig.tight_layout()
-        buf = io.BytesIO()
-        if fmt == "svg":
-            FigureCanvasSVG(fig).print_svg(buf, metadata={"Date": None, "Creator": None})
-        else:
-            FigureCanvasAgg(fig).print_png(buf, metadata={"Software": None})
-        return buf.getvalue()
+        return _save(fig, fmt)
 
 
 def svg_text(chart: dict[str, Any], title: str) -> str:
     """SVG for inlining in HTML: without the XML prolog and DOCTYPE."""
-    text = render(chart, title, "svg").decode("utf-8")
+    text = str(render(chart, title, "svg"), "utf-8")
     return text[text.index("<svg"):]
 
 
@@ -112,3 +104,44 @@ def _overhead(ax, over: dict[str, Any]) -> None:
 def _num(x: float) -> str:
     from regime.core.units import format_number
     return format_number(x)
+
+
+def render_sweep(sweep: dict[str, Any], fmt: str = "svg") -> bytes:
+    """The ceiling along a sweep, with a dotted line and a label at each verdict flip."""
+    import matplotlib
+    from matplotlib.figure import Figure
+
+    with matplotlib.rc_context(STYLE):
+        fig = Figure(figsize=(8, 4.2))
+        ax = fig.add_subplot(1, 1, 1)
+        pts = [p for p in sweep["points"] if p["ceiling"] is not None]
+        ax.plot([p["value"] for p in pts], [p["ceiling"] for p in pts], "o-", color=COLORS["roof"], ms=3,
+                label=sweep["ceiling_name"] or "ceiling")
+        top = max((p["ceiling"] for p in pts), default=1.0)
+        for i, flip in enumerate(sweep["flips"]):
+            x = flip["after"]["value"]
+            ax.axvline(x, color=COLORS["workload"], lw=0.8, ls=":")
+            text = f"{sweep['fact']} {_num(x)}: " + "; ".join(flip["what"][:2])
+            ax.annotate(text, (x, top), xytext=(3, -12 - 11 * i), textcoords="offset points",
+                        fontsize=7, color=COLORS["workload"])
+        ax.set_xscale("log")
+        if pts and min(p["ceiling"] for p in pts) > 0:
+            ax.set_yscale("log")
+        ax.set_xlabel(sweep["fact"])
+        ax.set_ylabel(sweep["ceiling_name"] or "ceiling")
+        ax.set_title(f"{sweep['case']}: verdict along {sweep['fact']}", fontsize=10)
+        ax.legend(loc="lower right", fontsize=7)
+        return _save(fig, fmt)
+
+
+def _save(fig, fmt: str) -> bytes:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
+
+    fig.tight_layout()
+    buf = io.BytesIO()
+    if fmt == "svg":
+        FigureCanvasSVG(fig).print_svg(buf, metadata={"Date": None, "Creator": None})
+    else:
+        FigureCanvasAgg(fig).print_png(buf, metadata={"Software": None})
+    return buf.getvalue()

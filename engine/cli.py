@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 from regime.core.errors import RegimeError
-from regime.engine import api, explain, lint_cli, list_cli, packtest_cli, schema_cli
+from regime.engine import api, explain, lint_cli, list_cli, packtest_cli, review_cli, schema_cli
 from regime.engine.grading import cli as grading_cli
 from regime.engine.trace import command as trace_command
 
@@ -88,6 +88,8 @@ app.command("test")(packtest_cli.test)
 app.command("check")(lint_cli.check)
 app.command("list")(list_cli.list_)
 app.command("schema")(schema_cli.schema)
+app.command()(review_cli.report)
+app.command()(review_cli.sweep)
 
 
 def main() -> None:

@@ -27,7 +27,7 @@ def label(field: str) -> str:
 
 
 def category(value: object) -> str:
-    """A category value for people: `bandwidth_bound` -> `bandwidth-bound`."""
+    """A category value for people: `x_bound` -> `x-bound`."""
     return str(value).replace("_", "-") if value is not None else "undetermined"
 
 
@@ -103,7 +103,7 @@ def symbolic(node: expr.Node) -> str:
 
 
 def substituted(node: expr.Node, facts: dict[str, Any], k: Knowledge) -> str:
-    """`1 token × 5300 GB/s / 26 GB`: every leaf replaced by its value, rounded for people."""
+    """Every leaf replaced by its value, rounded for people: `1 token × 3 TB/s / 7 GB`."""
     def leaf(n: expr.Node) -> str:
         match n:
             case expr.Ref(field=f) if f in facts:

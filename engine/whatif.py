@@ -1,0 +1,186 @@
+"""What-if: re-diagnose a case with changed facts, on the same engine, and say what changed.
+
+Changing the configuration invalidates two kinds of given facts: measurements that only held
+at the measured operating point (the packs list them under `report: what_if:`), and given
+facts that a rule would derive from a changed fact (weight_bytes after a new weight_dtype).
+Both are dropped; a dropped fact that nothing re-derives is restored and said to be kept.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from regime.core.errors import RegimeError, did_you_mean
+from regime.engine import api, display
+from regime.engine.diagnosis import Diagnosis
+from regime.engine.packs import Knowledge
+from regime.engine.report_model import ReportModel, build
+from regime.facts.case import Case, _one_fact, load_case
+
+
+@dataclass
+class Change:
+    """One `--set name=value`, parsed against the vocabulary."""
+
+    name: str
+    raw: str
+
+
+@dataclass
+class WhatIf:
+    sets: list[str]
+    dropped: list[str] = field(default_factory=list)   # given facts that no longer hold
+    kept: list[str] = field(default_factory=list)      # dropped, but nothing re-derives them
+    diagnosis: Diagnosis | None = None
+
+
+def parse_sets(sets: list[str], k: Knowledge) -> list[Change]:
+    out = []
+    for text in sets:
+        name, sep, raw = text.partition("=")
+        name = name.strip()
+        if not sep or not raw.strip():
+            raise RegimeError("expected NAME=VALUE, e.g. batch=64 or weight_dtype=int8",
+                              field=f"--set {text}")
+        spec = k.vocabulary.specs.get(name)
+        if spec is None or spec.kind in ("group", "flags"):
+            hint = did_you_mean(name, k.vocabulary.specs)
+            raise RegimeError(f"'{name}' is not a fact a what-if can set{hint}", field=f"--set {text}")
+        out.append(Change(name, raw.strip()))
+    return out
+
+
+def load(path: Path, k: Knowledge) -> Case:
+    return load_case(Path(path), k.vocabulary, k.levers, k.claims)
+
+
+def apply(case: Case, changes: list[Change], k: Knowledge) -> tuple[Case, list[str]]:
+    """A copy of `case` with the changes applied and the facts they invalidate removed."""
+    new = copy.copy(case)
+    new.facts = dict(case.facts)
+    for ch in changes:
+        spec = k.vocabulary.get(ch.name)
+        try:
+            records = _one_fact(spec, ch.raw, f"--set {ch.name}")
+        except ValueError as err:
+            raise RegimeError(str(err), field=f"--set {ch.name}") from None
+        for r in records:
+            new.facts[r.name] = r
+    changed = {ch.name for ch in changes}
+    stale = set(k.report.operating_point) | _derivable_from(changed, k)
+    dropped = sorted(n for n in new.facts if n.split("__")[0] in stale and n not in changed)
+    for n in dropped:
+        del new.facts[n]
+    return new, dropped
+
+
+def _derivable_from(changed: set[str], k: Knowledge) -> set[str]:
+    """Facts some derive rule computes from a changed fact, directly or through other rules."""
+    reads = {}
+    for r in k.rules:
+        if r.kind == "derive" and r.formula is not None and r.target:
+            reads.setdefault(r.target, set()).update(f.split("__")[0] for f in r.formula.facts())
+    depends: set[str] = set()
+    grew = True
+    while grew:
+        grew = False
+        for target, inputs in reads.items():
+            if target not in depends and inputs & (changed | depends):
+                depends.add(target)
+                grew = True
+    return depends
+
+
+def run(case: Case, changes: list[Change], k: Knowledge) -> WhatIf:
+    """Diagnose the changed case; given facts nothing re-derives are restored and kept."""
+    new, dropped = apply(case, changes, k)
+    runner = api.runner(k)
+    d = runner.diagnose(new)
+    lost = [n for n in dropped if n not in d.facts and n.split("__")[0] not in k.report.operating_point]
+    if lost:
+        for n in lost:
+            new.facts[n] = case.facts[n]
+        d = runner.diagnose(new)
+    return WhatIf([f"{c.name}={c.raw}" for c in changes], [n for n in dropped if n not in lost], lost, d)
+
+
+# ---- what changed -----------------------------------------------------------------------------
+
+def changes(before: ReportModel, after: ReportModel) -> dict[str, Any]:
+    """Regime, fixes, rejections and the figures either report cites, before and after."""
+    out: dict[str, Any] = {}
+    for key in ("regime", "nominal"):
+        a, b = getattr(before.verdict, key), getattr(after.verdict, key)
+        if a != b:
+            out[key] = [display.category(a), display.category(b)]
+    for key in ("fixes", "rejections"):
+        a = [it.title for it in getattr(before, key)]
+        b = [it.title for it in getattr(after, key)]
+        if a != b:
+            out[key] = {"before": a, "after": b, "added": [x for x in b if x not in a],
+                        "removed": [x for x in a if x not in b]}
+    figures = {}
+    all_before, all_after = _all_facts(before), _all_facts(after)
+    for name in dict.fromkeys([*_cited(before), *_cited(after)]):
+        a, b = all_before.get(name, "—"), all_after.get(name, "—")
+        if a != b:
+            figures[name] = [a, b]
+    if figures:
+        out["figures"] = figures
+    return out
+
+
+def _cited(m: ReportModel) -> list[str]:
+    """The derived figures a report cites: the nodes of its derivation trees."""
+    out: list[str] = []
+
+    def walk(n) -> None:
+        if n.fact.source == "derived" and isinstance(n.fact.value, float):
+            out.append(n.fact.name)
+        for c in n.children:
+            walk(c)
+    for n in m.derivations:
+        walk(n)
+    return out
+
+
+def _all_facts(m: ReportModel) -> dict[str, str]:
+    out = {f.name: f.text for f in m.appendix}
+
+    def walk(n) -> None:
+        out[n.fact.name] = n.fact.text
+        for c in n.children:
+            walk(c)
+    for n in m.derivations:
+        walk(n)
+    return out
+
+
+def describe(diff: dict[str, Any]) -> list[str]:
+    """The changes as lines for people."""
+    lines = []
+    for key, label in (("regime", "regime"), ("nominal", "nominal regime")):
+        if key in diff:
+            lines.append(f"{label}: {diff[key][0]} → {diff[key][1]}")
+    for key, label in (("fixes", "fixes"), ("rejections", "rejections")):
+        if key in diff:
+            d = diff[key]
+            parts = [f"+{x}" for x in d["added"]] + [f"−{x}" for x in d["removed"]]
+            order = "" if parts else " (reordered)"
+            lines.append(f"{label}: {', '.join(d['before']) or 'none'} → {', '.join(d['after']) or 'none'}"
+                         f"{order}" + (f" ({', '.join(parts)})" if parts else ""))
+    for name, (a, b) in diff.get("figures", {}).items():
+        lines.append(f"{name}: {a} → {b}")
+    return lines or ["nothing the report shows changed"]
+
+
+def compare(path: Path, sets: list[str], k: Knowledge) -> tuple[ReportModel, WhatIf, dict[str, Any]]:
+    """The what-if report of one case: the new model, what was dropped, what changed."""
+    case = load(path, k)
+    w = run(case, parse_sets(sets, k), k)
+    before = build(api.runner(k).diagnose(case), k)
+    after = build(w.diagnosis, k)  # type: ignore[arg-type]
+    return after, w, changes(before, after)
