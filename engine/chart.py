@@ -72,18 +72,21 @@ def _roofline(ax, chart: dict[str, Any], title: str) -> None:
     if workload:
         ax.plot(workload["x"], workload["y"], "o", color=COLORS["workload"], ms=7,
                 label=f"workload (measured) {_num(workload['y'])} {chart['y_unit']}")
+        targets: dict[tuple[float, float], list[dict]] = {}
         for move in chart["moves"]:
-            ax.annotate("", (move["x"], move["y"]), (workload["x"], workload["y"]),
+            targets.setdefault((move["x"], move["y"]), []).append(move)
+        for i, ((x, y), moves) in enumerate(targets.items()):
+            ax.annotate("", (x, y), (workload["x"], workload["y"]),
                         arrowprops={"arrowstyle": "->", "color": COLORS["move"], "lw": 1.4})
-            ax.annotate(f"{move['rank']}. {move['lever']}\n({move['bound']})", (move["x"], move["y"]),
-                        xytext=(4, -4 - 22 * (move["rank"] % 2)), textcoords="offset points",
-                        fontsize=7, color=COLORS["move"])
+            text = "\n".join(f"{m['rank']}. {m['lever']} ({m['bound']})" for m in moves)
+            ax.annotate(text, (x, y), xytext=(4, -4 - 22 * (i % 2)), textcoords="offset points",
+                        fontsize=7, color=COLORS["move"], va="top")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlim(x0, x1)
     ax.set_ylim(min(slope * x0, *(p["y"] for p in (workload, nominal) if p)) / 3, top * 3)
-    ax.set_xlabel(f"arithmetic intensity ({chart['x_unit']})")
-    ax.set_ylabel(f"FLOP rate ({chart['y_unit']})")
+    ax.set_xlabel(f"{chart['x_label']} ({chart['x_unit']})")
+    ax.set_ylabel(f"{chart['y_label']} ({chart['y_unit']})")
     ax.set_title(title, fontsize=10)
     ax.legend(loc="lower right", fontsize=7, framealpha=0.9)
 

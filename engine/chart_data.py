@@ -28,7 +28,7 @@ def build(d: Diagnosis, k: Knowledge, fixes: list) -> dict[str, Any] | None:
     if roof is None or slope is None or ridge is None:
         return None
     out: dict[str, Any] = {
-        "x_unit": ax.x_display, "y_unit": ax.y_display,
+        "x_unit": ax.x_display, "y_unit": ax.y_display, "x_label": ax.x_label, "y_label": ax.y_label,
         "roofs": [_roof(spec.compute_roof.source, roof, fy, k, main=True),
                   *_extra_roofs(spec, facts, roof, fy, k)],
         "bandwidth": {"name": display.label(spec.bandwidth_roof.source), "value": slope * fy / fx,

@@ -1,4 +1,4 @@
-"""Names and numbers as people read them: `kernel_share[to_copy]`, `5.3 TB/s`, `bandwidth-bound`.
+"""Names and numbers as people read them: `group[member]`, `5.3 TB/s`, `x-bound`.
 
 Internal field names (`group__member`, `table["key"]`) and raw floats never reach a report;
 formulas are rendered from their parsed tree, symbolically and with values substituted.
@@ -19,7 +19,7 @@ _SYM = {"+": "+", "-": "−", "*": "×", "/": "/"}
 
 
 def label(field: str) -> str:
-    """`kernel_share__to_copy` -> `kernel_share[to_copy]`; `dtype_bytes["int4"]` -> `dtype_bytes[int4]`."""
+    """`group__member` -> `group[member]`; `table["key"]` -> `table[key]`."""
     group, sep, member = field.partition("__")
     if sep:
         return f"{group}[{member}]"
@@ -82,7 +82,7 @@ def render(node: expr.Node, leaf: Leaf, parent: str = "", right: bool = False) -
 
 
 def symbolic(node: expr.Node) -> str:
-    """`tokens_per_pass × peak_bw / weight_bytes`."""
+    """`a × b / c`, with the names people read."""
     def leaf(n: expr.Node) -> str:
         match n:
             case expr.Ref():

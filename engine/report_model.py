@@ -25,7 +25,7 @@ SECTIONS = (("evidence", "diagnose", "Evidence"), ("fixes", "fix", "Fixes, in pr
 @dataclass
 class Fact:
     field: str           # working-memory name (JSON only)
-    name: str            # as people read it: kernel_share[to_copy]
+    name: str            # as people read it: group[member], not group__member
     value: Any           # full precision
     text: str            # rounded, in its display unit
     source: str          # measured | catalogue | assumed | derived
@@ -39,8 +39,8 @@ class Node:
     """One fact in a derivation tree; derived facts carry their formula and children."""
 
     fact: Fact
-    formula: str = ""        # symbolic: tokens_per_pass × peak_bw / weight_bytes
-    substituted: str = ""    # with values: 1 token × 5300 GB/s / 26 GB
+    formula: str = ""        # symbolic, with the names people read
+    substituted: str = ""    # the same with every value in its display unit
     rule: str = ""
     repeat: bool = False     # already expanded above in this report
     children: list[Node] = field(default_factory=list)

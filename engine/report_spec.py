@@ -33,11 +33,13 @@ class RoofGroupModel(_Strict):
 
 
 class AxesModel(_Strict):
-    x: str             # canonical unit of the x axis (arithmetic intensity)
+    x: str             # canonical unit of the x axis
     y: str             # canonical unit of the y axis (FLOP rate)
     bandwidth: str     # canonical unit of the bandwidth roof's slope
     x_display: str
     y_display: str
+    x_label: str
+    y_label: str
 
 
 class OverheadModel(_Strict):
@@ -149,7 +151,7 @@ def _condition(source: str, ctx: expr.Context) -> expr.Expression:
 
 
 def _bound_field(text: str, ctx: expr.Context) -> str:
-    """'ridge_batch' or 'kernel_share[to_copy]' -> the working-memory field it names."""
+    """'fact' or 'group[member]' -> the working-memory field it names."""
     m = re.match(r"^([a-z][a-z0-9_]*)(?:\[([^\]]+)\])?$", text)
     if not m:
         raise RegimeError(f"'{text}' must name a fact or a group member", field=f"moves.{text}")

@@ -2,7 +2,7 @@
 
 Changing the configuration invalidates two kinds of given facts: measurements that only held
 at the measured operating point (the packs list them under `report: what_if:`), and given
-facts that a rule would derive from a changed fact (weight_bytes after a new weight_dtype).
+facts that a rule would derive from a changed fact (weight bytes after a new weight dtype).
 Both are dropped; a dropped fact that nothing re-derives is restored and said to be kept.
 """
 
@@ -43,7 +43,7 @@ def parse_sets(sets: list[str], k: Knowledge) -> list[Change]:
         name, sep, raw = text.partition("=")
         name = name.strip()
         if not sep or not raw.strip():
-            raise RegimeError("expected NAME=VALUE, e.g. batch=64 or weight_dtype=int8",
+            raise RegimeError("expected NAME=VALUE, e.g. batch=64",
                               field=f"--set {text}")
         spec = k.vocabulary.specs.get(name)
         if spec is None or spec.kind in ("group", "flags"):

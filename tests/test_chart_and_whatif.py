@@ -1,0 +1,108 @@
+"""The roofline chart (numbers from YAML, byte-stable SVG), what-if and sweep on the same engine."""
+
+from __future__ import annotations
+
+import math
+import re
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT, run_cli, write
+from regime.engine import api, chart, report_model, sweep, whatif
+from regime.engine.paths import CASES_DIR
+from regime.facts.vocabulary import load_vocabulary
+
+
+@pytest.fixture(scope="module")
+def model_of(knowledge):
+    def build(name: str):
+        return report_model.build(api.diagnose(CASES_DIR / f"{name}.yaml", knowledge), knowledge)
+    return build
+
+
+def test_chart_svg_is_byte_stable_in_and_across_processes(model_of):
+    m = model_of("e_doesnt_add_up")
+    first = chart.render(m.chart, "e", "svg")
+    assert first == chart.render(m.chart, "e", "svg")
+    code = ("import sys; from regime.engine import api, chart, report_model; from regime.engine.paths import "
+            "CASES_DIR; k = api.knowledge(); m = report_model.build(api.diagnose(CASES_DIR / "
+            "'e_doesnt_add_up.yaml', k), k); sys.stdout.buffer.write(chart.render(m.chart, 'e', 'svg'))")
+    other = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=300, cwd=ROOT)
+    assert other.returncode == 0, other.stderr
+    assert other.stdout == first
+    text = first.decode("utf-8")
+    assert "<dc:date>" not in text and "Matplotlib v" not in text
+
+
+def test_chart_numbers_follow_the_yaml_roles(model_of, knowledge):
+    a = model_of("a_chatbot").chart
+    facts = api.diagnose(CASES_DIR / "a_chatbot.yaml", knowledge).facts
+    assert math.isclose(a["ridge"], facts["ridge_point"].value)
+    assert a["workload"]["x"] == facts["arithmetic_intensity"].value
+    assert a["workload"]["y"] <= a["nominal"]["y"]  # the weight GEMMs sit under the bandwidth roof
+    batching = next(mv for mv in a["moves"] if mv["lever"] == "continuous_batching")
+    assert math.isclose(batching["x"], a["ridge"])  # batching to ridge_batch reaches the ridge
+    assert [r["name"] for r in a["roofs"]][1:] == ["peak_flops_by_dtype[fp8]", "peak_flops_by_dtype[int8]"]
+    assert model_of("e_doesnt_add_up").chart["overhead"]["bars"][1]["label"] == "gap time"
+    assert model_of("b_training_run").chart["overhead"] is None
+
+
+def test_no_fact_name_is_hard_coded_in_the_report_code():
+    contract = {"nominal_regime"}  # the engine's output contract, as in the JSON (report.to_dict)
+    names = [n for n in load_vocabulary().specs if "_" in n and n not in contract]
+    for module in ("chart", "chart_data", "report_model", "render_text", "render_markdown", "render_html",
+                   "sweep", "whatif", "review_cli", "report_cli", "report_spec", "display"):
+        code = (ROOT / "engine" / f"{module}.py").read_text(encoding="utf-8")
+        for name in names:
+            assert not re.search(rf"\b{name}\b", code), f"{module}.py names the fact {name}"
+
+
+def test_a_broken_chart_section_is_a_located_pack_error(tmp_path):
+    site = write(tmp_path, "site.yaml", "pack: site\ndescription: x\nreport:\n  sweep:\n"
+                 "    ceiling: ceiling_tokens_per_sec\n")
+    done = run_cli("check", "--rules", str(site))
+    assert done.returncode == 2
+    assert re.match(r"error: .*site\.yaml:4: report\.sweep: .*ceiling_tokens_per_sec.*did you mean",
+                    done.stderr), done.stderr
+
+
+def test_what_if_drops_stale_measurements_and_rederives(knowledge):
+    _, w, diff = whatif.compare(CASES_DIR / "a_chatbot.yaml", ["batch=64", "weight_dtype=int8"], knowledge)
+    assert {"throughput", "flop_util", "bw_util", "weight_bytes"} <= set(w.dropped)
+    facts = w.diagnosis.facts
+    assert facts["weight_bytes"].source == "derived"  # params × 1 byte, not the fp16 figure
+    assert facts["weight_bytes"].value == facts["params"].value
+    assert "quantize_int8" in diff["fixes"]["removed"]
+    assert diff["figures"]["tokens_per_pass"] == ["1 token", "64 tokens"]
+
+
+def test_what_if_cli_and_its_errors():
+    done = run_cli("diagnose", str(CASES_DIR / "d_high_throughput_api.yaml"), "--set", "batch=32")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("What-if batch=32")
+    assert "regime: compute-bound → bandwidth-bound" in done.stdout
+    bad = run_cli("diagnose", str(CASES_DIR / "a_chatbot.yaml"), "--set", "batchh=3")
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1
+    assert "--set batchh=3: 'batchh' is not a fact a what-if can set (did you mean 'batch'" in bad.stderr
+
+
+def test_sweep_finds_where_int4_stops_paying_on_case_d(knowledge):
+    path = CASES_DIR / "d_high_throughput_api.yaml"
+    result = sweep.run(whatif.load(path, knowledge), "batch=1..512", knowledge)
+    flip = next(f for f in result.flips if "quantize_int4 stops being a fix" in f.what)
+    int4_ridge = api.diagnose(path, knowledge).facts["int4_ridge_batch"].value
+    assert flip.before.value == math.floor(int4_ridge) and flip.after.value == math.floor(int4_ridge) + 1
+    ceilings = [p.ceiling for p in result.points]
+    assert ceilings == sorted(ceilings)  # the ceiling rises with batch, then flattens on the compute roof
+
+
+def test_sweep_finds_where_batching_reaches_the_ridge_on_case_a(tmp_path, knowledge):
+    svg = tmp_path / "a.svg"
+    done = run_cli("sweep", str(CASES_DIR / "a_chatbot.yaml"), "--vary", "batch=1..512", "--chart", str(svg))
+    assert done.returncode == 0, done.stderr
+    ridge = api.diagnose(CASES_DIR / "a_chatbot.yaml", knowledge).facts["ridge_batch"].value
+    at = math.ceil(ridge)
+    assert re.search(rf"batch {at - 1} → {at}: regime bandwidth-bound → compute-bound; nominal "
+                     r"bandwidth-bound → compute-bound", " ".join(done.stdout.split())), done.stdout
+    assert svg.read_text(encoding="utf-8").count("<svg") == 1

@@ -1,0 +1,133 @@
+"""The review report: one model (pinned by snapshots), three renderings that read like a review."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT, run_cli, write
+from regime.engine import api, render_html, render_markdown, render_text, report_model
+from regime.engine.paths import CASES_DIR
+from rich.console import Console
+from syrupy.extensions.json import JSONSnapshotExtension
+from test_snapshots import SOLUTION_CASES
+
+RAW_FLOAT = re.compile(r"\d\.\d{7,}|\de[+-]\d")
+INTERNAL = re.compile(r"\w__\w|=True\b|=False\b|\[\"\w+\"\]")
+
+
+@pytest.fixture(scope="module")
+def models(knowledge):
+    return {n: report_model.build(api.diagnose(CASES_DIR / f"{n}.yaml", knowledge), knowledge)
+            for n in SOLUTION_CASES}
+
+
+def _text(m, width: int = 80) -> str:
+    buf = io.StringIO()
+    render_text.print_report(m, Console(file=buf, width=width, highlight=False, color_system=None))
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("name", SOLUTION_CASES)
+def test_report_model_snapshot(name, models, snapshot):
+    doc = json.loads(json.dumps(models[name].to_dict()))
+    assert doc == snapshot.use_extension(JSONSnapshotExtension)
+
+
+@pytest.mark.parametrize("name", SOLUTION_CASES)
+def test_renderings_have_no_raw_floats_or_internal_names(name, models):
+    m = models[name]
+    for rendered in (_text(m), render_markdown.to_markdown(m), render_html.to_html(m, None)):
+        assert not RAW_FLOAT.search(rendered), RAW_FLOAT.search(rendered)
+        assert not INTERNAL.search(rendered), INTERNAL.search(rendered)
+
+
+def test_reading_order_and_verdict_first(models):
+    md = render_markdown.to_markdown(models["a_chatbot"])
+    heads = [line for line in md.splitlines() if line.startswith("## ")]
+    assert heads[:6] == ["## Inputs", "## Evidence", "## Fixes, in priority order", "## Reject",
+                         "## Findings", "## How each figure was derived"]
+    assert md.splitlines()[2].startswith("**Verdict:** bandwidth-bound")
+    assert "top fix: continuous_batching (bound: ridge_batch = 247 tokens" in md.splitlines()[2]
+
+
+def test_derivation_reaches_the_datasheet_line(models, knowledge):
+    md = render_markdown.to_markdown(models["a_chatbot"])
+    assert ("`ceiling_tokens_per_s` = `tokens_per_pass × peak_bw / weight_bytes` = "
+            "1 token × 5300 GB/s / 26 GB") in md
+    peak_bw = next(line for line in md.splitlines() if line.lstrip().startswith("- `peak_bw`"))
+    assert "catalogue: AMD Instinct MI300X data sheet" in peak_bw and "5.3 TB/s" in peak_bw
+
+
+def test_only_facts_a_conclusion_uses_reach_the_main_body(models):
+    m = models["b_training_run"]  # a training case: the fp8 gain is derived but no conclusion uses it
+    main = render_markdown.to_markdown(m).split("## Appendix")[0]
+    assert "fp8_compute_gain" not in main
+    assert "fp8_compute_gain" in [f.name for f in m.appendix]
+    used = {n.fact.name for n in m.derivations}
+    assert not used & {f.name for f in m.appendix}
+
+
+def test_inputs_name_hardware_model_sources_and_measured_facts_as_written(models):
+    i = models["c_document_summarizer"].inputs
+    assert i.hardware == "AMD Instinct MI300X" and i.model == "Llama-3-8B"
+    assert {f.name: f.written for f in i.measured}["itl"] == "4 ms"
+    assert all(f.origin.startswith("c_document_summarizer.yaml:") for f in i.measured)
+    assert any("data sheet" in f.origin for f in i.catalogue)
+
+
+def test_text_keeps_indentation_when_wrapped_at_80_columns(models):
+    text = _text(models["a_chatbot"], width=80)
+    fixes = text.split("Fixes, in priority order")[1].split("\n\n")[0].splitlines()[1:]
+    assert len(fixes) > 4 and all(len(line) <= 80 for line in fixes)
+    assert all(re.match(r"^ {1,2}\d\. ", line) or line.startswith("    ") for line in fixes)
+
+
+def test_site_override_is_shown(tmp_path):
+    site = write(tmp_path, "site.yaml", "pack: site\ndescription: stricter\n"
+                 "overrides:\n  parameters: {near_ceiling: 0.9}\n")
+    done = run_cli("diagnose", str(CASES_DIR / "a_chatbot.yaml"), "-f", "markdown", "--rules", str(site))
+    assert done.returncode == 0, done.stderr
+    line = next(x for x in done.stdout.splitlines() if x.startswith("- **Overrides active:**"))
+    assert "near_ceiling = 90%" in line and "site.yaml" in line
+    assert "site.yaml" in next(x for x in done.stdout.splitlines() if x.startswith("- **Knowledge:**"))
+
+
+def test_batch_ends_with_a_summary_table_and_quiet_prints_only_it():
+    cases = [str(CASES_DIR / f"{n}.yaml") for n in SOLUTION_CASES]
+    env = {**os.environ, "COLUMNS": "80"}
+    full = subprocess.run([sys.executable, "-m", "regime.engine.cli", "diagnose", *cases],
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    quiet = subprocess.run([sys.executable, "-m", "regime.engine.cli", "diagnose", "-q", *cases],
+                           capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    assert full.returncode == quiet.returncode == 0, full.stderr + quiet.stderr
+    table = full.stdout[full.stdout.rindex("Summary"):]
+    assert quiet.stdout.strip() == table.strip()
+    assert "Verdict:" not in quiet.stdout
+    for name in SOLUTION_CASES:
+        assert name[:12] in table
+    row = next(x for x in table.splitlines() if x.strip().startswith("e_doesnt"))
+    assert "overhead-bound" in row and "cuda_graphs" in row and row.rstrip().endswith("3")
+    assert max(len(x) for x in quiet.stdout.splitlines()) <= 80
+
+
+def test_report_command_writes_self_contained_pages(tmp_path):
+    out = tmp_path / "out"
+    done = run_cli("report", str(CASES_DIR / "a_chatbot.yaml"), str(CASES_DIR / "e_doesnt_add_up.yaml"),
+                   "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    names = sorted(p.name for p in out.iterdir())
+    assert names == sorted([f"{c}.{ext}" for c in ("a_chatbot", "e_doesnt_add_up")
+                            for ext in ("html", "json", "md", "png")] + ["index.html"])
+    html = (out / "a_chatbot.html").read_text(encoding="utf-8")
+    assert "<svg" in html and 'id="verdict"' in html
+    assert not re.search(r"""(?:src|href)\s*=\s*["']?(?:https?:)?//|url\((?!#)|@import""", html)
+    assert "(a_chatbot.png)" in (out / "a_chatbot.md").read_text(encoding="utf-8")
+    assert (out / "a_chatbot.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert 'href="a_chatbot.html"' in index and 'href="e_doesnt_add_up.html"' in index
