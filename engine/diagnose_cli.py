@@ -49,6 +49,10 @@ def parser() -> argparse.ArgumentParser:
                    help="PyTorch profiler (Kineto) trace, .json or .json.gz: its measured facts go "
                         "beneath each case's (the case's win; disagreements become findings). "
                         "With no case, the trace alone is diagnosed.")
+    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", dest="sets",
+                   help="What-if: re-diagnose with a changed fact and show what changed. Repeatable.")
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="Text: print only the summary table that ends a batch.")
     p.add_argument("-j", "--jobs", type=_jobs, default=1, metavar="N",
                    help="Worker processes (0: one per CPU). The output is the same for any N. Default: 1.")
     return p
@@ -84,13 +88,21 @@ def main(argv: list[str]) -> int:
         return EXIT_BAD_INPUT
     named = map(_builtin_by_name, args.cases) if args.cases else None
     inputs = list(batch.expand(named or ([args.trace] if args.trace else builtin_cases())))
+    if args.sets:  # a what-if: engine/review_text.py
+        from regime.engine import review_text
+        return review_text.what_if([p for p in inputs if isinstance(p, Path)], args.sets, k, args.format)
     style = _Style.of(sys.stdout) if args.format == "text" else None
-    _SETUP.update(k=k, fmt=args.format, style=style, engine=args.engine)
+    _SETUP.update(k=k, fmt=args.format, style=style, engine=args.engine, quiet=args.quiet)
     results = batch.ordered_map(_diagnose_one, inputs, batch.jobs_wanted(args.jobs),
                                 init=_setup,
-                                init_args=(args.rules, args.format, style, args.engine, args.trace),
+                                init_args=(args.rules, args.format, style, args.engine, args.trace,
+                                           args.quiet),
                                 lost=_lost)
-    refused = _write(results, _Writer(args.format), len(inputs))
+    rows: list[tuple[str, ...]] = []
+    refused = _write(results, _Writer(args.format), len(inputs), rows)
+    if style is not None and (len(inputs) > 1 or args.quiet):
+        from regime.engine import review_text
+        review_text.summary(rows, style.console(sys.stdout))  # type: ignore[arg-type]
     if refused:
         sys.stderr.write(f"{refused} of {len(inputs)} case(s) could not be diagnosed\n")
     return EXIT_BAD_INPUT if refused else 0
@@ -128,6 +140,7 @@ class Done:
 
     body: str
     error: str | None = None
+    row: tuple[str, ...] | None = None  # text: this case's row of the summary table
 
 
 @dataclass(frozen=True)
@@ -153,11 +166,12 @@ class _Style:
 _SETUP: dict[str, Any] = {}  # this process's knowledge, format and style (inherited on fork)
 
 
-def _setup(rules: list[Path], fmt: str, style: _Style | None, engine: str, trace: Path | None = None) -> None:
+def _setup(rules: list[Path], fmt: str, style: _Style | None, engine: str, trace: Path | None = None,
+           quiet: bool = False) -> None:
     if "k" not in _SETUP:  # a spawned worker: load (from the knowledge cache) and compile
         k = api.knowledge(rules)
         api.runner(k, engine)
-        _SETUP.update(k=k, fmt=fmt, style=style, engine=engine)
+        _SETUP.update(k=k, fmt=fmt, style=style, engine=engine, quiet=quiet)
         if trace is not None:
             _SETUP["trace"] = _measured(trace, k, rules)
 
@@ -179,6 +193,8 @@ def _diagnose_one(item: Path | RegimeError) -> Done:
             outcome = api.outcome(item, _SETUP["k"], _SETUP["engine"])
         if outcome.error is not None:
             raise outcome.error
+        if _SETUP["fmt"] == "text":
+            return _text(outcome.diagnosis)
         return Done(_render(outcome.diagnosis, file))
     except RegimeError as err:
         return _refused(err, file)
@@ -203,15 +219,27 @@ def _render(d, file: str) -> str:
     return buffer.getvalue()
 
 
+def _text(d) -> Done:
+    """The review report as rich text (none with --quiet) and its summary row, from one model."""
+    from regime.engine import render_text, report_model, review_text
+    m = report_model.build(d, _SETUP["k"])
+    buffer = io.StringIO()
+    if not _SETUP.get("quiet"):
+        render_text.print_report(m, _SETUP["style"].console(buffer))
+    return Done(buffer.getvalue(), row=review_text.summary_row(m))
+
+
 def _refused(err: RegimeError, file: str) -> Done:
     fmt = _SETUP["fmt"]
     if fmt in ("json", "jsonl"):
         return Done(_json(report.refused_entry(err, file), fmt), _lines(err))
     if fmt == "markdown":
         return Done(report.refused_markdown(err, file), _lines(err))
+    from regime.engine import review_text
     buffer = io.StringIO()
-    report.print_refused(err, file, _SETUP["style"].console(buffer))
-    return Done(buffer.getvalue(), _lines(err))
+    if not _SETUP.get("quiet"):
+        report.print_refused(err, file, _SETUP["style"].console(buffer))
+    return Done(buffer.getvalue(), _lines(err), review_text.refused_row(file))
 
 
 def _json(entry: dict[str, Any], fmt: str) -> str:
@@ -253,7 +281,7 @@ class _Writer:
         return f'{close},\n  "summary": {counts}\n}}\n'
 
 
-def _write(results: Iterator[Done], writer: _Writer, total: int) -> int:
+def _write(results: Iterator[Done], writer: _Writer, total: int, rows: list[tuple[str, ...]]) -> int:
     sys.stdout.write(writer.head())
     refused = 0
     with _progress(total) as advance:  # sys.stdout is looked up each time: the bar may proxy it
@@ -261,6 +289,8 @@ def _write(results: Iterator[Done], writer: _Writer, total: int) -> int:
             if done.error is not None:
                 refused += 1
                 _error(done.error)
+            if done.row is not None:
+                rows.append(done.row)
             sys.stdout.write(writer.item(done.body))
             sys.stdout.flush()
             advance()

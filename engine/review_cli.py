@@ -1,5 +1,5 @@
-"""Commands for reviews: `regime report`, `regime sweep`, and what `regime diagnose` adds for
-people: `--set` what-ifs and the summary table after a batch. Registered by engine/cli.py."""
+"""Commands for reviews: `regime report` and `regime sweep`. Registered by engine/cli.py; what
+`regime diagnose` adds for people (what-ifs, the summary table) is in engine/review_text.py."""
 
 from __future__ import annotations
 
@@ -11,8 +11,6 @@ from typing import Annotated
 import typer
 from regime.core.errors import RegimeError
 from regime.engine import api, display, whatif
-from regime.engine.diagnosis import Diagnosis
-from regime.engine.packs import Knowledge
 from rich import box
 from rich.console import Console
 from rich.table import Table
@@ -96,52 +94,3 @@ def _print_sweep(result, console: Console) -> None:
         grid.add_column(ratio=1)
         grid.add_row(f"  {result.fact} {f.before.value:g} → {f.after.value:g}:", "; ".join(f.what))
         console.print(grid)
-
-
-def what_if(paths: list[Path], sets: list[str], k: Knowledge, fmt: str) -> None:
-    """`regime diagnose CASE --set name=value`: the changed case's report, led by what changed."""
-    from regime.engine import render_markdown, render_text, report
-
-    for path in paths:
-        try:
-            model, w, diff = whatif.compare(path, sets, k)
-        except RegimeError as err:
-            raise _fail(err.located(file=str(path))) from None
-        lines = whatif.describe(diff)
-        head = (f"What-if {', '.join(w.sets)}; dropped as measured at the original operating point: "
-                f"{', '.join(display.label(n) for n in w.dropped) or 'none'}"
-                + (f"; kept (nothing re-derives them): {', '.join(w.kept)}" if w.kept else ""))
-        if fmt == "json":
-            doc = report.to_dict(w.diagnosis, k)  # type: ignore[arg-type]
-            doc["what_if"] = {"set": w.sets, "dropped": w.dropped, "kept": w.kept, "changes": diff}
-            sys.stdout.write(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
-        elif fmt == "markdown":
-            sys.stdout.write(f"> {head}\n>\n" + "".join(f"> - {x}\n" for x in lines) + "\n"
-                             + render_markdown.to_markdown(model))
-        else:
-            console = Console(highlight=False)
-            console.print(f"[bold]{head}[/]")
-            grid = Table.grid(padding=(0, 1))
-            grid.add_column(no_wrap=True)
-            grid.add_column(ratio=1)
-            for x in lines:
-                grid.add_row("  •", x)
-            console.print(grid)
-            render_text.print_report(model, console)
-
-
-def summary(done: list[Diagnosis], k: Knowledge, console: Console) -> None:
-    """One row per case: regime, top fix and its bound, how many rejections."""
-    from regime.engine.report_model import build
-
-    table = Table(title="Summary", title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1))
-    for col, kw in (("case", {"ratio": 3}), ("regime", {"no_wrap": True}), ("top fix", {"ratio": 2}),
-                    ("bound", {"ratio": 3}), ("rejected", {"justify": "right", "no_wrap": True})):
-        table.add_column(col, overflow="fold", **kw)  # type: ignore[arg-type]
-    for d in done:
-        m = build(d, k)
-        top = m.fixes[0] if m.fixes else None
-        bound = ",\n".join(f"{b.name} = {b.text}" for b in top.bounds) if top else ""
-        table.add_row(m.case, display.category(m.verdict.regime), top.title if top else "—", bound or "—",
-                      str(len(m.rejections)))
-    console.print(table)
