@@ -4,27 +4,27 @@ from __future__ import annotations
 
 from regime.engine.report_model import Fact, Item, Node, ReportModel
 from rich.console import Console, Group, RenderableType
-from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
 
 def print_report(m: ReportModel, console: Console, appendix: bool = True) -> None:
-    console.rule(f"[bold]{escape(m.case)}[/] — {escape(m.title)}")
+    console.rule(Text.assemble((m.case, "bold"), f" — {m.title}"))
     console.print(_hang("Verdict:", Text(m.verdict.line, style="bold")))
     _inputs(m, console)
     for title, items in m.sections():
         if items:
-            console.print(f"\n[bold]{title}[/]")
+            console.print(Text.assemble("\n", (title, "bold")))
             console.print(_numbered([_item(it) for it in items]))
     if m.derivations:
-        console.print("\n[bold]How each figure was derived[/] "
-                      "[dim](down to measured, catalogue and assumed facts)[/]")
+        console.print(Text.assemble("\n", ("How each figure was derived", "bold"), " ",
+                                    ("(down to measured, catalogue and assumed facts)", "dim")))
         for node in m.derivations:
             console.print(_tree(node))
     if appendix and m.appendix:
-        console.print(f"\n[bold]Appendix[/] [dim]({len(m.appendix)} facts no conclusion uses)[/]")
+        console.print(Text.assemble("\n", ("Appendix", "bold"), " ",
+                                    (f"({len(m.appendix)} facts no conclusion uses)", "dim")))
         console.print(_hang("", Text(", ".join(f"{f.name} = {f.text}" for f in m.appendix), style="dim")))
 
 
@@ -33,7 +33,7 @@ def _hang(head: str, body: RenderableType, indent: int = 2) -> Table:
     grid = Table.grid(padding=(0, 1))
     grid.add_column(no_wrap=True, min_width=indent)
     grid.add_column(ratio=1)
-    grid.add_row(head, body)
+    grid.add_row(Text(head), body)
     return grid
 
 
@@ -42,7 +42,7 @@ def _numbered(rows: list[RenderableType]) -> Table:
     grid.add_column(justify="right", no_wrap=True, min_width=3)
     grid.add_column(ratio=1)
     for i, row in enumerate(rows, 1):
-        grid.add_row(f"{i}.", row)
+        grid.add_row(Text(f"{i}."), row)
     return grid
 
 
@@ -57,7 +57,7 @@ def _item(it: Item) -> RenderableType:
 
 def _inputs(m: ReportModel, console: Console) -> None:
     i = m.inputs
-    console.print("\n[bold]Inputs[/]")
+    console.print(Text.assemble("\n", ("Inputs", "bold")))
     rows = [("case", f"{m.path}" + (f": {i.summary}" if i.summary else ""))]
     rows += [("hardware", i.hardware)] if i.hardware else []
     rows += [("model", i.model)] if i.model else []
@@ -67,10 +67,10 @@ def _inputs(m: ReportModel, console: Console) -> None:
     grid.add_column(no_wrap=True, min_width=12, style="dim")
     grid.add_column(ratio=1)
     for head, body in rows:
-        grid.add_row(f"  {head}", Text(str(body)))
+        grid.add_row(Text(f"  {head}"), Text(str(body)))
     for title, facts in (("measured", i.measured), ("catalogue", i.catalogue), ("assumed", i.assumed)):
         for n, f in enumerate(facts):
-            grid.add_row(f"  {title}" if n == 0 else "", _fact_line(f))
+            grid.add_row(Text(f"  {title}" if n == 0 else ""), _fact_line(f))
     console.print(grid)
 
 

@@ -14,6 +14,7 @@ from regime.engine import api, display, whatif
 from rich import box
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 RulesOpt = Annotated[list[Path] | None, typer.Option(
     "--rules", help="Extra pack directory or file (site packs, overrides). Repeatable.")]
@@ -39,7 +40,7 @@ def report(
     k = _knowledge(rules)
     outcomes = api.diagnose_all(cases or builtin_cases(), k)
     written = report_cli.write_all(outcomes, k, out)
-    Console(highlight=False).print(f"wrote {len(written)} files to {out}/ (open {out / 'index.html'})")
+    Console(highlight=False).print(Text(f"wrote {len(written)} files to {out}/ (open {out / 'index.html'})"))
     failed = [o for o in outcomes if o.error is not None]
     for o in failed:
         sys.stderr.write(f"error: {o.error}\n")
@@ -76,21 +77,23 @@ def sweep(
 
 def _print_sweep(result, console: Console) -> None:
     dropped = ", ".join(display.label(n) for n in result.dropped) or "none"
-    console.print(f"[bold]{result.case}[/]: {result.fact} swept; given facts dropped as measured at the "
-                  f"original operating point: {dropped}")
+    console.print(Text.assemble((result.case, "bold"), f": {result.fact} swept; given facts dropped as "
+                                f"measured at the original operating point: {dropped}"))
     table = Table(box=box.SIMPLE_HEAD, padding=(0, 1))
     for col in (result.fact, "regime", "nominal", "top fix", "fixes", result.ceiling_name or "ceiling"):
         table.add_column(col, justify="right" if col in (result.fact, "fixes") else "left")
     for p in result.points:
-        table.add_row(f"{p.value:g}", display.category(p.regime), display.category(p.nominal),
-                      p.fixes[0] if p.fixes else "—", str(len(p.fixes)), p.ceiling_text)
+        cells = (f"{p.value:g}", display.category(p.regime), display.category(p.nominal),
+                 p.fixes[0] if p.fixes else "—", str(len(p.fixes)), p.ceiling_text)
+        table.add_row(*(Text(c) for c in cells))
     console.print(table)
-    console.print("\n[bold]Where the verdict flips[/]")
+    console.print(Text.assemble("\n", ("Where the verdict flips", "bold")))
     if not result.flips:
         console.print("  nowhere in this range")
     for f in result.flips:
         grid = Table.grid(padding=(0, 1))
         grid.add_column(no_wrap=True)
         grid.add_column(ratio=1)
-        grid.add_row(f"  {result.fact} {f.before.value:g} → {f.after.value:g}:", "; ".join(f.what))
+        where = f"  {result.fact} {f.before.value:g} → {f.after.value:g}:"
+        grid.add_row(Text(where), Text("; ".join(f.what)))
         console.print(grid)

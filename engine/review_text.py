@@ -19,6 +19,7 @@ def what_if(paths: list[Path], sets: list[str], k: Knowledge, fmt: str) -> int:
     from regime.engine import render_markdown, render_text, report
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     for path in paths:
         try:
@@ -39,12 +40,12 @@ def what_if(paths: list[Path], sets: list[str], k: Knowledge, fmt: str) -> int:
                              + render_markdown.to_markdown(model))
         else:
             console = Console(highlight=False)
-            console.print(f"[bold]{head}[/]")
+            console.print(Text(head, style="bold"))
             grid = Table.grid(padding=(0, 1))
             grid.add_column(no_wrap=True)
             grid.add_column(ratio=1)
             for x in lines:
-                grid.add_row("  •", x)
+                grid.add_row(Text("  •"), Text(x))
             console.print(grid)
             render_text.print_report(model, console)
     return 0
@@ -66,11 +67,12 @@ def summary(rows: list[tuple[str, ...]], console) -> None:
     """The table that ends a batch: one row per diagnosed case (refused ones say so)."""
     from rich import box
     from rich.table import Table
+    from rich.text import Text
 
     table = Table(title="Summary", title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1))
     for col, kw in (("case", {"ratio": 3}), ("regime", {"no_wrap": True}), ("top fix", {"ratio": 2}),
                     ("bound", {"ratio": 3}), ("rejected", {"justify": "right", "no_wrap": True})):
         table.add_column(col, overflow="fold", **kw)  # type: ignore[arg-type]
     for row in rows:
-        table.add_row(*row)
+        table.add_row(*(Text(cell) for cell in row))
     console.print(table)
