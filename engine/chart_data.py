@@ -11,7 +11,7 @@ from typing import Any
 from regime.core import units
 from regime.engine import display
 from regime.engine.diagnosis import Diagnosis
-from regime.engine.packs import Knowledge
+from regime.engine.knowledge import Knowledge
 from regime.engine.report_types import Chart, evaluate, holds
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from regime.core import units
 from regime.core.names import member_id
 from regime.engine import expr
-from regime.engine.packs import Knowledge
+from regime.engine.knowledge import Knowledge
 
 _PREC = {"+": 1, "-": 1, "*": 2, "/": 2}
 _SYM = {"+": "+", "-": "−", "*": "×", "/": "/"}

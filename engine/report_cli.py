@@ -9,7 +9,7 @@ from pathlib import Path
 
 from regime.engine import chart, render_html, render_markdown
 from regime.engine.api import Outcome
-from regime.engine.packs import Knowledge
+from regime.engine.knowledge import Knowledge
 from regime.engine.report_model import ReportModel, build
 
 

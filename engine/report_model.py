@@ -14,7 +14,7 @@ from typing import Any
 
 from regime.engine import display
 from regime.engine.diagnosis import Conclusion, Diagnosis
-from regime.engine.packs import Knowledge
+from regime.engine.knowledge import Knowledge
 from regime.engine.paths import RULES_DIR
 
 SECTIONS = (("evidence", "diagnose", "Evidence"), ("fixes", "fix", "Fixes, in priority order"),

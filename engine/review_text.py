@@ -9,7 +9,7 @@ from pathlib import Path
 
 from regime.core.errors import RegimeError
 from regime.engine import display, whatif
-from regime.engine.packs import Knowledge
+from regime.engine.knowledge import Knowledge
 from regime.engine.report_model import ReportModel
 
 

@@ -15,8 +15,8 @@ from typing import Any
 
 from regime.core.errors import RegimeError
 from regime.engine import display, whatif
-from regime.engine.packs import Knowledge
-from regime.engine.report_spec import evaluate
+from regime.engine.knowledge import Knowledge
+from regime.engine.report_types import evaluate
 from regime.facts.case import Case
 
 RANGE = re.compile(r"^\s*([a-z][a-z0-9_]*)\s*=\s*(\S+?)\s*\.\.\s*(\S+?)\s*$")

@@ -16,7 +16,7 @@ from typing import Any
 from regime.core.errors import RegimeError, did_you_mean
 from regime.engine import api, display
 from regime.engine.diagnosis import Diagnosis
-from regime.engine.packs import Knowledge
+from regime.engine.knowledge import Knowledge
 from regime.engine.report_model import ReportModel, build
 from regime.facts.case import Case, _one_fact, load_case
 
