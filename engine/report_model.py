@@ -15,7 +15,6 @@ from typing import Any
 from regime.engine import display
 from regime.engine.diagnosis import Conclusion, Diagnosis
 from regime.engine.knowledge import Knowledge
-from regime.engine.paths import RULES_DIR
 
 SECTIONS = (("evidence", "diagnose", "Evidence"), ("fixes", "fix", "Fixes, in priority order"),
             ("rejections", "reject", "Reject"), ("findings", "finding", "Findings"),
@@ -225,29 +224,14 @@ def _inputs(d: Diagnosis, k: Knowledge, used: set[str]) -> Inputs:
     def listed(source: str) -> list[Fact]:
         return [fact(n, d, k) for n, r in sorted(d.facts.items())
                 if r.source == source and n in used and not _hidden(n, d)]
-    layers, overrides = layers_and_overrides(k)
+    layers, overrides = layers_and_overrides(d)
     return Inputs(d.hardware, d.model, d.summary, listed("measured"), listed("catalogue"),
                   listed("assumed"), layers, overrides)
 
 
-def layers_and_overrides(k: Knowledge) -> tuple[list[str], list[str]]:
-    """Which pack files beyond the built-ins were loaded, and which parameters they retuned."""
-    declared = getattr(k, "layers", None)  # the layer model, where the knowledge records one
-    if declared:
-        layers = [str(x) for x in declared]
-    else:
-        files = dict.fromkeys(r.file for r in k.rules)
-        files.update(dict.fromkeys(f for f, _ in k.where.values()))
-        files.update(dict.fromkeys(p.source.split("overridden by ")[-1] for p in k.parameters.values()
-                                   if "overridden by" in p.source))
-        layers = ["built-in packs", *sorted(str(f) for f in files if f and not _builtin(f))]
-    overrides = [f"{p.name} = {display.value_text(p.name, p.value, k)} ({p.source.split('; ')[-1]})"
-                 for p in k.parameters.values() if "overridden by" in p.source]
-    return layers, overrides
-
-
-def _builtin(file: str) -> bool:
-    try:
-        return Path(file).resolve().parent == RULES_DIR.resolve()
-    except OSError:
-        return False
+def layers_and_overrides(d: Diagnosis) -> tuple[list[str], list[str]]:
+    """The knowledge layers active for this diagnosis (built-in first) and every amendment they
+    make (overrides, disabled, replaced and narrowed rules), with where each was written."""
+    amendments = [f"{a['kind']} {a['target']}: {a['detail']} ({a['layer']}, {Path(a['where']).name})"
+                  for a in d.amendments]
+    return list(d.layers) or ["built-in"], amendments

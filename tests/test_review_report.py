@@ -94,7 +94,7 @@ def test_site_override_is_shown(tmp_path):
     done = run_cli("diagnose", str(CASES_DIR / "a_chatbot.yaml"), "-f", "markdown", "--rules", str(site))
     assert done.returncode == 0, done.stderr
     line = next(x for x in done.stdout.splitlines() if x.startswith("- **Overrides active:**"))
-    assert "near_ceiling = 90%" in line and "site.yaml" in line
+    assert "override near_ceiling: 70% -> 90%" in line and "site.yaml" in line
     assert "site.yaml" in next(x for x in done.stdout.splitlines() if x.startswith("- **Knowledge:**"))
 
 
