@@ -24,7 +24,8 @@ ul.tree.root{border:none;padding-left:0}
 
 def to_html(m: ReportModel, chart_svg: str | None) -> str:
     parts = [f"<h1>{escape(m.case)} — {escape(m.title)}</h1>",
-             f'<p class="verdict" id="verdict">Verdict: {escape(m.verdict.line)}</p>']
+             f'<p class="verdict" id="verdict">Verdict: {escape(m.verdict.line)}</p>',
+             f'<p class="src" id="knowledge">{escape(m.inputs.knowledge)}</p>']
     if chart_svg:
         parts.append(f'<figure class="chart" id="chart">{chart_svg}</figure>')
     parts += _inputs(m)
@@ -52,7 +53,7 @@ def _inputs(m: ReportModel) -> list[str]:
     if i.summary:
         out.append(f'<p class="summary">{escape(i.summary)}</p>')
     rows = [("Case file", m.path), ("Hardware", i.hardware), ("Model", i.model),
-            ("Knowledge", "; ".join(i.layers)), ("Overrides active", "; ".join(i.overrides))]
+            ("Knowledge layers", "; ".join(i.layers)), ("Overrides active", "; ".join(i.overrides))]
     out.append("<table>" + "".join(f"<tr><th>{k}</th><td>{escape(v)}</td></tr>" for k, v in rows if v)
                + "</table>")
     for title, facts in (("Measured (as written)", i.measured), ("From the catalogues", i.catalogue),

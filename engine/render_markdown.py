@@ -6,7 +6,8 @@ from regime.engine.report_model import Fact, Item, Node, ReportModel
 
 
 def to_markdown(m: ReportModel, chart_png: str | None = None) -> str:
-    lines = [f"# {m.case} — {m.title}", "", f"**Verdict:** {m.verdict.line}", ""]
+    lines = [f"# {m.case} — {m.title}", "", f"**Verdict:** {m.verdict.line}", "",
+             f"_{m.inputs.knowledge}_", ""]
     if chart_png:
         lines += [f"![Roofline of {m.case}]({chart_png})", ""]
     lines += _inputs(m)
@@ -43,7 +44,7 @@ def _inputs(m: ReportModel) -> list[str]:
         lines.append(f"- **Hardware:** {i.hardware}")
     if i.model:
         lines.append(f"- **Model:** {i.model}")
-    lines.append(f"- **Knowledge:** {'; '.join(i.layers)}")
+    lines.append(f"- **Knowledge layers:** {'; '.join(i.layers)}")
     if i.overrides:
         lines.append(f"- **Overrides active:** {'; '.join(i.overrides)}")
     lines.append("")

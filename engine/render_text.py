@@ -12,6 +12,7 @@ from rich.tree import Tree
 def print_report(m: ReportModel, console: Console, appendix: bool = True) -> None:
     console.rule(Text.assemble((m.case, "bold"), f" — {m.title}"))
     console.print(_hang("Verdict:", Text(m.verdict.line, style="bold")))
+    console.print(Text(m.inputs.knowledge, style="dim"))
     _inputs(m, console)
     for title, items in m.sections():
         if items:
@@ -61,7 +62,6 @@ def _inputs(m: ReportModel, console: Console) -> None:
     rows = [("case", f"{m.path}" + (f": {i.summary}" if i.summary else ""))]
     rows += [("hardware", i.hardware)] if i.hardware else []
     rows += [("model", i.model)] if i.model else []
-    rows += [("knowledge", "; ".join(i.layers))]
     rows += [("overrides", "; ".join(i.overrides))] if i.overrides else []
     grid = Table.grid(padding=(0, 1))
     grid.add_column(no_wrap=True, min_width=12, style="dim")

@@ -73,6 +73,7 @@ class Inputs:
     measured: list[Fact]
     catalogue: list[Fact]
     assumed: list[Fact]
+    knowledge: str           # the diagnosis's one line: layers and amendments
     layers: list[str]
     overrides: list[str]
 
@@ -226,7 +227,7 @@ def _inputs(d: Diagnosis, k: Knowledge, used: set[str]) -> Inputs:
                 if r.source == source and n in used and not _hidden(n, d)]
     layers, overrides = layers_and_overrides(d)
     return Inputs(d.hardware, d.model, d.summary, listed("measured"), listed("catalogue"),
-                  listed("assumed"), layers, overrides)
+                  listed("assumed"), d.knowledge_line(), layers, overrides)
 
 
 def layers_and_overrides(d: Diagnosis) -> tuple[list[str], list[str]]:

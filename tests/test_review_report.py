@@ -95,7 +95,8 @@ def test_site_override_is_shown(tmp_path):
     assert done.returncode == 0, done.stderr
     line = next(x for x in done.stdout.splitlines() if x.startswith("- **Overrides active:**"))
     assert "override near_ceiling: 70% -> 90%" in line and "site.yaml" in line
-    assert "site.yaml" in next(x for x in done.stdout.splitlines() if x.startswith("- **Knowledge:**"))
+    assert "site.yaml" in next(x for x in done.stdout.splitlines() if x.startswith("- **Knowledge layers:**"))
+    assert done.stdout.splitlines()[4].startswith(f"_knowledge: built-in + {site}; override near_ceiling")
 
 
 def test_batch_ends_with_a_summary_table_and_quiet_prints_only_it():
