@@ -18,7 +18,7 @@ th{background:#f4f4f4}.src{color:#666;font-size:.85rem}code{font-family:"DejaVu 
 font-size:.88rem}.bound{color:#2e7d32}.fix b{color:#2e7d32}.reject b{color:#c00000}
 ul.tree{list-style:none;padding-left:1.1rem;border-left:1px dotted #aaa}
 ul.tree.root{border:none;padding-left:0}
-.chart svg{max-width:100%;height:auto}.rule{color:#888;font-size:.8rem}
+.chart svg{max-width:100%;height:auto}.conditional{color:#9a6700}.rule{color:#888;font-size:.8rem}
 """
 
 
@@ -77,6 +77,8 @@ def _item(it: Item) -> str:
     if it.bounds:
         bound = ('<br><span class="bound">bound: '
                  + escape(", ".join(f"{b.name} = {b.text}" for b in it.bounds)) + "</span>")
+    if it.condition:
+        bound += f'<br><span class="conditional">conditional: {escape(it.condition)}</span>'
     return (f'<li class="{escape(it.kind)}"><b>{escape(it.title)}</b> — {escape(it.text)}{bound} '
             f'<span class="rule">[{escape(it.rule)}]</span></li>')
 

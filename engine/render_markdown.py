@@ -63,6 +63,8 @@ def _item(i: int, it: Item) -> str:
     text = f"{i}. **{it.title}** — {it.text}"
     if it.bounds:
         text += f"  \n   _Bound: {', '.join(f'{b.name} = {b.text}' for b in it.bounds)}_"
+    if it.condition:
+        text += f"  \n   _Conditional: {it.condition}_"
     return text
 
 

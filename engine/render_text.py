@@ -49,11 +49,12 @@ def _numbered(rows: list[RenderableType]) -> Table:
 
 def _item(it: Item) -> RenderableType:
     style = {"fix": "bold green", "reject": "bold red", "ask": "bold yellow"}.get(it.kind, "bold cyan")
-    head = Text.assemble((it.title, style), ": ", it.text)
-    if not it.bounds:
-        return head
-    bound = ", ".join(f"{b.name} = {b.text}" for b in it.bounds)
-    return Group(head, Text(f"bound: {bound}", style="green"))
+    lines = [Text.assemble((it.title, style), ": ", it.text)]
+    if it.bounds:
+        lines.append(Text("bound: " + ", ".join(f"{b.name} = {b.text}" for b in it.bounds), style="green"))
+    if it.condition:
+        lines.append(Text(f"conditional: {it.condition}", style="yellow"))
+    return Group(*lines)
 
 
 def _inputs(m: ReportModel, console: Console) -> None:

@@ -54,6 +54,7 @@ class Item:
     rule: str
     bounds: list[Fact] = field(default_factory=list)
     cites: list[str] = field(default_factory=list)   # names of facts the conclusion uses
+    condition: str | None = None                     # what a conditional verdict depends on
 
 
 @dataclass
@@ -156,7 +157,8 @@ def _item(c: Conclusion, d: Diagnosis, k: Knowledge, rules: dict) -> Item:
         cites.setdefault(b.fact, None)
     title = c.lever or c.claim or (display.category(c.id) if c.kind == "diagnose" else c.id)
     return Item(c.kind, c.id, title, c.because, c.rule, [fact(b.fact, d, k) for b in c.bound],
-                [n for n in cites if n in d.facts or display.base(n) in k.parameters])
+                [n for n in cites if n in d.facts or display.base(n) in k.parameters],
+                getattr(c, "condition", None))
 
 
 def _cited(verdict_facts: list, items: dict[str, list[Item]], d: Diagnosis) -> list[str]:

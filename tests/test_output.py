@@ -28,7 +28,7 @@ def test_text_and_markdown(tmp_path):
     assert "continuous_batching" in text.stdout and "204 tokens/s" in text.stdout
     md = run_cli("diagnose", case, "--format", "markdown")
     assert md.stdout.startswith("# a_chatbot")
-    assert ("`weight_ceiling_tokens_per_s` = `tokens_per_pass × peak_bw / weight_bytes` = "
+    assert ("`weight_ceiling_tokens_per_s` = `tokens_per_pass × peak_bw / device_weight_bytes` = "
             "1 token × 5300 GB/s / 26 GB = **204 tokens/s**") in md.stdout
 
 

@@ -58,7 +58,7 @@ def test_reading_order_and_verdict_first(models):
 
 def test_derivation_reaches_the_datasheet_line(models, knowledge):
     md = render_markdown.to_markdown(models["a_chatbot"])
-    assert ("`ceiling_tokens_per_s` = `tokens_per_pass × peak_bw / weight_bytes` = "
+    assert ("`weight_ceiling_tokens_per_s` = `tokens_per_pass × peak_bw / device_weight_bytes` = "
             "1 token × 5300 GB/s / 26 GB") in md
     peak_bw = next(line for line in md.splitlines() if line.lstrip().startswith("- `peak_bw`"))
     assert "catalogue: AMD Instinct MI300X data sheet" in peak_bw and "5.3 TB/s" in peak_bw
