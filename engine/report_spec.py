@@ -67,6 +67,7 @@ class SweepModel(_Strict):
 
 class WhatIfModel(_Strict):
     operating_point: tuple[str, ...] = ()
+    mark: dict[str, str] = {}
 
 
 class ReportSectionModel(_Strict):
@@ -97,6 +98,8 @@ def _section(spec: ReportSpec, file: str, raw: dict, model: ReportSectionModel, 
     if what_if is not None:
         _located(file, raw, "what_if", lambda: [ctx.vocabulary.get(n) for n in what_if.operating_point])
         spec.operating_point = what_if.operating_point
+        _located(file, raw, "what_if", lambda: [ctx.vocabulary.get(n) for n in what_if.mark])
+        spec.what_if_mark = dict(what_if.mark)
 
 
 def _located(file: str, raw: dict, key: str, fn):

@@ -58,6 +58,7 @@ class ReportSpec:
     chart: Chart | None = None
     ceiling: expr.Expression | None = None   # what a sweep plots along the varied fact
     operating_point: tuple[str, ...] = ()    # facts a what-if drops: they held only as measured
+    what_if_mark: dict[str, str] = field(default_factory=dict)  # facts set on every changed case
     files: list[str] = field(default_factory=list)
 
 

@@ -69,6 +69,9 @@ def apply(case: Case, changes: list[Change], k: Knowledge) -> tuple[Case, list[s
             raise RegimeError(str(err), field=f"--set {ch.name}") from None
         for r in records:
             new.facts[r.name] = r
+    for name, raw in k.report.what_if_mark.items():
+        for r in _one_fact(k.vocabulary.get(name), raw, "what-if"):
+            new.facts[r.name] = r
     changed = {ch.name for ch in changes}
     stale = set(k.report.operating_point) | _derivable_from(changed, k)
     dropped = sorted(n for n in new.facts if n.split("__")[0] in stale and n not in changed)
