@@ -221,3 +221,12 @@ def test_int4_fix_needs_no_proposal_but_folds_behind_int8(diagnoses):
     d = diagnoses["k_llama2_70b_tp2_h100"]
     int4 = [c for c in d.conclusions if c.lever == "quantize_int4"]
     assert [(c.kind, c.folded_into) for c in int4] == [("fix", "quantize_int8")]
+
+
+@pytest.mark.parametrize("path", sorted(CASES_DIR.glob("*.yaml")), ids=lambda p: p.stem)
+def test_kv_headroom_and_kv_wall_never_both(knowledge, path):
+    # "batch × KV ≪ weights holds into the tens of sequences" beside "the KV cache is most of
+    # the pass" told one reader two opposite things about the same batch (found at batch 256).
+    d = api.diagnose(path, knowledge)
+    found = {c.id for c in d.of_kind("finding")}
+    assert not {"kv_headroom", "kv_is_the_wall"} <= found
