@@ -89,24 +89,17 @@ class FactSpec:
 
 @cache
 def _spec_model() -> type:
-    """The pydantic schema of a declaration, built on first use: running cases never needs it."""
-    from pydantic import BaseModel, ConfigDict, field_validator
+    """The pydantic schema of a declaration, built on first use from FactSpec's own fields
+    (one list of fields; running cases never needs pydantic)."""
+    from dataclasses import MISSING, fields
+    from typing import get_type_hints
 
-    class FactSpecModel(BaseModel):
+    from pydantic import BaseModel, ConfigDict, create_model, field_validator
+
+    class Checks(BaseModel):
         model_config = ConfigDict(extra="forbid", frozen=True)
 
-        name: str
-        meaning: str
-        kind: Kind = "number"
-        unit: str = "1"
-        display: str | None = None
-        range: str = "(-inf, inf)"
-        values: tuple[str, ...] = ()
-        of: Literal["levers", "claims"] | None = None
-        sum_max: float | None = None
-        origin: str = "vocabulary"
-
-        @field_validator("name")
+        @field_validator("name", check_fields=False)
         @classmethod
         def _name(cls, v: str) -> str:
             if not NAME.match(v) or v in RESERVED:
@@ -114,20 +107,23 @@ def _spec_model() -> type:
                                  f"{' or '.join(sorted(RESERVED))}")
             return v
 
-        @field_validator("range")
+        @field_validator("range", check_fields=False)
         @classmethod
         def _range(cls, v: str) -> str:
             Interval.parse(v)
             return v
 
-        @field_validator("unit", "display")
+        @field_validator("unit", "display", check_fields=False)
         @classmethod
         def _unit(cls, v: str | None) -> str | None:
             if v is not None and v not in ("%", units.FRACTION):
                 units.check_unit(v)
             return v
 
-    return FactSpecModel
+    hints = get_type_hints(FactSpec)
+    spec_fields = {f.name: (hints[f.name], ... if f.default is MISSING else f.default)
+                   for f in fields(FactSpec)}
+    return create_model("FactSpecModel", __base__=Checks, **spec_fields)
 
 
 class Vocabulary:
