@@ -768,7 +768,7 @@ def _total(fields: tuple[str, ...]) -> Evaluator:
         listed = [facts[f] for f in fields if f in facts]
         if not listed:
             raise Unlisted("no member of the group is listed")
-        return float(sum(listed))
+        return math.fsum(listed)  # correctly rounded: the same on every Python (3.12 changed sum)
     return total
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -187,7 +188,7 @@ def _show_range(spec: FactSpec) -> str:
 def _check_sum(spec: FactSpec, records: list[FactRecord]) -> None:
     if spec.sum_max is None:
         return
-    total = sum(float(r.value) for r in records)
+    total = math.fsum(float(r.value) for r in records)
     if total > spec.sum_max + 1e-9:
         raise ValueError(f"members add up to {units.format_quantity(total, spec.unit, spec.display)}, "
                          f"more than {units.format_quantity(spec.sum_max, spec.unit, spec.display)}")
