@@ -72,3 +72,22 @@ def test_inline_hardware_with_a_missing_dtype(tmp_path, knowledge):
     d = api.diagnose(path, knowledge)
     failed = [c.because for c in d.of_kind("finding") if c.id == "derivation_failed"]
     assert failed and "peak_flops_by_dtype__fp8" in failed[0]
+
+
+def test_flop_util_that_needs_more_bandwidth_than_peak(tmp_path, knowledge):
+    # 66% of the FLOP peak at a decode pass's intensity (weights and KV cache) needs more bytes per
+    # second than the memory delivers: the profiler figure is wrong, whatever the throughput says
+    path = tmp_path / "c.yaml"
+    path.write_text("title: t\nhardware: H100_SXM\nmodel: llama-3-8b\nfacts:\n  phase: decode\n"
+                    "  batch: 512\n  context_tokens: 1024\n  weight_dtype: bf16\n  compute_dtype: bf16\n"
+                    "  flop_util: 66%\n  bw_util: 40%\n", encoding="utf-8")
+    d = api.diagnose(path, knowledge)
+    assert any("more than the 3350 GB/s peak" in why for why in inconsistent(d)), inconsistent(d)
+
+
+def test_profiler_figure_and_measured_rate_disagree(tmp_path, knowledge):
+    # 160 tokens/s of a 26 GB weight read is 78% of MI300X bandwidth; a profiler's 99% means 21 points
+    # of traffic the weights do not explain: a finding, not an inconsistency
+    d = diagnose(tmp_path, knowledge, "  throughput: 160 tokens/s\n  bw_util: 99%\n  flop_util: 4%\n")
+    assert inconsistent(d) == []
+    assert [c.id for c in d.of_kind("finding") if c.id == "uncounted_traffic"] == ["uncounted_traffic"]

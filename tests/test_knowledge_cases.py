@@ -40,6 +40,11 @@ AWQ_LINEAR = 0.5 + 2.5 / 128                   # int4 + fp16 scale and int4 zero
 AWQ_READ = (L2_7B - 32_000 * 4096) * AWQ_LINEAR + 32_000 * 4096 * 2     # LM head stays fp16
 MIX64_READ = (MIX_SHARED + MIX_EXPERTS * touched(64) / 8) * 2
 
+# A prefill multiplies every layer for every prompt token but runs the LM head (vocab × hidden) for
+# the last position only: its logits are the only ones sampled.
+PREFILL_25K_FLOPS = (2 * ((L3_8B - 128_256 * 4096) * 25_000 + 128_256 * 4096)
+                     + 0.5 * 4 * 32 * 4096 * 25_000**2)
+
 # case -> {fact: expected value}, from the headers' arithmetic (rel 1%)
 FIGURES = {
     "k_kv_bound_decode_a100": {
@@ -90,8 +95,8 @@ FIGURES = {
         "ceiling_tokens_per_s": 4 * H100_BW / (AWQ_READ + 4 * 1024 * KV_L2_7B_FP16),
     },
     "k_prefill_25k_ttft_h100": {
-        "ttft_bound": (2 * L3_8B * 25_000 + 0.5 * 4 * 32 * 4096 * 25_000**2) / H100_FP16,
-        "ttft_over_bound": 1.4 / ((2 * L3_8B * 25_000 + 0.5 * 4 * 32 * 4096 * 25_000**2) / H100_FP16),
+        "ttft_bound": PREFILL_25K_FLOPS / H100_FP16,
+        "ttft_over_bound": 1.4 / (PREFILL_25K_FLOPS / H100_FP16),
     },
     "k_impossible_throughput_h100": {
         "ceiling_tokens_per_s": 8 * H100_BW / (L2_13B * 2 + 8 * 1024 * KV_L2_13B_FP16),
@@ -111,7 +116,8 @@ FIGURES = {
     },
     "k_tp4_pcie_prefill_l40s": {
         "comm_ratio": (40 * 2 * 2 * 0.75 * 4096 * 5120 * 2 / 32e9) / (L2_13B * 2 / 4 / L40S_BW),
-        "ttft_bound": (2 * L2_13B * 4096 + 0.5 * 4 * 40 * 5120 * 4096**2) / (4 * L40S_FP16),
+        "ttft_bound": (2 * ((L2_13B - 32_000 * 5120) * 4096 + 32_000 * 5120) + 0.5 * 4 * 40 * 5120 * 4096**2)
+        / (4 * L40S_FP16),
     },
 }
 

@@ -58,7 +58,7 @@ def test_why_and_why_not_clause_by_clause():
     not_fired = blocks["batch_past_the_ridge"]
     assert "did NOT fire" in not_fired
     assert '[ ] regime == "compute_bound"   (regime=overhead_bound)' in not_fired
-    assert "[ ] arithmetic_intensity >= ridge_point   (arithmetic_intensity=1 FLOP/byte, " \
+    assert "[ ] regime_intensity >= ridge_point   (regime_intensity=1 FLOP/byte, " \
            "ridge_point=247 FLOP/byte)" in not_fired
 
 

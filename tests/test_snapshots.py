@@ -1,4 +1,4 @@
-"""One reviewed JSON snapshot per solution case pins its whole reasoning chain.
+"""One reviewed JSON snapshot per shipped case pins its whole reasoning chain.
 
 When one changes, read the diff against the solution and say in the commit why the new
 reasoning is right; never update a snapshot just to make the test pass.
@@ -11,10 +11,10 @@ from regime.engine import api, report
 from regime.engine.paths import CASES_DIR
 from syrupy.extensions.json import JSONSnapshotExtension
 
-SOLUTION_CASES = ["a_chatbot", "b_training_run", "c_document_summarizer", "d_high_throughput_api",
-                  "e_doesnt_add_up"]
-# Knowledge beyond the worked solution (KV, MoE, TP, quantized checkpoints, TTFT, thin data).
-KNOWLEDGE_CASES = sorted(p.stem for p in CASES_DIR.glob("k_*.yaml"))
+# Every shipped case: the solution's (a_..e_), generalization (g_), knowledge beyond the solution
+# (k_: KV, MoE, TP, quantized checkpoints, TTFT, thin data), traces (t_) and real H200 runs (r_).
+CASES = sorted(p.stem for p in CASES_DIR.glob("*.yaml"))
+SOLUTION_CASES = [n for n in CASES if n[0] in "abcde" and n[1] == "_"]
 
 
 @pytest.fixture
@@ -22,7 +22,7 @@ def snapshot_json(snapshot):
     return snapshot.use_extension(JSONSnapshotExtension)
 
 
-@pytest.mark.parametrize("name", SOLUTION_CASES + KNOWLEDGE_CASES)
+@pytest.mark.parametrize("name", CASES)
 def test_reasoning_chain(name, knowledge, snapshot_json):
     d = api.diagnose(CASES_DIR / f"{name}.yaml", knowledge)
     assert report.to_dict(d, knowledge) == snapshot_json
