@@ -42,6 +42,8 @@ INTERNAL = {SID: "", ANCHOR[0]: ANCHOR[1], expr.ZERO_FIELD: 0.0, "_a": 0.0, "_b"
 MAX_WM_FIELDS = 250
 MAX_CASE_FIELDS = 150
 
+NO_VERDICT = "no_verdict"  # the finding the engine itself concludes: a proposal nobody judged
+
 
 class EngineFault(RuntimeError):
     """The evaluators disagreed with the rules' semantics, or a firing failed: a bug, not bad input."""
@@ -337,7 +339,7 @@ class Run:
             group, _, item = name.partition("__")
             if group in self.p.flags and item and item not in judged:
                 d.conclusions.append(Conclusion(
-                    "finding", "no_verdict", "(engine)",
+                    "finding", NO_VERDICT, "(engine)",
                     f"{group} '{item}' in the case gets no verdict from any rule in the loaded packs",
                     self.step + 1))
 

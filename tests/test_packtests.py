@@ -56,7 +56,7 @@ def test_failures_show_expected_actual_and_the_why_trace(tmp_path):
 @pytest.mark.parametrize("text, line, words", [
     ("tests:\n  - name: t\n    case: no_such_case\n", 3, "no built-in case with that id"),
     ("tests:\n  - name: t\n    case: a_chatbot\n    expect: {fired: [no_such_rule]}\n", 2,
-     "no loaded rule has the id 'no_such_rule'"),
+     "no rule with the id 'no_such_rule' in the loaded knowledge"),
     ("tests:\n  - name: t\n    case: a_chatbot\n    expect: {regim: x}\n", 4,
      "unknown key (did you mean 'regime'"),
     ("tests:\n  - name: t\n    facts: {batch: 5 GB}\n", 3, "batch"),
