@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 import casegen  # noqa: E402
+
 from regime.durable import engine as durable_engine  # noqa: E402
 from regime.engine import api, durable_bridge, expr, session  # noqa: E402
 from regime.engine.firing import Run  # noqa: E402

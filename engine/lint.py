@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pint
+
 from regime.core import units
 from regime.core.yamlsrc import load_yaml
 from regime.engine import dimensions, expr, overlap

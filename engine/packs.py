@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, model_validator
+
 from regime.core import limits, units
 from regime.core.errors import RegimeError, did_you_mean
 from regime.core.names import member_id

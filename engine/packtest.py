@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr
+
 from regime.core import units
 from regime.core.errors import RegimeError, did_you_mean
 from regime.core.yamlsrc import LineDict, load_yaml, validated

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict
+
 from regime.core.errors import RegimeError
 from regime.core.names import member_id
 from regime.core.yamlsrc import line_of, validated

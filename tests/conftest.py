@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+
 from regime.core.errors import RegimeError
 from regime.engine import api
 from regime.engine.packs import Knowledge, load_knowledge

@@ -7,6 +7,7 @@ import json
 
 import pytest
 from conftest import ROOT, run_cli
+
 from regime.core.errors import RegimeError
 from regime.engine import api, durable_bridge, expr
 from regime.engine.packs import load_knowledge

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from conftest import GOOD_CASE, TOY, case_error, run_cli, write
+
 from regime.core.errors import RegimeError
 from regime.engine import api
 from regime.engine.packs import load_knowledge

@@ -8,6 +8,7 @@ import os
 import shutil
 
 from conftest import GOOD_CASE, ROOT, run_cli, write
+
 from regime.engine import batch
 from regime.engine.paths import builtin_cases
 

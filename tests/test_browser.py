@@ -16,9 +16,10 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
+from test_snapshots import SOLUTION_CASES
+
 from regime.engine import api, report_cli
 from regime.engine.paths import CASES_DIR
-from test_snapshots import SOLUTION_CASES
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(

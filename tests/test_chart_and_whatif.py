@@ -9,6 +9,7 @@ import sys
 
 import pytest
 from conftest import ROOT, run_cli, write
+
 from regime.engine import api, chart, report_model, sweep, whatif
 from regime.engine.paths import CASES_DIR
 from regime.facts.vocabulary import load_vocabulary

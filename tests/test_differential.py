@@ -12,6 +12,7 @@ from pathlib import Path
 
 import differential
 import pytest
+
 from regime.core.errors import RegimeError
 from regime.engine import api
 from regime.engine.compiled import CompiledRunner

@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 from conftest import GOOD_CASE, ROOT, TESTS, run_cli, write
+from rich.console import Console
+
 from regime.core.errors import RegimeError
 from regime.engine import api, report
 from regime.engine.packs import load_knowledge
 from regime.engine.paths import RULES_DIR
 from regime.facts.vocabulary import load_vocabulary
-from rich.console import Console
 
 CORPUS = TESTS / "fuzz_corpus"
 

@@ -8,6 +8,7 @@ import sys
 
 import pytest
 from conftest import ROOT, write
+
 from regime.engine.grading import output
 from regime.engine.grading.answer import read_answer
 from regime.engine.grading.figures import matches, quantities

@@ -11,6 +11,7 @@ import jsonschema
 import pytest
 import yaml
 from conftest import ROOT, run_cli, write
+
 from regime.engine.grading import batch, exercise, output
 from regime.engine.grading import grade as regime_grade
 from regime.engine.grading.answer import outline

@@ -7,6 +7,7 @@ import json
 import pytest
 from conftest import GOOD_CASE as CASE
 from conftest import ROOT, case_error, run_cli, write
+
 from regime.core.errors import RegimeError, did_you_mean
 from regime.engine import expr
 from regime.engine.packs import load_knowledge

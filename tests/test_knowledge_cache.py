@@ -9,6 +9,7 @@ import sys
 
 import pytest
 from conftest import ROOT, write
+
 from regime.engine import api, knowledge_cache, packs, report
 from regime.engine.paths import builtin_cases
 

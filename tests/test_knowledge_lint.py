@@ -6,6 +6,7 @@ import re
 
 import pytest
 from conftest import ROOT
+
 from regime.core.yamlsrc import load_yaml
 from regime.engine import expr
 from regime.engine.paths import builtin_cases

@@ -9,6 +9,7 @@ import sys
 
 import pytest
 from conftest import ROOT, TESTS, run_cli, write
+
 from regime.core.errors import RegimeError
 from regime.engine import api, report
 from regime.engine.paths import CASES_DIR

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import TESTS, run_cli
+
 from regime.core.errors import RegimeError
 from regime.engine import api, lint, packtest
 from regime.engine.paths import RULES_DIR, builtin_cases

@@ -6,6 +6,7 @@ import json
 
 import pytest
 from conftest import TESTS, run_cli
+
 from regime.engine import list_cli
 
 SITE_KV = TESTS / "layers" / "site_kv"

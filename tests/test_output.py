@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from conftest import ROOT, run_cli
+
 from regime.engine.paths import builtin_cases
 
 

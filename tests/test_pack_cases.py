@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from regime.core.errors import RegimeError
 from regime.core.yamlsrc import load_yaml
 from regime.engine import api, packtest

@@ -6,8 +6,9 @@ import re
 
 import pytest
 from conftest import run_cli, write
-from regime.engine.cli import app
 from typer.testing import CliRunner
+
+from regime.engine.cli import app
 
 
 def test_builtin_pack_tests_pass_and_fire_every_builtin_rule():

@@ -11,11 +11,12 @@ import sys
 
 import pytest
 from conftest import ROOT, run_cli, write
-from regime.engine import api, render_html, render_markdown, render_text, report_model
-from regime.engine.paths import CASES_DIR
 from rich.console import Console
 from syrupy.extensions.json import JSONSnapshotExtension
 from test_snapshots import SOLUTION_CASES
+
+from regime.engine import api, render_html, render_markdown, render_text, report_model
+from regime.engine.paths import CASES_DIR
 
 RAW_FLOAT = re.compile(r"\d\.\d{7,}|\de[+-]\d")
 INTERNAL = re.compile(r"\w__\w|=True\b|=False\b|\[\"\w+\"\]")

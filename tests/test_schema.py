@@ -9,6 +9,7 @@ import jsonschema
 import pytest
 import yaml
 from conftest import ROOT, TESTS, run_cli
+
 from regime.engine import schema
 
 SHIPPED = sorted([*ROOT.glob("rules/*.yaml"), *ROOT.glob("cases/*.yaml"), ROOT / "facts" / "vocabulary.yaml",

@@ -7,9 +7,10 @@ reasoning is right; never update a snapshot just to make the test pass.
 from __future__ import annotations
 
 import pytest
+from syrupy.extensions.json import JSONSnapshotExtension
+
 from regime.engine import api, report
 from regime.engine.paths import CASES_DIR
-from syrupy.extensions.json import JSONSnapshotExtension
 
 SOLUTION_CASES = ["a_chatbot", "b_training_run", "c_document_summarizer", "d_high_throughput_api",
                   "e_doesnt_add_up"]

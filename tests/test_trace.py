@@ -10,6 +10,8 @@ import statistics
 import orjson
 import pytest
 from conftest import TESTS, run_cli, write
+from syrupy.extensions.json import JSONSnapshotExtension
+
 from regime.engine import api, report
 from regime.engine.trace import reader as reader_mod
 from regime.engine.trace.kernels import load_classifier
@@ -18,7 +20,6 @@ from regime.engine.trace.merge import diagnose_all, trace_case
 from regime.engine.trace.quantiles import LogHistogram
 from regime.engine.trace.settings import settings
 from regime.engine.trace.spill import SortedSpill
-from syrupy.extensions.json import JSONSnapshotExtension
 
 DATA = TESTS / "data"
 V100 = DATA / "v100_rank0_train_trimmed.json.gz"

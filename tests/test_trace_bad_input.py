@@ -8,6 +8,7 @@ import os
 import orjson
 import pytest
 from conftest import TESTS, run_cli
+
 from regime.engine.trace.kernels import load_classifier
 from regime.engine.trace.measure import measure
 from regime.engine.trace.reader import TraceError
