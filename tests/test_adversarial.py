@@ -108,6 +108,7 @@ def test_huge_and_boolean_constants_in_conditions_are_refused():
             expr.parse(text, ctx, "condition")
 
 
+@pytest.mark.e2e
 def test_process_survives_a_batch_of_hostile_cases(tmp_path):
     paths = []
     for i, (field, value) in enumerate(HOSTILE_VALUES):
@@ -122,6 +123,7 @@ def test_process_survives_a_batch_of_hostile_cases(tmp_path):
     assert [r["file"] for r in results if "error" in r] == paths  # each refusal in its place
 
 
+@pytest.mark.e2e
 def test_durable_limits_become_pack_errors(tmp_path):
     # durable-rules allows ~31 expressions in one join (its error 113); the rule is named
     many = " and ".join(f"bw_util > flop_util * {i}" for i in range(1, 15))

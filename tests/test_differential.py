@@ -18,6 +18,8 @@ from regime.engine import api
 from regime.engine.compiled import CompiledRunner
 from regime.engine.paths import builtin_cases
 
+pytestmark = pytest.mark.slow
+
 TESTS = Path(__file__).parent
 
 

@@ -74,6 +74,7 @@ def test_parameters_must_be_finite(tmp_path, value):
     assert err.line == 4
 
 
+@pytest.mark.e2e
 def test_constant_only_comparison_agrees_with_python(tmp_path):
     site = write(tmp_path, "site.yaml", "pack: site\ndescription: d\nrules:\n  - id: site_toggle\n"
                  "    description: d\n    when: util_high > 0.4 and phase == \"decode\"\n"
@@ -132,6 +133,7 @@ def test_inline_hardware_errors_have_a_line(tmp_path, knowledge):
     assert err.line == 3 and err.field == "hardware.peak_bw"
 
 
+@pytest.mark.e2e
 def test_json_is_one_envelope_whatever_the_inputs(tmp_path):
     bad = write(tmp_path, "bad.yaml", CASE.replace("78%", "178%"))
     good = str(ROOT / "cases" / "a_chatbot.yaml")

@@ -44,6 +44,7 @@ def test_site_layer_lints_clean_with_its_tests_giving_its_inputs():
     assert _findings(TESTS / "layers" / "site_kv") == []
 
 
+@pytest.mark.e2e
 def test_select_and_ignore_by_code_or_prefix():
     pack = str(TESTS / "lint_packs" / "rg010_conflict.yaml")
     done = run_cli("check", "--rules", pack)
@@ -55,6 +56,7 @@ def test_select_and_ignore_by_code_or_prefix():
     assert bad.returncode == 2 and "unknown lint code 'XX9'" in bad.stderr
 
 
+@pytest.mark.e2e
 def test_warnings_do_not_fail_and_follow_errors(tmp_path):
     pack = tmp_path / "two.yaml"
     pack.write_text((TESTS / "lint_packs" / "rg010_conflict.yaml").read_text()
@@ -65,6 +67,7 @@ def test_warnings_do_not_fail_and_follow_errors(tmp_path):
     assert warn_only.returncode == 0 and "0 error(s), 1 warning(s)" in warn_only.stdout
 
 
+@pytest.mark.e2e
 def test_codes_are_listed():
     out = run_cli("check", "--codes").stdout
     assert all(code in out for code in lint.CODES) and "RG006 error   template-unguaranteed" in out

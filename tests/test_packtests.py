@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from regime.engine.cli import app
 
 
+@pytest.mark.e2e
 def test_builtin_pack_tests_pass_and_fire_every_builtin_rule():
     done = run_cli("test")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -34,6 +35,7 @@ tests:
 """
 
 
+@pytest.mark.e2e
 def test_failures_show_expected_actual_and_the_why_trace(tmp_path):
     layer = tmp_path / "site"
     layer.mkdir()
@@ -75,6 +77,7 @@ def test_bad_pack_tests_are_located_errors(tmp_path, text, line, words):
     assert words in first
 
 
+@pytest.mark.e2e
 def test_hostile_layer_is_refused_fast(tmp_path):
     layer = tmp_path / "site"
     layer.mkdir()

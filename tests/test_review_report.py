@@ -89,6 +89,7 @@ def test_text_keeps_indentation_when_wrapped_at_80_columns(models):
     assert all(re.match(r"^ {1,2}\d\. ", line) or line.startswith("    ") for line in fixes)
 
 
+@pytest.mark.e2e
 def test_site_override_is_shown(tmp_path):
     site = write(tmp_path, "site.yaml", "pack: site\ndescription: stricter\n"
                  "overrides:\n  parameters: {near_ceiling: 0.9}\n")
@@ -100,6 +101,7 @@ def test_site_override_is_shown(tmp_path):
     assert done.stdout.splitlines()[4].startswith(f"_knowledge: built-in + {site}; override near_ceiling")
 
 
+@pytest.mark.e2e
 def test_batch_ends_with_a_summary_table_and_quiet_prints_only_it():
     cases = [str(CASES_DIR / f"{n}.yaml") for n in SOLUTION_CASES]
     env = {**os.environ, "COLUMNS": "80"}
@@ -118,6 +120,7 @@ def test_batch_ends_with_a_summary_table_and_quiet_prints_only_it():
     assert max(len(x) for x in quiet.stdout.splitlines()) <= 80
 
 
+@pytest.mark.e2e
 def test_report_command_writes_self_contained_pages(tmp_path):
     out = tmp_path / "out"
     done = run_cli("report", str(CASES_DIR / "a_chatbot.yaml"), str(CASES_DIR / "e_doesnt_add_up.yaml"),

@@ -70,6 +70,7 @@ def test_v100_facts(measured):
     assert m.kernel_duration.quantile(0.5) < m.kernel_duration.quantile(0.9)
 
 
+@pytest.mark.e2e
 def test_case_file_written_by_the_cli_is_a_valid_case(tmp_path, knowledge):
     out = tmp_path / "v100.yaml"
     r = run_cli("trace", str(V100), "-o", str(out))
@@ -173,6 +174,7 @@ def test_event_boundaries_anywhere_in_a_block(tmp_path, monkeypatch):
     assert whole.kernels == 300 and whole.idle_share == pytest.approx(299 / (3 * 299 + 2))
 
 
+@pytest.mark.slow
 def test_memory_is_flat_in_trace_size(tmp_path, monkeypatch):
     import tracemalloc
 
