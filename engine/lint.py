@@ -15,9 +15,9 @@ import pint
 
 from regime.core import units
 from regime.core.yamlsrc import load_yaml
-from regime.engine import dimensions, expr, overlap
-from regime.engine.expr import Bin, BoolOp, Call, Cmp, Lookup, Node, Not, Num, Ref
+from regime.engine import lang
 from regime.engine.knowledge import TEST_SUFFIX, Knowledge, Rule
+from regime.engine.lang import Bin, BoolOp, Call, Cmp, Lookup, Node, Not, Num, Ref, dimensions, overlap
 from regime.facts.catalogue import CATALOGUE_DIR
 
 
@@ -100,14 +100,14 @@ def _unit_scale(k: Knowledge) -> Iterator[Finding]:
             spec = k.vocabulary.get(rule.target)  # type: ignore[arg-type]
             got = _quantity(rule.formula.tree, ctx)
             if spec.kind == "number" and got is not None:
-                scale = _scale(got, dimensions._q(spec.unit))
+                scale = _scale(got, dimensions.unit_quantity(spec.unit))
                 if scale not in (None, 1.0):
                     yield Finding("RG001", rule.file, rule.line, rule.id,
                                   f"the formula gives {got.units:~} but {rule.target} is held in "
                                   f"{spec.unit}: the number is off by a factor {1 / scale:g}")
 
 
-def _scale_problems(node: Node, k: Knowledge, ctx: expr.Context) -> Iterator[tuple[Node, str]]:
+def _scale_problems(node: Node, k: Knowledge, ctx: lang.Context) -> Iterator[tuple[Node, str]]:
     match node:
         case Cmp(left=a, right=b) | Bin(op="+" | "-", left=a, right=b):
             qa, qb = _quantity(a, ctx), _quantity(b, ctx)
@@ -149,16 +149,16 @@ def _text(node: Node) -> str:
             return f"{_text(a)} {op} {_text(b)}"
         case Bin(op=op, left=a, right=b):
             return f"{_text(a)} {op} {_text(b)}"
-    return expr.render(node)
+    return lang.render(node)
 
 
 def _unit_text(q: pint.Quantity) -> str:
     return "fraction" if q.dimensionless and str(q.units) == "dimensionless" else f"{q.units:~}"
 
 
-def _quantity(node: Node, ctx: expr.Context) -> pint.Quantity | None:
+def _quantity(node: Node, ctx: lang.Context) -> pint.Quantity | None:
     try:
-        q = dimensions._dims(node, ctx)
+        q = dimensions.dims_of(node, ctx)
     except Exception:
         return None
     return q if isinstance(q, pint.Quantity) else None
@@ -398,7 +398,7 @@ def _exclusive(a: Rule, b: Rule) -> bool:
     return overlap.disjoint(_tree(a), _tree(b), overlap.presence_atoms([*a.required(), *b.required()]))
 
 
-def _context(k: Knowledge) -> expr.Context:
+def _context(k: Knowledge) -> lang.Context:
     from regime.engine.packs import _context as pack_context
     return pack_context(k)
 

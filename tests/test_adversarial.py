@@ -9,7 +9,7 @@ import pytest
 from conftest import ROOT, run_cli
 
 from regime.core.errors import RegimeError
-from regime.engine import api, durable_bridge, expr
+from regime.engine import api, durable_bridge, lang
 from regime.engine.packs import load_knowledge
 from regime.facts.vocabulary import load_vocabulary
 
@@ -102,10 +102,10 @@ def test_tiny_values_reach_durable_safely(tmp_path, knowledge):
 
 
 def test_huge_and_boolean_constants_in_conditions_are_refused():
-    ctx = expr.Context(load_vocabulary())
+    ctx = lang.Context(load_vocabulary())
     for text in ("bw_util > 1e300", "bw_util > True", "bw_util == None"):
-        with pytest.raises(expr.ExprError):
-            expr.parse(text, ctx, "condition")
+        with pytest.raises(lang.ExprError):
+            lang.parse(text, ctx, "condition")
 
 
 @pytest.mark.e2e

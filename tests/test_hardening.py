@@ -9,7 +9,7 @@ from conftest import GOOD_CASE as CASE
 from conftest import ROOT, case_error, run_cli, write
 
 from regime.core.errors import RegimeError, did_you_mean
-from regime.engine import expr
+from regime.engine import lang
 from regime.engine.packs import load_knowledge
 from regime.facts.vocabulary import load_vocabulary
 
@@ -52,8 +52,8 @@ def test_deeply_nested_yaml_is_an_error(tmp_path, knowledge):
     "not " * 450 + "batch > 1",
 ])
 def test_expression_size_is_bounded(condition):
-    with pytest.raises(expr.ExprError):
-        expr.parse(condition, expr.Context(load_vocabulary()), "condition")
+    with pytest.raises(lang.ExprError):
+        lang.parse(condition, lang.Context(load_vocabulary()), "condition")
 
 
 @pytest.mark.parametrize("name", ["sid", "id", "batch__extra"])
