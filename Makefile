@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench differential fuzz clean
+.PHONY: demo test test-fast lint bench differential fuzz clean
 
 $(BIN)/regime: pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -17,6 +17,11 @@ demo: $(BIN)/regime
 test: $(BIN)/regime
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
+
+# The edit loop: in-process tests only (no fresh interpreters, fuzzing or differential runs).
+test-fast: $(BIN)/regime
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -q -m "not slow and not e2e"
 
 bench: $(BIN)/regime
 	$(BIN)/python bench/throughput.py

@@ -31,8 +31,14 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 import casegen  # noqa: E402
+
 from regime.durable import engine as durable_engine  # noqa: E402
-from regime.engine import api, durable_bridge, expr, session  # noqa: E402
+from regime.engine import (  # noqa: E402
+    api,
+    durable_bridge,
+    lang,
+    session,
+)
 from regime.engine.firing import Run  # noqa: E402
 from regime.engine.knowledge import Knowledge  # noqa: E402
 from regime.engine.packs import _context  # noqa: E402
@@ -138,7 +144,7 @@ def copies(k: Knowledge, n: int, fire: bool) -> Knowledge:
             if not fire:
                 hi = k.vocabulary.get("batch").interval.hi * 10
                 text = f"batch > {hi:g}" if when is None else f"({when.source}) and batch > {hi:g}"
-                when = expr.parse(text, ctx, "condition")
+                when = lang.parse(text, ctx, "condition")
             rules.append(dataclasses.replace(r, id=f"{r.id}_copy{i}", when=when))
     return dataclasses.replace(k, rules=rules, evaluators={})
 

@@ -19,6 +19,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import closed_form as cf  # noqa: E402
+
 from regime.engine import api  # noqa: E402
 
 BATCHES = (1, 16, 256)

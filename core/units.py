@@ -56,7 +56,8 @@ def registry() -> pint.UnitRegistry:
     return ureg
 
 
-def _units(text: str) -> pint.Unit:
+def parse_unit(text: str) -> pint.Unit:
+    """The pint unit `text` names; ValueError unless it is a plain multiplicative unit."""
     if text == FRACTION or text in ("", "1"):
         return registry().dimensionless
     if len(text) > 40 or not _UNIT_TEXT.match(text.strip()):
@@ -76,7 +77,7 @@ def _units(text: str) -> pint.Unit:
 
 def check_unit(text: str) -> None:
     """Raise ValueError if `text` is not a unit pint knows."""
-    _units(text)
+    parse_unit(text)
 
 
 # (from, to) -> the multiplier taking a magnitude in `from` to `to`, or None when the two are
@@ -92,7 +93,7 @@ def conversion(from_unit: str, to_unit: str) -> float | None:
     """
     key = (from_unit, to_unit)
     if key not in _CONVERSIONS:
-        a, b = _units(from_unit), _units(to_unit)
+        a, b = parse_unit(from_unit), parse_unit(to_unit)
         same = registry().get_root_units(a)[1] == registry().get_root_units(b)[1]
         _CONVERSIONS[key] = float(registry().Quantity(1.0, a).to(b).magnitude) if same else None
     return _CONVERSIONS[key]

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import yaml
+
 from regime.core.errors import RegimeError, RegimeErrors, did_you_mean
 
 if TYPE_CHECKING:  # pydantic's model machinery is imported by the code that defines models

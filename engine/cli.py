@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+
 from regime.core.errors import RegimeError
 from regime.engine import api, explain, lint_cli, list_cli, packtest_cli, review_cli, schema_cli
 from regime.engine.grading import cli as grading_cli

@@ -18,11 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import regime
 from regime.core.errors import RegimeError, did_you_mean
 from regime.engine import api, batch, report
 from regime.engine.paths import CASES_DIR, builtin_cases
-
-import regime
 
 EXIT_BAD_INPUT = 2
 FORMATS = ("text", "json", "jsonl", "markdown")

@@ -11,7 +11,7 @@ from typing import Any
 
 from regime.core import units
 from regime.core.names import member_id
-from regime.engine import expr
+from regime.engine import lang
 from regime.engine.knowledge import Knowledge
 
 _PREC = {"+": 1, "-": 1, "*": 2, "/": 2}
@@ -65,97 +65,97 @@ def meaning(field: str, k: Knowledge) -> str:
 
 # ---- formulas --------------------------------------------------------------------------------
 
-Leaf = Callable[[expr.Node], str]
+Leaf = Callable[[lang.Node], str]
 
 
-def render(node: expr.Node, leaf: Leaf, parent: str = "", right: bool = False) -> str:
+def render(node: lang.Node, leaf: Leaf, parent: str = "", right: bool = False) -> str:
     """Infix text of a formula tree with the fewest parentheses; leaves via `leaf`."""
     match node:
-        case expr.Bin(op=op, left=a, right=b):
+        case lang.Bin(op=op, left=a, right=b):
             text = f"{render(a, leaf, op)} {_SYM[op]} {render(b, leaf, op, right=True)}"
             outer = _PREC.get(parent, 0)
             wrap = _PREC[op] < outer or (right and _PREC[op] == outer and parent in "-/")
             return f"({text})" if wrap else text
-        case expr.Call(fn=fn, args=args) if fn in ("min", "max"):
+        case lang.Call(fn=fn, args=args) if fn in ("min", "max"):
             return f"{fn}({', '.join(render(a, leaf) for a in args)})"
     return leaf(node)
 
 
-def symbolic(node: expr.Node) -> str:
+def symbolic(node: lang.Node) -> str:
     """`a × b / c`, with the names people read."""
-    def leaf(n: expr.Node) -> str:
+    def leaf(n: lang.Node) -> str:
         match n:
-            case expr.Ref():
+            case lang.Ref():
                 return label(n.field)
-            case expr.Num(name=str() as name):
+            case lang.Num(name=str() as name):
                 return label(name)
-            case expr.Num(value=v):
+            case lang.Num(value=v):
                 return units.format_number(v)
-            case expr.Lookup(table=t, key=key) | expr.Pick(group=t, key=key):
-                inner = key.value if isinstance(key, expr.Str) else label(key.field)
+            case lang.Lookup(table=t, key=key) | lang.Pick(group=t, key=key):
+                inner = key.value if isinstance(key, lang.Str) else label(key.field)
                 return f"{t}[{inner}]"
-            case expr.Call(fn="count", args=(a,)):
+            case lang.Call(fn="count", args=(a,)):
                 return symbolic(a)
-            case expr.Call(fn="total", args=args):
+            case lang.Call(fn="total", args=args):
                 return f"total({label(args[0].field).split('[')[0] if args else ''})"  # type: ignore[union-attr]
-        return expr.render(n)
+        return lang.render(n)
     return render(node, leaf)
 
 
-def substituted(node: expr.Node, facts: dict[str, Any], k: Knowledge) -> str:
+def substituted(node: lang.Node, facts: dict[str, Any], k: Knowledge) -> str:
     """Every leaf replaced by its value, rounded for people: `1 token × 3 TB/s / 7 GB`."""
-    def leaf(n: expr.Node) -> str:
+    def leaf(n: lang.Node) -> str:
         match n:
-            case expr.Ref(field=f) if f in facts:
+            case lang.Ref(field=f) if f in facts:
                 return value_text(f, facts[f], k)
-            case expr.Num(name=str() as name):
+            case lang.Num(name=str() as name):
                 return value_text(name, n.value, k)
-            case expr.Num(value=v):
+            case lang.Num(value=v):
                 return units.format_number(v)
-            case expr.Lookup(table=t, entries=entries, key=key):
-                member = key.value if isinstance(key, expr.Str) else facts.get(key.field)
+            case lang.Lookup(table=t, entries=entries, key=key):
+                member = key.value if isinstance(key, lang.Str) else facts.get(key.field)
                 hit = dict(entries).get(str(member))
                 return value_text(t, hit, k) if hit is not None else symbolic(n)
-            case expr.Pick(group=g, key=key) if key.field in facts:
+            case lang.Pick(group=g, key=key) if key.field in facts:
                 f = f"{g}__{member_id(str(facts[key.field]))}"
                 return value_text(f, facts[f], k) if f in facts else symbolic(n)
-            case expr.Call(fn="count", args=(a,)):
-                v = expr.value(a, facts) if isinstance(a, expr.Ref) and a.field in facts else None
+            case lang.Call(fn="count", args=(a,)):
+                v = lang.value(a, facts) if isinstance(a, lang.Ref) and a.field in facts else None
                 return units.format_number(float(v)) if isinstance(v, int | float) else symbolic(a)
-            case expr.Call(fn="total", args=args):
+            case lang.Call(fn="total", args=args):
                 listed = [a.field for a in args if a.field in facts]  # type: ignore[union-attr]
                 return "(" + " + ".join(value_text(f, facts[f], k) for f in listed) + ")"
         return symbolic(n)
     return render(node, leaf)
 
 
-def inputs(node: expr.Node, facts: dict[str, Any]) -> list[str]:
+def inputs(node: lang.Node, facts: dict[str, Any]) -> list[str]:
     """The fact fields and parameter names a formula reads on these facts, in reading order."""
     out: dict[str, None] = {}
 
-    def visit(n: expr.Node) -> None:
+    def visit(n: lang.Node) -> None:
         match n:
-            case expr.Ref(field=f):
+            case lang.Ref(field=f):
                 if f in facts:
                     out.setdefault(f, None)
-            case expr.Num(name=str() as name):
+            case lang.Num(name=str() as name):
                 out.setdefault(name, None)
-            case expr.Lookup(table=t, key=key):
-                if isinstance(key, expr.Ref):
+            case lang.Lookup(table=t, key=key):
+                if isinstance(key, lang.Ref):
                     visit(key)
                     member = facts.get(key.field)
                 else:
                     member = key.value
                 if member is not None:
                     out.setdefault(f'{t}["{member}"]', None)
-            case expr.Pick(group=g, key=key):
+            case lang.Pick(group=g, key=key):
                 visit(key)
                 if key.field in facts:
                     out.setdefault(f"{g}__{member_id(str(facts[key.field]))}", None)
-            case expr.Bin(left=a, right=b):
+            case lang.Bin(left=a, right=b):
                 visit(a)
                 visit(b)
-            case expr.Call(args=args):
+            case lang.Call(args=args):
                 for a in args:
                     visit(a)
     visit(node)

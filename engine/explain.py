@@ -12,7 +12,7 @@ from pathlib import Path
 
 from regime.core import units
 from regime.core.errors import RegimeError, did_you_mean
-from regime.engine import expr
+from regime.engine import lang
 from regime.engine.diagnosis import Diagnosis
 from regime.engine.knowledge import Knowledge, Rule
 
@@ -56,19 +56,19 @@ def _blockers(rule: Rule, d: Diagnosis) -> Iterator[str]:
             yield f"formula input {f} is unknown"
 
 
-def _clauses(node: expr.Node, wm: dict, k: Knowledge, negate: bool, depth: int) -> Iterator[str]:
+def _clauses(node: lang.Node, wm: dict, k: Knowledge, negate: bool, depth: int) -> Iterator[str]:
     pad = "  " * depth
     match node:
-        case expr.BoolOp(op=op, items=items):
+        case lang.BoolOp(op=op, items=items):
             word = op if not negate else ("or" if op == "and" else "and")
-            ok = expr.truth(node, wm, negate)
+            ok = lang.truth(node, wm, negate)
             yield f"{pad}{_mark(ok)} {'all' if word == 'and' else 'any'} of:"
             for item in items:
                 yield from _clauses(item, wm, k, negate, depth + 1)
-        case expr.Not(item=item):
+        case lang.Not(item=item):
             yield from _clauses(item, wm, k, not negate, depth)
         case _:
-            ok = expr.truth(node, wm, negate)
+            ok = lang.truth(node, wm, negate)
             yield f"{pad}{_mark(ok)} {'not ' if negate else ''}{_leaf(node)}{_values(node, wm, k)}"
 
 
@@ -76,33 +76,33 @@ def _mark(ok: bool) -> str:
     return "[x]" if ok else "[ ]"
 
 
-def _leaf(node: expr.Node) -> str:
+def _leaf(node: lang.Node) -> str:
     match node:
-        case expr.Cmp(op=op, left=a, right=b):
-            return f"{expr.render(a)} {op} {expr.render(b)}"
-        case expr.Presence(ref=ref, present=present):
-            return f"{'present' if present else 'absent'}({expr.render(ref)})"
-    return expr.render(node)
+        case lang.Cmp(op=op, left=a, right=b):
+            return f"{lang.render(a)} {op} {lang.render(b)}"
+        case lang.Presence(ref=ref, present=present):
+            return f"{'present' if present else 'absent'}({lang.render(ref)})"
+    return lang.render(node)
 
 
-def _values(node: expr.Node, wm: dict, k: Knowledge) -> str:
+def _values(node: lang.Node, wm: dict, k: Knowledge) -> str:
     refs: dict[str, None] = {}
-    expr._walk_refs(node, lambda r: refs.setdefault(r.field, None))
+    lang.walk_refs(node, lambda r: refs.setdefault(r.field, None))
     shown = [f"{f}={_show(f, wm[f], k)}" if f in wm else f"{f} unknown" for f in refs]
     shown += [f"{n.name}={_param(n)}" for n in _params(node)]
     return f"   ({', '.join(shown)})" if shown else ""
 
 
-def _params(node: expr.Node) -> list[expr.Num]:
+def _params(node: lang.Node) -> list[lang.Num]:
     match node:
-        case expr.Num(name=str()):
+        case lang.Num(name=str()):
             return [node]
-        case expr.Bin(left=a, right=b) | expr.Cmp(left=a, right=b):
+        case lang.Bin(left=a, right=b) | lang.Cmp(left=a, right=b):
             return _params(a) + _params(b)
     return []
 
 
-def _param(n: expr.Num) -> str:
+def _param(n: lang.Num) -> str:
     unit = n.unit or "1"
     display = "%" if unit in ("fraction", "%") else None
     return units.format_quantity(n.value, "fraction" if unit == "%" else unit, display)

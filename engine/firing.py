@@ -22,11 +22,11 @@ from typing import Any
 
 from regime.core import units
 from regime.core.errors import RegimeError
-from regime.engine import expr
+from regime.engine import lang
 from regime.engine.diagnosis import Bound, Conclusion, Diagnosis, Firing
 from regime.engine.knowledge import Knowledge, Rule
+from regime.engine.lang.template import BARE, Field
 from regime.engine.settle import settle
-from regime.engine.template import BARE, Field
 from regime.facts.case import Case
 from regime.facts.record import FactRecord
 from regime.facts.vocabulary import FactSpec, Interval
@@ -36,11 +36,13 @@ STAGE_PRI = {"derive": 100, "diagnose": 200, "finding": 300, "fix": 400, "reject
 # compare expressions against, two bucket fields for the alpha network).
 SID = "sid"
 ANCHOR = ("_t", "wm")
-INTERNAL = {SID: "", ANCHOR[0]: ANCHOR[1], expr.ZERO_FIELD: 0.0, "_a": 0.0, "_b": 0.0}
+INTERNAL = {SID: "", ANCHOR[0]: ANCHOR[1], lang.ZERO_FIELD: 0.0, "_a": 0.0, "_b": 0.0}
 # durable stores at most 255 properties per message (one is its id): the limits hold for both
 # evaluators, so neither gives an answer the other cannot.
 MAX_WM_FIELDS = 250
 MAX_CASE_FIELDS = 150
+
+NO_VERDICT = "no_verdict"  # the finding the engine itself concludes: a proposal nobody judged
 
 
 class EngineFault(RuntimeError):
@@ -64,36 +66,36 @@ class Plan:
     fields whose arrival can change whether it may fire (`watch`)."""
 
     rule: Rule
-    eligible: Callable[[expr.Facts], bool]
-    formula: Callable[[expr.Facts], Any] | None
+    eligible: Callable[[lang.Facts], bool]
+    formula: Callable[[lang.Facts], Any] | None
     marker: str
     needs: tuple[str, ...]
     reads: tuple[str, ...]
-    picks: tuple[expr.Pick, ...]
+    picks: tuple[lang.Pick, ...]
     watch: frozenset[str]
     assumptions: tuple[Assumption, ...]
     target: FactSpec | None
     valid: Interval | None
-    because: tuple[tuple[str, Callable[[expr.Facts], str] | None], ...]
-    condition: tuple[tuple[str, Callable[[expr.Facts], str] | None], ...] | None = None
+    because: tuple[tuple[str, Callable[[lang.Facts], str] | None], ...]
+    condition: tuple[tuple[str, Callable[[lang.Facts], str] | None], ...] | None = None
 
-    def render(self, wm: expr.Facts) -> str:
+    def render(self, wm: lang.Facts) -> str:
         """The rule's `because` on these facts."""
         return _join(self.because, wm)
 
-    def render_condition(self, wm: expr.Facts) -> str | None:
+    def render_condition(self, wm: lang.Facts) -> str | None:
         """The verdict's `condition` on these facts, when the rule states one."""
         return None if self.condition is None else _join(self.condition, wm)
 
 
-def _join(parts: tuple[tuple[str, Callable[[expr.Facts], str] | None], ...], wm: expr.Facts) -> str:
+def _join(parts: tuple[tuple[str, Callable[[lang.Facts], str] | None], ...], wm: lang.Facts) -> str:
     return "".join([lit if show is None else lit + show(wm) for lit, show in parts])
 
 
 def _eligibility(blockers: tuple[str, ...], needs: frozenset[str],
-                 holds: Callable[[expr.Facts], bool] | None) -> Callable[[expr.Facts], bool]:
+                 holds: Callable[[lang.Facts], bool] | None) -> Callable[[lang.Facts], bool]:
     """Not fired, target absent, formula inputs present, condition true: one closure per rule."""
-    def eligible(wm: expr.Facts) -> bool:
+    def eligible(wm: lang.Facts) -> bool:
         for f in blockers:
             if f in wm:
                 return False
@@ -126,27 +128,27 @@ def _plan(k: Knowledge, rule: Rule) -> Plan:
     needs = tuple(rule.required())
     blockers = (marker,) if rule.target is None else (marker, rule.target)
     watch = {*blockers, *needs, *(rule.when.facts() if rule.when else ())}
-    holds = expr.compile_truth(rule.when.tree) if rule.when else None
+    holds = lang.compile_truth(rule.when.tree) if rule.when else None
     spec = k.vocabulary.get(rule.target) if rule.kind == "derive" else None  # type: ignore[arg-type]
     return Plan(rule, _eligibility(blockers, frozenset(needs), holds),
-                expr.compile_value(rule.formula.tree) if rule.formula else None,
+                lang.compile_value(rule.formula.tree) if rule.formula else None,
                 marker, needs, tuple(rule.reads()),
-                tuple(expr.picks(rule.formula.tree)) if rule.formula else (),
+                tuple(lang.picks(rule.formula.tree)) if rule.formula else (),
                 frozenset(watch), _assumptions(k, rule), spec, spec.interval if spec else None,
                 _parts(k, rule.because),
                 _parts(k, rule.condition) if rule.condition is not None else None)
 
 
-def _parts(k: Knowledge, template) -> tuple[tuple[str, Callable[[expr.Facts], str] | None], ...]:
+def _parts(k: Knowledge, template) -> tuple[tuple[str, Callable[[lang.Facts], str] | None], ...]:
     return tuple((lit, None if f is None else _field_text(k, f)) for lit, f in template.parts)
 
 
-def _field_text(k: Knowledge, f: Field) -> Callable[[expr.Facts], str]:
+def _field_text(k: Knowledge, f: Field) -> Callable[[lang.Facts], str]:
     """How one template field renders: the fact in its display (or asked) unit when known, else
     the pack parameter of that name, else '<name unknown>'."""
     key, unit, spec, fallback = f.key, f.unit, f.spec, ""
 
-    def text(wm: expr.Facts) -> str:
+    def text(wm: lang.Facts) -> str:
         nonlocal fallback
         if key in wm:
             return show(k, key, wm[key], unit, spec)
@@ -181,7 +183,7 @@ def show(k: Knowledge, fieldname: str, value: Any, unit: str | None = None, spec
 def _assumptions(k: Knowledge, rule: Rule) -> tuple[Assumption, ...]:
     used = [n for e in (rule.when, rule.formula) if e is not None for n in e.constants()]
     names = {f.name for f in rule.because.fields()}
-    used += [expr.Num(p.value, p.unit, name) for name, p in k.parameters.items()
+    used += [lang.Num(p.value, p.unit, name) for name, p in k.parameters.items()
              if name in names and p.value is not None]
     out = []
     for num in used:
@@ -244,7 +246,7 @@ class Run:
         matched = {f: wm[f] for f in plan.reads if f in wm}
         for pick in plan.picks:  # group members the formula picks by a category fact
             if pick.key.field in wm:
-                member = expr.picked_member(pick, wm)
+                member = lang.picked_member(pick, wm)
                 if member in wm:
                     matched[member] = wm[member]
         d = self.d
@@ -272,9 +274,9 @@ class Run:
         rule, spec = plan.rule, plan.target
         try:
             value = plan.formula(self.wm)  # type: ignore[misc]
-        except expr.Unlisted:
+        except lang.Unlisted:
             return {}
-        except (expr.Missing, KeyError) as err:
+        except (lang.Missing, KeyError) as err:
             return self._unusable(rule, f"could not evaluate: {err}")
         if isinstance(value, float) and (not units.plausible(value) or not plan.valid.contains(value)):  # type: ignore[union-attr]
             shown = units.format_quantity(value, spec.unit, spec.display) if math.isfinite(value) else value
@@ -337,7 +339,7 @@ class Run:
             group, _, item = name.partition("__")
             if group in self.p.flags and item and item not in judged:
                 d.conclusions.append(Conclusion(
-                    "finding", "no_verdict", "(engine)",
+                    "finding", NO_VERDICT, "(engine)",
                     f"{group} '{item}' in the case gets no verdict from any rule in the loaded packs",
                     self.step + 1))
 

@@ -14,9 +14,9 @@ from typing import Any
 
 from regime.core import units
 from regime.core.errors import RegimeError
-from regime.engine import expr
+from regime.engine import lang
+from regime.engine.lang.template import Template
 from regime.engine.report_types import ReportSpec
-from regime.engine.template import Template
 from regime.facts.vocabulary import Interval, Vocabulary
 
 BUILTIN = "built-in"  # the layer name of the packs that ship with regime
@@ -72,8 +72,8 @@ class Rule:
     description: str
     because: Template
     refs: tuple[str, ...]
-    when: expr.Expression | None
-    formula: expr.Expression | None = None
+    when: lang.Expression | None
+    formula: lang.Expression | None = None
     target: str | None = None       # fact set by derive/diagnose
     value: str | None = None        # diagnose: the category value it sets
     copy_from: str | None = None    # diagnose: or the category fact whose value it copies

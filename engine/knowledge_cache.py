@@ -34,10 +34,9 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+import regime
 from regime.core import units
 from regime.facts import catalogue
-
-import regime
 
 MAGIC = b"regime-knowledge-cache 1\n"
 KEEP = 8

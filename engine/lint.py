@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pint
+
 from regime.core import units
 from regime.core.yamlsrc import load_yaml
-from regime.engine import dimensions, expr, overlap
-from regime.engine.expr import Bin, BoolOp, Call, Cmp, Lookup, Node, Not, Num, Ref
-from regime.engine.knowledge import Knowledge, Rule
+from regime.engine import lang
+from regime.engine.knowledge import TEST_SUFFIX, Knowledge, Rule
+from regime.engine.lang import Bin, BoolOp, Call, Cmp, Lookup, Node, Not, Num, Ref, dimensions, overlap
 from regime.facts.catalogue import CATALOGUE_DIR
 
 
@@ -44,6 +45,8 @@ CODES = {c.code: c for c in (
     Code("RG011", "fix-and-reject", "warning",
          "a lever recommended and rejected under overlapping conditions"),
     Code("RG012", "unjudged-lever", "warning", "a lever no rule recommends or rejects"),
+    Code("RG013", "untested-rule", "warning",
+         "a rule beside pack tests that no test expects to fire (fired:) and one not to (not_fired:)"),
 )}
 
 
@@ -73,11 +76,13 @@ def selected(code: str, select: Iterable[str], ignore: Iterable[str]) -> bool:
 
 def lint(k: Knowledge, inputs: Iterable[Path] = ()) -> list[Finding]:
     """Every finding on loaded knowledge; `inputs` are case and pack-test files that give facts."""
+    inputs = list(inputs)
     given = _given_facts(inputs)
     checks: list[Callable[[], Iterator[Finding]]] = [
         lambda: _unit_scale(k), lambda: _cycles(k), lambda: _never_provided(k, given),
         lambda: _contradictions(k), lambda: _shadowed(k), lambda: _unused_parameters(k),
-        lambda: _conflicts(k), lambda: _fix_and_reject(k), lambda: _unjudged(k)]
+        lambda: _conflicts(k), lambda: _fix_and_reject(k), lambda: _unjudged(k),
+        lambda: _untested(k, inputs)]
     found = [f for check in checks for f in check()]
     return sorted(found, key=lambda f: (CODES[f.code].severity != "error", f.file, f.line or 0, f.code))
 
@@ -95,14 +100,14 @@ def _unit_scale(k: Knowledge) -> Iterator[Finding]:
             spec = k.vocabulary.get(rule.target)  # type: ignore[arg-type]
             got = _quantity(rule.formula.tree, ctx)
             if spec.kind == "number" and got is not None:
-                scale = _scale(got, dimensions._q(spec.unit))
+                scale = _scale(got, dimensions.unit_quantity(spec.unit))
                 if scale not in (None, 1.0):
                     yield Finding("RG001", rule.file, rule.line, rule.id,
                                   f"the formula gives {got.units:~} but {rule.target} is held in "
                                   f"{spec.unit}: the number is off by a factor {1 / scale:g}")
 
 
-def _scale_problems(node: Node, k: Knowledge, ctx: expr.Context) -> Iterator[tuple[Node, str]]:
+def _scale_problems(node: Node, k: Knowledge, ctx: lang.Context) -> Iterator[tuple[Node, str]]:
     match node:
         case Cmp(left=a, right=b) | Bin(op="+" | "-", left=a, right=b):
             qa, qb = _quantity(a, ctx), _quantity(b, ctx)
@@ -144,16 +149,16 @@ def _text(node: Node) -> str:
             return f"{_text(a)} {op} {_text(b)}"
         case Bin(op=op, left=a, right=b):
             return f"{_text(a)} {op} {_text(b)}"
-    return expr.render(node)
+    return lang.render(node)
 
 
 def _unit_text(q: pint.Quantity) -> str:
     return "fraction" if q.dimensionless and str(q.units) == "dimensionless" else f"{q.units:~}"
 
 
-def _quantity(node: Node, ctx: expr.Context) -> pint.Quantity | None:
+def _quantity(node: Node, ctx: lang.Context) -> pint.Quantity | None:
     try:
-        q = dimensions._dims(node, ctx)
+        q = dimensions.dims_of(node, ctx)
     except Exception:
         return None
     return q if isinstance(q, pint.Quantity) else None
@@ -353,6 +358,28 @@ def _unjudged(k: Knowledge) -> Iterator[Finding]:
                           "proposing it gets no verdict")
 
 
+def _untested(k: Knowledge, inputs: Iterable[Path]) -> Iterator[Finding]:
+    """Semgrep's ruleid/ok pair: in a directory with pack tests, each rule is asserted both ways
+    (a rule without a condition only firing: it fires wherever its inputs are known)."""
+    tests = [p for p in inputs if p.name.endswith(TEST_SUFFIX)]
+    tested_dirs = {p.parent.resolve() for p in tests}
+    said: dict[str, set[str]] = {"fired": set(), "not_fired": set()}
+    for body in _test_bodies(tests):
+        expect = body.get("expect")
+        for key, ids in said.items():
+            if isinstance(expect, dict) and isinstance(expect.get(key), list):
+                ids.update(str(i) for i in expect[key])
+    for rule in k.rules:
+        if Path(rule.file).parent.resolve() not in tested_dirs:
+            continue
+        keys = ["fired", "not_fired"] if rule.when is not None else ["fired"]
+        missing = [key for key in keys if rule.id not in said[key]]
+        if missing:
+            what = " or to ".join("fire" if key == "fired" else "not fire" for key in missing)
+            yield Finding("RG013", rule.file, rule.line, rule.id, f"no pack test expects it to {what} "
+                          f"({'/'.join(f'expect.{key}' for key in missing)})")
+
+
 # ---- helpers --------------------------------------------------------------------------------
 
 def _by(k: Knowledge, kind: str) -> dict[str, list[Rule]]:
@@ -371,7 +398,7 @@ def _exclusive(a: Rule, b: Rule) -> bool:
     return overlap.disjoint(_tree(a), _tree(b), overlap.presence_atoms([*a.required(), *b.required()]))
 
 
-def _context(k: Knowledge) -> expr.Context:
+def _context(k: Knowledge) -> lang.Context:
     from regime.engine.packs import _context as pack_context
     return pack_context(k)
 
@@ -386,19 +413,23 @@ def _catalogue_facts() -> set[str]:
     return out
 
 
-def _given_facts(inputs: Iterable[Path]) -> set[str]:
-    """Fact names that cases and pack tests give (a test's inline facts, or its case's)."""
-    out: set[str] = set()
+def _test_bodies(inputs: Iterable[Path]) -> Iterator[dict]:
+    """Each case file's mapping, and each test of a pack-test file; unreadable files are skipped."""
     for path in inputs:
         try:
             doc = load_yaml(path)
         except Exception:
             continue
         bodies = doc.get("tests", []) if isinstance(doc, dict) and "tests" in doc else [doc]
-        for body in bodies if isinstance(bodies, list) else ():
-            if isinstance(body, dict):
-                out.update(body.get("facts") or {} if isinstance(body.get("facts"), dict) else {})
-                for key in ("hardware", "model"):
-                    if isinstance(body.get(key), dict):
-                        out.update(body[key])
+        yield from (b for b in (bodies if isinstance(bodies, list) else ()) if isinstance(b, dict))
+
+
+def _given_facts(inputs: Iterable[Path]) -> set[str]:
+    """Fact names that cases and pack tests give (a test's inline facts, or its case's)."""
+    out: set[str] = set()
+    for body in _test_bodies(inputs):
+        out.update(body.get("facts") or {} if isinstance(body.get("facts"), dict) else {})
+        for key in ("hardware", "model"):
+            if isinstance(body.get(key), dict):
+                out.update(body[key])
     return out

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+
 from regime.core import units
 from regime.core.errors import RegimeError
 from regime.core.yamlsrc import line_of, load_yaml

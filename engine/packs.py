@@ -15,11 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, model_validator
+
 from regime.core import limits, units
 from regime.core.errors import RegimeError, did_you_mean
 from regime.core.names import member_id
 from regime.core.yamlsrc import expect_mapping, line_at, line_of, load_yaml, validated
-from regime.engine import dimensions, expr, overlap
+from regime.engine import lang
 from regime.engine.knowledge import (
     BUILTIN,
     TEST_SUFFIX,
@@ -32,8 +33,9 @@ from regime.engine.knowledge import (
     layer_name,
     pack_files,
 )
+from regime.engine.lang import dimensions, overlap
+from regime.engine.lang.template import parse_template
 from regime.engine.report_spec import compile_sections
-from regime.engine.template import parse_template
 from regime.facts import catalogue
 from regime.facts.vocabulary import FactSpec, Interval, Vocabulary, parse_specs
 
@@ -276,8 +278,8 @@ def _narrow(k: Knowledge, placed: dict[str, Rule], path: Path, layer: str, raw: 
         except RegimeError as err:
             raise RegimeError(f"and_when of '{rid}': {err.message}", file=str(path), line=line,
                               field=f"overrides.and_when.{rid}") from None
-        joined = cond if rule.when is None else expr.Expression(
-            f"({rule.when.source}) and ({cond.source})", expr.BoolOp("and", (rule.when.tree, cond.tree)),
+        joined = cond if rule.when is None else lang.Expression(
+            f"({rule.when.source}) and ({cond.source})", lang.BoolOp("and", (rule.when.tree, cond.tree)),
             "condition")
         placed[rid] = replace(rule, when=joined)
         k.amendments.append(Amendment("and_when", rid, layer, str(path), line, f"and {cond.source}"))
@@ -324,7 +326,7 @@ def _check_derivations(k: Knowledge) -> None:
                         file=b.file, line=b.line, field="derive", code="RG007")
 
 
-def _tree(rule: Rule) -> expr.Node | None:
+def _tree(rule: Rule) -> lang.Node | None:
     return rule.when.tree if rule.when is not None else None
 
 
@@ -461,8 +463,8 @@ def _apply_overrides(k: Knowledge, path: Path, layer: str, raw: dict, ov: Overri
         k.amendments.append(Amendment("override", name, layer, str(path), line, f"{was} -> {now}"))
 
 
-def _context(k: Knowledge) -> expr.Context:
-    return expr.Context(
+def _context(k: Knowledge) -> lang.Context:
+    return lang.Context(
         vocabulary=k.vocabulary,
         scalars=k.scalar_values(),
         tables={n: p.table for n, p in k.parameters.items() if p.table is not None},
@@ -504,21 +506,21 @@ def _compile_rule(k: Knowledge, path: Path, pack: str, section: list, index: int
     return located("claim" if m.claim is not None else m.kind, lambda: _conclusion(k, ctx, m, rule))
 
 
-def _condition(source: str, ctx: expr.Context) -> expr.Expression:
-    e = expr.parse(source, ctx, "condition")
-    expr.check_category_literals(e, ctx.vocabulary)
+def _condition(source: str, ctx: lang.Context) -> lang.Expression:
+    e = lang.parse(source, ctx, "condition")
+    lang.check_category_literals(e, ctx.vocabulary)
     dimensions.check_condition(e, ctx)
-    expr.to_durable(e.tree)  # proves it compiles; raises on tables/total() in conditions
+    lang.to_durable(e.tree)  # proves it compiles; raises on tables/total() in conditions
     return e
 
 
-def _conclusion(k: Knowledge, ctx: expr.Context, m: RuleModel, rule: Rule) -> Rule:
+def _conclusion(k: Knowledge, ctx: lang.Context, m: RuleModel, rule: Rule) -> Rule:
     if m.kind == "derive":
         spec = k.vocabulary.get(m.derive)  # type: ignore[arg-type]
         if spec.kind not in ("number", "category"):
             raise RegimeError(f"cannot derive a {spec.kind} fact")
         try:
-            formula = expr.parse(m.formula, ctx, "formula")
+            formula = lang.parse(m.formula, ctx, "formula")
             _check_derived_type(formula, spec, k.vocabulary)
             if spec.kind == "number":
                 dimensions.check_formula(formula, spec.unit, ctx)
@@ -553,16 +555,16 @@ def _conclusion(k: Knowledge, ctx: expr.Context, m: RuleModel, rule: Rule) -> Ru
     return replace(rule, subject=m.ask, order=m.order)
 
 
-def _check_derived_type(formula: expr.Expression, spec: FactSpec, vocabulary: Vocabulary) -> None:
+def _check_derived_type(formula: lang.Expression, spec: FactSpec, vocabulary: Vocabulary) -> None:
     """A number fact gets a number; a category fact gets a category whose values it accepts."""
     tree = formula.tree
     if spec.kind == "number":
-        if isinstance(tree, expr.Str) or (isinstance(tree, expr.Ref) and tree.kind != "number"
+        if isinstance(tree, lang.Str) or (isinstance(tree, lang.Ref) and tree.kind != "number"
                                           and tree.kind != "group"):
             kind = getattr(tree, "kind", "text")
             raise RegimeError(f"'{spec.name}' is a number; the formula gives a {kind}")
         return
-    if not isinstance(tree, expr.Ref) or tree.kind != "category":
+    if not isinstance(tree, lang.Ref) or tree.kind != "category":
         raise RegimeError(f"'{spec.name}' is a category; its formula must name a category fact")
     extra = set(vocabulary.get(tree.name).values) - set(spec.values)
     if extra:

@@ -1,9 +1,15 @@
-"""Pack tests: `*.test.yaml` files beside the packs say what a case must conclude.
+"""Pack tests: `<pack>.test.yaml` beside each pack says what a case must conclude.
 
 An analyst who changes a pack wants to know, without pytest, that the cases it is meant for
 still come out right and which rules no test exercises. Each test names a case (a built-in id,
 a file, or facts written inline) and expectations; a failure shows expected against actual and
 the why / why-not trace of the rules concerned.
+
+The shape is Semgrep's and sqlfluff's: a key left out is not checked, while an empty list or
+null says "exactly none" (`fixes: []` fails on a case with a fix). A non-empty list must be
+present (fixes: in that priority order); `exact: true` compares whole lists instead. Every
+expected name is checked against the loaded knowledge, so a typo is an error with a
+did-you-mean, never a silent "got []".
 """
 
 from __future__ import annotations
@@ -15,11 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr
+
 from regime.core import units
 from regime.core.errors import RegimeError, did_you_mean
 from regime.core.yamlsrc import LineDict, load_yaml, validated
 from regime.engine import api, explain
 from regime.engine.diagnosis import Diagnosis
+from regime.engine.firing import NO_VERDICT
 from regime.engine.knowledge import TEST_SUFFIX, Knowledge, Rule, layer_name
 from regime.engine.paths import RULES_DIR
 from regime.facts.case import CASE_KEYS, load_case
@@ -38,12 +46,15 @@ class FigureModel(_Strict):
 
 
 class ExpectModel(_Strict):
-    regime: str | None = None
+    """Absent keys are unchecked; `[]` or null means none at all (see the module docstring)."""
+
+    regime: str | None = None             # null: no regime concluded
     nominal_regime: str | None = None
     fixes: list[str] | None = None        # levers in this priority order (others may come between)
-    rejections: list[str] = []            # levers or claims that must be rejected
-    findings: list[str] = []
-    asks: list[str] = []
+    rejections: list[str] | None = None   # levers or claims that must be rejected
+    findings: list[str] | None = None
+    asks: list[str] | None = None
+    exact: bool = False                   # the lists above are whole: nothing else, fixes in order
     fired: list[str] = []                 # rule ids that must fire
     not_fired: list[str] = []             # rule ids that must not fire
     figures: dict[str, Scalar | FigureModel] = {}
@@ -103,23 +114,36 @@ def layers_for(dirs: list[Path]) -> list[Path]:
 
 def run_file(path: Path, k: Knowledge) -> Iterator[Result]:
     """Run every test of one file; a malformed test is a RegimeError (bad input, exit 2)."""
+    for body, test in read_file(path):
+        yield run_one(path, body, test, k)
+
+
+def read_file(path: Path) -> list[tuple[LineDict, PackTestModel]]:
+    """Each test of one file, validated in shape (names are checked against knowledge on run)."""
     raw = load_yaml(path)
     if not isinstance(raw, dict):
         raise RegimeError("a pack test file is a mapping with 'tests'", file=str(path))
     validated(TestFileModel, raw, str(path))
+    out = []
     for body in raw["tests"]:
         line = getattr(body, "line", None)
         if not isinstance(body, dict):
             raise RegimeError("each test is a mapping with 'name' and 'expect'", file=str(path), line=line)
-        test = validated(PackTestModel, body, str(path), line=line, prefix="tests")
-        try:
-            yield run_one(path, body, test, k)
-        except RegimeError as err:
-            raise err.located(file=str(path), line=line) from None
+        out.append((body, validated(PackTestModel, body, str(path), line=line, prefix="tests")))
+    return out
 
 
 def run_one(path: Path, body: LineDict, test: PackTestModel, k: Knowledge) -> Result:
+    """One test's result; a bad name or case in it is a RegimeError located at the test."""
+    try:
+        return _run(path, body, test, k)
+    except RegimeError as err:
+        raise err.located(file=str(path), line=getattr(body, "line", None)) from None
+
+
+def _run(path: Path, body: LineDict, test: PackTestModel, k: Knowledge) -> Result:
     result = Result(str(path), getattr(body, "line", None), test.name)
+    check_names(test.expect, k)
     d = diagnose(path, body, test, k)
     result.fired = {f.rule for f in d.trace}
     for what, expected, actual, subjects in checks(test.expect, d, k):
@@ -178,24 +202,12 @@ def _id(name: str) -> str:
 def checks(e: ExpectModel, d: Diagnosis, k: Knowledge) -> Iterator[tuple[str, Any, Any, list[str]]]:
     """(what, expected, actual, subjects to explain on failure) for each expectation."""
     for fact in ("regime", "nominal_regime"):
-        want = getattr(e, fact)
-        if want is not None:
-            yield fact, want, d.fact_value(fact), [fact]
-    if e.fixes is not None:
-        levers = [c.lever for c in d.of_kind("fix")]
-        got = [x for x in levers if x in e.fixes]
-        yield "fixes (in priority order)", e.fixes, got, [x for x in e.fixes if x not in levers] or e.fixes
-    for kind, wanted in (("reject", e.rejections), ("finding", e.findings), ("ask", e.asks)):
-        have = {c.lever or c.claim or c.id for c in d.of_kind(kind)}
-        missing = [x for x in wanted if x not in have]
-        if missing:
-            yield f"{kind}s", wanted, sorted(have), missing
+        if fact in e.model_fields_set:
+            yield fact, getattr(e, fact), d.fact_value(fact), [fact]
+    for key, kind in VERDICTS.items():
+        if key in e.model_fields_set:
+            yield from _verdicts(key, getattr(e, key) or [], _concluded(d, kind), e.exact)
     fired = {f.rule for f in d.trace}
-    known = {r.id for r in k.rules}
-    for rid in [*e.fired, *e.not_fired]:
-        if rid not in known:
-            raise RegimeError(f"no loaded rule has the id '{rid}'{did_you_mean(rid, known)}",
-                              field="expect.fired" if rid in e.fired else "expect.not_fired")
     for rid in e.fired:
         yield f"rule {rid} fires", True, rid in fired, [rid]
     for rid in e.not_fired:
@@ -209,6 +221,61 @@ def checks(e: ExpectModel, d: Diagnosis, k: Knowledge) -> Iterator[tuple[str, An
             if not any(text in s for s in said):
                 yield (f"justification of {subject} contains {text!r}", text, said or "(no conclusion)",
                        [subject])
+
+
+VERDICTS = {"fixes": "fix", "rejections": "reject", "findings": "finding", "asks": "ask"}
+
+
+def _concluded(d: Diagnosis, kind: str) -> list[str]:
+    return [c.lever or c.claim or c.id for c in d.of_kind(kind)]
+
+
+def _verdicts(key: str, want: list[str], have: list[str], exact: bool):
+    """Exactly none, the whole list (exact), fixes as an ordered subsequence, or presence."""
+    if not want or exact:
+        got = have if key == "fixes" else sorted(have)
+        wanted = want if key == "fixes" else sorted(want)
+        odd = [x for x in want if x not in have] + [x for x in have if x not in want]
+        yield f"{key} (exactly)", wanted, got, odd or want
+    elif key == "fixes":
+        got = [x for x in have if x in want]
+        yield "fixes (in priority order)", want, got, [x for x in want if x not in have] or want
+    elif missing := [x for x in want if x not in have]:
+        yield key, want, sorted(have), missing
+
+
+def check_names(e: ExpectModel, k: Knowledge) -> None:
+    """Every name a test expects exists in the loaded knowledge: a typo fails with did-you-mean."""
+    known = known_names(k)
+    named = {"regime": [e.regime], "nominal_regime": [e.nominal_regime], "fixes": e.fixes,
+             "rejections": e.rejections, "findings": e.findings, "asks": e.asks, "fired": e.fired,
+             "not_fired": e.not_fired, "figures": list(e.figures), "because": list(e.because)}
+    for key, names in named.items():
+        for name in names or []:
+            if name is not None and name not in known[key]:
+                raise RegimeError(f"no {NOUNS[key]} '{name}' in the loaded knowledge"
+                                  f"{did_you_mean(name, known[key])}", field=f"expect.{key}")
+
+
+NOUNS = {"regime": "regime value", "nominal_regime": "regime value", "fixes": "lever",
+         "rejections": "lever or claim", "findings": "finding", "asks": "asked fact",
+         "fired": "rule with the id", "not_fired": "rule with the id", "figures": "fact",
+         "because": "rule, lever, claim, finding or fact"}
+
+
+def known_names(k: Knowledge) -> dict[str, set[str]]:
+    """The names each expectation may use, from the packs and vocabulary loaded."""
+    by_kind: dict[str, set[str]] = {}
+    for r in k.rules:
+        by_kind.setdefault(r.kind, set()).add(r.subject or r.target or r.id)
+    rules = {r.id for r in k.rules}
+    facts = set(k.vocabulary.specs)
+    regimes = set(k.vocabulary.get("regime").values)
+    out = {"regime": regimes, "nominal_regime": regimes, "fixes": set(k.levers),
+           "rejections": set(k.levers) | set(k.claims), "findings": {*k.findings, NO_VERDICT},
+           "asks": by_kind.get("ask", set()), "fired": rules, "not_fired": rules, "figures": facts}
+    out["because"] = rules | facts | regimes | set(k.levers) | set(k.claims) | out["findings"]
+    return out
 
 
 def _figure(fact: str, spec: Scalar | FigureModel, d: Diagnosis, k: Knowledge):

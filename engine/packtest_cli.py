@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+
 from regime.core.errors import RegimeError
 from regime.engine import api, packtest
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from regime.engine.report_model import Fact, Item, Node, ReportModel
 from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
+
+from regime.engine.report_model import Fact, Item, Node, ReportModel
 
 
 def print_report(m: ReportModel, console: Console, appendix: bool = True) -> None:

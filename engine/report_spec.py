@@ -11,10 +11,12 @@ import re
 from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict
+
 from regime.core.errors import RegimeError
 from regime.core.names import member_id
 from regime.core.yamlsrc import line_of, validated
-from regime.engine import dimensions, expr
+from regime.engine import lang
+from regime.engine.lang import dimensions
 from regime.engine.report_types import Axes, Chart, Overhead, Point, ReportSpec, RoofGroup
 
 
@@ -76,7 +78,7 @@ class ReportSectionModel(_Strict):
     what_if: WhatIfModel | None = None
 
 
-def compile_sections(sections: Iterable[tuple[str, dict]], ctx: expr.Context) -> ReportSpec:
+def compile_sections(sections: Iterable[tuple[str, dict]], ctx: lang.Context) -> ReportSpec:
     """Compile every pack's `report:` section in load order; a later section replaces an
     earlier one key by key (chart, sweep, what_if)."""
     spec = ReportSpec()
@@ -88,7 +90,7 @@ def compile_sections(sections: Iterable[tuple[str, dict]], ctx: expr.Context) ->
     return spec
 
 
-def _section(spec: ReportSpec, file: str, raw: dict, model: ReportSectionModel, ctx: expr.Context) -> None:
+def _section(spec: ReportSpec, file: str, raw: dict, model: ReportSectionModel, ctx: lang.Context) -> None:
     spec.files.append(file)
     chart, sweep, what_if = model.chart, model.sweep, model.what_if
     if chart is not None:
@@ -110,7 +112,7 @@ def _located(file: str, raw: dict, key: str, fn):
                           field=f"report.{key}{'.' + err.field if err.field else ''}") from None
 
 
-def _chart(m: ChartModel, ctx: expr.Context) -> Chart:
+def _chart(m: ChartModel, ctx: lang.Context) -> Chart:
     ax = m.axes
 
     def point(p: PointModel, what: str) -> Point:
@@ -134,9 +136,9 @@ def _chart(m: ChartModel, ctx: expr.Context) -> Chart:
                        for label, f in (over.bars.items() if over else [])})
 
 
-def _formula(source: str, unit: str | None, ctx: expr.Context, where: str = "") -> expr.Expression:
+def _formula(source: str, unit: str | None, ctx: lang.Context, where: str = "") -> lang.Expression:
     try:
-        e = expr.parse(source, ctx, "formula")
+        e = lang.parse(source, ctx, "formula")
         if unit is not None:
             dimensions.check_formula(e, unit, ctx)
         return e
@@ -144,16 +146,16 @@ def _formula(source: str, unit: str | None, ctx: expr.Context, where: str = "") 
         raise RegimeError(err.message, field=where or None) from None
 
 
-def _condition(source: str, ctx: expr.Context) -> expr.Expression:
+def _condition(source: str, ctx: lang.Context) -> lang.Expression:
     try:
-        e = expr.parse(source, ctx, "condition")
+        e = lang.parse(source, ctx, "condition")
         dimensions.check_condition(e, ctx)
         return e
     except RegimeError as err:
         raise RegimeError(err.message, field="overhead.when") from None
 
 
-def _bound_field(text: str, ctx: expr.Context) -> str:
+def _bound_field(text: str, ctx: lang.Context) -> str:
     """'fact' or 'group[member]' -> the working-memory field it names."""
     m = re.match(r"^([a-z][a-z0-9_]*)(?:\[([^\]]+)\])?$", text)
     if not m:

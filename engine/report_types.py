@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from regime.engine import expr
+from regime.engine import lang
 
 
 @dataclass(frozen=True)
@@ -34,44 +34,44 @@ class Overhead:
 
 @dataclass(frozen=True)
 class Point:
-    x: expr.Expression
-    y: expr.Expression
+    x: lang.Expression
+    y: lang.Expression
 
 
 @dataclass(frozen=True)
 class Chart:
     axes: Axes
-    compute_roof: expr.Expression
-    bandwidth_roof: expr.Expression
-    ridge: expr.Expression
+    compute_roof: lang.Expression
+    bandwidth_roof: lang.Expression
+    ridge: lang.Expression
     workload: Point
     nominal: Point
     extra_roofs: RoofGroup | None
     moves: dict[str, Point]                 # bound field -> where it moves the workload point
-    overhead_when: expr.Expression | None
+    overhead_when: lang.Expression | None
     overhead: Overhead | None
-    overhead_bars: dict[str, expr.Expression]
+    overhead_bars: dict[str, lang.Expression]
 
 
 @dataclass
 class ReportSpec:
     chart: Chart | None = None
-    ceiling: expr.Expression | None = None   # what a sweep plots along the varied fact
+    ceiling: lang.Expression | None = None   # what a sweep plots along the varied fact
     operating_point: tuple[str, ...] = ()    # facts a what-if drops: they held only as measured
     what_if_mark: dict[str, str] = field(default_factory=dict)  # facts set on every changed case
     files: list[str] = field(default_factory=list)
 
 
-def evaluate(e: expr.Expression | None, facts: dict[str, Any]) -> float | None:
+def evaluate(e: lang.Expression | None, facts: dict[str, Any]) -> float | None:
     """A chart expression's value on a case's final facts, or None if a fact it needs is absent."""
     if e is None:
         return None
     try:
-        v = expr.value(e.tree, facts)
-    except (expr.Missing, KeyError):
+        v = lang.value(e.tree, facts)
+    except (lang.Missing, KeyError):
         return None
     return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else None
 
 
-def holds(e: expr.Expression | None, facts: dict[str, Any]) -> bool:
-    return e is not None and expr.truth(e.tree, facts)
+def holds(e: lang.Expression | None, facts: dict[str, Any]) -> bool:
+    return e is not None and lang.truth(e.tree, facts)

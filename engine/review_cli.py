@@ -9,12 +9,13 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from regime.core.errors import RegimeError
-from regime.engine import api, display, whatif
 from rich import box
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
+
+from regime.core.errors import RegimeError
+from regime.engine import api, display, whatif
 
 RulesOpt = Annotated[list[Path] | None, typer.Option(
     "--rules", help="Extra pack directory or file (site packs, overrides). Repeatable.")]

@@ -16,10 +16,11 @@ from regime.engine.report_model import ReportModel
 def what_if(paths: list[Path], sets: list[str], k: Knowledge, fmt: str) -> int:
     """`regime diagnose CASE --set name=value`: the changed case's report, led by what changed.
     Returns the exit code: 2 when a case or a --set was refused."""
-    from regime.engine import render_markdown, render_text, report
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
+
+    from regime.engine import render_markdown, render_text, report
 
     for path in paths:
         try:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Union
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
+
 from regime.core.shape import REQUIRED
 from regime.engine.packs import ClaimModel, LeverModel, OverrideModel, PackModel, ParamModel, RuleModel
 from regime.engine.packtest import PackTestModel

@@ -7,6 +7,7 @@ from enum import StrEnum
 from typing import Annotated
 
 import typer
+
 from regime.engine import schema as schemas
 
 Name = StrEnum("Name", {n: n for n in schemas.MODELS})  # type: ignore[misc]

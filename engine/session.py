@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 
 from regime.core.errors import RegimeError
-from regime.engine import durable_bridge, expr
+from regime.engine import durable_bridge, lang
 from regime.engine.diagnosis import Diagnosis
 from regime.engine.firing import ANCHOR, EngineFault, Plan, Program, Run, priority
 from regime.engine.knowledge import Knowledge
@@ -101,7 +101,7 @@ def _condition(plan: Plan, index: int) -> dict:
         parts.append({"$nex": {rule.target: 1}})
     parts.extend({"$ex": {f: 1}} for f in plan.needs)
     if rule.when is not None:
-        parts.append(expr.to_durable(rule.when.tree))
+        parts.append(lang.to_durable(rule.when.tree))
     return {"$and": parts}
 
 

@@ -11,9 +11,9 @@ import platform
 from pathlib import Path
 
 import yaml
-from regime.engine.paths import RULES_DIR
 
 import regime
+from regime.engine.paths import RULES_DIR
 
 DURABLE_RELEASE = "2.0.28"
 

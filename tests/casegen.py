@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
 from regime.facts import catalogue
 
 PHASES = ("decode", "prefill", "training")

@@ -1,4 +1,8 @@
-"""Shared fixtures: the built-in knowledge is loaded once per test session."""
+"""Shared fixtures: the built-in knowledge is loaded once per test session.
+
+A test that starts a process (the CLI in a fresh interpreter, pip, a browser) is marked `e2e`;
+unmarked tests cannot start one, so `make test-fast` (-m "not slow and not e2e") stays in-process.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+
 from regime.core.errors import RegimeError
 from regime.engine import api
 from regime.engine.packs import Knowledge, load_knowledge
@@ -25,6 +30,19 @@ atexit.register(shutil.rmtree, _CACHE_HOME, True)
 TESTS = Path(__file__).parent
 ROOT = TESTS.parent
 TOY = TESTS / "toy"
+
+
+class _NotMarkedE2E(subprocess.Popen):
+    def __init__(self, *args, **kwargs):
+        raise AssertionError("this test starts a process: mark it @pytest.mark.e2e so that "
+                             "`make test-fast` leaves it out")
+
+
+@pytest.fixture(autouse=True)
+def _processes_only_in_e2e(request, monkeypatch):
+    """The fast loop never starts an interpreter: a test that does must say so with `e2e`."""
+    if request.node.get_closest_marker("e2e") is None:
+        monkeypatch.setattr(subprocess, "Popen", _NotMarkedE2E)
 
 
 @pytest.fixture(scope="session")

@@ -24,6 +24,7 @@ TESTS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TESTS))
 
 import casegen  # noqa: E402
+
 from regime.core.errors import RegimeError  # noqa: E402
 from regime.engine import api, report  # noqa: E402
 from regime.engine.firing import EngineFault  # noqa: E402

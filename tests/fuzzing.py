@@ -23,6 +23,7 @@ from typing import Any
 
 import yaml
 from hypothesis import strategies as st
+
 from regime.core.errors import RegimeError
 from regime.engine import api, report
 from regime.engine.packs import Knowledge, load_knowledge

@@ -7,8 +7,9 @@ import json
 
 import pytest
 from conftest import ROOT, run_cli
+
 from regime.core.errors import RegimeError
-from regime.engine import api, durable_bridge, expr
+from regime.engine import api, durable_bridge, lang
 from regime.engine.packs import load_knowledge
 from regime.facts.vocabulary import load_vocabulary
 
@@ -101,12 +102,13 @@ def test_tiny_values_reach_durable_safely(tmp_path, knowledge):
 
 
 def test_huge_and_boolean_constants_in_conditions_are_refused():
-    ctx = expr.Context(load_vocabulary())
+    ctx = lang.Context(load_vocabulary())
     for text in ("bw_util > 1e300", "bw_util > True", "bw_util == None"):
-        with pytest.raises(expr.ExprError):
-            expr.parse(text, ctx, "condition")
+        with pytest.raises(lang.ExprError):
+            lang.parse(text, ctx, "condition")
 
 
+@pytest.mark.e2e
 def test_process_survives_a_batch_of_hostile_cases(tmp_path):
     paths = []
     for i, (field, value) in enumerate(HOSTILE_VALUES):
@@ -121,6 +123,7 @@ def test_process_survives_a_batch_of_hostile_cases(tmp_path):
     assert [r["file"] for r in results if "error" in r] == paths  # each refusal in its place
 
 
+@pytest.mark.e2e
 def test_durable_limits_become_pack_errors(tmp_path):
     # durable-rules allows ~31 expressions in one join (its error 113); the rule is named
     many = " and ".join(f"bw_util > flop_util * {i}" for i in range(1, 15))

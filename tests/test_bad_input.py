@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from conftest import GOOD_CASE, TOY, case_error, run_cli, write
+
 from regime.core.errors import RegimeError
 from regime.engine import api
 from regime.engine.packs import load_knowledge
@@ -139,6 +140,7 @@ def test_batch_reports_each_failure_and_runs_the_rest(tmp_path, knowledge):
     assert "bw_util" in str(outcomes[0].error) and "missing.yaml" in str(outcomes[2].error)
 
 
+@pytest.mark.e2e
 def test_cli_exit_code_2_without_traceback(tmp_path):
     good = write(tmp_path, "good.yaml", GOOD_CASE)
     broken = write(tmp_path, "broken.yaml", GOOD_CASE.replace("batch: 1", "batch: -1"))
@@ -149,6 +151,7 @@ def test_cli_exit_code_2_without_traceback(tmp_path):
     assert '"case": "good"' in done.stdout
 
 
+@pytest.mark.e2e
 def test_cli_bad_pack_exit_code_2(tmp_path):
     bad = write(tmp_path, "site.yaml", PACK_HEAD + rule("open('x') == 1"))
     done = run_cli("check", "--rules", str(bad))

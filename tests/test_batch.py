@@ -7,7 +7,9 @@ import json
 import os
 import shutil
 
+import pytest
 from conftest import GOOD_CASE, ROOT, run_cli, write
+
 from regime.engine import batch
 from regime.engine.paths import builtin_cases
 
@@ -23,6 +25,7 @@ def _batch_dir(tmp_path):
     return cases
 
 
+@pytest.mark.e2e
 def test_json_envelope_streams_in_order_with_refusals_in_place(tmp_path):
     cases = _batch_dir(tmp_path)
     one = run_cli("diagnose", str(cases), "--format", "json")
@@ -42,6 +45,7 @@ def test_json_envelope_streams_in_order_with_refusals_in_place(tmp_path):
         in one.stderr
 
 
+@pytest.mark.e2e
 def test_jsonl_is_one_object_per_case_and_matches_the_envelope(tmp_path):
     cases = _batch_dir(tmp_path)
     lines = run_cli("diagnose", str(cases), "--format", "jsonl", "--jobs", "2").stdout.splitlines()
@@ -49,6 +53,7 @@ def test_jsonl_is_one_object_per_case_and_matches_the_envelope(tmp_path):
     assert [json.loads(line) for line in lines] == envelope["results"]
 
 
+@pytest.mark.e2e
 def test_text_and_markdown_show_the_refusal_in_its_place(tmp_path):
     cases = _batch_dir(tmp_path)
     for fmt in ("text", "markdown"):
@@ -59,6 +64,7 @@ def test_text_and_markdown_show_the_refusal_in_its_place(tmp_path):
             < out.index("e_doesnt_add_up")
 
 
+@pytest.mark.e2e
 def test_empty_directory_and_missing_file_are_refused_inputs(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()

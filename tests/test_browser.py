@@ -16,14 +16,15 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
-from regime.engine import api, report_cli
-from regime.engine.paths import CASES_DIR
 from test_snapshots import SOLUTION_CASES
 
+from regime.engine import api, report_cli
+from regime.engine.paths import CASES_DIR
+
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.e2e, pytest.mark.skipif(
     CHROMIUM is None, reason="Chromium is not installed (.ci/run installs Debian's chromium with apt-get; "
-                             "here it is missing or could not be installed)")
+                             "here it is missing or could not be installed)")]
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--enable-logging=stderr", "--v=0", "--window-size=1280,1800", "--hide-scrollbars"]

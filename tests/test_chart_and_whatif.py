@@ -9,6 +9,7 @@ import sys
 
 import pytest
 from conftest import ROOT, run_cli, write
+
 from regime.engine import api, chart, report_model, sweep, whatif
 from regime.engine.paths import CASES_DIR
 from regime.facts.vocabulary import load_vocabulary
@@ -21,6 +22,7 @@ def model_of(knowledge):
     return build
 
 
+@pytest.mark.e2e
 def test_chart_svg_is_byte_stable_in_and_across_processes(model_of):
     m = model_of("e_doesnt_add_up")
     first = chart.render(m.chart, "e", "svg")
@@ -58,6 +60,7 @@ def test_no_fact_name_is_hard_coded_in_the_report_code():
             assert not re.search(rf"\b{name}\b", code), f"{module}.py names the fact {name}"
 
 
+@pytest.mark.e2e
 def test_a_broken_chart_section_is_a_located_pack_error(tmp_path):
     site = write(tmp_path, "site.yaml", "pack: site\ndescription: x\nreport:\n  sweep:\n"
                  "    ceiling: ceiling_tokens_per_sec\n")
@@ -78,6 +81,7 @@ def test_what_if_drops_stale_measurements_and_rederives(knowledge):
     assert diff["figures"]["tokens_per_pass"] == ["1 token", "64 tokens"]
 
 
+@pytest.mark.e2e
 def test_what_if_cli_and_its_errors():
     done = run_cli("diagnose", str(CASES_DIR / "d_high_throughput_api.yaml"), "--set", "batch=32")
     assert done.returncode == 0, done.stderr
@@ -98,6 +102,7 @@ def test_sweep_finds_where_int4_stops_paying_on_case_d(knowledge):
     assert ceilings == sorted(ceilings)  # the ceiling rises with batch, then flattens on the compute roof
 
 
+@pytest.mark.e2e
 def test_sweep_finds_where_batching_reaches_the_ridge_on_case_a(tmp_path, knowledge):
     svg = tmp_path / "a.svg"
     done = run_cli("sweep", str(CASES_DIR / "a_chatbot.yaml"), "--vary", "batch=1..512", "--chart", str(svg))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from regime.engine import api
 
 BASE = """\

@@ -12,10 +12,13 @@ from pathlib import Path
 
 import differential
 import pytest
+
 from regime.core.errors import RegimeError
 from regime.engine import api
 from regime.engine.compiled import CompiledRunner
 from regime.engine.paths import builtin_cases
+
+pytestmark = pytest.mark.slow
 
 TESTS = Path(__file__).parent
 

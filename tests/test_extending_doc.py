@@ -8,6 +8,7 @@ import shlex
 import subprocess
 import sys
 
+import pytest
 from conftest import ROOT
 
 DOC = ROOT / "docs" / "extending.md"
@@ -30,6 +31,7 @@ def _run(line: str, cwd) -> tuple[str, int]:
     return done.stdout + done.stderr, done.returncode
 
 
+@pytest.mark.e2e
 def test_the_tutorial_works_as_written(tmp_path):
     blocks = BLOCK.findall(DOC.read_text(encoding="utf-8"))
     assert sum(kind == "console" for kind, _ in blocks) >= 6

@@ -10,9 +10,12 @@ import tempfile
 from pathlib import Path
 
 import fuzzing
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+pytestmark = pytest.mark.slow
 
 CI = settings(derandomize=True, deadline=None, database=None, print_blob=True,
               suppress_health_check=list(HealthCheck))

@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 from conftest import GOOD_CASE, ROOT, TESTS, run_cli, write
+from rich.console import Console
+
 from regime.core.errors import RegimeError
 from regime.engine import api, report
 from regime.engine.packs import load_knowledge
 from regime.engine.paths import RULES_DIR
 from regime.facts.vocabulary import load_vocabulary
-from rich.console import Console
 
 CORPUS = TESTS / "fuzz_corpus"
 
@@ -69,6 +70,7 @@ def test_corpus_case_is_diagnosed_or_refused_with_every_error_located(name, know
         assert words in err.message and one_line_located(str(err), str(path))
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("fmt", ["text", "json", "markdown"])
 def test_a_batch_of_corpus_cases_drops_no_result(fmt):
     names = sorted(CASES)
@@ -162,6 +164,7 @@ def test_an_error_message_stays_on_one_line_whatever_it_quotes(tmp_path, knowled
     assert "\n" not in str(errors[0]) and "\u2028" not in str(errors[0]) and errors[0].line == 11
 
 
+@pytest.mark.e2e
 def test_every_error_of_a_case_is_reported_together(tmp_path, knowledge):
     text = (GOOD_CASE.replace("bw_util: 78%", "bw_util: 178%").replace("batch: 1", "batch: -1")
             .replace("phase: decode", "phase: decod") + "proposals: [quantise_int4]\nhardwre: x\n")

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import pytest
 import yaml
+
 from regime.engine import api
 from regime.engine.paths import CASES_DIR
 

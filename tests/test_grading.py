@@ -8,6 +8,7 @@ import sys
 
 import pytest
 from conftest import ROOT, write
+
 from regime.engine.grading import output
 from regime.engine.grading.answer import read_answer
 from regime.engine.grading.figures import matches, quantities
@@ -152,6 +153,7 @@ def test_the_fingerprint_changes_with_the_rubric(grader, tmp_path):
     assert other.rubric.weight("asks") == 50 and other.rubric.weight("regime") == 20
 
 
+@pytest.mark.e2e
 def test_import_regime_stays_cheap():
     import subprocess
     code = ("import sys, regime; print(sorted(m for m in sys.modules if m.startswith('regime'))); "

@@ -11,6 +11,7 @@ import jsonschema
 import pytest
 import yaml
 from conftest import ROOT, run_cli, write
+
 from regime.engine.grading import batch, exercise, output
 from regime.engine.grading import grade as regime_grade
 from regime.engine.grading.answer import outline
@@ -191,6 +192,7 @@ def test_students_are_graded_on_their_own_variant(grader, class_of_variants):
     assert "no variant" not in " ".join(e for r in results for e in r.errors)
 
 
+@pytest.mark.e2e
 def test_gradescope_and_prairielearn_results_validate(class_of_variants, tmp_path):
     _, _, out, subs = class_of_variants
     gs, pl = tmp_path / "gs", tmp_path / "pl"
@@ -223,6 +225,7 @@ def test_csv_rows_and_class_summary(grader, tmp_path):
     assert "a_chatbot,regime,0.6667,3,3,0,0.4742,buy_more_flops,1" in summary
 
 
+@pytest.mark.e2e
 def test_cli_exercise_make_and_bad_rubric(tmp_path):
     write(tmp_path, "roster.csv", "id\nx1\nx2\n")
     done = run_cli("exercise", "make", "e_doesnt_add_up", "--students", str(tmp_path / "roster.csv"),

@@ -7,8 +7,9 @@ import json
 import pytest
 from conftest import GOOD_CASE as CASE
 from conftest import ROOT, case_error, run_cli, write
+
 from regime.core.errors import RegimeError, did_you_mean
-from regime.engine import expr
+from regime.engine import lang
 from regime.engine.packs import load_knowledge
 from regime.facts.vocabulary import load_vocabulary
 
@@ -51,8 +52,8 @@ def test_deeply_nested_yaml_is_an_error(tmp_path, knowledge):
     "not " * 450 + "batch > 1",
 ])
 def test_expression_size_is_bounded(condition):
-    with pytest.raises(expr.ExprError):
-        expr.parse(condition, expr.Context(load_vocabulary()), "condition")
+    with pytest.raises(lang.ExprError):
+        lang.parse(condition, lang.Context(load_vocabulary()), "condition")
 
 
 @pytest.mark.parametrize("name", ["sid", "id", "batch__extra"])
@@ -73,6 +74,7 @@ def test_parameters_must_be_finite(tmp_path, value):
     assert err.line == 4
 
 
+@pytest.mark.e2e
 def test_constant_only_comparison_agrees_with_python(tmp_path):
     site = write(tmp_path, "site.yaml", "pack: site\ndescription: d\nrules:\n  - id: site_toggle\n"
                  "    description: d\n    when: util_high > 0.4 and phase == \"decode\"\n"
@@ -131,6 +133,7 @@ def test_inline_hardware_errors_have_a_line(tmp_path, knowledge):
     assert err.line == 3 and err.field == "hardware.peak_bw"
 
 
+@pytest.mark.e2e
 def test_json_is_one_envelope_whatever_the_inputs(tmp_path):
     bad = write(tmp_path, "bad.yaml", CASE.replace("78%", "178%"))
     good = str(ROOT / "cases" / "a_chatbot.yaml")

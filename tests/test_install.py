@@ -10,7 +10,10 @@ import sysconfig
 import zipfile
 from pathlib import Path
 
+import pytest
 from conftest import ROOT
+
+pytestmark = pytest.mark.e2e
 
 
 def _run(*cmd, cwd=None) -> subprocess.CompletedProcess:

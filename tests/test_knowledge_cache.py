@@ -9,6 +9,7 @@ import sys
 
 import pytest
 from conftest import ROOT, write
+
 from regime.engine import api, knowledge_cache, packs, report
 from regime.engine.paths import builtin_cases
 
@@ -87,6 +88,7 @@ print(sorted({m.split(".")[0] for m in sys.modules} & {"pint", "typer", "click",
 """
 
 
+@pytest.mark.e2e
 def test_json_diagnosis_loads_neither_pint_nor_typer_nor_rich(cache):
     script = PROBE.replace("CASE", repr(str(ROOT / "cases" / "a_chatbot.yaml")))
     env = {**os.environ, "XDG_CACHE_HOME": str(cache.parent)}

@@ -10,6 +10,7 @@ the regime those figures give. Nothing here was copied from a run of the tool.
 from __future__ import annotations
 
 import pytest
+
 from regime.engine import api
 from regime.engine.paths import CASES_DIR
 

@@ -6,8 +6,9 @@ import re
 
 import pytest
 from conftest import ROOT
+
 from regime.core.yamlsrc import load_yaml
-from regime.engine import expr
+from regime.engine.lang import parser
 from regime.engine.paths import builtin_cases
 
 RULE_FILES = sorted((ROOT / "rules").glob("*.yaml"))
@@ -83,5 +84,5 @@ def test_python_holds_no_domain_knowledge(path):
 
 def test_expression_whitelist_is_small():
     # The builder accepts exactly these ast node types; anything else is rejected.
-    accepted = {name[1:] for name in dir(expr._Builder) if name.startswith("_") and name[1].isupper()}
+    accepted = {name[1:] for name in dir(parser.Builder) if name.startswith("_") and name[1].isupper()}
     assert accepted == {"BinOp", "BoolOp", "Call", "Compare", "Constant", "Name", "Subscript", "UnaryOp"}

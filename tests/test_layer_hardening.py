@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 from conftest import write
+from typer.testing import CliRunner
+
 from regime.core.errors import RegimeError
 from regime.engine import api
 from regime.engine.cli import app
-from typer.testing import CliRunner
 
 HEAD = "pack: site\ndescription: d\n"
 

@@ -9,6 +9,7 @@ import sys
 
 import pytest
 from conftest import ROOT, TESTS, run_cli, write
+
 from regime.core.errors import RegimeError
 from regime.engine import api, report
 from regime.engine.paths import CASES_DIR
@@ -71,10 +72,11 @@ def test_replacement_is_used_by_everything_that_depends_on_its_fact(tmp_path):
     # lower of it and the replaced whole-pass figure)
 
 
+@pytest.mark.e2e
 def test_site_pack_tests_pass_from_the_cli():
     done = run_cli("test", str(SITE_KV))
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "rules fired by tests: 6/6" in done.stdout and "2 passed, 0 failed" in done.stdout
+    assert "rules fired by tests: 6/6" in done.stdout and "3 passed, 0 failed" in done.stdout
 
 
 @pytest.mark.parametrize("written", ["60%", "0.6", 0.6, "60 %"])
@@ -154,6 +156,7 @@ def test_bad_replacements_are_located(tmp_path, body, words):
     assert words in err.message and err.line == 5 and err.field == "replaces"
 
 
+@pytest.mark.e2e
 def test_every_output_states_layers_and_amendments(tmp_path):
     case = write(tmp_path, "kv.yaml", KV_CASE)
     args = ["diagnose", str(case), "--rules", str(SITE_KV)]
@@ -171,6 +174,7 @@ def test_every_output_states_layers_and_amendments(tmp_path):
         assert "override near_ceiling (70% -> 60%)" in " ".join(out.split())
 
 
+@pytest.mark.e2e
 def test_regime_rules_environment_variable_adds_layers(tmp_path):
     layer = _site(tmp_path, "overrides:\n  parameters:\n    near_ceiling: 90%\n")
     env = {**os.environ, "REGIME_RULES": os.pathsep.join([str(layer), ""])}
@@ -199,6 +203,7 @@ def test_template_fact_not_guaranteed_is_refused_at_load(tmp_path):
     assert err.code == "RG006" and err.line == 4 and "present(ttft)" in err.message
 
 
+@pytest.mark.e2e
 def test_builtin_cases_are_named_by_id():
     done = run_cli("diagnose", "a_chatbot", "--format", "json")
     assert done.returncode == 0 and json.loads(done.stdout)["results"][0]["case"] == "a_chatbot"

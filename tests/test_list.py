@@ -6,6 +6,7 @@ import json
 
 import pytest
 from conftest import TESTS, run_cli
+
 from regime.engine import list_cli
 
 SITE_KV = TESTS / "layers" / "site_kv"
@@ -25,6 +26,7 @@ def test_facts_show_unit_range_meaning_and_origin(knowledge):
     assert facts["ridge_batch"]["where"].split("/")[-1].startswith("derive_roofline.yaml:")
 
 
+@pytest.mark.e2e
 def test_json_listing_includes_a_layer(tmp_path):
     done = run_cli("list", "parameters", "--format", "json", "--rules", str(SITE_KV))
     params = {p["name"]: p for p in json.loads(done.stdout)}
@@ -33,6 +35,7 @@ def test_json_listing_includes_a_layer(tmp_path):
     assert "site_shard_weights" in {lv["name"] for lv in levers}
 
 
+@pytest.mark.e2e
 def test_cases_are_listed_by_id():
     out = run_cli("list", "cases").stdout
     assert out.startswith("a_chatbot  title: The chatbot")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import write
+
 from regime.core.errors import RegimeError
 from regime.engine import api
 

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from conftest import ROOT, run_cli
+
 from regime.engine.paths import builtin_cases
 
 
+@pytest.mark.e2e
 def test_json_is_byte_identical_across_runs_and_directories(tmp_path):
     first = run_cli("diagnose", "--format", "json")
     second = run_cli("diagnose", "--format", "json", cwd=tmp_path)
@@ -21,6 +24,7 @@ def test_json_is_byte_identical_across_runs_and_directories(tmp_path):
             assert {"kind", "id", "rule", "because"} <= set(c)
 
 
+@pytest.mark.e2e
 def test_text_and_markdown(tmp_path):
     case = str(ROOT / "cases" / "a_chatbot.yaml")
     text = run_cli("diagnose", case)
@@ -32,11 +36,13 @@ def test_text_and_markdown(tmp_path):
             "1 token × 5300 GB/s / 26 GB = **204 tokens/s**") in md.stdout
 
 
+@pytest.mark.e2e
 def test_check_summarizes_the_packs():
     done = run_cli("check")
     assert done.returncode == 0 and done.stdout.startswith("ok: ")
 
 
+@pytest.mark.e2e
 def test_site_overrides_retune_and_disable(tmp_path, knowledge):
     site = tmp_path / "site.yaml"
     site.write_text("pack: site\ndescription: stricter site\noverrides:\n"
@@ -50,6 +56,7 @@ def test_site_overrides_retune_and_disable(tmp_path, knowledge):
     assert "batch_the_requests" in ids
 
 
+@pytest.mark.e2e
 def test_why_and_why_not_clause_by_clause():
     done = run_cli("why", str(ROOT / "cases" / "e_doesnt_add_up.yaml"), "raise_batch")
     assert done.returncode == 0, done.stderr
@@ -62,6 +69,7 @@ def test_why_and_why_not_clause_by_clause():
            "ridge_point=247 FLOP/byte)" in not_fired
 
 
+@pytest.mark.e2e
 def test_why_names_parameters_and_suggests_subjects():
     done = run_cli("why", str(ROOT / "cases" / "a_chatbot.yaml"), "measured_bandwidth_bound")
     assert "[x] bw_util >= util_high   (bw_util=78%, util_high=50%)" in done.stdout

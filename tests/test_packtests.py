@@ -6,10 +6,12 @@ import re
 
 import pytest
 from conftest import run_cli, write
-from regime.engine.cli import app
 from typer.testing import CliRunner
 
+from regime.engine.cli import app
 
+
+@pytest.mark.e2e
 def test_builtin_pack_tests_pass_and_fire_every_builtin_rule():
     done = run_cli("test")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -33,6 +35,7 @@ tests:
 """
 
 
+@pytest.mark.e2e
 def test_failures_show_expected_actual_and_the_why_trace(tmp_path):
     layer = tmp_path / "site"
     layer.mkdir()
@@ -56,7 +59,7 @@ def test_failures_show_expected_actual_and_the_why_trace(tmp_path):
 @pytest.mark.parametrize("text, line, words", [
     ("tests:\n  - name: t\n    case: no_such_case\n", 3, "no built-in case with that id"),
     ("tests:\n  - name: t\n    case: a_chatbot\n    expect: {fired: [no_such_rule]}\n", 2,
-     "no loaded rule has the id 'no_such_rule'"),
+     "no rule with the id 'no_such_rule' in the loaded knowledge"),
     ("tests:\n  - name: t\n    case: a_chatbot\n    expect: {regim: x}\n", 4,
      "unknown key (did you mean 'regime'"),
     ("tests:\n  - name: t\n    facts: {batch: 5 GB}\n", 3, "batch"),
@@ -74,6 +77,7 @@ def test_bad_pack_tests_are_located_errors(tmp_path, text, line, words):
     assert words in first
 
 
+@pytest.mark.e2e
 def test_hostile_layer_is_refused_fast(tmp_path):
     layer = tmp_path / "site"
     layer.mkdir()

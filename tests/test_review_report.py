@@ -11,11 +11,12 @@ import sys
 
 import pytest
 from conftest import ROOT, run_cli, write
-from regime.engine import api, render_html, render_markdown, render_text, report_model
-from regime.engine.paths import CASES_DIR
 from rich.console import Console
 from syrupy.extensions.json import JSONSnapshotExtension
 from test_snapshots import SOLUTION_CASES
+
+from regime.engine import api, render_html, render_markdown, render_text, report_model
+from regime.engine.paths import CASES_DIR
 
 RAW_FLOAT = re.compile(r"\d\.\d{7,}|\de[+-]\d")
 INTERNAL = re.compile(r"\w__\w|=True\b|=False\b|\[\"\w+\"\]")
@@ -88,6 +89,7 @@ def test_text_keeps_indentation_when_wrapped_at_80_columns(models):
     assert all(re.match(r"^ {1,2}\d\. ", line) or line.startswith("    ") for line in fixes)
 
 
+@pytest.mark.e2e
 def test_site_override_is_shown(tmp_path):
     site = write(tmp_path, "site.yaml", "pack: site\ndescription: stricter\n"
                  "overrides:\n  parameters: {near_ceiling: 0.9}\n")
@@ -99,6 +101,7 @@ def test_site_override_is_shown(tmp_path):
     assert done.stdout.splitlines()[4].startswith(f"_knowledge: built-in + {site}; override near_ceiling")
 
 
+@pytest.mark.e2e
 def test_batch_ends_with_a_summary_table_and_quiet_prints_only_it():
     cases = [str(CASES_DIR / f"{n}.yaml") for n in SOLUTION_CASES]
     env = {**os.environ, "COLUMNS": "80"}
@@ -117,6 +120,7 @@ def test_batch_ends_with_a_summary_table_and_quiet_prints_only_it():
     assert max(len(x) for x in quiet.stdout.splitlines()) <= 80
 
 
+@pytest.mark.e2e
 def test_report_command_writes_self_contained_pages(tmp_path):
     out = tmp_path / "out"
     done = run_cli("report", str(CASES_DIR / "a_chatbot.yaml"), str(CASES_DIR / "e_doesnt_add_up.yaml"),

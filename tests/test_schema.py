@@ -9,6 +9,7 @@ import jsonschema
 import pytest
 import yaml
 from conftest import ROOT, TESTS, run_cli
+
 from regime.engine import schema
 
 SHIPPED = sorted([*ROOT.glob("rules/*.yaml"), *ROOT.glob("cases/*.yaml"), ROOT / "facts" / "vocabulary.yaml",
@@ -33,6 +34,7 @@ def test_every_yaml_names_its_schema_and_follows_it(path):
                         json.loads(target.read_text(encoding="utf-8")))
 
 
+@pytest.mark.e2e
 def test_schema_command_prints_each_schema():
     done = run_cli("schema", "layer")
     doc = json.loads(done.stdout)

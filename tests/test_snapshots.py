@@ -7,9 +7,10 @@ reasoning is right; never update a snapshot just to make the test pass.
 from __future__ import annotations
 
 import pytest
+from syrupy.extensions.json import JSONSnapshotExtension
+
 from regime.engine import api, report
 from regime.engine.paths import CASES_DIR
-from syrupy.extensions.json import JSONSnapshotExtension
 
 # Every shipped case: the solution's (a_..e_), generalization (g_), knowledge beyond the solution
 # (k_: KV, MoE, TP, quantized checkpoints, TTFT, thin data), traces (t_) and real H200 runs (r_).

@@ -7,6 +7,7 @@ contains them.
 from __future__ import annotations
 
 import pytest
+
 from regime.engine import api
 from regime.engine.paths import CASES_DIR
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from conftest import TOY
+
 from regime.engine import api, report
 
 

@@ -10,6 +10,8 @@ import statistics
 import orjson
 import pytest
 from conftest import TESTS, run_cli, write
+from syrupy.extensions.json import JSONSnapshotExtension
+
 from regime.engine import api, report
 from regime.engine.trace import reader as reader_mod
 from regime.engine.trace.kernels import load_classifier
@@ -18,7 +20,6 @@ from regime.engine.trace.merge import diagnose_all, trace_case
 from regime.engine.trace.quantiles import LogHistogram
 from regime.engine.trace.settings import settings
 from regime.engine.trace.spill import SortedSpill
-from syrupy.extensions.json import JSONSnapshotExtension
 
 DATA = TESTS / "data"
 V100 = DATA / "v100_rank0_train_trimmed.json.gz"
@@ -69,6 +70,7 @@ def test_v100_facts(measured):
     assert m.kernel_duration.quantile(0.5) < m.kernel_duration.quantile(0.9)
 
 
+@pytest.mark.e2e
 def test_case_file_written_by_the_cli_is_a_valid_case(tmp_path, knowledge):
     out = tmp_path / "v100.yaml"
     r = run_cli("trace", str(V100), "-o", str(out))
@@ -188,6 +190,7 @@ def test_event_boundaries_anywhere_in_a_block(tmp_path, monkeypatch):
     assert whole.kernels == 300 and whole.idle_share == pytest.approx(299 / (3 * 299 + 2))
 
 
+@pytest.mark.slow
 def test_memory_is_flat_in_trace_size(tmp_path, monkeypatch):
     import tracemalloc
 

@@ -8,6 +8,7 @@ import os
 import orjson
 import pytest
 from conftest import TESTS, run_cli
+
 from regime.engine.trace.kernels import load_classifier
 from regime.engine.trace.measure import measure
 from regime.engine.trace.reader import TraceError
@@ -113,6 +114,7 @@ def test_an_event_larger_than_the_limit(tmp_path, monkeypatch):
     assert "larger than" in info.value.message and info.value.field == "traceEvents[0]"
 
 
+@pytest.mark.e2e
 def test_cli_prints_one_line_and_exits_2(tmp_path):
     path = tmp_path / "t.json.gz"
     path.write_bytes(MI250.read_bytes()[:3000])

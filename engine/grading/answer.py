@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, StrictFloat, StrictInt, StrictStr
+
 from regime.core.errors import RegimeError, did_you_mean
 from regime.core.yamlsrc import LineDict, line_of, load_yaml, validated
 from regime.engine.grading.concepts import Concepts, clauses

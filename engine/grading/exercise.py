@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
+
 from regime.core import units
 from regime.core.errors import RegimeError, did_you_mean
 from regime.core.yamlsrc import load_yaml, validated

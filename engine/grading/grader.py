@@ -8,6 +8,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from regime import __version__
 from regime.core import units
 from regime.core.errors import RegimeError, did_you_mean
 from regime.engine import api
@@ -23,8 +24,6 @@ from regime.engine.session import EngineFault
 from regime.facts import catalogue
 from regime.facts.case import load_case
 from regime.facts.vocabulary import VOCABULARY_FILE
-
-from regime import __version__
 
 GRADING_DIR = RULES_DIR / "grading"
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
 from regime.core.errors import RegimeError
 from regime.core.yamlsrc import load_yaml, validated
 

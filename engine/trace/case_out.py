@@ -11,6 +11,7 @@ import statistics
 from typing import Any
 
 import yaml
+
 from regime.core.errors import RegimeError
 from regime.engine.trace.measure import Measurement
 from regime.facts import catalogue

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+
 from regime.core.errors import RegimeError
 
 EXIT_BAD_INPUT = 2

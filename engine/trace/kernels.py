@@ -6,10 +6,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
-from regime.core.errors import RegimeError, did_you_mean
-from regime.core.yamlsrc import line_of, load_yaml, validated
 
 from regime import facts as _facts
+from regime.core.errors import RegimeError, did_you_mean
+from regime.core.yamlsrc import line_of, load_yaml, validated
 
 KERNELS_FILE = Path(_facts.__file__).with_name("kernels.yaml")
 LAYER_NAME = "kernels.yaml"

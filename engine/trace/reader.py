@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 import orjson
+
 from regime.core.errors import RegimeError
 
 BLOCK = 1 << 20

@@ -6,10 +6,10 @@ from functools import cache
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
-from regime.core.errors import RegimeError
-from regime.core.yamlsrc import load_yaml, validated
 
 from regime import facts as _facts
+from regime.core.errors import RegimeError
+from regime.core.yamlsrc import load_yaml, validated
 
 SETTINGS_FILE = Path(_facts.__file__).with_name("trace_reading.yaml")
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from regime.engine import expr
-from regime.engine.expr import NEGATED, Bin, BoolOp, Cmp, Node, Not, Num, Presence, Ref, Str
+from regime.engine import lang
+from regime.engine.lang import NEGATED, Bin, BoolOp, Cmp, Node, Not, Num, Presence, Ref, Str
 
 MAX_TERMS = 64
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
@@ -46,7 +46,7 @@ def guaranteed(node: Node | None, negate: bool = False) -> set[str]:
             return {node.field} if not negate else set()
         case Cmp():
             out: set[str] = set()
-            expr._walk_refs(node, lambda r: out.add(r.field))
+            lang.walk_refs(node, lambda r: out.add(r.field))
             return out
     return set()
 
@@ -82,17 +82,17 @@ def terms(node: Node | None, negate: bool = False) -> list[frozenset[Atom]] | No
 
 def _compare(op: str, a: Node, b: Node) -> frozenset[Atom]:
     fields: set[str] = set()
-    expr._walk_refs(Cmp(op, a, b), lambda r: fields.add(r.field))
+    lang.walk_refs(Cmp(op, a, b), lambda r: fields.add(r.field))
     atoms = {Atom("present", f) for f in fields}
     if _const(a) is not None and _const(b) is None:
         a, b, op = b, a, _FLIP[op]
-    const, text = _const(b), expr.render(a)
+    const, text = _const(b), lang.render(a)
     if isinstance(b, Str):
         atoms.add(Atom("label", text, op, b.value))
     elif const is not None:
         atoms.add(Atom("bound", text, op, const))
     else:
-        left, right = text, expr.render(b)
+        left, right = text, lang.render(b)
         if left > right:
             left, right, op = right, left, _FLIP[op]
         atoms.add(Atom("bound", f"{left} ? {right}", op, 0.0))  # left - right op 0

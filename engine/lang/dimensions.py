@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from regime.core import units
-from regime.engine.expr import (
+from regime.engine.lang import (
     Bin,
     BoolOp,
     Call,
@@ -35,45 +35,46 @@ if TYPE_CHECKING:  # pint itself is loaded by units.registry(), only when a pack
 _ANY = "any"  # the literal 0
 
 
-def _q(unit: str) -> pint.Quantity:
-    return units.registry().Quantity(1.0, units._units(units.FRACTION if unit == "%" else unit))
+def unit_quantity(unit: str) -> pint.Quantity:
+    """1.0 in `unit` ('%' is a fraction): what dimension checks multiply and compare."""
+    return units.registry().Quantity(1.0, units.parse_unit(units.FRACTION if unit == "%" else unit))
 
 
-def _dims(node: Node, ctx: Context) -> pint.Quantity | str | None:
+def dims_of(node: Node, ctx: Context) -> pint.Quantity | str | None:
     """A unit-carrying 1.0 for numeric nodes; None for categories and strings."""
     match node:
         case Num(value=v, unit=None):
-            return _ANY if v == 0 else _q("1")
+            return _ANY if v == 0 else unit_quantity("1")
         case Num(unit=u):
-            return _q(u)
+            return unit_quantity(u)
         case Str():
             return None
         case Ref(name=name):
             spec = ctx.vocabulary.get(name)
-            return _q(spec.unit) if spec.numeric else None
+            return unit_quantity(spec.unit) if spec.numeric else None
         case Lookup(unit=u):
-            return _q(u)
+            return unit_quantity(u)
         case Pick(group=group):
-            return _q(ctx.vocabulary.get(group).unit)
+            return unit_quantity(ctx.vocabulary.get(group).unit)
         case Call(fn="count"):
-            return _q("1")
+            return unit_quantity("1")
         case Call(fn="pow", args=args):
             for a in args:  # a power of a quantity has no single unit: only plain numbers
-                d = _dims(a, ctx)
+                d = dims_of(a, ctx)
                 if d is not _ANY and (d is None or not d.dimensionless):
                     raise ExprError(f"pow() takes plain numbers; '{render(a)}' is "
                                     f"{'not a number' if d is None else _name(d)} (use count())")
-            return _q("1")
+            return unit_quantity("1")
         case Call(fn="total", args=args):
-            return _q(ctx.vocabulary.get(args[0].name).unit)  # type: ignore[union-attr]
+            return unit_quantity(ctx.vocabulary.get(args[0].name).unit)  # type: ignore[union-attr]
         case Call(args=args):
-            return _same([_dims(a, ctx) for a in args], node)
+            return _same([dims_of(a, ctx) for a in args], node)
         case Bin(op=op, left=a, right=b):
-            x, y = _dims(a, ctx), _dims(b, ctx)
+            x, y = dims_of(a, ctx), dims_of(b, ctx)
             if op in "+-":
                 return _same([x, y], node)
             if _ANY in (x, y):
-                return _q("1") if op == "*" else x
+                return unit_quantity("1") if op == "*" else x
             return x * y if op == "*" else x / y  # type: ignore[operator]
     raise ExprError(f"no dimension for {render(node)}")
 
@@ -97,10 +98,10 @@ def _name(q) -> str:
 
 
 def check_formula(formula: Expression, target_unit: str, ctx: Context) -> None:
-    got = _dims(formula.tree, ctx)
+    got = dims_of(formula.tree, ctx)
     if got is None or got == _ANY:
         return
-    want = _q(target_unit)
+    want = unit_quantity(target_unit)
     if got.dimensionality != want.dimensionality:
         raise ExprError(f"formula '{formula.source}' gives {_name(got)}, but the target is in "
                         f"{_name(want)}")
@@ -113,7 +114,7 @@ def check_condition(condition: Expression, ctx: Context) -> None:
 def _check_node(node: Node, ctx: Context) -> None:
     match node:
         case Cmp(left=a, right=b):
-            _same([_dims(a, ctx), _dims(b, ctx)], node)
+            _same([dims_of(a, ctx), dims_of(b, ctx)], node)
         case BoolOp(items=items):
             for item in items:
                 _check_node(item, ctx)
