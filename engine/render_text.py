@@ -13,11 +13,11 @@ def print_report(m: ReportModel, console: Console, appendix: bool = True) -> Non
     console.rule(Text.assemble((m.case, "bold"), f" — {m.title}"))
     console.print(_hang("Verdict:", Text(m.verdict.line, style="bold")))
     console.print(Text(m.inputs.knowledge, style="dim"))
-    _inputs(m, console)
     for title, items in m.sections():
         if items:
             console.print(Text.assemble("\n", (title, "bold")))
             console.print(_numbered([_item(it) for it in items]))
+    _inputs(m, console)
     if m.derivations:
         console.print(Text.assemble("\n", ("How each figure was derived", "bold"), " ",
                                     ("(down to measured, catalogue and assumed facts)", "dim")))
@@ -76,8 +76,7 @@ def _inputs(m: ReportModel, console: Console) -> None:
 
 
 def _fact_line(f: Fact) -> Text:
-    shown = f.written if f.source == "measured" and f.written else f.text
-    return Text.assemble((f.name, "bold"), f" = {shown}  ", (f.origin, "dim"))
+    return Text.assemble((f.name, "bold"), f" = {f.shown()}  ", (f.origin, "dim"))
 
 
 def _tree(node: Node) -> Tree:
@@ -97,8 +96,7 @@ def _node_label(n: Node) -> Text:
     if n.repeat:
         return Text.assemble((f.name, "bold"), f" = {f.text} ", ("(derived above)", "dim"))
     if f.source != "derived":
-        written = f" (as written: {f.written})" if f.written and f.written != f.text else ""
-        return Text.assemble((f.name, "bold"), f" = {f.text}{written}  ", (f"{f.source}: {f.origin}", "dim"))
+        return Text.assemble((f.name, "bold"), f" = {f.shown()}  ", (f"{f.source}: {f.origin}", "dim"))
     if n.substituted:
         return Text.assemble((f.name, "bold"), f" = {n.formula} = {n.substituted} = ", (f.text, "bold"),
                              ("  " + n.rule, "dim"))

@@ -50,8 +50,8 @@ def test_renderings_have_no_raw_floats_or_internal_names(name, models):
 def test_reading_order_and_verdict_first(models):
     md = render_markdown.to_markdown(models["a_chatbot"])
     heads = [line for line in md.splitlines() if line.startswith("## ")]
-    assert heads[:6] == ["## Inputs", "## Evidence", "## Fixes, in priority order", "## Reject",
-                         "## Findings", "## How each figure was derived"]
+    assert heads[:6] == ["## Fixes, in priority order", "## Reject", "## Evidence", "## Findings",
+                         "## Inputs", "## How each figure was derived"]
     assert md.splitlines()[2].startswith("**Verdict:** bandwidth-bound")
     assert "top fix: continuous_batching (bound: ridge_batch = 247 tokens" in md.splitlines()[2]
 
@@ -132,3 +132,24 @@ def test_report_command_writes_self_contained_pages(tmp_path):
     assert (out / "a_chatbot.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     index = (out / "index.html").read_text(encoding="utf-8")
     assert 'href="a_chatbot.html"' in index and 'href="e_doesnt_add_up.html"' in index
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in CASES_DIR.glob("*.yaml")))
+def test_an_undetermined_verdict_says_what_is_known_and_what_to_measure(name, knowledge):
+    m = report_model.build(api.diagnose(CASES_DIR / f"{name}.yaml", knowledge), knowledge)
+    if m.verdict.regime is not None:
+        return
+    line = m.verdict.line
+    assert line.startswith("undetermined") and "known: " in line
+    for finding in m.findings:
+        assert finding.title in line
+        if finding.figure is not None:
+            assert f"{finding.figure.name} = {finding.figure.text}" in line
+    if m.asks:  # the first measurement the packs ask for, by their order
+        assert f"one measurement would settle it: {m.asks[0].title}" in line
+
+
+def test_the_v100_trace_verdict_keeps_its_fusion_bound(knowledge):
+    m = report_model.build(api.diagnose(CASES_DIR / "t_v100_training_trace.yaml", knowledge), knowledge)
+    assert "fusion_speedup_bound = 48.4%" in m.verdict.line
+    assert "fusion_speedup_bound" in m.verdict.cites  # its derivation is shown open in HTML
