@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from regime.engine import terminal
 from regime.engine.report_model import Fact, Item, Node, ReportModel
 from rich.console import Console, Group, RenderableType
 from rich.table import Table
@@ -10,6 +11,11 @@ from rich.tree import Tree
 
 
 def print_report(m: ReportModel, console: Console, appendix: bool = True) -> None:
+    with terminal.trimmed(console):
+        _report(m, console, appendix)
+
+
+def _report(m: ReportModel, console: Console, appendix: bool) -> None:
     console.rule(Text.assemble((m.case, "bold"), f" — {m.title}"))
     console.print(_hang("Verdict:", Text(m.verdict.line, style="bold")))
     console.print(Text(m.inputs.knowledge, style="dim"))
