@@ -153,3 +153,16 @@ def test_the_v100_trace_verdict_keeps_its_fusion_bound(knowledge):
     m = report_model.build(api.diagnose(CASES_DIR / "t_v100_training_trace.yaml", knowledge), knowledge)
     assert "fusion_speedup_bound = 48.4%" in m.verdict.line
     assert "fusion_speedup_bound" in m.verdict.cites  # its derivation is shown open in HTML
+
+
+def test_a_second_report_into_the_same_folder_adds_to_its_index(tmp_path):
+    out = tmp_path / "out"
+    first = run_cli("report", str(CASES_DIR / "a_chatbot.yaml"), "-o", str(out))
+    (out / "notes.json").write_text('{"case": "x"}', encoding="utf-8")  # not a report: not listed
+    second = run_cli("report", str(CASES_DIR / "e_doesnt_add_up.yaml"), "-o", str(out))
+    assert first.returncode == second.returncode == 0, first.stderr + second.stderr
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert 'href="a_chatbot.html"' in index and 'href="e_doesnt_add_up.html"' in index
+    assert "notes" not in index
+    rows = {c: r for r in index.split("<tr>") for c in ("a_chatbot", "e_doesnt_add_up") if f'"{c}.html"' in r}
+    assert "an earlier run" in rows["a_chatbot"] and "this run" in rows["e_doesnt_add_up"]
