@@ -35,7 +35,8 @@ class Fact:
     def as_written(self) -> str | None:
         """The value as written, where it says more than the rounded text (another unit, a
         range); not where it only has more digits."""
-        if not self.written or display.for_people(self.written) == self.text:
+        plain = display.for_people(self.written or "")
+        if not plain or plain == self.text or self.text.startswith(plain + " "):  # `4096` of `4096 tokens`
             return None
         return self.written
 
