@@ -11,8 +11,16 @@ $(BIN)/regime: pyproject.toml setup.py
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
+# Every built-in case's verdict in one table, one case's full report, and how to see the others.
+DEMO_CASE := cases/b_training_run.yaml
 demo: $(BIN)/regime
-	$(BIN)/regime diagnose
+	@$(BIN)/regime diagnose --quiet
+	@echo
+	@$(BIN)/regime diagnose $(DEMO_CASE)
+	@echo
+	@echo "Any case in full: $(BIN)/regime diagnose cases/NAME.yaml (NAME from the table)"
+	@echo "  as Markdown or JSON: add -f markdown or -f json"
+	@echo "  as HTML with charts: $(BIN)/regime report -o report, then open report/index.html"
 
 test: $(BIN)/regime
 	$(BIN)/ruff check .

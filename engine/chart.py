@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import io
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 STYLE = {
     "font.family": "DejaVu Sans", "font.size": 9, "svg.fonttype": "path", "svg.hashsalt": "regime",
@@ -18,21 +21,29 @@ STYLE = {
 COLORS = {"roof": "#1f4e79", "extra": "#7f7f7f", "bw": "#c55a11", "ridge": "#595959",
           "workload": "#c00000", "nominal": "#1f4e79", "move": "#2e7d32", "kernel": "#1f4e79",
           "gap": "#c00000"}
+FLIPS = ["#c00000", "#7030a0", "#c55a11", "#2e7d32"]
 
 
 def render(chart: dict[str, Any], title: str, fmt: str = "svg") -> bytes:
     """The chart as SVG or PNG bytes."""
+    return _save(figure(chart, title), fmt)
+
+
+def figure(chart: dict[str, Any], title: str) -> Figure:
+    """The roofline (and the kernel/gap panel), laid out, its labels placed clear of each other."""
     import matplotlib
     from matplotlib.figure import Figure
 
     with matplotlib.rc_context(STYLE):
         panels = 2 if chart.get("overhead") else 1
-        fig = Figure(figsize=(7.5 if panels == 1 else 10.5, 4.6))
+        fig = Figure(figsize=(8 if panels == 1 else 10.5, 5.4))
         grid = fig.add_gridspec(1, panels, width_ratios=[3, 1][:panels])
-        _roofline(fig.add_subplot(grid[0, 0]), chart, title)
+        ax = fig.add_subplot(grid[0, 0])
+        labels = _roofline(ax, chart, title)
         if panels == 2:
             _overhead(fig.add_subplot(grid[0, 1]), chart["overhead"])
-        return _save(fig, fmt)
+        _lay_out(fig, ax, labels)
+    return fig
 
 
 def svg_text(chart: dict[str, Any], title: str) -> str:
@@ -48,7 +59,8 @@ def _span(chart: dict[str, Any]) -> tuple[float, float]:
     return 10 ** math.floor(math.log10(lo) - 1), 10 ** math.ceil(math.log10(hi) + 1)
 
 
-def _roofline(ax, chart: dict[str, Any], title: str) -> None:
+def _roofline(ax, chart: dict[str, Any], title: str) -> list[Label]:
+    """Draw the roofs and points; returns the labels to place once the layout is fixed."""
     x0, x1 = _span(chart)
     slope = chart["bandwidth"]["value"]
     top = max(r["value"] for r in chart["roofs"])
@@ -63,8 +75,8 @@ def _roofline(ax, chart: dict[str, Any], title: str) -> None:
     if top > main:
         ax.plot([main / slope, top / slope], [main, top], color=COLORS["bw"], lw=1, ls="--")
     ax.axvline(chart["ridge"], color=COLORS["ridge"], lw=0.8, ls=":")
-    ax.annotate(f"ridge {_num(chart['ridge'])} {chart['x_unit']}", (chart["ridge"], top * 1.3),
-                ha="center", fontsize=8, color=COLORS["ridge"])
+    ridge = f"ridge {_num(chart['ridge'])} {chart['x_unit']}"
+    labels = [Label(ridge, (chart["ridge"], top), COLORS["ridge"])]
     nominal, workload = chart.get("nominal"), chart.get("workload")
     if nominal:
         ax.plot(nominal["x"], nominal["y"], "o", mfc="none", mec=COLORS["nominal"], ms=9,
@@ -75,20 +87,20 @@ def _roofline(ax, chart: dict[str, Any], title: str) -> None:
         targets: dict[tuple[float, float], list[dict]] = {}
         for move in chart["moves"]:
             targets.setdefault((move["x"], move["y"]), []).append(move)
-        for i, ((x, y), moves) in enumerate(targets.items()):
+        for (x, y), moves in targets.items():
             ax.annotate("", (x, y), (workload["x"], workload["y"]),
                         arrowprops={"arrowstyle": "->", "color": COLORS["move"], "lw": 1.4})
-            text = "\n".join(f"{m['rank']}. {m['lever']} ({m['bound']})" for m in moves)
-            ax.annotate(text, (x, y), xytext=(4, -4 - 22 * (i % 2)), textcoords="offset points",
-                        fontsize=7, color=COLORS["move"], va="top")
+            text = "\n".join(f"{m['rank']}. {m['lever']}\n    {m['bound']}" for m in moves)
+            labels.append(Label(text, (x, y), COLORS["move"]))
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlim(x0, x1)
-    ax.set_ylim(min(slope * x0, *(p["y"] for p in (workload, nominal) if p)) / 3, top * 3)
+    ax.set_ylim(min([slope * x0, *(p["y"] for p in (workload, nominal) if p)]) / 3, top * 3)
     ax.set_xlabel(f"{chart['x_label']} ({chart['x_unit']})")
     ax.set_ylabel(f"{chart['y_label']} ({chart['y_unit']})")
     ax.set_title(title, fontsize=10)
-    ax.legend(loc="lower right", fontsize=7, framealpha=0.9)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, fontsize=7, frameon=False)
+    return labels
 
 
 def _overhead(ax, over: dict[str, Any]) -> None:
@@ -110,41 +122,116 @@ def _num(x: float) -> str:
 
 
 def render_sweep(sweep: dict[str, Any], fmt: str = "svg") -> bytes:
-    """The ceiling along a sweep, with a dotted line and a label at each verdict flip."""
+    """The ceiling along a sweep, with a dotted line at each verdict flip, said in the legend."""
+    return _save(sweep_figure(sweep), fmt)
+
+
+def sweep_figure(sweep: dict[str, Any]) -> Figure:
+    """The sweep chart on the whole width: short marks at the flips, what flips in the legend."""
+    import textwrap
+
     import matplotlib
     from matplotlib.figure import Figure
 
     with matplotlib.rc_context(STYLE):
-        fig = Figure(figsize=(8, 4.2))
+        fig = Figure(figsize=(8, 4.4 + 0.28 * len(sweep["flips"])))
         ax = fig.add_subplot(1, 1, 1)
         pts = [p for p in sweep["points"] if p["ceiling"] is not None]
         ax.plot([p["value"] for p in pts], [p["ceiling"] for p in pts], "o-", color=COLORS["roof"], ms=3,
                 label=sweep["ceiling_name"] or "ceiling")
         top = max((p["ceiling"] for p in pts), default=1.0)
-        for i, flip in enumerate(sweep["flips"]):
+        labels = []
+        for i, flip in enumerate(sweep["flips"], 1):
             x = flip["after"]["value"]
-            ax.axvline(x, color=COLORS["workload"], lw=0.8, ls=":")
-            text = f"{sweep['fact']} {_num(x)}: " + "; ".join(flip["what"][:2])
-            ax.annotate(text, (x, top), xytext=(3, -12 - 11 * i), textcoords="offset points",
-                        fontsize=7, color=COLORS["workload"])
+            what = "; ".join(flip["what"])
+            ax.axvline(x, color=FLIPS[(i - 1) % len(FLIPS)], lw=0.9, ls=":",
+                       label=textwrap.fill(f"({i}) {sweep['fact']} {_num(x)}: {what}", 110,
+                                           subsequent_indent="      "))
+            labels.append(Label(f"({i})", (x, top), FLIPS[(i - 1) % len(FLIPS)]))
         ax.set_xscale("log")
         if pts and min(p["ceiling"] for p in pts) > 0:
             ax.set_yscale("log")
         ax.set_xlabel(sweep["fact"])
         ax.set_ylabel(sweep["ceiling_name"] or "ceiling")
         ax.set_title(f"{sweep['case']}: verdict along {sweep['fact']}", fontsize=10)
-        ax.legend(loc="lower right", fontsize=7)
-        return _save(fig, fmt)
+        ax.legend(loc="upper left", bbox_to_anchor=(0.0, -0.14), fontsize=7, frameon=False)
+        _lay_out(fig, ax, labels)
+    return fig
+
+
+class Label(NamedTuple):
+    text: str
+    at: tuple[float, float]   # data coordinates of the point it names
+    color: str
+
+
+# Where a label may sit around its point, in points: beside it first, then further down or up.
+PLACES = [(dx, sy * dy, "left" if dx > 0 else "right", "top" if sy < 0 else "bottom")
+          for dy in (4, 16, 28, 40, 56, 72) for sy in (-1, 1) for dx in (5, -5)]
+
+
+def _lay_out(fig, ax, labels: list[Label]) -> None:
+    """Fix the layout, then place each label at the first spot around its point that lies inside
+    the axes and overlaps no text already there (the fewest overlaps when none is free)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig.tight_layout()
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    room = ax.get_window_extent(renderer)
+    taken = [t.get_window_extent(renderer) for t in texts(fig)]
+    for label in labels:
+        best = None
+        for dx, dy, ha, va in PLACES:
+            note = ax.annotate(label.text, label.at, xytext=(dx, dy), textcoords="offset points", ha=ha,
+                               va=va, fontsize=7, color=label.color, annotation_clip=False)
+            note.set_in_layout(False)
+            box = note.get_window_extent(renderer)
+            cost = sum(_area(box, t) for t in taken) + box.width * box.height - _area(box, room)
+            if best is None or cost < best[0]:
+                if best is not None:
+                    best[1].remove()
+                best = (cost, note, box)
+            else:
+                note.remove()
+            if cost == 0:
+                break
+        if best is not None:
+            taken.append(best[2])
+
+
+def texts(fig) -> list:
+    """Every text the figure draws (tick labels in the view, titles, legend entries, notes)."""
+    from matplotlib.text import Text
+    hidden = set()  # tick labels matplotlib keeps for ticks beyond the axis limits, not drawn
+    for ax in fig.axes:
+        for axis, (lo, hi) in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
+            lo, hi = min(lo, hi), max(lo, hi)
+            slack = (hi - lo) * 1e-9
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                if not lo - slack <= tick.get_loc() <= hi + slack:
+                    hidden.update((id(tick.label1), id(tick.label2)))
+    return [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip() and id(t) not in hidden]
+
+
+def _area(a, b) -> float:
+    w = min(a.x1, b.x1) - max(a.x0, b.x0)
+    h = min(a.y1, b.y1) - max(a.y0, b.y0)
+    return w * h if w > 0 and h > 0 else 0.0
 
 
 def _save(fig, fmt: str) -> bytes:
+    import matplotlib
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.backends.backend_svg import FigureCanvasSVG
 
-    fig.tight_layout()
+    with matplotlib.rc_context(STYLE):  # svg.hashsalt and the font apply while writing, too
+        return _write(fig, fmt, FigureCanvasAgg, FigureCanvasSVG)
+
+
+def _write(fig, fmt: str, agg, svg) -> bytes:
     buf = io.BytesIO()
     if fmt == "svg":
-        FigureCanvasSVG(fig).print_svg(buf, metadata={"Date": None, "Creator": None})
+        svg(fig).print_svg(buf, metadata={"Date": None, "Creator": None})
     else:
-        FigureCanvasAgg(fig).print_png(buf, metadata={"Software": None})
+        agg(fig).print_png(buf, metadata={"Software": None})
     return buf.getvalue()

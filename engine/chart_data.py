@@ -48,13 +48,19 @@ def _roof(name: str, value: float, fy: float, k: Knowledge, main: bool = False) 
 
 
 def _extra_roofs(spec: Chart, facts: dict, roof: float, fy: float, k: Knowledge) -> list[dict[str, Any]]:
+    """The group's roofs above the main one; members with the same peak are one roof, named
+    once for all of them (`group[fp8, int8]`), not two lines drawn on top of each other."""
     if spec.extra_roofs is None:
         return []
-    out = []
+    same: dict[float, list[str]] = {}
     for m in spec.extra_roofs.members:
         f = f"{spec.extra_roofs.group}__{m}"
         if f in facts and float(facts[f]) > roof:
-            out.append(_roof(f, float(facts[f]), fy, k))
+            same.setdefault(float(facts[f]), []).append(m)
+    out = []
+    for value, members in same.items():
+        r = _roof(f"{spec.extra_roofs.group}__{members[0]}", value, fy, k)
+        out.append({**r, "name": f"{spec.extra_roofs.group}[{', '.join(members)}]"})
     return out
 
 

@@ -8,12 +8,12 @@ from regime.engine.report_model import Fact, Item, Node, ReportModel
 def to_markdown(m: ReportModel, chart_png: str | None = None) -> str:
     lines = [f"# {m.case} — {m.title}", "", f"**Verdict:** {m.verdict.line}", "",
              f"_{m.inputs.knowledge}_", ""]
-    if chart_png:
-        lines += [f"![Roofline of {m.case}]({chart_png})", ""]
-    lines += _inputs(m)
-    for title, items in m.sections():
+    for n, (title, items) in enumerate(m.sections()):
+        if n == 2 and chart_png:  # after the fixes and rejections, with the evidence
+            lines += [f"![Roofline of {m.case}]({chart_png})", ""]
         if items:
             lines += [f"## {title}", ""] + [_item(i, it) for i, it in enumerate(items, 1)] + [""]
+    lines += _inputs(m)
     if m.derivations:
         lines += ["## How each figure was derived", ""]
         for node in m.derivations:
@@ -48,13 +48,12 @@ def _inputs(m: ReportModel) -> list[str]:
     if i.overrides:
         lines.append(f"- **Overrides active:** {'; '.join(i.overrides)}")
     lines.append("")
-    for title, facts in (("Measured (as written)", i.measured), ("From the catalogues", i.catalogue),
+    for title, facts in (("Measured", i.measured), ("From the catalogues", i.catalogue),
                          ("Assumed by the packs", i.assumed)):
         if facts:
             lines += [f"### {title}", "", "| fact | value | source |", "|---|---|---|"]
             for f in facts:
-                shown = f.written if f.source == "measured" and f.written else f.text
-                lines.append(f"| {_cell(f.name)} | {_cell(shown)} | {_cell(f.origin)} |")
+                lines.append(f"| {_cell(f.name)} | {_cell(f.shown())} | {_cell(f.origin)} |")
             lines.append("")
     return lines
 
@@ -74,7 +73,7 @@ def _tree(n: Node, depth: int) -> list[str]:
     if n.repeat:
         line = f"{pad}- `{f.name}` = {f.text} _(derived above)_"
     elif f.source != "derived":
-        line = f"{pad}- `{f.name}` = {f.text} — _{f.source}: {f.origin}_"
+        line = f"{pad}- `{f.name}` = {f.shown()} — _{f.source}: {f.origin}_"
     elif n.substituted:
         line = f"{pad}- `{f.name}` = `{n.formula}` = {n.substituted} = **{f.text}** _(rule {n.rule})_"
     else:

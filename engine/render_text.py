@@ -7,18 +7,24 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
+from regime.engine import terminal
 from regime.engine.report_model import Fact, Item, Node, ReportModel
 
 
 def print_report(m: ReportModel, console: Console, appendix: bool = True) -> None:
+    with terminal.trimmed(console):
+        _report(m, console, appendix)
+
+
+def _report(m: ReportModel, console: Console, appendix: bool) -> None:
     console.rule(Text.assemble((m.case, "bold"), f" — {m.title}"))
     console.print(_hang("Verdict:", Text(m.verdict.line, style="bold")))
     console.print(Text(m.inputs.knowledge, style="dim"))
-    _inputs(m, console)
     for title, items in m.sections():
         if items:
             console.print(Text.assemble("\n", (title, "bold")))
             console.print(_numbered([_item(it) for it in items]))
+    _inputs(m, console)
     if m.derivations:
         console.print(Text.assemble("\n", ("How each figure was derived", "bold"), " ",
                                     ("(down to measured, catalogue and assumed facts)", "dim")))
@@ -77,8 +83,7 @@ def _inputs(m: ReportModel, console: Console) -> None:
 
 
 def _fact_line(f: Fact) -> Text:
-    shown = f.written if f.source == "measured" and f.written else f.text
-    return Text.assemble((f.name, "bold"), f" = {shown}  ", (f.origin, "dim"))
+    return Text.assemble((f.name, "bold"), f" = {f.shown()}  ", (f.origin, "dim"))
 
 
 def _tree(node: Node) -> Tree:
@@ -98,8 +103,7 @@ def _node_label(n: Node) -> Text:
     if n.repeat:
         return Text.assemble((f.name, "bold"), f" = {f.text} ", ("(derived above)", "dim"))
     if f.source != "derived":
-        written = f" (as written: {f.written})" if f.written and f.written != f.text else ""
-        return Text.assemble((f.name, "bold"), f" = {f.text}{written}  ", (f"{f.source}: {f.origin}", "dim"))
+        return Text.assemble((f.name, "bold"), f" = {f.shown()}  ", (f"{f.source}: {f.origin}", "dim"))
     if n.substituted:
         return Text.assemble((f.name, "bold"), f" = {n.formula} = {n.substituted} = ", (f.text, "bold"),
                              ("  " + n.rule, "dim"))

@@ -109,9 +109,12 @@ def print_text(d: Diagnosis, k: Knowledge, console: Console) -> None:
 
 def print_refused(err: RegimeError, file: str, console: Console) -> None:
     from rich.text import Text
-    console.rule(Text.assemble((Path(file).name, "bold"), " — ", ("refused", "red")))  # full path follows
-    for e in err.all():
-        console.print(Text.assemble(("error:", "red"), f" {e}"))
+
+    from regime.engine import terminal
+    with terminal.trimmed(console):
+        console.rule(Text.assemble((Path(file).name, "bold"), " — ", ("refused", "red")))  # full path follows
+        for e in err.all():
+            console.print(Text.assemble(("error:", "red"), f" {e}"))
 
 
 # ---- markdown --------------------------------------------------------------------------------

@@ -36,26 +36,49 @@ def write_case(m: ReportModel, out: Path) -> list[Path]:
 
 
 def write_all(outcomes: list[Outcome], k: Knowledge, out: Path) -> list[Path]:
-    """Every diagnosed case's files and the index; failed cases are listed in the index too."""
+    """Every diagnosed case's files and the index. The index lists every case report in the
+    folder, from its JSON, so a second run into the same folder adds to it instead of
+    replacing it; cases that could not be diagnosed in this run are listed too."""
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
-    rows = []
+    fresh: set[str] = set()
     for o in outcomes:
-        if o.diagnosis is None:
-            rows.append(f"<tr><td>{escape(o.path.name)}</td><td colspan=4>could not be diagnosed: "
-                        f"{escape(str(o.error))}</td></tr>")
-            continue
-        m = build(o.diagnosis, k)
-        written += write_case(m, out)
-        top = m.fixes[0] if m.fixes else None
-        bound = ", ".join(f"{b.name} = {b.text}" for b in top.bounds) if top else ""
-        rows.append(f'<tr><td><a href="{escape(m.case)}.html">{escape(m.case)}</a></td>'
-                    f"<td>{escape(m.title)}</td><td>{escape(m.verdict.line.split(';')[0])}</td>"
-                    f"<td>{escape(top.title if top else '—')}</td><td>{escape(bound)}</td>"
-                    f'<td><a href="{escape(m.case)}.md">Markdown</a></td></tr>')
+        if o.diagnosis is not None:
+            m = build(o.diagnosis, k)
+            written += write_case(m, out)
+            fresh.add(m.case)
+    rows = [_row(doc, fresh) for doc in _reports(out)]
+    rows += [f"<tr><td>{escape(o.path.name)}</td><td colspan=5>could not be diagnosed: "
+             f"{escape(str(o.error))}</td><td>this run</td></tr>" for o in outcomes if o.diagnosis is None]
     table = ("<table><tr><th>case</th><th>title</th><th>regime</th><th>top fix</th><th>bound</th>"
-             "<th></th></tr>" + "".join(rows) + "</table>")
+             "<th></th><th>written</th></tr>" + "".join(rows) + "</table>")
     index = out / "index.html"
     index.write_text(render_html.page("Regime review reports", f"<h1>Regime review reports</h1>\n{table}"),
                      encoding="utf-8")
     return [index, *written]
+
+
+def _reports(out: Path) -> list[dict]:
+    """The report models (CASE.json beside CASE.html) in the folder, by case name."""
+    docs = []
+    for path in sorted(out.glob("*.json")):
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError):
+            continue
+        if isinstance(doc, dict) and doc.get("case") == path.stem and isinstance(doc.get("verdict"), dict) \
+                and (out / f"{path.stem}.html").exists():
+            docs.append(doc)
+    return docs
+
+
+def _row(doc: dict, fresh: set[str]) -> str:
+    case = str(doc["case"])
+    top = (doc.get("fixes") or [None])[0]
+    bound = ", ".join(f"{b['name']} = {b['text']}" for b in top.get("bounds", [])) if top else ""
+    return (f'<tr><td><a href="{escape(case)}.html">{escape(case)}</a></td>'
+            f"<td>{escape(str(doc.get('title', '')))}</td>"
+            f"<td>{escape(str(doc['verdict'].get('line', '')).split(';')[0])}</td>"
+            f"<td>{escape(top['title'] if top else '—')}</td><td>{escape(bound)}</td>"
+            f'<td><a href="{escape(case)}.md">Markdown</a></td>'
+            f"<td>{'this run' if case in fresh else 'an earlier run'}</td></tr>")

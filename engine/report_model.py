@@ -1,9 +1,9 @@
 """The review report as data: built once from a Diagnosis and the Knowledge, rendered three ways.
 
-Order is the reading order of a design review: verdict, inputs, evidence, fixes, rejections,
-findings, asks, then the derivation of every figure cited, as a tree down to measured,
-catalogue and assumed facts. Facts no conclusion uses go to the appendix. Every `text` is
-rounded for people; every `value` keeps full precision for JSON.
+Order is what a reviewer reads first: verdict, fixes with their bounds, rejections with their
+reason, evidence, findings and asks, then inputs and the derivation of every figure cited, as
+a tree down to measured, catalogue and assumed facts. Facts no conclusion uses go to the
+appendix. Every `text` is rounded for people; every `value` keeps full precision for JSON.
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from regime.engine import display
+from regime.engine import display, lang
 from regime.engine.diagnosis import Conclusion, Diagnosis
 from regime.engine.knowledge import Knowledge
 
-SECTIONS = (("evidence", "diagnose", "Evidence"), ("fixes", "fix", "Fixes, in priority order"),
-            ("rejections", "reject", "Reject"), ("findings", "finding", "Findings"),
+SECTIONS = (("fixes", "fix", "Fixes, in priority order"), ("rejections", "reject", "Reject"),
+            ("evidence", "diagnose", "Evidence"), ("findings", "finding", "Findings"),
             ("asks", "ask", "Measure next"))
 
 
@@ -31,6 +31,19 @@ class Fact:
     origin: str          # case file:line, datasheet line, pack and source, or rule id
     written: str | None = None
     meaning: str = ""
+
+    def as_written(self) -> str | None:
+        """The value as written, where it says more than the rounded text (another unit, a
+        range); not where it only has more digits."""
+        plain = display.for_people(self.written or "")
+        if not plain or plain == self.text or self.text.startswith(plain + " "):  # `4096` of `4096 tokens`
+            return None
+        return self.written
+
+    def shown(self) -> str:
+        """The rounded value, and the value as written where that says more."""
+        written = self.as_written()
+        return self.text + (f" (as written: {written})" if written else "")
 
 
 @dataclass
@@ -55,6 +68,7 @@ class Item:
     bounds: list[Fact] = field(default_factory=list)
     cites: list[str] = field(default_factory=list)   # names of facts the conclusion uses
     condition: str | None = None                     # what a conditional verdict depends on
+    figure: Fact | None = None                       # the figure its `because` concludes with
 
 
 @dataclass
@@ -64,6 +78,7 @@ class Verdict:
     top_fix: str | None
     top_bound: list[Fact]
     line: str
+    cites: list[str] = field(default_factory=list)   # the figures the line names (shown open)
 
 
 @dataclass
@@ -111,7 +126,7 @@ def build(d: Diagnosis, k: Knowledge) -> ReportModel:
     trees = _Trees(d, k, facts, rules)
     derivations = [trees.node(f) for f in cited if f not in trees.seen]
     used = trees.seen | set(cited)
-    verdict = _verdict(d, items["fixes"])
+    verdict = _verdict(d, items)
     from regime.engine import chart_data  # the chart's numbers come from the same facts
     return ReportModel(
         case=d.case, title=d.title, path=Path(d.path).name, verdict=verdict,
@@ -138,9 +153,14 @@ def _table_entry(name: str, table: dict[str, float] | None) -> float | None:
 
 
 def _hidden(name: str, d: Diagnosis) -> bool:
-    """Proposal and claim flags are shown as the items they are, not as facts."""
+    """Proposal and claim flags are shown as the items they are, not as facts; a category of a
+    group (a kernel class, say) that is zero is left out, as nothing."""
     rec = d.facts[name]
-    return rec.unit == "flag"
+    return rec.unit == "flag" or ("__" in name and _zero(rec.value))
+
+
+def _zero(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and value == 0
 
 
 def _item(c: Conclusion, d: Diagnosis, k: Knowledge, rules: dict) -> Item:
@@ -156,9 +176,12 @@ def _item(c: Conclusion, d: Diagnosis, k: Knowledge, rules: dict) -> Item:
     for b in c.bound:
         cites.setdefault(b.fact, None)
     title = c.lever or c.claim or (display.category(c.id) if c.kind == "diagnose" else c.id)
-    return Item(c.kind, c.id, title, c.because, c.rule, [fact(b.fact, d, k) for b in c.bound],
+    fields = [f.key for f in rule.because.fields()] if rule is not None else []
+    last = next((n for n in reversed(fields) if n in d.facts), None)
+    return Item(c.kind, c.id, title, display.for_people(c.because), c.rule,
+                [fact(b.fact, d, k) for b in c.bound],
                 [n for n in cites if n in d.facts or display.base(n) in k.parameters],
-                getattr(c, "condition", None))
+                getattr(c, "condition", None), fact(last, d, k) if last else None)
 
 
 def _cited(verdict_facts: list, items: dict[str, list[Item]], d: Diagnosis) -> list[str]:
@@ -193,6 +216,8 @@ class _Trees:
         if rule is not None and rule.formula is not None:
             tree = rule.formula.tree
             kids = display.inputs(tree, self.facts)
+            if isinstance(tree, lang.Call) and tree.fn == "total":  # the total as its terms add up
+                f.text = display.sum_text([c for c in kids if c in self.facts], self.facts, self.k)[1]
             return Node(f, display.symbolic(tree), display.substituted(tree, self.facts, self.k),
                         rule.id, children=[self.node(c, depth + 1) for c in kids if self._known(c)])
         # a diagnosis: the facts and parameters its condition read
@@ -204,23 +229,43 @@ class _Trees:
     def _known(self, name: str) -> bool:
         rec = self.d.facts.get(name)
         if rec is not None:
-            return rec.unit != "flag"
+            return not _hidden(name, self.d)
         return display.base(name) in self.k.parameters
 
 
-def _verdict(d: Diagnosis, fixes: list[Item]) -> Verdict:
+def _verdict(d: Diagnosis, items: dict[str, list[Item]]) -> Verdict:
+    """One line: the regime and the top fix with its bound; when the regime is undetermined,
+    what the findings did establish and the first measurement the packs ask for."""
     regime, nominal = d.fact_value("regime"), d.fact_value("nominal_regime")
+    fixes = items["fixes"]
     top = fixes[0] if fixes else None
     line = f"{display.category(regime)}"
+    cites = [n for n in ("regime", "nominal_regime") if n in d.facts]
     if nominal is not None:
         agree = nominal == regime
         line += f" ({'as theory predicts' if agree else 'theory says ' + display.category(nominal)})"
     if top is not None:
         bound = ", ".join(f"{b.name} = {b.text}" for b in top.bounds)
         line += f"; top fix: {top.title}" + (f" (bound: {bound})" if bound else "")
+        cites += [b.field for b in top.bounds]
+    elif regime is None:
+        line, known = _undetermined(line, items)
+        cites += known
     else:
         line += "; no fix applies"
-    return Verdict(regime, nominal, top.title if top else None, top.bounds if top else [], line)
+    return Verdict(regime, nominal, top.title if top else None, top.bounds if top else [], line, cites)
+
+
+def _undetermined(line: str, items: dict[str, list[Item]]) -> tuple[str, list[str]]:
+    """What is known without a regime (each finding and the figure it concludes with), and the
+    measurement the packs ask for first (the lowest `order` among the asks)."""
+    known = [it.title + (f" ({it.figure.name} = {it.figure.text})" if it.figure else "")
+             for it in items["findings"]]
+    line += "; known: " + ("; ".join(known) if known else "nothing yet")
+    if items["asks"]:
+        line += f"; one measurement would settle it: {items['asks'][0].title}"
+    figures = [it.figure.field for it in items["findings"] if it.figure]
+    return line + "; no fix applies yet", figures
 
 
 def _inputs(d: Diagnosis, k: Knowledge, used: set[str]) -> Inputs:

@@ -9,13 +9,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich import box
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from regime.core.errors import RegimeError
-from regime.engine import api, display, whatif
+from regime.engine import api, whatif
 
 RulesOpt = Annotated[list[Path] | None, typer.Option(
     "--rules", help="Extra pack directory or file (site packs, overrides). Repeatable.")]
@@ -73,28 +71,5 @@ def sweep(
     if fmt == "json":
         sys.stdout.write(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
         return
-    _print_sweep(result, Console(highlight=False))
-
-
-def _print_sweep(result, console: Console) -> None:
-    dropped = ", ".join(display.label(n) for n in result.dropped) or "none"
-    console.print(Text.assemble((result.case, "bold"), f": {result.fact} swept; given facts dropped as "
-                                f"measured at the original operating point: {dropped}"))
-    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1))
-    for col in (result.fact, "regime", "nominal", "top fix", "fixes", result.ceiling_name or "ceiling"):
-        table.add_column(col, justify="right" if col in (result.fact, "fixes") else "left")
-    for p in result.points:
-        cells = (f"{p.value:g}", display.category(p.regime), display.category(p.nominal),
-                 p.fixes[0] if p.fixes else "—", str(len(p.fixes)), p.ceiling_text)
-        table.add_row(*(Text(c) for c in cells))
-    console.print(table)
-    console.print(Text.assemble("\n", ("Where the verdict flips", "bold")))
-    if not result.flips:
-        console.print("  nowhere in this range")
-    for f in result.flips:
-        grid = Table.grid(padding=(0, 1))
-        grid.add_column(no_wrap=True)
-        grid.add_column(ratio=1)
-        where = f"  {result.fact} {f.before.value:g} → {f.after.value:g}:"
-        grid.add_row(Text(where), Text("; ".join(f.what)))
-        console.print(grid)
+    from regime.engine import review_text
+    review_text.print_sweep(result, Console(highlight=False))

@@ -8,9 +8,10 @@ import sys
 from pathlib import Path
 
 from regime.core.errors import RegimeError
-from regime.engine import display, whatif
+from regime.engine import display, terminal, whatif
 from regime.engine.knowledge import Knowledge
 from regime.engine.report_model import ReportModel
+from regime.engine.terminal import Column
 
 
 def what_if(paths: list[Path], sets: list[str], k: Knowledge, fmt: str) -> int:
@@ -41,13 +42,14 @@ def what_if(paths: list[Path], sets: list[str], k: Knowledge, fmt: str) -> int:
                              + render_markdown.to_markdown(model))
         else:
             console = Console(highlight=False)
-            console.print(Text(head, style="bold"))
-            grid = Table.grid(padding=(0, 1))
-            grid.add_column(no_wrap=True)
-            grid.add_column(ratio=1)
-            for x in lines:
-                grid.add_row(Text("  •"), Text(x))
-            console.print(grid)
+            with terminal.trimmed(console):
+                console.print(Text(head, style="bold"))
+                grid = Table.grid(padding=(0, 1))
+                grid.add_column(no_wrap=True)
+                grid.add_column(ratio=1)
+                for x in lines:
+                    grid.add_row(Text("  •"), Text(x))
+                console.print(grid)
             render_text.print_report(model, console)
     return 0
 
@@ -64,16 +66,53 @@ def refused_row(file: str) -> tuple[str, ...]:
     return (Path(file).stem, "refused", "—", "—", "—")
 
 
+SUMMARY = (Column("case", keep=9), Column("regime", keep=5), Column("top fix", keep=4),
+           Column("bound", keep=2), Column("rejected", keep=1, right=True))
+
+
 def summary(rows: list[tuple[str, ...]], console) -> None:
-    """The table that ends a batch: one row per diagnosed case (refused ones say so)."""
-    from rich import box
+    """The table that ends a batch: one row per diagnosed case (refused ones say so). Columns
+    that do not fit without cutting a word are left out, and the table says which."""
+    from rich.text import Text
+
+    table, dropped = terminal.fit(SUMMARY, rows, console.width, title="Summary", title_justify="left")
+    with terminal.trimmed(console):
+        console.print(table)
+        if dropped:
+            console.print(Text(f"(not shown at {console.width} columns: {', '.join(dropped)}; "
+                               "see each case's report)", style="dim"))
+
+
+SWEEP = (Column("value", keep=9, right=True), Column("regime", keep=8), Column("nominal", keep=3),
+         Column("top fix", keep=6), Column("fixes", keep=1, right=True), Column("ceiling", keep=7))
+
+
+def print_sweep(result, console) -> None:
+    """`regime sweep` for people: the verdict at each point, then where it flips."""
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(title="Summary", title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1))
-    for col, kw in (("case", {"ratio": 3}), ("regime", {"no_wrap": True}), ("top fix", {"ratio": 2}),
-                    ("bound", {"ratio": 3}), ("rejected", {"justify": "right", "no_wrap": True})):
-        table.add_column(col, overflow="fold", **kw)  # type: ignore[arg-type]
-    for row in rows:
-        table.add_row(*(Text(cell) for cell in row))
-    console.print(table)
+    dropped = ", ".join(display.label(n) for n in result.dropped) or "none"
+    rows = [(f"{p.value:g}", display.category(p.regime), display.category(p.nominal),
+             p.fixes[0] if p.fixes else "—", str(len(p.fixes)), p.ceiling_text) for p in result.points]
+    columns = [Column(result.fact, c.keep, c.right) if c.header == "value" else c for c in SWEEP]
+    table, hidden = terminal.fit(columns, rows, console.width)
+    with terminal.trimmed(console):
+        console.print(Text.assemble((result.case, "bold"), f": {result.fact} swept; given facts dropped as "
+                                    f"measured at the original operating point: {dropped}"))
+        if result.ceiling_name:
+            console.print(Text(f"ceiling: {result.ceiling_name}"))
+        console.print(table)
+        if hidden:
+            console.print(Text(f"(not shown at {console.width} columns: {', '.join(hidden)}; "
+                               "-f json has every point)", style="dim"))
+        console.print(Text.assemble("\n", ("Where the verdict flips", "bold")))
+        if not result.flips:
+            console.print("  nowhere in this range")
+        for f in result.flips:
+            grid = Table.grid(padding=(0, 1))
+            grid.add_column(no_wrap=True)
+            grid.add_column(ratio=1)
+            where = f"  {result.fact} {f.before.value:g} → {f.after.value:g}:"
+            grid.add_row(Text(where), Text("; ".join(f.what)))
+            console.print(grid)

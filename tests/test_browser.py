@@ -1,12 +1,15 @@
 """Each seed case's HTML report in a real browser: Debian's headless Chromium, fresh profile.
 
 Checks the title, the verdict line and the chart in the rendered DOM, that the page logs
-nothing to the console, and saves a screenshot (build/browser/CASE.png, or $REGIME_SCREENSHOTS).
+nothing to the console, that the first fix and its bound are on the first screen of a
+1280×800 window, and saves that first screen (build/browser/CASE.png, or $REGIME_SCREENSHOTS).
 Skipped, saying why, when Chromium is not installed (.ci/run installs it with apt).
 """
 
 from __future__ import annotations
 
+import html
+import json
 import os
 import re
 import shutil
@@ -27,8 +30,16 @@ pytestmark = [pytest.mark.e2e, pytest.mark.skipif(
                              "here it is missing or could not be installed)")]
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--enable-logging=stderr", "--v=0", "--window-size=1280,1800", "--hide-scrollbars"]
+         "--enable-logging=stderr", "--v=0", "--window-size=1280,800", "--hide-scrollbars"]
 SHOTS = Path(os.environ.get("REGIME_SCREENSHOTS", ROOT / "build" / "browser"))
+FOLD = 800
+# Appended to a copy of the page only (the page itself has no script): where the first fix and
+# its bound lie in the window, written into the DOM that --dump-dom returns.
+PROBE = """<script>
+const box = e => e ? (r => [r.top, r.bottom])(e.getBoundingClientRect()) : null;
+const fix = document.querySelector("li.fix");
+document.body.dataset.fold = JSON.stringify({fix: box(fix), bound: box(fix && fix.querySelector(".bound"))});
+</script>"""
 
 
 def render(page: Path, profile: Path, shot: Path) -> tuple[str, list[str]]:
@@ -56,6 +67,34 @@ def rendered(tmp_path_factory, knowledge) -> dict[str, tuple[str, list[str]]]:
         return {n: job.result() for n, job in jobs.items()}
 
 
+@pytest.fixture(scope="module")
+def fold(tmp_path_factory, knowledge) -> dict[str, dict]:
+    """Where each seed case's first fix and its bound lie in a 1280×800 window."""
+    out = tmp_path_factory.mktemp("probed")
+    report_cli.write_all(api.diagnose_all([CASES_DIR / f"{n}.yaml" for n in SOLUTION_CASES], knowledge),
+                         knowledge, out)
+    for n in SOLUTION_CASES:
+        page = out / f"{n}.html"
+        text = page.read_text(encoding="utf-8")
+        page.write_text(text.replace("</body>", PROBE + "</body>"), encoding="utf-8")
+    with ThreadPoolExecutor(min(len(SOLUTION_CASES), os.cpu_count() or 1)) as pool:
+        jobs = {n: pool.submit(render, out / f"{n}.html", out / f"profile-{n}", out / f"{n}.png")
+                for n in SOLUTION_CASES}
+        doms = {n: job.result()[0] for n, job in jobs.items()}
+    return {n: _where(dom) for n, dom in doms.items()}
+
+
+def _where(dom: str) -> dict:
+    return json.loads(html.unescape(re.search(r'data-fold="(.*?)"', dom).group(1)))
+
+
+@pytest.mark.parametrize("name", SOLUTION_CASES)
+def test_first_fix_and_its_bound_are_above_the_fold(name, fold):
+    where = fold[name]
+    assert where["fix"] is not None and where["bound"] is not None, where
+    assert where["fix"][0] >= 0 and where["bound"][1] <= FOLD, where
+
+
 @pytest.mark.parametrize("name", SOLUTION_CASES)
 def test_report_renders_in_chromium(name, rendered):
     dom, console = rendered[name]
@@ -68,6 +107,15 @@ def test_report_renders_in_chromium(name, rendered):
     chart = re.search(r'<figure class="chart" id="chart">(.*?)</figure>', dom, re.S)
     assert chart and "<svg" in chart.group(1) and "<path" in chart.group(1)
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
+
+
+def test_the_fold_check_can_fail(tmp_path):
+    """A page whose first fix lies below 800 px is seen to."""
+    page = tmp_path / "low.html"
+    page.write_text('<!DOCTYPE html><title>low</title><div style="height:900px"></div><ol><li class="fix">x'
+                    '<span class="bound">b</span></li></ol>' + PROBE, encoding="utf-8")
+    dom, _ = render(page, tmp_path / "profile", tmp_path / "low.png")
+    assert _where(dom)["bound"][1] > FOLD
 
 
 def test_console_errors_are_caught(tmp_path):

@@ -45,7 +45,7 @@ def test_chart_numbers_follow_the_yaml_roles(model_of, knowledge):
     assert a["workload"]["y"] <= a["nominal"]["y"]  # the weight GEMMs sit under the bandwidth roof
     batching = next(mv for mv in a["moves"] if mv["lever"] == "continuous_batching")
     assert math.isclose(batching["x"], a["ridge"])  # batching to ridge_batch reaches the ridge
-    assert [r["name"] for r in a["roofs"]][1:] == ["peak_flops_by_dtype[fp8]", "peak_flops_by_dtype[int8]"]
+    assert [r["name"] for r in a["roofs"]][1:] == ["peak_flops_by_dtype[fp8, int8]"]  # equal peaks: one roof
     assert model_of("e_doesnt_add_up").chart["overhead"]["bars"][1]["label"] == "gap time"
     assert model_of("b_training_run").chart["overhead"] is None
 
@@ -115,3 +115,48 @@ def test_sweep_finds_where_batching_reaches_the_ridge_on_case_a(tmp_path, knowle
     assert re.search(rf"batch {at - 1} → {at}: continuous_batching stops being a fix",
                      " ".join(done.stdout.split())), done.stdout
     assert svg.read_text(encoding="utf-8").count("<svg") == 1
+
+
+def clashes(fig) -> list[str]:
+    """Texts of a drawn figure that lie partly outside it or overlap another text."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    frame = fig.bbox
+    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in chart.texts(fig)]
+    out = [f"outside: {s!r}" for s, b in boxes if b.x0 < frame.x0 - 0.5 or b.y0 < frame.y0 - 0.5
+           or b.x1 > frame.x1 + 0.5 or b.y1 > frame.y1 + 0.5]
+    for i, (s, a) in enumerate(boxes):
+        for t, b in boxes[i + 1:]:
+            if min(a.x1, b.x1) - max(a.x0, b.x0) > 0.5 and min(a.y1, b.y1) - max(a.y0, b.y0) > 0.5:
+                out.append(f"overlap: {s!r} / {t!r}")
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in CASES_DIR.glob("*.yaml")))
+def test_roofline_text_is_inside_the_figure_and_never_overlaps(name, model_of):
+    m = model_of(name)
+    if m.chart is None:
+        return
+    assert clashes(chart.figure(m.chart, f"{m.case}: {m.verdict.regime}")) == []
+
+
+@pytest.mark.parametrize(("name", "vary"), [
+    ("a_chatbot", "batch=1..512"), ("e_doesnt_add_up", "batch=1..1024"), ("b_training_run", "batch=1..64")])
+def test_sweep_chart_text_is_inside_the_figure_and_never_overlaps(name, vary, knowledge):
+    data = sweep.run(whatif.load(CASES_DIR / f"{name}.yaml", knowledge), vary, knowledge).to_dict()
+    fig = chart.sweep_figure(data)
+    assert clashes(fig) == []
+    axes = fig.axes[0].get_position()
+    assert axes.width > 0.8  # the plot uses the width of the image
+
+
+def test_the_clash_check_can_fail():
+    from matplotlib.figure import Figure
+    fig = Figure(figsize=(3, 2))
+    fig.text(0.5, 0.5, "one label")
+    fig.text(0.52, 0.5, "another label")
+    fig.text(0.95, 0.1, "runs off the edge")
+    found = clashes(fig)
+    assert any(x.startswith("overlap") for x in found) and any(x.startswith("outside") for x in found)

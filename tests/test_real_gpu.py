@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from regime.engine import api
 from regime.engine.paths import CASES_DIR
 from regime.engine.trace import merge
@@ -25,7 +26,8 @@ EXPECTED = {
                       rejected=set(), not_rejected={"raise_batch"}, fixes={"raise_batch"},
                       measured={"cuda_graphs": ("idle_slowdown", 7.2)}),
     "decode_b256": dict(regime="bandwidth_bound", first={"preallocate_kv_cache"}, rejected={"cuda_graphs"},
-                        not_rejected=set(), fixes=set(), measured={"preallocate_kv_cache": ("kv_copy_speedup", 2.13)}),
+                        not_rejected=set(), fixes=set(),
+                        measured={"preallocate_kv_cache": ("kv_copy_speedup", 2.13)}),
     "prefill_b1_4096": dict(regime="compute_bound", first=None, rejected={"raise_batch", "quantize_int8"},
                             not_rejected=set(), fixes=set(), measured={}),
     "train_1b": dict(regime="compute_bound", first={"torch_compile"}, rejected=set(), not_rejected=set(),
@@ -87,5 +89,6 @@ def test_the_kv_copy_is_sized_from_the_cache(knowledge):
     bandwidth that is within a third of the 58% × 63 ms the concatenation kernels measured."""
     d = _with_trace("decode_b256", knowledge)
     assert "kv_cache_recopied" in {c.id for c in d.conclusions if c.kind == "finding"}
-    copy, kernels = d.fact_value("kv_copy_time"), d.fact_value("kernel_share__concatenation") * d.fact_value("pass_time")
+    copy = d.fact_value("kv_copy_time")
+    kernels = d.fact_value("kernel_share__concatenation") * d.fact_value("pass_time")
     assert 0.67 < copy / kernels < 1.0

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from regime.engine import api
 from regime.engine.paths import builtin_cases
 from regime.engine.trace import merge

@@ -1,0 +1,37 @@
+"""Numbers rounded for people in the text, Markdown and HTML renderings (JSON keeps them exact)."""
+
+from __future__ import annotations
+
+import pytest
+
+from regime.engine import api, display, report_model
+from regime.engine.paths import CASES_DIR
+
+
+@pytest.mark.parametrize(("raw", "shown"), [
+    ("1.67555%", "1.68%"), ("0.0000%", "0%"), ("98.3276% of 384,634 µs", "98.3% of 384,634 µs"),
+    ("HTA 0.5's rounding", "HTA 0.5's rounding"), ("rocm6.json.gz", "rocm6.json.gz"),
+    ("0.134 GB", "0.134 GB"), ("1234.5678 tokens", "1235 tokens"), ("a.yaml:12", "a.yaml:12"),
+])
+def test_for_people_rounds_long_decimals_only(raw, shown):
+    assert display.for_people(raw) == shown
+
+
+@pytest.mark.parametrize(("shares", "terms", "total"), [
+    ([0.144146, 0.0, 0.181938], "14.4% + 18.2%", "32.6%"),     # a zero category is left out
+    ([0.08, 0.09, 0.05], "8% + 9% + 5%", "22%"),
+    ([0.1444, 0.1444, 0.1444], "14.44% + 14.44% + 14.44%", "43.32%"),  # 14.4 × 3 would not be 43.3
+])
+def test_a_shown_sum_adds_up_as_shown(shares, terms, total, knowledge):
+    facts = {f"kernel_share__k{i}": v for i, v in enumerate(shares)}
+    got_terms, got_total = display.sum_text(list(facts), facts, knowledge)
+    assert (got_terms, got_total) == (terms, total)
+    assert round(sum(float(t.rstrip("%")) for t in got_terms.split(" + ")), 6) == float(got_total.rstrip("%"))
+
+
+def test_trace_case_shows_rounded_values_and_no_zero_categories(knowledge):
+    m = report_model.build(api.diagnose(CASES_DIR / "t_v100_training_trace.yaml", knowledge), knowledge)
+    shown = {f.name: f.shown() for f in m.inputs.measured}
+    assert shown["gpu_idle_share"] == "1.68%"   # written 1.67555% by the trace reader
+    assert "kernel_share[attention]" not in shown  # 0% of kernel time: nothing to show
+    assert {f.name: f.value for f in m.inputs.measured}["gpu_idle_share"] == pytest.approx(0.0167555)
