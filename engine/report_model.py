@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from regime.engine import display
-from regime.engine.diagnosis import Conclusion, Diagnosis
 from regime.engine.knowledge import Knowledge
+from regime.engine.run.diagnosis import Conclusion, Diagnosis
 
 SECTIONS = (("evidence", "diagnose", "Evidence"), ("fixes", "fix", "Fixes, in priority order"),
             ("rejections", "reject", "Reject"), ("findings", "finding", "Findings"),
