@@ -142,9 +142,13 @@ def run_one(path: Path, body: LineDict, test: PackTestModel, k: Knowledge) -> Re
 
 
 def _run(path: Path, body: LineDict, test: PackTestModel, k: Knowledge) -> Result:
-    result = Result(str(path), getattr(body, "line", None), test.name)
     check_names(test.expect, k)
-    d = diagnose(path, body, test, k)
+    return judge(path, body, test, k, diagnose(path, body, test, k))
+
+
+def judge(path: Path, body: LineDict, test: PackTestModel, k: Knowledge, d: Diagnosis) -> Result:
+    """The test's result on a diagnosis of its case (tests sharing a case can share one)."""
+    result = Result(str(path), getattr(body, "line", None), test.name)
     result.fired = {f.rule for f in d.trace}
     for what, expected, actual, subjects in checks(test.expect, d, k):
         if expected != actual:

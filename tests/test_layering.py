@@ -24,7 +24,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("lang", ("regime.engine.lang", "regime.engine.lang.*")),
     ("knowledge", ("regime.engine", "regime.engine.knowledge", "regime.engine.packs",
                    "regime.engine.paths", "regime.engine.version", "regime.engine.report_spec",
-                   "regime.engine.report_types", "regime.engine.report.spec", "regime.engine.report.types")),
+                   "regime.engine.report_types")),  # a pack's report: section, compiled on load
     ("run", ("regime.engine.run", "regime.engine.run.*")),
     ("cli", ("regime.engine.cli", "regime.engine.cli.*", "regime.engine.*_cli", "regime.engine.entry")),
     ("commands", ("regime.engine.trace", "regime.engine.trace.*", "regime.engine.grading",
