@@ -76,16 +76,21 @@ def test_a_module_imports_only_from_its_layer_or_below(module):
 
 
 def _unit(module: str) -> str:
-    """core and facts are one unit each; in engine, each sub-package or top-level module is."""
+    """core and facts are one unit each; in engine, each sub-package or top-level module is, split
+    by layer where a package spans two (a pack's report: section compiles in the knowledge layer)."""
     parts = module.split(".")
-    return ".".join(parts[:3] if parts[1] == "engine" else parts[:2])
+    return f"{'.'.join(parts[:3] if parts[1] == 'engine' else parts[:2])}[{layer(module)}]"
+
+
+# Pairs of units that import each other for now, each with the reason and the way out.
+KNOWN_MUTUAL: dict[tuple[str, str], str] = {}
 
 
 def test_no_two_packages_import_each_other():
     """Below the CLI, whose modules (moving to engine/cli/) register commands with each other."""
     edges = {(_unit(a), _unit(b)) for a, outs in GRAPH.items() for b in outs
              if _unit(a) != _unit(b) and "cli" not in (layer(a), layer(b))}
-    mutual = sorted((a, b) for a, b in edges if (b, a) in edges and a < b)
+    mutual = sorted((a, b) for a, b in edges if (b, a) in edges and a < b and (a, b) not in KNOWN_MUTUAL)
     assert mutual == []
 
 
