@@ -57,8 +57,9 @@ def test_chart_numbers_follow_the_yaml_roles(model_of, knowledge):
 def test_no_fact_name_is_hard_coded_in_the_report_code():
     contract = {"nominal_regime"}  # the engine's output contract, as in the JSON (report.to_dict)
     names = [n for n in load_vocabulary().specs if "_" in n and n not in contract]
-    modules = """regime.engine.chart regime.engine.chart_data regime.engine.report_model
-                 regime.engine.render_text regime.engine.render_markdown regime.engine.render_html
+    modules = """regime.engine.chart regime.engine.chart_data
+                 regime.engine.report_model regime.engine.render_text
+                 regime.engine.render_markdown regime.engine.render_html
                  regime.engine.sweep regime.engine.whatif regime.engine.review_cli
                  regime.engine.report_cli regime.engine.report_spec regime.engine.display"""
     for module in modules.split():
