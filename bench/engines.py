@@ -33,16 +33,12 @@ sys.path.insert(0, str(ROOT / "tests"))
 import casegen  # noqa: E402
 
 from regime.durable import engine as durable_engine  # noqa: E402
-from regime.engine import (  # noqa: E402
-    api,
-    durable_bridge,
-    lang,
-    session,
-)
-from regime.engine.firing import Run  # noqa: E402
+from regime.engine import api, lang  # noqa: E402
 from regime.engine.knowledge import Knowledge  # noqa: E402
-from regime.engine.packs import _context  # noqa: E402
+from regime.engine.packs import parse_context  # noqa: E402
 from regime.engine.paths import builtin_cases  # noqa: E402
+from regime.engine.run import durable_bridge, session  # noqa: E402
+from regime.engine.run.firing import Run  # noqa: E402
 from regime.facts.case import Case, load_case  # noqa: E402
 
 
@@ -136,7 +132,7 @@ def report_engines(k: Knowledge, cases: list[Case], rounds: int) -> None:
 def copies(k: Knowledge, n: int, fire: bool) -> Knowledge:
     """`k` with `n` extra copies of every rule; copies that must not fire get a condition no
     case meets (a declared fact above the top of its range)."""
-    ctx = _context(k)
+    ctx = parse_context(k)
     rules = list(k.rules)
     for i in range(1, n + 1):
         for r in k.rules:

@@ -9,11 +9,11 @@ from pathlib import Path
 
 from regime.core.errors import RegimeError, did_you_mean
 from regime.engine import knowledge_cache
-from regime.engine.compiled import CompiledRunner
-from regime.engine.diagnosis import Diagnosis
 from regime.engine.knowledge import Knowledge, layer_name, pack_files
 from regime.engine.paths import CASES_DIR, RULES_DIR
-from regime.engine.session import Runner
+from regime.engine.run.compiled import CompiledRunner
+from regime.engine.run.diagnosis import Diagnosis
+from regime.engine.run.session import Runner
 from regime.facts.case import load_case
 from regime.facts.catalogue import CATALOGUE_DIR
 from regime.facts.vocabulary import VOCABULARY_FILE, load_vocabulary

@@ -10,9 +10,9 @@ from typing import Any
 
 from regime.core import units
 from regime.engine import display
-from regime.engine.diagnosis import Diagnosis
 from regime.engine.knowledge import Knowledge
 from regime.engine.report_types import Chart, evaluate, holds
+from regime.engine.run.diagnosis import Diagnosis
 
 
 def build(d: Diagnosis, k: Knowledge, fixes: list) -> dict[str, Any] | None:

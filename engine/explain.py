@@ -13,8 +13,8 @@ from pathlib import Path
 from regime.core import units
 from regime.core.errors import RegimeError, did_you_mean
 from regime.engine import lang
-from regime.engine.diagnosis import Diagnosis
 from regime.engine.knowledge import Knowledge, Rule
+from regime.engine.run.diagnosis import Diagnosis
 
 
 def rules_about(subject: str, k: Knowledge) -> list[Rule]:

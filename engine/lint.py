@@ -399,8 +399,8 @@ def _exclusive(a: Rule, b: Rule) -> bool:
 
 
 def _context(k: Knowledge) -> lang.Context:
-    from regime.engine.packs import _context as pack_context
-    return pack_context(k)
+    from regime.engine.packs import parse_context  # pydantic pack models: only when linting
+    return parse_context(k)
 
 
 def _catalogue_facts() -> set[str]:

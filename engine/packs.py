@@ -215,7 +215,7 @@ def load_knowledge(vocabulary: Vocabulary, dirs: Iterable[Path]) -> Knowledge:
     for rule in k.rules:
         _check_template_guaranteed(rule, k.vocabulary)
     k.report = compile_sections([(str(p), raw["report"]) for p, _, raw, m in docs if m.report is not None],
-                                _context(k))
+                                parse_context(k))
     return k
 
 
@@ -274,7 +274,7 @@ def _narrow(k: Knowledge, placed: dict[str, Rule], path: Path, layer: str, raw: 
             raise RegimeError(f"and_when names unknown rule '{rid}'{did_you_mean(rid, placed)}",
                               file=str(path), line=line, field=f"overrides.and_when.{rid}")
         try:
-            cond = _condition(extra, _context(k))
+            cond = _condition(extra, parse_context(k))
         except RegimeError as err:
             raise RegimeError(f"and_when of '{rid}': {err.message}", file=str(path), line=line,
                               field=f"overrides.and_when.{rid}") from None
@@ -463,7 +463,8 @@ def _apply_overrides(k: Knowledge, path: Path, layer: str, raw: dict, ov: Overri
         k.amendments.append(Amendment("override", name, layer, str(path), line, f"{was} -> {now}"))
 
 
-def _context(k: Knowledge) -> lang.Context:
+def parse_context(k: Knowledge) -> lang.Context:
+    """What names mean in this knowledge's expressions: its facts, parameters, levers and claims."""
     return lang.Context(
         vocabulary=k.vocabulary,
         scalars=k.scalar_values(),
@@ -484,7 +485,7 @@ def _compile_rule(k: Knowledge, path: Path, pack: str, section: list, index: int
                           field=f"rules[{index}]")
     rid = body.get("id", f"#{index + 1}")
     m = validated(RuleModel, body, file, line=line or None, message=f"rule '{rid}': ")
-    ctx = _context(k)
+    ctx = parse_context(k)
 
     def located(key: str, fn):
         try:

@@ -26,10 +26,10 @@ from regime.core import units
 from regime.core.errors import RegimeError, did_you_mean
 from regime.core.yamlsrc import LineDict, load_yaml, validated
 from regime.engine import api, explain
-from regime.engine.diagnosis import Diagnosis
-from regime.engine.firing import NO_VERDICT
 from regime.engine.knowledge import TEST_SUFFIX, Knowledge, Rule, layer_name
 from regime.engine.paths import RULES_DIR
+from regime.engine.run.diagnosis import Diagnosis
+from regime.engine.run.firing import NO_VERDICT
 from regime.facts.case import CASE_KEYS, load_case
 
 DEFAULT_TOLERANCE = "1%"
@@ -142,9 +142,13 @@ def run_one(path: Path, body: LineDict, test: PackTestModel, k: Knowledge) -> Re
 
 
 def _run(path: Path, body: LineDict, test: PackTestModel, k: Knowledge) -> Result:
-    result = Result(str(path), getattr(body, "line", None), test.name)
     check_names(test.expect, k)
-    d = diagnose(path, body, test, k)
+    return judge(path, body, test, k, diagnose(path, body, test, k))
+
+
+def judge(path: Path, body: LineDict, test: PackTestModel, k: Knowledge, d: Diagnosis) -> Result:
+    """The test's result on a diagnosis of its case (tests sharing a case can share one)."""
+    result = Result(str(path), getattr(body, "line", None), test.name)
     result.fired = {f.rule for f in d.trace}
     for what, expected, actual, subjects in checks(test.expect, d, k):
         if expected != actual:

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from regime.core import units
 from regime.core.errors import RegimeError, one_line
-from regime.engine.diagnosis import Conclusion, Diagnosis
 from regime.engine.knowledge import Knowledge
+from regime.engine.run.diagnosis import Conclusion, Diagnosis
 
 if TYPE_CHECKING:  # rich is imported by the text renderers only: JSON output never loads it
     from rich.console import Console

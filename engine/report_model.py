@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from regime.engine import display, lang
-from regime.engine.diagnosis import Conclusion, Diagnosis
 from regime.engine.knowledge import Knowledge
+from regime.engine.run.diagnosis import Conclusion, Diagnosis
 
 SECTIONS = (("fixes", "fix", "Fixes, in priority order"), ("rejections", "reject", "Reject"),
             ("evidence", "diagnose", "Evidence"), ("findings", "finding", "Findings"),

@@ -19,14 +19,14 @@ from regime.engine.packtest import PackTestModel
 from regime.engine.packtest import TestFileModel as _TestFile
 from regime.engine.paths import ROOT
 from regime.facts.case import CASE_KEYS
-from regime.facts.vocabulary import _spec_model
+from regime.facts.vocabulary import spec_model
 
 SCHEMA_DIR = ROOT / "schemas"
 LINE = "# yaml-language-server: $schema="
 
 FactDeclaration = create_model(  # a declared fact: FactSpec without the name and origin the loader adds
     "FactDeclaration", __config__=ConfigDict(extra="forbid"),
-    **{n: (f.annotation, f) for n, f in _spec_model().model_fields.items() if n not in ("name", "origin")})
+    **{n: (f.annotation, f) for n, f in spec_model().model_fields.items() if n not in ("name", "origin")})
 
 
 class Pack(PackModel):

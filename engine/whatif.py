@@ -15,10 +15,10 @@ from typing import Any
 
 from regime.core.errors import RegimeError, did_you_mean
 from regime.engine import api, display
-from regime.engine.diagnosis import Diagnosis
 from regime.engine.knowledge import Knowledge
 from regime.engine.report_model import ReportModel, build
-from regime.facts.case import Case, _one_fact, load_case
+from regime.engine.run.diagnosis import Diagnosis
+from regime.facts.case import Case, load_case, one_fact
 
 
 @dataclass
@@ -64,13 +64,13 @@ def apply(case: Case, changes: list[Change], k: Knowledge) -> tuple[Case, list[s
     for ch in changes:
         spec = k.vocabulary.get(ch.name)
         try:
-            records = _one_fact(spec, ch.raw, f"--set {ch.name}")
+            records = one_fact(spec, ch.raw, f"--set {ch.name}")
         except ValueError as err:
             raise RegimeError(str(err), field=f"--set {ch.name}") from None
         for r in records:
             new.facts[r.name] = r
     for name, raw in k.report.what_if_mark.items():
-        for r in _one_fact(k.vocabulary.get(name), raw, "what-if"):
+        for r in one_fact(k.vocabulary.get(name), raw, "what-if"):
             new.facts[r.name] = r
     changed = {ch.name for ch in changes}
     stale = set(k.report.operating_point) | _derivable_from(changed, k)

@@ -132,14 +132,15 @@ def _case_fact(name: str, raw: Any, vocabulary: Vocabulary, file: str, line: int
     where = f"facts.{name}"
     spec = vocabulary.get(name, file=file, line=line, field=where)
     try:
-        return _one_fact(spec, raw, origin)
+        return one_fact(spec, raw, origin)
     except ValueError as err:
         raise RegimeError(str(err), file=file, line=line, field=where) from None
     except RegimeError as err:
         raise err.located(file=file, line=line, field=where) from None
 
 
-def _one_fact(spec: FactSpec, raw: Any, origin: str) -> list[FactRecord]:
+def one_fact(spec: FactSpec, raw: Any, origin: str) -> list[FactRecord]:
+    """The records one written value gives a fact (a group gives one per member); ValueError if bad."""
     if spec.kind == "category":
         if not isinstance(raw, str) or raw not in spec.values:
             raise ValueError(f"{units.short(raw)!r} is not one of {', '.join(spec.values)}"

@@ -65,7 +65,7 @@ Kind = Literal["number", "category", "group", "flags"]
 
 @dataclass(frozen=True)
 class FactSpec:
-    """One declared fact name (validated by _spec_model() when declared)."""
+    """One declared fact name (validated by spec_model() when declared)."""
 
     name: str
     meaning: str
@@ -88,7 +88,7 @@ class FactSpec:
 
 
 @cache
-def _spec_model() -> type:
+def spec_model() -> type:
     """The pydantic schema of a declaration, built on first use from FactSpec's own fields
     (one list of fields; running cases never needs pydantic)."""
     from dataclasses import MISSING, fields
@@ -161,7 +161,7 @@ def parse_specs(raw: object, file: str, origin: str | None = None) -> dict[str, 
         line = line_of(raw, name)
         if not isinstance(body, dict):
             raise RegimeError("declaration must be a mapping", file=file, line=line, field=name)
-        model = validated(_spec_model(), {"name": name, "origin": origin or file, **body}, file,
+        model = validated(spec_model(), {"name": name, "origin": origin or file, **body}, file,
                           line=line, prefix=name)
         specs[name] = FactSpec(**model.model_dump())
     return specs

@@ -27,9 +27,9 @@ import casegen  # noqa: E402
 
 from regime.core.errors import RegimeError  # noqa: E402
 from regime.engine import api, report  # noqa: E402
-from regime.engine.firing import EngineFault  # noqa: E402
 from regime.engine.knowledge import Knowledge  # noqa: E402
 from regime.engine.paths import builtin_cases  # noqa: E402
+from regime.engine.run.firing import EngineFault  # noqa: E402
 from regime.facts.case import load_case  # noqa: E402
 
 CORPUS = TESTS / "fuzz_corpus"

@@ -26,7 +26,8 @@ from hypothesis import strategies as st
 
 from regime.core.errors import RegimeError
 from regime.engine import api, report
-from regime.engine.packs import Knowledge, load_knowledge
+from regime.engine.knowledge import Knowledge
+from regime.engine.packs import load_knowledge
 from regime.engine.paths import RULES_DIR
 from regime.facts.vocabulary import load_vocabulary
 

@@ -11,9 +11,9 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from regime.engine.diagnosis import Diagnosis
-from regime.engine.packs import Knowledge
+from regime.engine.knowledge import Knowledge
 from regime.engine.report import show_fact
+from regime.engine.run.diagnosis import Diagnosis
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,9 @@ from pathlib import Path
 from regime.core import units
 from regime.core.errors import RegimeError
 from regime.engine import api
-from regime.engine.diagnosis import Conclusion
-from regime.engine.packs import Knowledge
-from regime.engine.session import EngineFault
+from regime.engine.knowledge import Knowledge
+from regime.engine.run.diagnosis import Conclusion
+from regime.engine.run.session import EngineFault
 from regime.engine.trace import case_out
 from regime.engine.trace.kernels import load_classifier
 from regime.engine.trace.measure import measure

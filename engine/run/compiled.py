@@ -1,6 +1,6 @@
 """The compiled evaluator: the same packs and firing semantics as durable, as a Python fixpoint.
 
-For batch work (many cases, sweeps, grading). It fires rules through engine.firing exactly as
+For batch work (many cases, sweeps, grading). It fires rules through engine.run.firing exactly as
 the durable session does, and picks the next rule the way durable does: the first eligible rule
 in firing order (stage, then load order). It scans the rules in that order, remembering which
 are known not to be eligible until a field they read arrives, so a rule is checked when the
@@ -12,10 +12,10 @@ byte-identical output with durable.
 from __future__ import annotations
 
 from regime.core.errors import RegimeError
-from regime.engine import session
-from regime.engine.diagnosis import Diagnosis
-from regime.engine.firing import EngineFault, Plan, Program, Run
 from regime.engine.knowledge import Knowledge
+from regime.engine.run import session
+from regime.engine.run.diagnosis import Diagnosis
+from regime.engine.run.firing import EngineFault, Plan, Program, Run
 from regime.facts.case import Case
 
 

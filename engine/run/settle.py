@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from regime.engine.diagnosis import Conclusion, Diagnosis
 from regime.engine.knowledge import Knowledge
+from regime.engine.run.diagnosis import Conclusion, Diagnosis
 
 VERDICTS = ("fix", "reject")
 

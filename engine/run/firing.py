@@ -23,10 +23,10 @@ from typing import Any
 from regime.core import units
 from regime.core.errors import RegimeError
 from regime.engine import lang
-from regime.engine.diagnosis import Bound, Conclusion, Diagnosis, Firing
 from regime.engine.knowledge import Knowledge, Rule
 from regime.engine.lang.template import BARE, Field
-from regime.engine.settle import settle
+from regime.engine.run.diagnosis import Bound, Conclusion, Diagnosis, Firing
+from regime.engine.run.settle import settle
 from regime.facts.case import Case
 from regime.facts.record import FactRecord
 from regime.facts.vocabulary import FactSpec, Interval

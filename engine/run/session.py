@@ -2,7 +2,7 @@
 
 Working memory is one durable *event* per step: the case's facts as fields. durable matches it
 against every rule and starts the first action in priority order (stage, then load order);
-the action fires that rule (engine.firing) and posts a successor event with the new fields.
+the action fires that rule (engine.run.firing) and posts a successor event with the new fields.
 When the action completes durable consumes the old event, dropping every other rule it had
 matched, so the successor is matched afresh: forward chaining to a fixpoint, one firing per
 event, each rule once. A catch-all rule at the lowest priority ends the chain.
@@ -16,10 +16,11 @@ from __future__ import annotations
 import itertools
 
 from regime.core.errors import RegimeError
-from regime.engine import durable_bridge, lang
-from regime.engine.diagnosis import Diagnosis
-from regime.engine.firing import ANCHOR, EngineFault, Plan, Program, Run, priority
+from regime.engine import lang
 from regime.engine.knowledge import Knowledge
+from regime.engine.run import durable_bridge
+from regime.engine.run.diagnosis import Diagnosis
+from regime.engine.run.firing import ANCHOR, EngineFault, Plan, Program, Run, priority
 from regime.facts.case import Case
 
 __all__ = ["EngineFault", "Runner"]

@@ -1,0 +1,109 @@
+"""engine/trace/measure.py's timeline, one concern at a time, on traces of a few events.
+
+Each test holds one of the things the single streaming loop accumulates (exact idle, HTA's
+rounded idle, gaps, same-stream order, kernel categories, durations, steps, devices), so a
+later split of that loop into one accumulator per concern (as HTA has one analyzer per
+concern) can be checked piece by piece against the same figures.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from regime.engine.trace.kernels import load_classifier
+from regime.engine.trace.measure import Measurement, measure
+from regime.engine.trace.reader import TraceError
+from regime.engine.trace.settings import settings
+
+GEMM, ELEMENTWISE = "volta_sgemm_128x64_nn", "vectorized_elementwise_kernel"
+
+
+def kernel(ts: float, dur: float, stream: int = 7, device: int = 0, corr: int | None = None,
+           name: str = GEMM, cat: str = "kernel") -> dict:
+    args = {"device": device, "stream": stream, **({"correlation": corr} if corr is not None else {})}
+    return {"ph": "X", "cat": cat, "name": name, "pid": device, "tid": stream, "ts": ts, "dur": dur,
+            "args": args}
+
+
+def launch(ts: float, corr: int) -> dict:
+    return {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": ts,
+            "dur": 2, "args": {"correlation": corr}}
+
+
+def step(number: int, ts: float, dur: float) -> dict:
+    return {"ph": "X", "cat": "user_annotation", "name": f"ProfilerStep#{number}", "pid": 1, "tid": 1,
+            "ts": ts, "dur": dur}
+
+
+def run(tmp_path: Path, events: list[dict]) -> Measurement:
+    path = tmp_path / "trace.json"
+    path.write_text(json.dumps({"traceEvents": events}), encoding="utf-8")
+    return measure(path, load_classifier(), settings())
+
+
+def test_exact_idle_is_the_uncovered_share_of_first_start_to_last_end(tmp_path):
+    m = run(tmp_path, [kernel(0, 10), kernel(20, 10)])
+    assert (m.window_us, m.devices[0].busy_us) == (30, 20)
+    assert m.idle_share == pytest.approx(1 / 3)
+
+
+def test_overlap_across_streams_is_busy_once(tmp_path):
+    m = run(tmp_path, [kernel(0, 10, stream=7), kernel(5, 10, stream=8), kernel(40, 10)])
+    assert (m.window_us, m.devices[0].busy_us) == (50, 25)
+
+
+def test_hta_idle_rounds_float_timestamps_inward(tmp_path):
+    m = run(tmp_path, [kernel(0.5, 9.7), kernel(20.7, 9.4)])  # [0.5, 10.2] and [20.7, 30.1]
+    assert m.float_timestamps
+    d = m.devices[0]
+    assert (d.hta_window_us, d.hta_busy_us) == (29, 18)       # [1, 10] and [21, 30]
+    assert d.idle_share == pytest.approx(1 - 19.1 / 29.6)
+
+
+def test_gaps_are_the_idle_stretches_and_an_overlap_is_a_zero_gap(tmp_path):
+    m = run(tmp_path, [kernel(0, 10, stream=7), kernel(5, 10, stream=8), kernel(115, 5)])
+    assert m.gap.count == 2 and m.gap.zeros == 1
+    assert m.gap.quantile(1.0) == pytest.approx(100, rel=1e-3)
+
+
+def test_kernels_on_one_stream_must_not_overlap_beyond_the_tolerance(tmp_path):
+    assert run(tmp_path, [kernel(0, 10), kernel(9.5, 10)]).devices[0].busy_us == 19.5  # 0.5 µs: slack
+    with pytest.raises(TraceError, match="overlaps event 0 on stream 7"):
+        run(tmp_path, [kernel(0, 10), kernel(5, 10)])
+
+
+def test_gpu_time_is_split_by_kernel_category_and_copies_are_not_kernels(tmp_path):
+    m = run(tmp_path, [kernel(0, 10), kernel(10, 4, name=ELEMENTWISE),
+                       kernel(20, 6, name="Memcpy HtoD", cat="gpu_memcpy")])
+    assert (m.category_us["gemm"], m.category_us["elementwise"], m.category_us["memcpy"]) == (10, 4, 6)
+    assert sum(m.category_us.values()) == 20
+    assert (m.kernels, m.devices[0].events, m.gpu_events_in_file) == (2, 3, 3)
+
+
+def test_kernel_durations_feed_the_quantiles(tmp_path):
+    m = run(tmp_path, [kernel(100 * i, d) for i, d in enumerate([1, 2, 3, 4, 100])])
+    assert m.kernel_duration.count == 5
+    assert m.kernel_duration.quantile(0.5) == pytest.approx(3, rel=1e-3)
+    assert m.kernel_duration.quantile(0.9) == pytest.approx(100, rel=1e-3)
+
+
+def test_each_device_has_its_own_window(tmp_path):
+    m = run(tmp_path, [kernel(0, 10, device=0), kernel(100, 10, device=1), kernel(200, 10, device=1)])
+    assert [(d.id, d.window_us, d.busy_us) for d in m.devices] == [(0, 10, 10), (1, 110, 20)]
+    assert m.idle_share == pytest.approx(1 - 30 / 120)
+
+
+def test_steps_collect_their_kernels_and_the_last_step_is_left_out(tmp_path):
+    m = run(tmp_path, [
+        step(1, 0, 100), launch(1, corr=1), launch(5, corr=2),
+        step(2, 100, 100), launch(101, corr=3),
+        step(3, 200, 100), launch(201, corr=4),
+        kernel(10, 10, corr=1), kernel(30, 10, corr=2), kernel(110, 20, corr=3), kernel(210, 5, corr=4)])
+    assert m.excluded_step == 3 and m.excluded_events == 1
+    assert [(s.number, s.kernels, s.busy_us, s.span_us) for s in m.steps[:2]] == [(1, 2, 20, 30),
+                                                                                (2, 1, 20, 20)]
+    assert m.window_us == 120 and m.devices[0].busy_us == 40
+    assert (m.launches, m.runtime_us, m.host_window_us) == (3, 6, 200)
