@@ -49,6 +49,11 @@ BAD_SUBMISSIONS = {
     "noheading.md": ("---\ncase: a_chatbot\n---\nIt is bandwidth-bound.\n", "no template heading"),
     "nofront.md": ("## Regime\n\nbandwidth-bound\n", "front matter"),
     "answer.pdf": ("%PDF-1.4", "unknown answer format"),
+    "overflow.yaml": (GOOD + "evidence:\n  - {figure: ceiling_tokens_per_s, value: 1e309 tokens/s}\n",
+                      "not a finite number"),
+    "overflow.md": ("---\ncase: a_chatbot\n---\n## Evidence\n- 1e309 tokens/s\n", "5: evidence: '1e309'"),
+    "overflow_tiny_digits.md": ("---\ncase: a_chatbot\n---\n## Evidence\n- 1.5e+308 tokens/s and "
+                                "1e9999999999 B\n", "not a finite number"),
 }
 
 
@@ -87,6 +92,37 @@ def test_a_class_with_broken_submissions_gives_one_row_each(grader, tmp_path):
     rows = output.to_csv(results).splitlines()
     assert len(rows) == len(paths) + 1 and rows[0].startswith("submission,student,case,format,status,regime")
     assert sum(1 for r in results if not r.graded) == len(BAD_SUBMISSIONS) + 1
+
+
+SHARED_FUZZ = next((d / "shared" / "fuzz-corpus" for d in (ROOT.parent, ROOT.parent.parent)
+                    if (d / "shared" / "fuzz-corpus").is_dir()), ROOT / "no-shared-fuzz-corpus")
+
+
+@pytest.mark.skipif(not SHARED_FUZZ.is_dir(), reason="the shared fuzz corpus is not on this machine")
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_every_shared_grade_class_spares_the_rest_of_the_class(grader, tmp_path, jobs):
+    """Each grade-* class of the shared fuzz corpus: its answers are "not graded", located, and a
+    class holding them (and enough good answers to go parallel) is graded in full."""
+    bad = [p for d in sorted(SHARED_FUZZ.glob("grade-*")) for p in sorted(d.iterdir())
+           if p.suffix in (".md", ".yaml")]
+    assert bad
+    good = [shutil.copy(ROOT / "answers" / "a_chatbot.solution.md", tmp_path / f"{i:03d}.md")
+            for i in range(2 * batch.CHUNK)]
+    results = batch.grade_all(grader, [*bad, *map(type(tmp_path), good)], jobs=jobs)
+    assert [r.graded for r in results] == [False] * len(bad) + [True] * len(good)
+    assert all(r.errors[0].startswith(str(p) + ":") for r, p in zip(results, bad, strict=False))
+
+
+def test_an_unexpected_failure_in_one_submission_is_that_submission_not_graded(grader, tmp_path,
+                                                                               monkeypatch):
+    from regime.engine.grading import grader as grader_module
+    def boom(*_args):
+        raise OverflowError("numerical result out of range")
+    good = write(tmp_path, "good.md", (ROOT / "answers" / "a_chatbot.solution.md").read_text())
+    monkeypatch.setattr(grader_module, "score", boom)
+    r = grader.grade(good)
+    assert not r.graded and "internal error while grading (please report): OverflowError" in r.errors[0]
+    assert r.errors[0].startswith(str(good)) and not r.parts
 
 
 def test_parallel_grading_matches_serial(grader, tmp_path):

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, StrictFloat, StrictInt, StrictStr
 from regime.core.errors import RegimeError, did_you_mean
 from regime.core.yamlsrc import LineDict, line_of, load_yaml, validated
 from regime.engine.grading.concepts import Concepts, clauses
-from regime.engine.grading.figures import Quantity, quantities, quantity
+from regime.engine.grading.figures import Quantity, quantities, quantity, unreadable_numbers
 
 YAML_SUFFIXES = (".yaml", ".yml")
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".txt")
@@ -235,6 +235,9 @@ def _markdown_answer(path: Path, text: str, concepts: Concepts) -> Answer:
                           "## Ask)", file=file, line=body_start + 1)
     for name, items in sections.items():
         for line, item in items:
+            for number in unreadable_numbers(item):
+                raise RegimeError(f"'{number}' is not a finite number; write the figure as it is",
+                                  file=file, line=line, field=name)
             a.numbers += quantities(item)
             _read_item(a, concepts, name, line, item)
     return a

@@ -110,25 +110,32 @@ class Grader:
     # ---- grading ---------------------------------------------------------------------------------
 
     def grade(self, submission: Path, variants: Path | None = None) -> Result:
-        """Grade one submission; never raises for a bad submission."""
+        """Grade one submission; never raises for a bad submission. Anything unexpected while
+        reading or scoring one submission makes that one "not graded" and the batch goes on."""
         result = Result(str(submission), graded=False, max_score=self.rubric.total,
                         fingerprint=self.fingerprint)
         try:
-            answer = read_answer(Path(submission), self.concepts, self.rubric.limits.max_bytes)
-            result.student, result.case, result.format = answer.student, answer.case, answer.format
-            key, result.variant = self.key(answer, variants)
+            self._grade_into(result, Path(submission), variants)
         except RegimeError as err:
             result.errors.append(str(err.located(file=str(submission))))
-            return result
         except RecursionError:
             result.errors.append(f"{submission}: answer nested too deeply")
-            return result
+        except Exception as err:  # one submission must never stop a class
+            result.errors.append(f"{submission}: internal error while grading (please report): "
+                                 f"{type(err).__name__}: {err}")
+        if result.errors:
+            result.graded, result.parts, result.penalties, result.score = False, [], [], 0.0
+        return result
+
+    def _grade_into(self, result: Result, submission: Path, variants: Path | None) -> None:
+        answer = read_answer(submission, self.concepts, self.rubric.limits.max_bytes)
+        result.student, result.case, result.format = answer.student, answer.case, answer.format
+        key, result.variant = self.key(answer, variants)
         s = score(answer, key, self.rubric)
         result.graded = True
         result.score, result.max_score = s.score, s.max_score
         result.parts, result.penalties, result.wrong_levers = s.parts, s.penalties, s.wrong_levers
         result.notes = list(answer.notes)
-        return result
 
 
 def _layer_files(layers: list[Path], stem: str) -> list[Path]:
