@@ -8,6 +8,7 @@ reported as ambiguous, never credited to one silently. Negation is judged per cl
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -20,7 +21,13 @@ from regime.engine.packs import Knowledge
 
 _CONTRACTIONS = (("n't", " not"), ("can not", "can not"), ("cannot", "can not"), ("won not", "will not"),
                  ("'re", " are"), ("'s", ""), ("'ll", " will"), ("'ve", " have"), ("'d", " would"))
-_WORD = re.compile(r"[a-z0-9µ]+")
+_APOSTROPHELESS = {"dont": ("do", "not"), "doesnt": ("does", "not"), "wont": ("will", "not"),
+                   "isnt": ("is", "not"), "cant": ("can", "not"), "shouldnt": ("should", "not"),
+                   "wouldnt": ("would", "not"), "arent": ("are", "not"), "didnt": ("did", "not")}
+# A word keeps inner underscores ('to_copy' is one name, not 'to' + 'copy').
+_WORD = re.compile(r"[a-z0-9µ]+(?:_[a-z0-9µ]+)*")
+_TYPO_MIN = 4           # shorter words are never read as a misspelling of another
+_TYPO_CUTOFF = 0.84     # difflib ratio for reading an unknown word as a known one
 _CLAUSE = re.compile(r"[.;:!?,()\[\]—–]|\s-\s|\b(?:but|however|whereas|although|though|while)\b", re.I)
 
 
@@ -49,13 +56,28 @@ class Concepts:
     neg_before_text: tuple[str, ...] = ()      # the cues as ' word word ', for substring tests
     neg_anywhere_text: tuple[str, ...] = ()
     ignore: frozenset[str] = frozenset()
+    claim_ids: frozenset[str] = frozenset()
+    figure_say: dict[str, str] = field(default_factory=dict)                      # fact -> plain name
+    figure_words: dict[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
+    known: frozenset[str] = frozenset()        # every word an alias, heading or cue uses
+    known_sorted: tuple[str, ...] = ()
 
     def words(self, text: str) -> list[str]:
         return list(self._words(text))
 
     @lru_cache(maxsize=8192)  # noqa: B019 - one Concepts per grader, texts repeat across a class
     def _words(self, text: str) -> tuple[str, ...]:
-        return tuple(w for w in words(text) if w not in self.filler)
+        return tuple(self._spelled(w) for w in words(text) if w not in self.filler)
+
+    @lru_cache(maxsize=16384)  # noqa: B019
+    def _spelled(self, word: str) -> str:
+        """A word no alias uses, read as the known word it misspells ('compiel' -> 'compile'),
+        as an instructor reads a typo; digits and short words are taken as written."""
+        if not self.known or word in self.known or len(word) < _TYPO_MIN or any(c.isdigit() for c in word):
+            return word
+        close = difflib.get_close_matches(word, self.known_sorted, n=2, cutoff=_TYPO_CUTOFF)
+        return close[0] if len(close) == 1 or (close and _ratio(word, close[0]) > _ratio(word, close[1])) \
+            else word
 
     def __hash__(self) -> int:
         return id(self)
@@ -117,6 +139,32 @@ class Concepts:
             return True
         return any(cue in before or cue in after for cue in self.neg_anywhere_text)
 
+    def closest(self, kind: str, text: str) -> str | None:
+        """The concept whose aliases and meaning share most words with `text` (for 'did you
+        mean'), or None when nothing is shared."""
+        ws = set(self._words(text)) - self.ignore
+        best: tuple[int, str] | None = None
+        for concept, meaning in sorted(self.meanings.items()):
+            if (kind == "claim") != (concept in self.claim_ids):
+                continue
+            alias_words = {w for key, owners in self.phrases.get(kind, {}).items() if concept in owners
+                           for w in key}
+            score = len(ws & (meaning | alias_words))
+            if score and (best is None or score > best[0]):
+                best = (score, concept)
+        return best[1] if best else None
+
+    def say(self, fact: str) -> str:
+        """A figure as a student would name it: the concepts file's words, else its name read as words."""
+        return self.figure_say.get(fact) or " ".join(fact.replace("__", " of ").split("_"))
+
+    def near(self, fact: str, context: tuple[str, ...]) -> bool:
+        """Whether `context` (the words of a sentence or bullet) names the figure `fact`."""
+        cues = self.figure_words.get(fact)
+        if cues is None:
+            cues = self.figure_words[fact] = tuple((w,) for w in self.words(fact.replace("_", " ")))
+        return any(_contains(list(context), cue) for cue in cues)
+
     def is_nominal(self, clause: str) -> bool:
         ws = list(self._words(clause))
         return any(_contains(ws, cue) for cue in self.nominal)
@@ -130,7 +178,14 @@ def words(text: str) -> list[str]:
     t = text.lower().replace("’", "'").replace("‘", "'")
     for a, b in _CONTRACTIONS:
         t = t.replace(a, b)
-    return [_singular(w) for w in _WORD.findall(t)]
+    out: list[str] = []
+    for w in _WORD.findall(t):
+        out.extend(_APOSTROPHELESS.get(w, (_singular(w),)))
+    return out
+
+
+def _ratio(a: str, b: str) -> float:
+    return difflib.SequenceMatcher(None, a, b).ratio()
 
 
 def _singular(w: str) -> str:
@@ -173,8 +228,9 @@ def load_concepts(k: Knowledge, files: Iterable[Path]) -> Concepts:
             c.add("lever", lever.id, alias)
         c.meanings[lever.id] = set(c.words(" ".join([lever.meaning, *lever.aliases]))) - c.ignore
     for claim in k.claims.values():
-        for alias in (claim.id, claim.text, *claim.aliases):
+        for alias in (claim.id, claim.text, *claim.aliases, *(raw.get("claims") or {}).get(claim.id, [])):
             c.add("claim", claim.id, alias)
+        c.meanings[claim.id] = set(c.words(" ".join([claim.text, *claim.aliases]))) - c.ignore
     regime_values = k.vocabulary.get("regime").values
     for value in regime_values:
         for alias in (value, value.replace("_", " "), *raw.get("regimes", {}).get(value, [])):
@@ -185,14 +241,28 @@ def load_concepts(k: Knowledge, files: Iterable[Path]) -> Concepts:
     for name, aliases in (raw.get("facts") or {}).items():
         for alias in aliases:
             c.add("fact", name, alias)
-    unknown = sorted(set(raw.get("levers") or {}) - set(k.levers))
-    if unknown:
-        raise RegimeError(f"concepts name unknown lever '{unknown[0]}'", field=f"levers.{unknown[0]}")
+    c.claim_ids = frozenset(k.claims)
+    for kind, known in (("levers", k.levers), ("claims", k.claims)):
+        unknown = sorted(set(raw.get(kind) or {}) - set(known))
+        if unknown:
+            raise RegimeError(f"concepts name unknown {kind[:-1]} '{unknown[0]}'",
+                              field=f"{kind}.{unknown[0]}")
     for section, aliases in (raw.get("headings") or {}).items():
         for alias in (section, *aliases):
             c.headings[tuple(c.words(alias))] = section
+    for fact, spec in (raw.get("figures") or {}).items():
+        spec = spec if isinstance(spec, dict) else {}
+        if spec.get("say"):
+            c.figure_say[fact] = str(spec["say"])
+        cues = [*spec.get("words", []), fact.replace("_", " ")]
+        c.figure_words[fact] = tuple(tuple(c.words(str(w))) for w in cues if c.words(str(w)))
     _spread_ambiguity(c)
     c.index()
+    vocab = {w for table in c.phrases.values() for key in table for w in key}
+    vocab |= {w for key in c.headings for w in key}
+    vocab |= {w for cue in (*c.neg_before, *c.neg_anywhere, *c.nominal) for w in cue}
+    c.known = frozenset(vocab)
+    c.known_sorted = tuple(sorted(vocab))
     return c
 
 

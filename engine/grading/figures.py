@@ -31,10 +31,13 @@ class Quantity:
     written: str
 
     def canonical(self, unit: str) -> float | None:
-        """Value in `unit` (the key's canonical unit), or None where the dimensions differ."""
+        """Value in `unit` (the key's canonical unit), or None where the dimensions differ. A bare
+        number is read in the figure's unit: the grader credits it only next to that figure's words."""
         target = units.FRACTION if unit == units.FRACTION else unit
-        if self.unit in ("", "1"):
-            return self.value if target in (units.FRACTION, "1", "token") else None
+        if self.unit == "1":
+            return self.value if target in (units.FRACTION, "1") else None
+        if self.unit == "":   # a bare number takes the unit of the figure it is written next to
+            return self.value
         scale = _scale(self.unit, target)
         return None if scale is None else self.value * scale
 

@@ -131,7 +131,7 @@ class Grader:
         answer = read_answer(submission, self.concepts, self.rubric.limits.max_bytes)
         result.student, result.case, result.format = answer.student, answer.case, answer.format
         key, result.variant = self.key(answer, variants)
-        s = score(answer, key, self.rubric)
+        s = score(answer, key, self.rubric, self.concepts)
         result.graded = True
         result.score, result.max_score = s.score, s.max_score
         result.parts, result.penalties, result.wrong_levers = s.parts, s.penalties, s.wrong_levers
