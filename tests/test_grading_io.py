@@ -171,10 +171,51 @@ def test_variants_are_deterministic_and_state_their_coverage(grader, class_of_va
         if f.is_file():
             assert f.read_bytes() == (out / f.relative_to(again)).read_bytes(), f
     assert "Guarantee: every requested regime (bandwidth_bound) appears" in ex.statement()
-    manifest = yaml.safe_load((out / "a_chatbot.manifest.yaml").read_text(encoding="utf-8"))
+    manifest = yaml.safe_load((out / "keys" / "a_chatbot.manifest.yaml").read_text(encoding="utf-8"))
     assert set(manifest["students"]) == {"s1", "s2", "s3"} and manifest["coverage"] == {"bandwidth_bound": 3}
     other = exercise.make(grader, ROOT / "cases" / "a_chatbot.yaml", ["s1"], "43", tmp_path / "o")
-    assert other.made[0].case_path.read_text() != (out / "s1" / "a_chatbot.yaml").read_text()
+    assert other.made[0].case_path.read_text() != (out / "handout" / "s1" / "a_chatbot.yaml").read_text()
+
+
+def test_hand_outs_hold_no_keys_and_variants_are_written_as_people_round(class_of_variants):
+    _, _, out, _ = class_of_variants
+    handed = sorted(p for p in (out / "handout").rglob("*") if p.is_file())
+    assert handed and all(p.suffix == ".yaml" for p in handed)
+    assert not any("key" in p.name or "manifest" in p.name for p in handed)
+    assert sorted(p.name for p in (out / "keys").rglob("*.key.json"))
+    import re
+    for p in handed:
+        facts = yaml.safe_load(p.read_text(encoding="utf-8"))["facts"]
+        for name in ("throughput", "transient_memory"):
+            if name in facts:   # '62 tokens/s', '40 GB': no six-digit figures
+                assert re.fullmatch(r"\d+(\.\d)? \S+", str(facts[name])), (p, facts[name])
+
+
+def test_a_variant_answer_graded_without_variants_warns_loudly(grader, class_of_variants, tmp_path):
+    _, _, out, _ = class_of_variants
+    key = json.loads((out / "keys" / "s2" / "a_chatbot.key.json").read_text(encoding="utf-8"))["key"]
+    base = grader.key_for_case(ROOT / "cases" / "a_chatbot.yaml").figures
+    figures = [f["text"] for n, f in key["figures"].items()
+               if " " in f["text"] and (n not in base or base[n].text != f["text"])]
+    assert len(figures) >= 5
+    body = "---\ncase: a_chatbot\nstudent: s2\n---\n## Evidence\n" + "".join(
+        f"- {t}\n" for t in figures)
+    answer = write(tmp_path, "s2.md", body)
+    done = run_cli("grade", str(answer))
+    assert "warning: " in done.stderr and "--variants" in done.stderr, done.stderr
+    quiet = run_cli("grade", str(answer), "--variants", str(out))
+    assert "warning" not in quiet.stderr, quiet.stderr
+
+
+@pytest.mark.parametrize(("text", "ids", "column"), [
+    ("Student,ID,SIS User ID,SIS Login ID,Section\n    Points Possible,,,,\nAda,101,u1,ada,S1\n"
+     "Bo,102,u2,bo,S1\n", ["ada", "bo"], "SIS Login ID"),
+    ("name,id\nAda,s1\nBo,s2\n", ["s1", "s2"], "id"),
+    ("s1\ns2\n", ["s1", "s2"], "the first column (no header)"),
+])
+def test_roster_formats_are_read_explicitly(tmp_path, text, ids, column):
+    roster = exercise.read_roster(write(tmp_path, "roster.csv", text))
+    assert list(roster) == ids and roster.column == column
 
 
 def test_coverage_is_guaranteed_or_refused(grader, tmp_path):

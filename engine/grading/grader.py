@@ -14,6 +14,7 @@ from regime.engine import api
 from regime.engine.grading import variants as variant_files
 from regime.engine.grading.answer import Answer, read_answer
 from regime.engine.grading.concepts import Concepts, load_concepts
+from regime.engine.grading.figures import matches
 from regime.engine.grading.key import Key, build_key
 from regime.engine.grading.rubric import Rubric, load_rubric, rubric_files
 from regime.engine.grading.score import Applied, Part, score
@@ -136,6 +137,25 @@ class Grader:
         result.score, result.max_score = s.score, s.max_score
         result.parts, result.penalties, result.wrong_levers = s.parts, s.penalties, s.wrong_levers
         result.notes = list(answer.notes)
+        if variants is None and _looks_like_another_variant(answer, key):
+            result.notes.insert(0, VARIANT_WARNING.format(case=key.case, student=answer.student or "?"))
+
+
+VARIANT_WARNING = ("WARNING: few of this answer's figures match case {case} as written: is it an answer to "
+                   "student {student}'s own variant? It was graded against the base case; grade it with "
+                   "--variants DIR (the folder `regime exercise make` wrote)")
+_WARN_MIN_NUMBERS = 5      # numbers with units an answer states before the check says anything
+_WARN_MATCH_SHARE = 0.34   # below this share of them matching any key figure, warn
+
+
+def _looks_like_another_variant(answer: Answer, key: Key) -> bool:
+    """An answer whose numbers (with units) mostly match none of the key's figures was very
+    likely written on someone's variant of the case."""
+    stated = [s.q for s in answer.numbers if s.q.unit]
+    if len(stated) < _WARN_MIN_NUMBERS:
+        return False
+    hits = sum(1 for q in stated if any(matches(q, f.value, f.unit, 0.02) for f in key.figures.values()))
+    return hits / len(stated) < _WARN_MATCH_SHARE
 
 
 def _layer_files(layers: list[Path], stem: str) -> list[Path]:

@@ -33,6 +33,7 @@ def text(r: Result) -> str:
         return f"{r.submission}{f' ({who})' if who else ''}: NOT GRADED\n" + "".join(
             f"  error: {e}\n" for e in r.errors)
     lines = [f"{r.submission} ({who}): {r.score:g} / {r.max_score:g}   [fingerprint {r.fingerprint}]"]
+    lines += [f"  {w}" for w in weights_line(r)]
     for p in r.parts:
         if p.max_points == 0:
             continue
@@ -45,12 +46,25 @@ def text(r: Result) -> str:
     return "\n".join(lines) + "\n"
 
 
+def weights_line(r: Result) -> list[str]:
+    """The rubric's weights as the instructor wrote them, and why the points differ from them."""
+    written = [p for p in r.parts if p.weight]
+    if not written:
+        return []
+    shown = ", ".join(f"{p.part} {p.weight:g}" for p in written)
+    idle = [p.part for p in written if not p.max_points]
+    if not idle:
+        return [f"Weights as written: {shown} (scaled to {r.max_score:g})"]
+    return [f"Weights as written: {shown}; nothing to grade in {', '.join(idle)} for this case, so the "
+            f"other parts share that weight (scaled to {r.max_score:g})"]
+
+
 def markdown(r: Result) -> str:
     """The feedback a student reads (Gradescope and PrairieLearn show it)."""
     if not r.graded:
         errors = "".join(f"- `{e}`\n" for e in r.errors)
         return "**Not graded.** Fix these problems and resubmit:\n\n" + errors
-    out = [f"**Score: {r.score:g} / {r.max_score:g}**", ""]
+    out = [f"**Score: {r.score:g} / {r.max_score:g}**", "", *weights_line(r), ""]
     for p in r.parts:
         if p.max_points:
             out.append(f"- {TITLES[p.part]}: {p.points:g} / {p.max_points:g}")

@@ -19,6 +19,7 @@ class Part:
     points: float
     max_points: float
     feedback: list[str] = field(default_factory=list)
+    weight: float = 0.0        # as the rubric writes it; max_points is it rescaled to the total
 
 
 @dataclass
@@ -78,7 +79,7 @@ def score(answer: Answer, key: Key, rubric: Rubric, concepts: Concepts | None = 
     for p in PARTS:
         got = partials[p]
         top = rubric.weight(p) * scale if p in live else 0.0
-        parts.append(Part(p, _r(top * (got.share or 0.0)), _r(top), got.feedback))
+        parts.append(Part(p, _r(top * (got.share or 0.0)), _r(top), got.feedback, rubric.weight(p)))
     earned = sum(x.points for x in parts) - sum(x.points for x in penalties)
     levers = sorted({c for on, c in wrong if on == "recommends"})
     return Scored(parts, penalties, _r(max(0.0, earned)), _r(rubric.total), levers)
