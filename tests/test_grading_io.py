@@ -328,3 +328,23 @@ def test_python_api(tmp_path):
     assert len(results) == len([p for p in (ROOT / "answers").rglob("*")
                                 if p.is_file() and not p.name.endswith(".expected.yaml")])
     assert {r.score for r in results if ".solution." in r.submission} == {100.0}
+
+
+@pytest.mark.parametrize(("case", "cover"), [
+    ("b_training_run", ["compute_bound", "balanced"]),
+    ("c_document_summarizer", ["compute_bound", "bandwidth_bound", "overhead_bound"]),
+    ("d_high_throughput_api", ["compute_bound", "balanced", "bandwidth_bound"]),
+    ("a_chatbot", ["bandwidth_bound"]),
+    ("e_doesnt_add_up", ["overhead_bound"]),
+])
+def test_cover_reaches_the_regimes_each_case_declares(grader, tmp_path, case, cover):
+    ex = exercise.make(grader, ROOT / "cases" / f"{case}.yaml", [f"s{i}" for i in range(6)], "3",
+                       tmp_path / "v", cover)
+    assert set(cover) <= set(ex.coverage())
+    assert all("no_verdict" not in m.key.findings for m in ex.made)
+
+
+def test_a_layers_variants_file_is_not_read_as_a_rubric(tmp_path):
+    (tmp_path / "grading").mkdir()
+    write(tmp_path / "grading", "variants.yaml", "cases:\n  a_chatbot:\n    hardware: [H200]\n")
+    assert Grader([tmp_path]).rubric.total == 100

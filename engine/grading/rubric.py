@@ -96,19 +96,15 @@ class Rubric(_Strict):
 
 
 def rubric_files(builtin: Path, layers: list[Path]) -> list[Path]:
-    """The rubric files in the order they apply: built-in first, then each layer's grading/*.yaml."""
+    """The rubric files in the order they apply: built-in first, then each layer's
+    grading/rubric*.yaml (its concepts*.yaml and variants*.yaml are read by their own loaders)."""
     files = [builtin]
     for d in layers:
         sub = d / "grading" if d.is_dir() else None
         if sub is not None and sub.is_dir():
-            files += sorted(p for p in sub.iterdir() if p.suffix in (".yaml", ".yml") and
-                            _is_rubric(p))
+            files += sorted(p for p in sub.iterdir()
+                            if p.suffix in (".yaml", ".yml") and p.stem.startswith("rubric"))
     return files
-
-
-def _is_rubric(path: Path) -> bool:
-    doc = load_yaml(path)
-    return isinstance(doc, dict) and not ({"regimes", "headings", "negation"} & set(doc))
 
 
 def load_rubric(files: list[Path]) -> Rubric:
