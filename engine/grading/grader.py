@@ -69,6 +69,7 @@ class Grader:
             [*pack_files([RULES_DIR, *layers]), *_catalogue_files()])])
         self.fingerprint = _digest([self.knowledge_hash.encode(), *_read_all([*files, *concept_files])])
         self._keys: dict[str, Key] = {}
+        self._cases: dict[str, Path] | None = None
         units.registry()  # load pint once here, so forked workers share it
 
     # ---- keys ------------------------------------------------------------------------------------
@@ -102,7 +103,9 @@ class Grader:
         return (stored or self.key_for_case(case_path)), str(case_path)
 
     def _case_path(self, answer: Answer) -> Path:
-        known = {p.stem: p for p in self.cases_dir.glob("*.yaml")}
+        if self._cases is None:   # listed once per grader, not once per submission
+            self._cases = {p.stem: p for p in self.cases_dir.glob("*.yaml")}
+        known = self._cases
         if answer.case not in known:
             raise RegimeError(f"unknown case '{answer.case}'{did_you_mean(answer.case, known)}",
                               file=answer.path, field="case")
