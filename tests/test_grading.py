@@ -120,12 +120,18 @@ def test_every_lever_of_a_fix_item_counts_in_the_order_written(grader, tmp_path,
     assert list(dict.fromkeys(c for m in a.fixes for c in m.concepts)) == fixes
 
 
-def test_an_item_that_names_no_lever_is_quoted_back_with_a_guess(grader, tmp_path):
-    body = "---\ncase: a_chatbot\n---\n## Fixes\n1. Merge the layer norms and activations into the GEMMs.\n"
+def test_an_item_that_names_no_lever_is_read_by_meaning_or_quoted_back(grader, tmp_path):
+    body = ("---\ncase: a_chatbot\n---\n## Fixes\n1. Merge the layer norms and activations into the GEMMs.\n"
+            "2. Make the whole thing faster somehow.\n")
     r = grader.grade(write(tmp_path, "u.md", body))
     said = _feedback(r)
-    assert ("line 5: I could not tell which lever 'Merge the layer norms and activations into the GEMMs.' "
-            "means; did you mean fuse_elementwise?") in said
+    # distinctive words point clearly to one lever: read so, and said so
+    assert ("line 5: I read 'Merge the layer norms and activations into the GEMMs.' as fuse_elementwise, "
+            "the lever closest in meaning") in said
+    assert r.wrong_levers == ["fuse_elementwise"]
+    # nothing distinctive: quoted back with the closest guess, never "you said nothing"
+    assert ("line 6: I could not tell which lever 'Make the whole thing faster somehow.' means; "
+            "did you mean") in said
     assert "nothing" not in said
 
 

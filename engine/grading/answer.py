@@ -407,8 +407,20 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
 
 
 def _unmatched(a: Answer, concepts: Concepts, section: str, line: int, text: str) -> None:
+    """An item naming no lever by any alias: read by meaning when its distinctive words point
+    clearly to one lever (and said so), else quoted back with the closest guess."""
     shown = text if len(text) <= 60 else text[:57].rstrip() + "…"
+    part = "fixes" if section == "fixes" else "rejections"
+    meant = concepts.guess("lever", text)
+    if meant is not None:
+        mention = Mention((meant,), shown, line)
+        if section == "reject" or concepts.negates(text):
+            a.rejects.append(mention)
+        else:
+            a.fixes.append(mention)
+        a.unread.append((part, f"line {line}: I read '{shown}' as {meant}, the lever closest in meaning; "
+                               "name it to be sure"))
+        return
     guess = concepts.closest("lever", text)
     hint = f"; did you mean {guess}?" if guess else "; name it as the exercise does (its id or a usual name)"
-    part = "fixes" if section == "fixes" else "rejections"
     a.unread.append((part, f"line {line}: I could not tell which lever '{shown}' means{hint}"))

@@ -57,6 +57,10 @@ class Concepts:
     neg_anywhere_text: tuple[str, ...] = ()
     ignore: frozenset[str] = frozenset()
     claim_ids: frozenset[str] = frozenset()
+    guess_min: float = 1.5
+    guess_margin: float = 1.5
+    _vocabs: dict[str, dict[str, set[str]]] = field(default_factory=dict)
+    _rarity: dict[str, dict[str, float]] = field(default_factory=dict)
     figure_say: dict[str, str] = field(default_factory=dict)                      # fact -> plain name
     figure_words: dict[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
     known: frozenset[str] = frozenset()        # every word an alias, heading or cue uses
@@ -142,17 +146,46 @@ class Concepts:
     def closest(self, kind: str, text: str) -> str | None:
         """The concept whose aliases and meaning share most words with `text` (for 'did you
         mean'), or None when nothing is shared."""
-        ws = set(self._words(text)) - self.ignore
-        best: tuple[int, str] | None = None
-        for concept, meaning in sorted(self.meanings.items()):
-            if (kind == "claim") != (concept in self.claim_ids):
-                continue
-            alias_words = {w for key, owners in self.phrases.get(kind, {}).items() if concept in owners
-                           for w in key}
-            score = len(ws & (meaning | alias_words))
-            if score and (best is None or score > best[0]):
-                best = (score, concept)
-        return best[1] if best else None
+        ranked = self._ranked(kind, text)
+        return ranked[0][1] if ranked else None
+
+    def guess(self, kind: str, text: str) -> str | None:
+        """The concept `text` means when it names none by alias but its distinctive words point
+        to one clearly ('fuse RMSNorm and SiLU into neighbouring kernels'): a score of at least
+        `guess.min_score` and `guess.margin` times the runner-up (concepts.yaml)."""
+        ranked = self._ranked(kind, text)
+        if not ranked or ranked[0][0] < self.guess_min:
+            return None
+        if len(ranked) > 1 and ranked[0][0] < self.guess_margin * ranked[1][0]:
+            return None
+        return ranked[0][1]
+
+    def _ranked(self, kind: str, text: str) -> list[tuple[float, str]]:
+        """Concepts by the summed rarity (1 / concepts using the word) of the words they share."""
+        ws = set(self._words(text)) - self.ignore - self.filler
+        out = []
+        for concept, vocab in self._vocab(kind).items():
+            score = sum(self._rarity[kind].get(w, 0.0) for w in ws & vocab)
+            if score:
+                out.append((round(score, 6), concept))
+        return sorted(out, key=lambda sc: (-sc[0], sc[1]))
+
+    def _vocab(self, kind: str) -> dict[str, set[str]]:
+        cached = self._vocabs.get(kind)
+        if cached is None:
+            cached = {}
+            for concept, meaning in sorted(self.meanings.items()):
+                if (kind == "claim") != (concept in self.claim_ids):
+                    continue
+                cached[concept] = meaning | {w for key, owners in self.phrases.get(kind, {}).items()
+                                             if concept in owners for w in key}
+            users: dict[str, int] = {}
+            for vocab in cached.values():
+                for w in vocab:
+                    users[w] = users.get(w, 0) + 1
+            self._rarity[kind] = {w: 1.0 / n for w, n in users.items()}
+            self._vocabs[kind] = cached
+        return cached
 
     def say(self, fact: str) -> str:
         """A figure as a student would name it: the concepts file's words, else its name read as words."""
@@ -164,6 +197,11 @@ class Concepts:
         if cues is None:
             cues = self.figure_words[fact] = tuple((w,) for w in self.words(fact.replace("_", " ")))
         return any(_contains(list(context), cue) for cue in cues)
+
+    def negates(self, text: str) -> bool:
+        """Whether `text` carries a negation cue anywhere (for an item read by its meaning)."""
+        ws = f" {' '.join(self._words(text))} "
+        return any(cue in ws for cue in (*self.neg_before_text, *self.neg_anywhere_text))
 
     def is_nominal(self, clause: str) -> bool:
         ws = list(self._words(clause))
@@ -242,6 +280,9 @@ def load_concepts(k: Knowledge, files: Iterable[Path]) -> Concepts:
         for alias in aliases:
             c.add("fact", name, alias)
     c.claim_ids = frozenset(k.claims)
+    guess = raw.get("guess") or {}
+    c.guess_min = float(guess.get("min_score", c.guess_min))
+    c.guess_margin = float(guess.get("margin", c.guess_margin))
     for kind, known in (("levers", k.levers), ("claims", k.claims)):
         unknown = sorted(set(raw.get(kind) or {}) - set(known))
         if unknown:
