@@ -11,6 +11,8 @@ import jsonschema
 import pytest
 import yaml
 from conftest import ROOT, run_cli, write
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from regime.engine.grading import batch, exercise, output
 from regime.engine.grading import grade as regime_grade
 from regime.engine.grading.answer import outline
@@ -348,3 +350,55 @@ def test_a_layers_variants_file_is_not_read_as_a_rubric(tmp_path):
     (tmp_path / "grading").mkdir()
     write(tmp_path / "grading", "variants.yaml", "cases:\n  a_chatbot:\n    hardware: [H200]\n")
     assert Grader([tmp_path]).rubric.total == 100
+
+
+# ---- property-based: any answer ends graded, or "not graded" with located errors -----------------
+
+
+_FUZZ = settings(derandomize=True, deadline=None, database=None, max_examples=150,
+                 suppress_health_check=list(HealthCheck))
+_NUMBERS = st.one_of(st.integers(-10**12, 10**12).map(str), st.floats(allow_nan=True).map(repr),
+                     st.from_regex(r"[0-9]{1,4}(\.[0-9]{1,3})?[eE][+-]?[0-9]{1,12}", fullmatch=True),
+                     st.sampled_from(["1,234", "1e309", "-0", "0.000", "1e-400", "9" * 400]))
+_UNITS = st.sampled_from(["", "%", "×", "x", " tokens/s", " tok/s", " GB", " TB/s", " FLOP/byte", " ms",
+                          " us", " bananas", " tokens per second", "e"])
+_WORDS = st.sampled_from(["batching", "do not", "fuse", "the layer norms", "int8", "quantize", "then",
+                          "torch.compile", "to_copy", "CUDA graphs", "bandwidth", "flop", "ridge", "idle",
+                          "compute-bound", "memory-bound ops don't matter", "nominally", "[", "]", "**",
+                          "_", "—", "é", "\t", "rather than", "batch 1", "of peak"])
+_FRAGMENT = st.one_of(_WORDS, st.builds(lambda n, u: n + u, _NUMBERS, _UNITS), st.text(max_size=12))
+_HEADINGS = st.sampled_from(["## Regime", "## Evidence", "## Fixes", "## Reject", "## Ask", "# Title",
+                             "### Other", "## fixes in priority order"])
+_LINES = st.lists(st.one_of(_HEADINGS, st.builds(lambda p, f: p + " ".join(f),
+                                                 st.sampled_from(["- ", "1. ", "", "  "]),
+                                                 st.lists(_FRAGMENT, max_size=8))), max_size=25)
+
+
+@_FUZZ
+@given(lines=_LINES, case=st.sampled_from(CASES))
+def test_any_written_answer_is_graded_or_refused_with_a_line(grader, tmp_path_factory, lines, case):
+    path = tmp_path_factory.mktemp("md") / "a.md"
+    path.write_text(f"---\ncase: {case}\nstudent: s\n---\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    _holds(grader.grade(path), path)
+
+
+@_FUZZ
+@given(values=st.lists(st.builds(lambda n, u: n + u, _NUMBERS, _UNITS), max_size=6),
+       levers=st.lists(_WORDS, max_size=4), regime=_WORDS, case=st.sampled_from(CASES))
+def test_any_structured_answer_is_graded_or_refused_with_a_line(grader, tmp_path_factory, values, levers,
+                                                                 regime, case):
+    doc = {"case": case, "regime": regime, "evidence": [{"figure": "x", "value": v} for v in values],
+           "fixes": levers, "reject": [{"lever": x, "reason": "r"} for x in levers]}
+    path = tmp_path_factory.mktemp("yaml") / "a.yaml"
+    path.write_text(yaml.safe_dump(doc, allow_unicode=True), encoding="utf-8")
+    _holds(grader.grade(path), path)
+
+
+def _holds(r, path) -> None:
+    if not r.graded:
+        assert r.errors and all(e.startswith(str(path)) for e in r.errors), r.errors
+        assert not any("internal error" in e for e in r.errors), r.errors
+        return
+    assert 0 <= r.score <= r.max_score
+    for p in r.parts:
+        assert 0 <= p.points <= p.max_points + 1e-9
