@@ -288,3 +288,12 @@ def test_no_feedback_line_holds_a_fact_id_a_formula_or_index_syntax(grader):
         words = set(re.findall(r"[A-Za-z0-9]+(?:_{1,2}[A-Za-z0-9]+)+", line))
         assert not words & names, (words & names, line)
         assert "you said nothing" not in line.lower() and "you say nothing" not in line.lower(), line
+
+
+@pytest.mark.parametrize(("written", "read"), [
+    ("torch.compiel", ["torch", "compile"]), ("bandwidht-bound", ["bandwidth", "bound"]),
+    ("note this", ["note"]), ("either way", ["either", "way"]), ("using graphs", ["using", "graph"]),
+    ("we have it", ["we", "have", "it"]), ("the memory is busy", ["memory", "is", "busy"]),
+])
+def test_typos_are_read_but_common_words_never_become_cues_or_levers(grader, written, read):
+    assert grader.concepts.words(written) == read

@@ -64,7 +64,8 @@ class Concepts:
     figure_say: dict[str, str] = field(default_factory=dict)                      # fact -> plain name
     figure_words: dict[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
     known: frozenset[str] = frozenset()        # every word an alias, heading or cue uses
-    known_sorted: tuple[str, ...] = ()
+    known_by_letter: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    keep: frozenset[str] = frozenset()         # words never read as typos
 
     def words(self, text: str) -> list[str]:
         return list(self._words(text))
@@ -76,10 +77,14 @@ class Concepts:
     @lru_cache(maxsize=16384)  # noqa: B019
     def _spelled(self, word: str) -> str:
         """A word no alias uses, read as the known word it misspells ('compiel' -> 'compile'),
-        as an instructor reads a typo; digits and short words are taken as written."""
-        if not self.known or word in self.known or len(word) < _TYPO_MIN or any(c.isdigit() for c in word):
+        as an instructor reads a typo. Never a cue word (a typo must not create a negation), never
+        across a first letter, never a short word or one with digits, never a word listed under
+        `spelling.keep` (common words near an alias word: 'using' is not 'fusing')."""
+        if (not self.known or word in self.known or word in self.keep or len(word) < _TYPO_MIN
+                or any(c.isdigit() for c in word)):
             return word
-        close = difflib.get_close_matches(word, self.known_sorted, n=2, cutoff=_TYPO_CUTOFF)
+        pool = self.known_by_letter.get(word[0], ())
+        close = difflib.get_close_matches(word, pool, n=2, cutoff=_TYPO_CUTOFF)
         return close[0] if len(close) == 1 or (close and _ratio(word, close[0]) > _ratio(word, close[1])) \
             else word
 
@@ -302,8 +307,15 @@ def load_concepts(k: Knowledge, files: Iterable[Path]) -> Concepts:
     vocab = {w for table in c.phrases.values() for key in table for w in key}
     vocab |= {w for key in c.headings for w in key}
     vocab |= {w for cue in (*c.neg_before, *c.neg_anywhere, *c.nominal) for w in cue}
+    vocab |= {w for cues in c.figure_words.values() for cue in cues for w in cue}
+    vocab |= {w for meaning in c.meanings.values() for w in meaning}
     c.known = frozenset(vocab)
-    c.known_sorted = tuple(sorted(vocab))
+    cues = {w for cue in (*c.neg_before, *c.neg_anywhere, *c.nominal) for w in cue} | set(c.filler)
+    by_letter: dict[str, list[str]] = {}
+    for w in sorted(vocab - cues):
+        by_letter.setdefault(w[0], []).append(w)
+    c.known_by_letter = {k: tuple(v) for k, v in by_letter.items()}
+    c.keep = frozenset(words(" ".join((raw.get("spelling") or {}).get("keep", []))))
     return c
 
 
