@@ -11,6 +11,8 @@ import jsonschema
 import pytest
 import yaml
 from conftest import ROOT, run_cli, write
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from regime.engine.grading import batch, exercise, output
 from regime.engine.grading import grade as regime_grade
@@ -37,19 +39,21 @@ BAD_SUBMISSIONS = {
     "junk.yaml": ("\x00\x01\x02binary", "binary"),
     "nested.yaml": ("case: " + "[" * 5000 + "]" * 5000 + "\n", ""),
     "list.yaml": ("- case: a_chatbot\n", "is a mapping"),
-    "lever.yaml": (GOOD + "fixes: [continous_batching]\n",
-                   "unknown lever 'continous_batching' (did you mean"),
     "case.yaml": ("case: a_chatbott\nregime: bandwidth_bound\n", "unknown case 'a_chatbott' (did you mean"),
     "negative.yaml": (GOOD + "evidence:\n  - {figure: ceiling_tokens_per_s, value: -204 tok/s}\n",
                       "negative"),
     "nan.yaml": (GOOD + "evidence:\n  - {figure: ceiling_tokens_per_s, value: .nan}\n",
                  "not a finite number"),
     "unit.yaml": (GOOD + "evidence:\n  - {figure: x, value: 204 bananas}\n", "one number with a unit"),
-    "regime.yaml": ("case: a_chatbot\nregime: fast\n", "unknown regime 'fast'"),
     "extra.yaml": (GOOD + "fixs: []\n", "unknown key (did you mean 'fixes'?)"),
     "noheading.md": ("---\ncase: a_chatbot\n---\nIt is bandwidth-bound.\n", "no template heading"),
     "nofront.md": ("## Regime\n\nbandwidth-bound\n", "front matter"),
     "answer.pdf": ("%PDF-1.4", "unknown answer format"),
+    "overflow.yaml": (GOOD + "evidence:\n  - {figure: ceiling_tokens_per_s, value: 1e309 tokens/s}\n",
+                      "not a finite number"),
+    "overflow.md": ("---\ncase: a_chatbot\n---\n## Evidence\n- 1e309 tokens/s\n", "5: evidence: '1e309'"),
+    "overflow_tiny_digits.md": ("---\ncase: a_chatbot\n---\n## Evidence\n- 1.5e+308 tokens/s and "
+                                "1e9999999999 B\n", "not a finite number"),
 }
 
 
@@ -80,7 +84,8 @@ def test_a_class_with_broken_submissions_gives_one_row_each(grader, tmp_path):
     for name, (text, _) in BAD_SUBMISSIONS.items():
         write(tmp_path, name, text)
     for p in (ROOT / "answers").iterdir():
-        shutil.copy(p, tmp_path / p.name)
+        if p.is_file():
+            shutil.copy(p, tmp_path / p.name)
     missing = tmp_path / "missing.yaml"
     paths = [*batch.expand([tmp_path]), missing]
     results = batch.grade_all(grader, paths)
@@ -90,8 +95,39 @@ def test_a_class_with_broken_submissions_gives_one_row_each(grader, tmp_path):
     assert sum(1 for r in results if not r.graded) == len(BAD_SUBMISSIONS) + 1
 
 
+SHARED_FUZZ = next((d / "shared" / "fuzz-corpus" for d in (ROOT.parent, ROOT.parent.parent)
+                    if (d / "shared" / "fuzz-corpus").is_dir()), ROOT / "no-shared-fuzz-corpus")
+
+
+@pytest.mark.skipif(not SHARED_FUZZ.is_dir(), reason="the shared fuzz corpus is not on this machine")
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_every_shared_grade_class_spares_the_rest_of_the_class(grader, tmp_path, jobs):
+    """Each grade-* class of the shared fuzz corpus: its answers are "not graded", located, and a
+    class holding them (and enough good answers to go parallel) is graded in full."""
+    bad = [p for d in sorted(SHARED_FUZZ.glob("grade-*")) for p in sorted(d.iterdir())
+           if p.suffix in (".md", ".yaml")]
+    assert bad
+    good = [shutil.copy(ROOT / "answers" / "a_chatbot.solution.md", tmp_path / f"{i:03d}.md")
+            for i in range(2 * batch.CHUNK)]
+    results = batch.grade_all(grader, [*bad, *map(type(tmp_path), good)], jobs=jobs)
+    assert [r.graded for r in results] == [False] * len(bad) + [True] * len(good)
+    assert all(r.errors[0].startswith(str(p) + ":") for r, p in zip(results, bad, strict=False))
+
+
+def test_an_unexpected_failure_in_one_submission_is_that_submission_not_graded(grader, tmp_path,
+                                                                               monkeypatch):
+    from regime.engine.grading import grader as grader_module
+    def boom(*_args):
+        raise OverflowError("numerical result out of range")
+    good = write(tmp_path, "good.md", (ROOT / "answers" / "a_chatbot.solution.md").read_text())
+    monkeypatch.setattr(grader_module, "score", boom)
+    r = grader.grade(good)
+    assert not r.graded and "internal error while grading (please report): OverflowError" in r.errors[0]
+    assert r.errors[0].startswith(str(good)) and not r.parts
+
+
 def test_parallel_grading_matches_serial(grader, tmp_path):
-    sources = sorted((ROOT / "answers").iterdir())
+    sources = sorted(p for p in (ROOT / "answers").rglob("*") if p.is_file() and ".expected." not in p.name)
     paths = []
     for i in range(2 * batch.CHUNK + 7):
         src = sources[i % len(sources)]
@@ -138,10 +174,52 @@ def test_variants_are_deterministic_and_state_their_coverage(grader, class_of_va
         if f.is_file():
             assert f.read_bytes() == (out / f.relative_to(again)).read_bytes(), f
     assert "Guarantee: every requested regime (bandwidth_bound) appears" in ex.statement()
-    manifest = yaml.safe_load((out / "a_chatbot.manifest.yaml").read_text(encoding="utf-8"))
+    manifest = yaml.safe_load((out / "keys" / "a_chatbot.manifest.yaml").read_text(encoding="utf-8"))
     assert set(manifest["students"]) == {"s1", "s2", "s3"} and manifest["coverage"] == {"bandwidth_bound": 3}
     other = exercise.make(grader, ROOT / "cases" / "a_chatbot.yaml", ["s1"], "43", tmp_path / "o")
-    assert other.made[0].case_path.read_text() != (out / "s1" / "a_chatbot.yaml").read_text()
+    assert other.made[0].case_path.read_text() != (out / "handout" / "s1" / "a_chatbot.yaml").read_text()
+
+
+def test_hand_outs_hold_no_keys_and_variants_are_written_as_people_round(class_of_variants):
+    _, _, out, _ = class_of_variants
+    handed = sorted(p for p in (out / "handout").rglob("*") if p.is_file())
+    assert handed and all(p.suffix == ".yaml" for p in handed)
+    assert not any("key" in p.name or "manifest" in p.name for p in handed)
+    assert sorted(p.name for p in (out / "keys").rglob("*.key.json"))
+    import re
+    for p in handed:
+        facts = yaml.safe_load(p.read_text(encoding="utf-8"))["facts"]
+        for name in ("throughput", "transient_memory"):
+            if name in facts:   # '62 tokens/s', '40 GB': no six-digit figures
+                assert re.fullmatch(r"\d+(\.\d)? \S+", str(facts[name])), (p, facts[name])
+
+
+@pytest.mark.e2e
+def test_a_variant_answer_graded_without_variants_warns_loudly(grader, class_of_variants, tmp_path):
+    _, _, out, _ = class_of_variants
+    key = json.loads((out / "keys" / "s2" / "a_chatbot.key.json").read_text(encoding="utf-8"))["key"]
+    base = grader.key_for_case(ROOT / "cases" / "a_chatbot.yaml").figures
+    figures = [f["text"] for n, f in key["figures"].items()
+               if " " in f["text"] and (n not in base or base[n].text != f["text"])]
+    assert len(figures) >= 5
+    body = "---\ncase: a_chatbot\nstudent: s2\n---\n## Evidence\n" + "".join(
+        f"- {t}\n" for t in figures)
+    answer = write(tmp_path, "s2.md", body)
+    done = run_cli("grade", str(answer))
+    assert "warning: " in done.stderr and "--variants" in done.stderr, done.stderr
+    quiet = run_cli("grade", str(answer), "--variants", str(out))
+    assert "warning" not in quiet.stderr, quiet.stderr
+
+
+@pytest.mark.parametrize(("text", "ids", "column"), [
+    ("Student,ID,SIS User ID,SIS Login ID,Section\n    Points Possible,,,,\nAda,101,u1,ada,S1\n"
+     "Bo,102,u2,bo,S1\n", ["ada", "bo"], "SIS Login ID"),
+    ("name,id\nAda,s1\nBo,s2\n", ["s1", "s2"], "id"),
+    ("s1\ns2\n", ["s1", "s2"], "the first column (no header)"),
+])
+def test_roster_formats_are_read_explicitly(tmp_path, text, ids, column):
+    roster = exercise.read_roster(write(tmp_path, "roster.csv", text))
+    assert list(roster) == ids and roster.column == column
 
 
 def test_coverage_is_guaranteed_or_refused(grader, tmp_path):
@@ -219,10 +297,19 @@ def test_csv_rows_and_class_summary(grader, tmp_path):
     results = batch.grade_all(grader, batch.expand([ROOT / "answers"]))
     _write(results, GradeFormat.csv, tmp_path, output)
     rows = (tmp_path / "grades.csv").read_text(encoding="utf-8").splitlines()
-    assert len(rows) == 1 + len(list((ROOT / "answers").iterdir()))
+    answers = [p for p in (ROOT / "answers").rglob("*")
+               if p.is_file() and not p.name.endswith(".expected.yaml")]
+    assert len(rows) == 1 + len(answers)
     summary = (tmp_path / "summary.csv").read_text(encoding="utf-8")
-    assert summary.startswith("case,item,success_rate")
-    assert "a_chatbot,regime,0.6667,3,3,0,0.4742,buy_more_flops,1" in summary
+    assert summary.startswith("case,row,submissions,graded,success_rate,mean_points,max_points,count")
+    rows = {tuple(line.split(",")[:2]): line.split(",")[2:] for line in summary.splitlines()[1:]}
+    top = [r for r in results if r.case == "a_chatbot" and r.graded]
+    regime_points = [p.points for r in top for p in r.parts if p.part == "regime"]
+    # each row has its own figures: a part's mean points, not the case's mean score
+    assert rows[("a_chatbot", "part: regime")][3] == f"{round(sum(regime_points) / len(top), 2):g}"
+    assert rows[("a_chatbot", "total")][3] == f"{round(sum(r.score for r in top) / len(top), 2):g}"
+    assert rows[("a_chatbot", "wrong lever: fuse_elementwise")][-1] == str(
+        sum("fuse_elementwise" in r.wrong_levers for r in top))
 
 
 @pytest.mark.e2e
@@ -244,5 +331,78 @@ def test_cli_exercise_make_and_bad_rubric(tmp_path):
 def test_python_api(tmp_path):
     import regime
     results = regime.grade([ROOT / "answers"], jobs=1)
-    assert len(results) == len(list((ROOT / "answers").iterdir()))
+    assert len(results) == len([p for p in (ROOT / "answers").rglob("*")
+                                if p.is_file() and not p.name.endswith(".expected.yaml")])
     assert {r.score for r in results if ".solution." in r.submission} == {100.0}
+
+
+@pytest.mark.parametrize(("case", "cover"), [
+    ("b_training_run", ["compute_bound", "balanced"]),
+    ("c_document_summarizer", ["compute_bound", "bandwidth_bound", "overhead_bound"]),
+    ("d_high_throughput_api", ["compute_bound", "balanced", "bandwidth_bound"]),
+    ("a_chatbot", ["bandwidth_bound", "overhead_bound"]),
+    ("e_doesnt_add_up", ["overhead_bound", "bandwidth_bound"]),
+])
+def test_cover_reaches_the_regimes_each_case_declares(grader, tmp_path, case, cover):
+    ex = exercise.make(grader, ROOT / "cases" / f"{case}.yaml", [f"s{i}" for i in range(6)], "3",
+                       tmp_path / "v", cover)
+    assert set(cover) <= set(ex.coverage())
+    assert all("no_verdict" not in m.key.findings for m in ex.made)
+
+
+def test_a_layers_variants_file_is_not_read_as_a_rubric(tmp_path):
+    (tmp_path / "grading").mkdir()
+    write(tmp_path / "grading", "variants.yaml", "cases:\n  a_chatbot:\n    hardware: [H200]\n")
+    assert Grader([tmp_path]).rubric.total == 100
+
+
+# ---- property-based: any answer ends graded, or "not graded" with located errors -----------------
+
+
+_FUZZ = settings(derandomize=True, deadline=None, database=None, max_examples=150,
+                 suppress_health_check=list(HealthCheck))
+_NUMBERS = st.one_of(st.integers(-10**12, 10**12).map(str), st.floats(allow_nan=True).map(repr),
+                     st.from_regex(r"[0-9]{1,4}(\.[0-9]{1,3})?[eE][+-]?[0-9]{1,12}", fullmatch=True),
+                     st.sampled_from(["1,234", "1e309", "-0", "0.000", "1e-400", "9" * 400]))
+_UNITS = st.sampled_from(["", "%", "×", "x", " tokens/s", " tok/s", " GB", " TB/s", " FLOP/byte", " ms",
+                          " us", " bananas", " tokens per second", "e"])
+_WORDS = st.sampled_from(["batching", "do not", "fuse", "the layer norms", "int8", "quantize", "then",
+                          "torch.compile", "to_copy", "CUDA graphs", "bandwidth", "flop", "ridge", "idle",
+                          "compute-bound", "memory-bound ops don't matter", "nominally", "[", "]", "**",
+                          "_", "—", "é", "\t", "rather than", "batch 1", "of peak"])
+_FRAGMENT = st.one_of(_WORDS, st.builds(lambda n, u: n + u, _NUMBERS, _UNITS), st.text(max_size=12))
+_HEADINGS = st.sampled_from(["## Regime", "## Evidence", "## Fixes", "## Reject", "## Ask", "# Title",
+                             "### Other", "## fixes in priority order"])
+_LINES = st.lists(st.one_of(_HEADINGS, st.builds(lambda p, f: p + " ".join(f),
+                                                 st.sampled_from(["- ", "1. ", "", "  "]),
+                                                 st.lists(_FRAGMENT, max_size=8))), max_size=25)
+
+
+@_FUZZ
+@given(lines=_LINES, case=st.sampled_from(CASES))
+def test_any_written_answer_is_graded_or_refused_with_a_line(grader, tmp_path_factory, lines, case):
+    path = tmp_path_factory.mktemp("md") / "a.md"
+    path.write_text(f"---\ncase: {case}\nstudent: s\n---\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    _holds(grader.grade(path), path)
+
+
+@_FUZZ
+@given(values=st.lists(st.builds(lambda n, u: n + u, _NUMBERS, _UNITS), max_size=6),
+       levers=st.lists(_WORDS, max_size=4), regime=_WORDS, case=st.sampled_from(CASES))
+def test_any_structured_answer_is_graded_or_refused_with_a_line(grader, tmp_path_factory, values, levers,
+                                                                 regime, case):
+    doc = {"case": case, "regime": regime, "evidence": [{"figure": "x", "value": v} for v in values],
+           "fixes": levers, "reject": [{"lever": x, "reason": "r"} for x in levers]}
+    path = tmp_path_factory.mktemp("yaml") / "a.yaml"
+    path.write_text(yaml.safe_dump(doc, allow_unicode=True), encoding="utf-8")
+    _holds(grader.grade(path), path)
+
+
+def _holds(r, path) -> None:
+    if not r.graded:
+        assert r.errors and all(e.startswith(str(path)) for e in r.errors), r.errors
+        assert not any("internal error" in e for e in r.errors), r.errors
+        return
+    assert 0 <= r.score <= r.max_score
+    for p in r.parts:
+        assert 0 <= p.points <= p.max_points + 1e-9

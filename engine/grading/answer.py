@@ -16,13 +16,14 @@ from pydantic import BaseModel, ConfigDict, StrictFloat, StrictInt, StrictStr
 from regime.core.errors import RegimeError, did_you_mean
 from regime.core.yamlsrc import LineDict, line_of, load_yaml, validated
 from regime.engine.grading.concepts import Concepts, clauses
-from regime.engine.grading.figures import Quantity, quantities, quantity
+from regime.engine.grading.figures import Quantity, quantities, quantity, unreadable_numbers
 
 YAML_SUFFIXES = (".yaml", ".yml")
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".txt")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.+?)\s*#*\s*$")
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?P<text>.*)$")
-_EMPHASIS = re.compile(r"[*_`]+")
+_EMPHASIS = re.compile(r"(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])|[*`]+")   # keeps to_copy whole
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9(\"'])")
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,15 @@ class Mention:
     kind: str = "lever"
 
 
+@dataclass(frozen=True)
+class Said:
+    """A number as written, with the words of its sentence or bullet (what ties it to a figure)."""
+
+    q: Quantity
+    context: tuple[str, ...]
+    line: int = 0
+
+
 @dataclass
 class Answer:
     path: str
@@ -44,13 +54,22 @@ class Answer:
     regime: str | None = None
     nominal_regime: str | None = None
     named: dict[str, tuple[Quantity, int]] = field(default_factory=dict)   # figure name -> value
-    numbers: list[Quantity] = field(default_factory=list)                   # every number given
+    numbers: list[Said] = field(default_factory=list)                       # every number given
     fixes: list[Mention] = field(default_factory=list)
     rejects: list[Mention] = field(default_factory=list)
     endorsed: list[str] = field(default_factory=list)                       # claims used as reasons
     verdicts: dict[str, str] = field(default_factory=dict)
     asks: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    unread: list[tuple[str, str]] = field(default_factory=list)     # (part, why an item did not count)
+
+    def said(self, concepts: Concepts, text: str, line: int = 0, label: str = "") -> None:
+        """Record every number in `text`, each with the words of its own sentence (and `label`)."""
+        for sentence in _SENTENCE.split(text):
+            found = quantities(sentence)
+            if found:
+                context = tuple(concepts.words(f"{label} {sentence}"))
+                self.numbers += [Said(q, context, line) for q in found]
 
 
 def read_text(path: Path, max_bytes: int) -> str:
@@ -143,9 +162,10 @@ def _yaml_answer(path: Path, text: str, concepts: Concepts) -> Answer:
         raise RegimeError("a structured answer is a mapping with at least 'case' and 'regime'", file=file)
     m = validated(AnswerModel, raw, file)
     a = Answer(file, "yaml", m.case, None if m.student is None else str(m.student))
-    a.regime = _one(concepts, "regime", m.regime, raw, "regime", file)
+    a.regime = _flagged(a, "regime", _one, concepts, "regime", m.regime, raw, "regime", file)
     if m.nominal_regime is not None:
-        a.nominal_regime = _one(concepts, "regime", m.nominal_regime, raw, "nominal_regime", file)
+        a.nominal_regime = _flagged(a, "regime", _one, concepts, "regime", m.nominal_regime, raw,
+                                    "nominal_regime", file)
     for i, body in enumerate(m.evidence):
         e = _item(EvidenceModel, body, raw, "evidence", i, file)
         where = dict(file=file, line=_line(raw, "evidence", body), field=f"evidence[{i}].value")
@@ -155,33 +175,52 @@ def _yaml_answer(path: Path, text: str, concepts: Concepts) -> Answer:
             raise RegimeError(str(err), **where) from None
         if q.value < 0 or not math.isfinite(q.value):
             raise RegimeError(f"{q.written} is negative; figures here are magnitudes", **where)
-        a.numbers.append(q)
+        a.numbers.append(Said(q, tuple(concepts.words(e.figure)), where["line"] or 0))
         a.named.setdefault(e.figure, (q, where["line"] or 0))
     for i, body in enumerate(m.fixes):
         f = _item(FixModel, {"lever": body} if isinstance(body, str) else body, raw, "fixes", i, file)
-        a.fixes.append(_mention(concepts, "lever", f.lever, raw, f"fixes[{i}].lever", body, file))
-        a.numbers += quantities(f"{f.bound or ''} {f.reason}")
+        mention = _flagged(a, "fixes", _mention, concepts, "lever", f.lever, raw, f"fixes[{i}].lever",
+                           body, file)
+        if mention:
+            a.fixes.append(mention)
+        a.said(concepts, f"{f.bound or ''} {f.reason}", _line(raw, "fixes", body) or 0, f.lever)
     for i, body in enumerate(m.reject):
         r = _item(RejectModel, body, raw, "reject", i, file)
         if (r.lever is None) == (r.claim is None):
             raise RegimeError("a rejection names exactly one of 'lever' or 'claim'", file=file,
                               line=_line(raw, "reject", body), field=f"reject[{i}]")
         kind = "lever" if r.lever is not None else "claim"
-        a.rejects.append(_mention(concepts, kind, r.lever or r.claim or "", raw, f"reject[{i}].{kind}",
-                                  body, file))
-        a.numbers += quantities(r.reason)
+        mention = _flagged(a, "rejections", _mention, concepts, kind, r.lever or r.claim or "", raw,
+                           f"reject[{i}].{kind}", body, file)
+        if mention:
+            a.rejects.append(mention)
+        a.said(concepts, r.reason, _line(raw, "reject", body) or 0, r.lever or r.claim or "")
     for name, verdict in m.verdicts.items():
         where = dict(file=file, line=line_of(raw.get("verdicts"), name), field=f"verdicts.{name}")
         if verdict not in VERDICTS:
             raise RegimeError(f"verdict '{verdict}' must be one of {', '.join(VERDICTS)}", **where)
         found = concepts.resolve("lever", name) or concepts.resolve("claim", name)
         if len(found) != 1:
-            raise RegimeError(_unknown_text("lever or claim", name, concepts, found), **where)
+            why = _unknown_text("lever or claim", name, concepts, found)
+            a.unread.append(("fixes", f"line {where['line']}: I could not read this verdict: {why}"))
+            continue
         a.verdicts[found[0]] = verdict
     for i, body in enumerate(m.ask):
         q = _item(AskModel, {"fact": body} if isinstance(body, str) else body, raw, "ask", i, file)
-        a.asks.append(_one(concepts, "fact", q.fact, raw, f"ask[{i}].fact", file))
+        asked = _flagged(a, "asks", _one, concepts, "fact", q.fact, raw, f"ask[{i}].fact", file)
+        if asked:
+            a.asks.append(asked)
     return a
+
+
+def _flagged(a: Answer, part: str, read: Any, *args: Any) -> Any:
+    """One item's reading; an unreadable name is flagged against its part, never the whole answer."""
+    try:
+        return read(*args)
+    except RegimeError as err:
+        a.unread.append((part, f"line {err.line}: I could not read this: {err.message}" if err.line
+                         else f"I could not read this: {err.message}"))
+        return None
 
 
 def _item(model: type[_Strict], body: Any, raw: dict, key: str, i: int, file: str):
@@ -236,7 +275,10 @@ def _markdown_answer(path: Path, text: str, concepts: Concepts) -> Answer:
                           "## Ask)", file=file, line=body_start + 1)
     for name, items in sections.items():
         for line, item in items:
-            a.numbers += quantities(item)
+            for number in unreadable_numbers(item):
+                raise RegimeError(f"'{number}' is not a finite number; write the figure as it is",
+                                  file=file, line=line, field=name)
+            a.said(concepts, _EMPHASIS.sub("", item), line)
             _read_item(a, concepts, name, line, item)
     return a
 
@@ -326,7 +368,10 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
                 if not m.negated and m.concepts[0] not in a.asks:
                     a.asks.append(m.concepts[0])
     elif section in ("fixes", "reject"):
-        _levers_and_claims(a, concepts, section, line, text, parts)
+        named = [_levers_and_claims(a, concepts, section, line, sentence, clauses(sentence))
+                 for sentence in _SENTENCE.split(text)]   # each sentence of a paragraph has its own subject
+        if not any(named) and concepts.words(text):
+            _unmatched(a, concepts, section, line, text)
     if section in ("regime", "evidence"):
         for clause in parts:
             for m in concepts.find("claim", clause):
@@ -335,11 +380,12 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
 
 
 def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, text: str,
-                       parts: list[str]) -> None:
-    """Under Fixes the first lever named without negation is the fix and negated ones are
-    rejections. Under Reject the first clause naming something gives the rejections. A claim
-    is rejected only as the subject of a Reject item; named anywhere else it is endorsed."""
-    subject_done = fixed = False
+                       parts: list[str]) -> bool:
+    """Under Fixes every lever named without negation is a fix, in the order written ("CUDA
+    graphs, then torch.compile" gives both), and negated ones are rejections. Under Reject the
+    first clause naming something gives the rejections. A claim is rejected only as the subject
+    of a Reject item; named anywhere else it is endorsed. Says whether anything was named."""
+    subject_done = named = False
     for clause in parts:
         found = concepts.find("claim", clause) or concepts.find("lever", clause, text)
         for m in found:
@@ -354,7 +400,28 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
                     a.rejects.append(mention)
             elif m.negated:
                 a.rejects.append(mention)
-            elif not fixed:
+            else:
                 a.fixes.append(mention)
-                fixed = True
         subject_done = subject_done or bool(found)
+        named = named or bool(found)
+    return named
+
+
+def _unmatched(a: Answer, concepts: Concepts, section: str, line: int, text: str) -> None:
+    """An item naming no lever by any alias: read by meaning when its distinctive words point
+    clearly to one lever (and said so), else quoted back with the closest guess."""
+    shown = text if len(text) <= 60 else text[:57].rstrip() + "…"
+    part = "fixes" if section == "fixes" else "rejections"
+    meant = concepts.guess("lever", text)
+    if meant is not None:
+        mention = Mention((meant,), shown, line)
+        if section == "reject" or concepts.negates(text):
+            a.rejects.append(mention)
+        else:
+            a.fixes.append(mention)
+        a.unread.append((part, f"line {line}: I read '{shown}' as {meant}, the lever closest in meaning; "
+                               "name it to be sure"))
+        return
+    guess = concepts.closest("lever", text)
+    hint = f"; did you mean {guess}?" if guess else "; name it as the exercise does (its id or a usual name)"
+    a.unread.append((part, f"line {line}: I could not tell which lever '{shown}' means{hint}"))

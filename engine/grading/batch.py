@@ -14,13 +14,17 @@ _WORKER: tuple[Grader, Path | None] | None = None
 CHUNK = 64
 
 
+EXPECTED_SUFFIX = ".expected.yaml"   # an instructor's expected grade of the answer it sits beside
+
+
 def expand(inputs: Iterable[Path]) -> list[Path]:
-    """Files as given; folders become every file in them (recursively, sorted, hidden ones
-    skipped), so a submission in an unknown format is still a row: "not graded"."""
+    """Files as given; folders become every file in them (recursively, sorted, hidden ones and
+    `X.expected.yaml` sidecars skipped), so a submission in an unknown format is still a row:
+    "not graded"."""
     out: list[Path] = []
     for p in inputs:
         if p.is_dir():
-            out += sorted(f for f in p.rglob("*") if f.is_file()
+            out += sorted(f for f in p.rglob("*") if f.is_file() and not f.name.endswith(EXPECTED_SUFFIX)
                           and not any(part.startswith(".") for part in f.relative_to(p).parts))
         else:
             out.append(p)

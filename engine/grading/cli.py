@@ -61,6 +61,11 @@ def grade(
                     "give -o DIR")
     results = batch.grade_with_progress(grader, paths, variants, jobs)
     _write(results, fmt, out, output)
+    warned = [r for r in results if any(n.startswith("WARNING:") for n in r.notes)]
+    for r in warned[:20]:
+        sys.stderr.write(f"warning: {r.submission}: {r.notes[0].removeprefix('WARNING: ')}\n")
+    if len(warned) > 20:
+        sys.stderr.write(f"warning: ... and {len(warned) - 20} more answer(s) look written on a variant\n")
     failed = [r for r in results if not r.graded]
     for r in failed:
         for e in r.errors:
@@ -103,7 +108,9 @@ exercise_app = typer.Typer(add_completion=False, no_args_is_help=True,
 @exercise_app.command("make")
 def make(
     case: Annotated[Path, typer.Argument(help="Case file (or built-in case id) to vary.")],
-    students: Annotated[Path, typer.Option("--students", help="Roster CSV (a column id/student/sid/email).")],
+    students: Annotated[Path, typer.Option("--students", help=(
+        "Roster CSV: a Canvas export (SIS Login ID), or a column id/student/sid/email; "
+        "see docs/grading.md."))],
     seed: Annotated[str, typer.Option("--seed", help="Seed: the same seed gives the same variants.")],
     out: Annotated[Path, typer.Option("-o", "--out", help="Folder for the variants and their keys.")],
     cover: Annotated[list[str] | None, typer.Option(
@@ -120,6 +127,7 @@ def make(
         if not path.is_file():
             raise RegimeError("no such case file or built-in case id", file=str(case))
         roster = exercise.read_roster(students)
+        sys.stderr.write(f"roster: {len(roster)} student id(s) from column '{roster.column}' of {students}\n")
         spec_files = exercise.spec_files(rules or [])
         ex = exercise.make(grader, path, roster, seed, out, cover, spec_files)
     except RegimeError as err:

@@ -8,6 +8,7 @@ reported as ambiguous, never credited to one silently. Negation is judged per cl
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -20,7 +21,13 @@ from regime.engine.knowledge import Knowledge
 
 _CONTRACTIONS = (("n't", " not"), ("can not", "can not"), ("cannot", "can not"), ("won not", "will not"),
                  ("'re", " are"), ("'s", ""), ("'ll", " will"), ("'ve", " have"), ("'d", " would"))
-_WORD = re.compile(r"[a-z0-9µ]+")
+_APOSTROPHELESS = {"dont": ("do", "not"), "doesnt": ("does", "not"), "wont": ("will", "not"),
+                   "isnt": ("is", "not"), "cant": ("can", "not"), "shouldnt": ("should", "not"),
+                   "wouldnt": ("would", "not"), "arent": ("are", "not"), "didnt": ("did", "not")}
+# A word keeps inner underscores ('to_copy' is one name, not 'to' + 'copy').
+_WORD = re.compile(r"[a-z0-9µ]+(?:_[a-z0-9µ]+)*")
+_TYPO_MIN = 4           # shorter words are never read as a misspelling of another
+_TYPO_CUTOFF = 0.84     # difflib ratio for reading an unknown word as a known one
 _CLAUSE = re.compile(r"[.;:!?,()\[\]—–]|\s-\s|\b(?:but|however|whereas|although|though|while)\b", re.I)
 
 
@@ -49,13 +56,37 @@ class Concepts:
     neg_before_text: tuple[str, ...] = ()      # the cues as ' word word ', for substring tests
     neg_anywhere_text: tuple[str, ...] = ()
     ignore: frozenset[str] = frozenset()
+    claim_ids: frozenset[str] = frozenset()
+    guess_min: float = 1.5
+    guess_margin: float = 1.5
+    _vocabs: dict[str, dict[str, set[str]]] = field(default_factory=dict)
+    _rarity: dict[str, dict[str, float]] = field(default_factory=dict)
+    figure_say: dict[str, str] = field(default_factory=dict)                      # fact -> plain name
+    figure_words: dict[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
+    known: frozenset[str] = frozenset()        # every word an alias, heading or cue uses
+    known_by_letter: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    keep: frozenset[str] = frozenset()         # words never read as typos
 
     def words(self, text: str) -> list[str]:
         return list(self._words(text))
 
     @lru_cache(maxsize=8192)  # noqa: B019 - one Concepts per grader, texts repeat across a class
     def _words(self, text: str) -> tuple[str, ...]:
-        return tuple(w for w in words(text) if w not in self.filler)
+        return tuple(self._spelled(w) for w in words(text) if w not in self.filler)
+
+    @lru_cache(maxsize=16384)  # noqa: B019
+    def _spelled(self, word: str) -> str:
+        """A word no alias uses, read as the known word it misspells ('compiel' -> 'compile'),
+        as an instructor reads a typo. Never a cue word (a typo must not create a negation), never
+        across a first letter, never a short word or one with digits, never a word listed under
+        `spelling.keep` (common words near an alias word: 'using' is not 'fusing')."""
+        if (not self.known or word in self.known or word in self.keep or len(word) < _TYPO_MIN
+                or any(c.isdigit() for c in word)):
+            return word
+        pool = self.known_by_letter.get(word[0], ())
+        close = difflib.get_close_matches(word, pool, n=2, cutoff=_TYPO_CUTOFF)
+        return close[0] if len(close) == 1 or (close and _ratio(word, close[0]) > _ratio(word, close[1])) \
+            else word
 
     def __hash__(self) -> int:
         return id(self)
@@ -117,6 +148,66 @@ class Concepts:
             return True
         return any(cue in before or cue in after for cue in self.neg_anywhere_text)
 
+    def closest(self, kind: str, text: str) -> str | None:
+        """The concept whose aliases and meaning share most words with `text` (for 'did you
+        mean'), or None when nothing is shared."""
+        ranked = self._ranked(kind, text)
+        return ranked[0][1] if ranked else None
+
+    def guess(self, kind: str, text: str) -> str | None:
+        """The concept `text` means when it names none by alias but its distinctive words point
+        to one clearly ('fuse RMSNorm and SiLU into neighbouring kernels'): a score of at least
+        `guess.min_score` and `guess.margin` times the runner-up (concepts.yaml)."""
+        ranked = self._ranked(kind, text)
+        if not ranked or ranked[0][0] < self.guess_min:
+            return None
+        if len(ranked) > 1 and ranked[0][0] < self.guess_margin * ranked[1][0]:
+            return None
+        return ranked[0][1]
+
+    def _ranked(self, kind: str, text: str) -> list[tuple[float, str]]:
+        """Concepts by the summed rarity (1 / concepts using the word) of the words they share."""
+        ws = set(self._words(text)) - self.ignore - self.filler
+        out = []
+        for concept, vocab in self._vocab(kind).items():
+            score = sum(self._rarity[kind].get(w, 0.0) for w in ws & vocab)
+            if score:
+                out.append((round(score, 6), concept))
+        return sorted(out, key=lambda sc: (-sc[0], sc[1]))
+
+    def _vocab(self, kind: str) -> dict[str, set[str]]:
+        cached = self._vocabs.get(kind)
+        if cached is None:
+            cached = {}
+            for concept, meaning in sorted(self.meanings.items()):
+                if (kind == "claim") != (concept in self.claim_ids):
+                    continue
+                cached[concept] = meaning | {w for key, owners in self.phrases.get(kind, {}).items()
+                                             if concept in owners for w in key}
+            users: dict[str, int] = {}
+            for vocab in cached.values():
+                for w in vocab:
+                    users[w] = users.get(w, 0) + 1
+            self._rarity[kind] = {w: 1.0 / n for w, n in users.items()}
+            self._vocabs[kind] = cached
+        return cached
+
+    def say(self, fact: str) -> str:
+        """A figure as a student would name it: the concepts file's words, else its name read as words."""
+        return self.figure_say.get(fact) or " ".join(fact.replace("__", " of ").split("_"))
+
+    def near(self, fact: str, context: tuple[str, ...]) -> bool:
+        """Whether `context` (the words of a sentence or bullet) names the figure `fact`."""
+        cues = self.figure_words.get(fact)
+        if cues is None:
+            cues = self.figure_words[fact] = tuple((w,) for w in self.words(fact.replace("_", " ")))
+        return any(_contains(list(context), cue) for cue in cues)
+
+    def negates(self, text: str) -> bool:
+        """Whether `text` carries a negation cue anywhere (for an item read by its meaning)."""
+        ws = f" {' '.join(self._words(text))} "
+        return any(cue in ws for cue in (*self.neg_before_text, *self.neg_anywhere_text))
+
     def is_nominal(self, clause: str) -> bool:
         ws = list(self._words(clause))
         return any(_contains(ws, cue) for cue in self.nominal)
@@ -130,7 +221,14 @@ def words(text: str) -> list[str]:
     t = text.lower().replace("’", "'").replace("‘", "'")
     for a, b in _CONTRACTIONS:
         t = t.replace(a, b)
-    return [_singular(w) for w in _WORD.findall(t)]
+    out: list[str] = []
+    for w in _WORD.findall(t):
+        out.extend(_APOSTROPHELESS.get(w, (_singular(w),)))
+    return out
+
+
+def _ratio(a: str, b: str) -> float:
+    return difflib.SequenceMatcher(None, a, b).ratio()
 
 
 def _singular(w: str) -> str:
@@ -173,8 +271,9 @@ def load_concepts(k: Knowledge, files: Iterable[Path]) -> Concepts:
             c.add("lever", lever.id, alias)
         c.meanings[lever.id] = set(c.words(" ".join([lever.meaning, *lever.aliases]))) - c.ignore
     for claim in k.claims.values():
-        for alias in (claim.id, claim.text, *claim.aliases):
+        for alias in (claim.id, claim.text, *claim.aliases, *(raw.get("claims") or {}).get(claim.id, [])):
             c.add("claim", claim.id, alias)
+        c.meanings[claim.id] = set(c.words(" ".join([claim.text, *claim.aliases]))) - c.ignore
     regime_values = k.vocabulary.get("regime").values
     for value in regime_values:
         for alias in (value, value.replace("_", " "), *raw.get("regimes", {}).get(value, [])):
@@ -185,14 +284,38 @@ def load_concepts(k: Knowledge, files: Iterable[Path]) -> Concepts:
     for name, aliases in (raw.get("facts") or {}).items():
         for alias in aliases:
             c.add("fact", name, alias)
-    unknown = sorted(set(raw.get("levers") or {}) - set(k.levers))
-    if unknown:
-        raise RegimeError(f"concepts name unknown lever '{unknown[0]}'", field=f"levers.{unknown[0]}")
+    c.claim_ids = frozenset(k.claims)
+    guess = raw.get("guess") or {}
+    c.guess_min = float(guess.get("min_score", c.guess_min))
+    c.guess_margin = float(guess.get("margin", c.guess_margin))
+    for kind, known in (("levers", k.levers), ("claims", k.claims)):
+        unknown = sorted(set(raw.get(kind) or {}) - set(known))
+        if unknown:
+            raise RegimeError(f"concepts name unknown {kind[:-1]} '{unknown[0]}'",
+                              field=f"{kind}.{unknown[0]}")
     for section, aliases in (raw.get("headings") or {}).items():
         for alias in (section, *aliases):
             c.headings[tuple(c.words(alias))] = section
+    for fact, spec in (raw.get("figures") or {}).items():
+        spec = spec if isinstance(spec, dict) else {}
+        if spec.get("say"):
+            c.figure_say[fact] = str(spec["say"])
+        cues = [*spec.get("words", []), fact.replace("_", " ")]
+        c.figure_words[fact] = tuple(tuple(c.words(str(w))) for w in cues if c.words(str(w)))
     _spread_ambiguity(c)
     c.index()
+    vocab = {w for table in c.phrases.values() for key in table for w in key}
+    vocab |= {w for key in c.headings for w in key}
+    vocab |= {w for cue in (*c.neg_before, *c.neg_anywhere, *c.nominal) for w in cue}
+    vocab |= {w for cues in c.figure_words.values() for cue in cues for w in cue}
+    vocab |= {w for meaning in c.meanings.values() for w in meaning}
+    c.known = frozenset(vocab)
+    cues = {w for cue in (*c.neg_before, *c.neg_anywhere, *c.nominal) for w in cue} | set(c.filler)
+    by_letter: dict[str, list[str]] = {}
+    for w in sorted(vocab - cues):
+        by_letter.setdefault(w[0], []).append(w)
+    c.known_by_letter = {k: tuple(v) for k, v in by_letter.items()}
+    c.keep = frozenset(words(" ".join((raw.get("spelling") or {}).get("keep", []))))
     return c
 
 

@@ -106,8 +106,21 @@ def spec_files(layers: list[Path]) -> list[Path]:
     return [GRADING_DIR / "variants.yaml", *extra]
 
 
-def read_roster(path: Path) -> list[str]:
-    """Student ids from a CSV roster: the first column named like an id, else the first column."""
+class Roster(list):
+    """Student ids in roster order, with the column they were read from (said back to the user)."""
+
+    column: str = ""
+
+
+# Canvas gradebook exports: the student's own id is the SIS login (or SIS user id); Canvas's
+# 'ID' column is its internal number, and a 'Points Possible' row sits under the header.
+CANVAS_ID_COLUMNS = ("sis login id", "sis user id")
+CANVAS_SKIP_ROWS = ("points possible", "test student", "student, test")
+
+
+def read_roster(path: Path) -> Roster:
+    """Student ids from a CSV roster (docs/grading.md, "Roster"): a Canvas export by its SIS
+    columns, else the first column named like an id, else the first column of a headerless file."""
     try:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as err:
@@ -116,12 +129,17 @@ def read_roster(path: Path) -> list[str]:
     if not rows:
         raise RegimeError("roster is empty", file=str(path))
     header = [h.strip().lower() for h in rows[0]]
-    col = next((header.index(c) for c in ID_COLUMNS if c in header), None)
-    body = rows[1:] if col is not None else rows
-    col = col or 0
+    canvas = next((c for c in CANVAS_ID_COLUMNS if c in header), None)
+    name = canvas or next((c for c in ID_COLUMNS if c in header), None)
+    col = header.index(name) if name else 0
+    body = rows[1:] if name else rows
+    roster = Roster()
+    roster.column = rows[0][col].strip() if name else "the first column (no header)"
     seen: dict[str, int] = {}
-    for lineno, row in enumerate(body, 2 if body is not rows else 1):
+    for lineno, row in enumerate(body, 2 if name else 1):
         if not row or col >= len(row) or not row[col].strip():
+            continue
+        if canvas and row[0].strip().lower() in CANVAS_SKIP_ROWS:
             continue
         sid = row[col].strip()
         if sid in seen:
@@ -130,8 +148,9 @@ def read_roster(path: Path) -> list[str]:
         vfiles.safe_name(sid)
         seen[sid] = lineno
     if not seen:
-        raise RegimeError("roster names no students", file=str(path))
-    return list(seen)
+        raise RegimeError(f"roster names no students in column '{roster.column}'", file=str(path))
+    roster.extend(seen)
+    return roster
 
 
 def make(grader: Grader, case_path: Path, students: list[str], seed: str, out: Path,
@@ -240,8 +259,8 @@ def _one_variant(grader: Grader, draws: CaseDraws, base: dict, rng: random.Rando
             if sc.of not in values:
                 raise RegimeError(f"variant gives no {sc.of} to scale {name} by")
             value = float(values[sc.of]) * _factor(sc.by, facts, rng, grader)
-            unit = grader.k.vocabulary.get(name).unit
-            facts[name] = f"{value:.6g} {unit}" if unit not in (units.FRACTION, "1") else value
+            spec = grader.k.vocabulary.get(name)
+            facts[name] = _as_people_write(value, spec.unit, getattr(spec, "display", None) or spec.unit)
     return _write_and_key(grader, raw, path, label)
 
 
@@ -264,6 +283,26 @@ def _write(raw: dict, path: Path, label: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     text = f"# Variant of {label}. Drawn by `regime exercise make`; its key is the engine's diagnosis.\n"
     path.write_text(text + yaml.safe_dump(raw, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+
+def _as_people_write(value: float, unit: str, display: str) -> str | float:
+    """A drawn measurement as a profiler or a person reports it: in the display unit, rounded to
+    what is worth reading ('62 tokens/s', '40 GB', '4.5 ms', '0.85 ms'), never '61.8064 token/s'."""
+    if unit in (units.FRACTION, "1"):
+        return _people_round(value)
+    shown = value * units.factor(unit, display) if display != unit else value
+    return f"{_people_round(shown):g} {display}"
+
+
+def _people_round(x: float) -> float:
+    """Whole numbers from 10 up (three significant digits from 1,000), two digits below."""
+    if x == 0:
+        return 0.0
+    if abs(x) >= 1000:
+        return float(f"{x:.3g}")
+    if abs(x) >= 10:
+        return float(round(x))
+    return float(f"{x:.2g}")
 
 
 def _factor(by: str | float | Span, facts: dict, rng: random.Random, grader: Grader) -> float:
@@ -320,7 +359,8 @@ def _plain(x: Any) -> Any:
 def _write_manifest(ex: Exercise, out: Path, grader: Grader) -> None:
     manifest = {"case": ex.case, "seed": ex.seed, "knowledge": grader.knowledge_hash,
                 "requested_regimes": ex.requested, "coverage": ex.coverage(), "guarantee": ex.statement(),
-                "students": {m.student: {"variant": str(m.case_path.relative_to(out)), "regime": m.key.regime,
-                                         "draws": m.draws} for m in ex.made}}
-    (out / f"{vfiles.safe_name(ex.case)}.manifest.yaml").write_text(
+                "students": {m.student: {"variant": m.case_path.relative_to(out).as_posix(),
+                                         "regime": m.key.regime, "draws": m.draws} for m in ex.made}}
+    (out / vfiles.KEYS).mkdir(parents=True, exist_ok=True)
+    (out / vfiles.KEYS / f"{vfiles.safe_name(ex.case)}.manifest.yaml").write_text(
         yaml.safe_dump(manifest, sort_keys=True, allow_unicode=True), encoding="utf-8")

@@ -31,22 +31,38 @@ class Quantity:
     written: str
 
     def canonical(self, unit: str) -> float | None:
-        """Value in `unit` (the key's canonical unit), or None where the dimensions differ."""
+        """Value in `unit` (the key's canonical unit), or None where the dimensions differ. A bare
+        number is read in the figure's unit: the grader credits it only next to that figure's words."""
         target = units.FRACTION if unit == units.FRACTION else unit
-        if self.unit in ("", "1"):
-            return self.value if target in (units.FRACTION, "1", "token") else None
+        if self.unit == "1":
+            return self.value if target in (units.FRACTION, "1") else None
+        if self.unit == "":   # a bare number takes the unit of the figure it is written next to
+            return self.value
         scale = _scale(self.unit, target)
         return None if scale is None else self.value * scale
 
 
 def parse_number(text: str) -> tuple[float, float]:
-    """'12,345' -> (12345, 0.5); '0.07' -> (0.07, 0.005)."""
+    """'12,345' -> (12345, 0.5); '0.07' -> (0.07, 0.005). Raises ValueError for a number no
+    float holds ('1e309'): the slack is parsed from text too, so no exponent can overflow."""
     plain = text.replace(",", "")
     value = float(plain)
-    mantissa = plain.lower().split("e")[0]
-    exp = int(plain.lower().split("e")[1]) if "e" in plain.lower() else 0
+    if not math.isfinite(value):
+        raise ValueError(f"'{text}' is not a finite number")
+    mantissa, _, exp = plain.lower().partition("e")
     decimals = len(mantissa.split(".")[1]) if "." in mantissa else 0
-    return value, 0.5 * 10.0 ** (exp - decimals)
+    return value, float(f"0.5e{int(exp or 0) - decimals}")
+
+
+def unreadable_numbers(text: str) -> list[str]:
+    """Numbers written in `text` that no float holds ('1e309'): an answer stating one is refused."""
+    out = []
+    for m in _NUMBER.finditer(text[:100_000]):
+        try:
+            parse_number(m["num"])
+        except ValueError:
+            out.append(m["num"])
+    return out
 
 
 def quantities(text: str) -> list[Quantity]:
@@ -56,8 +72,6 @@ def quantities(text: str) -> list[Quantity]:
         try:
             value, slack = parse_number(m["num"])
         except ValueError:
-            continue
-        if not math.isfinite(value):
             continue
         unit = _unit_after(m["after"])
         shown = {"%": "%", "1": "×", "": ""}.get(unit, f" {unit}")
@@ -70,6 +84,8 @@ def quantity(value: object, unit: str | None = None) -> Quantity:
     Raises ValueError for text that is not a number with a unit, or a non-finite number."""
     if isinstance(value, bool) or not isinstance(value, int | float | str):
         raise ValueError(f"expected a number with a unit, got {type(value).__name__}")
+    if isinstance(value, str) and unreadable_numbers(value):
+        raise ValueError(f"'{units.short(value)}' is not a finite number")
     if isinstance(value, int | float):
         if not math.isfinite(float(value)):
             raise ValueError(f"{value!r} is not a finite number")

@@ -15,6 +15,7 @@ from regime.engine import api
 from regime.engine.grading import variants as variant_files
 from regime.engine.grading.answer import Answer, read_answer
 from regime.engine.grading.concepts import Concepts, load_concepts
+from regime.engine.grading.figures import matches
 from regime.engine.grading.key import Key, build_key
 from regime.engine.grading.rubric import Rubric, load_rubric, rubric_files
 from regime.engine.grading.score import Applied, Part, score
@@ -67,6 +68,7 @@ class Grader:
             [*pack_files([RULES_DIR, *layers]), *_catalogue_files()])])
         self.fingerprint = _digest([self.knowledge_hash.encode(), *_read_all([*files, *concept_files])])
         self._keys: dict[str, Key] = {}
+        self._cases: dict[str, Path] | None = None
         units.registry()  # load pint once here, so forked workers share it
 
     # ---- keys ------------------------------------------------------------------------------------
@@ -100,7 +102,9 @@ class Grader:
         return (stored or self.key_for_case(case_path)), str(case_path)
 
     def _case_path(self, answer: Answer) -> Path:
-        known = {p.stem: p for p in self.cases_dir.glob("*.yaml")}
+        if self._cases is None:   # listed once per grader, not once per submission
+            self._cases = {p.stem: p for p in self.cases_dir.glob("*.yaml")}
+        known = self._cases
         if answer.case not in known:
             raise RegimeError(f"unknown case '{answer.case}'{did_you_mean(answer.case, known)}",
                               file=answer.path, field="case")
@@ -109,25 +113,51 @@ class Grader:
     # ---- grading ---------------------------------------------------------------------------------
 
     def grade(self, submission: Path, variants: Path | None = None) -> Result:
-        """Grade one submission; never raises for a bad submission."""
+        """Grade one submission; never raises for a bad submission. Anything unexpected while
+        reading or scoring one submission makes that one "not graded" and the batch goes on."""
         result = Result(str(submission), graded=False, max_score=self.rubric.total,
                         fingerprint=self.fingerprint)
         try:
-            answer = read_answer(Path(submission), self.concepts, self.rubric.limits.max_bytes)
-            result.student, result.case, result.format = answer.student, answer.case, answer.format
-            key, result.variant = self.key(answer, variants)
+            self._grade_into(result, Path(submission), variants)
         except RegimeError as err:
             result.errors.append(str(err.located(file=str(submission))))
-            return result
         except RecursionError:
             result.errors.append(f"{submission}: answer nested too deeply")
-            return result
-        s = score(answer, key, self.rubric)
+        except Exception as err:  # one submission must never stop a class
+            result.errors.append(f"{submission}: internal error while grading (please report): "
+                                 f"{type(err).__name__}: {err}")
+        if result.errors:
+            result.graded, result.parts, result.penalties, result.score = False, [], [], 0.0
+        return result
+
+    def _grade_into(self, result: Result, submission: Path, variants: Path | None) -> None:
+        answer = read_answer(submission, self.concepts, self.rubric.limits.max_bytes)
+        result.student, result.case, result.format = answer.student, answer.case, answer.format
+        key, result.variant = self.key(answer, variants)
+        s = score(answer, key, self.rubric, self.concepts)
         result.graded = True
         result.score, result.max_score = s.score, s.max_score
         result.parts, result.penalties, result.wrong_levers = s.parts, s.penalties, s.wrong_levers
         result.notes = list(answer.notes)
-        return result
+        if variants is None and _looks_like_another_variant(answer, key):
+            result.notes.insert(0, VARIANT_WARNING.format(case=key.case, student=answer.student or "?"))
+
+
+VARIANT_WARNING = ("WARNING: few of this answer's figures match case {case} as written: is it an answer to "
+                   "student {student}'s own variant? It was graded against the base case; grade it with "
+                   "--variants DIR (the folder `regime exercise make` wrote)")
+_WARN_MIN_NUMBERS = 5      # numbers with units an answer states before the check says anything
+_WARN_MATCH_SHARE = 0.34   # below this share of them matching any key figure, warn
+
+
+def _looks_like_another_variant(answer: Answer, key: Key) -> bool:
+    """An answer whose numbers (with units) mostly match none of the key's figures was very
+    likely written on someone's variant of the case."""
+    stated = [s.q for s in answer.numbers if s.q.unit]
+    if len(stated) < _WARN_MIN_NUMBERS:
+        return False
+    hits = sum(1 for q in stated if any(matches(q, f.value, f.unit, 0.02) for f in key.figures.values()))
+    return hits / len(stated) < _WARN_MATCH_SHARE
 
 
 def _layer_files(layers: list[Path], stem: str) -> list[Path]:

@@ -56,6 +56,7 @@ class Key:
     claims: list[str] = field(default_factory=list)           # which verdicts are on claims
     findings: list[str] = field(default_factory=list)         # finding ids (consistency checks)
     facts: dict[str, str] = field(default_factory=dict)       # every fact as displayed (feedback)
+    regime_rules: list[str] = field(default_factory=list)     # the rules that set the regimes
 
     def item(self, concept: str) -> Item | None:
         return next((i for i in [*self.fixes, *self.rejects] if i.id == concept), None)
@@ -82,8 +83,10 @@ def build_key(d: Diagnosis, k: Knowledge) -> Key:
     for c in d.of_kind("diagnose"):
         if c.fact == "regime":
             key.regime_because = c.because
+            key.regime_rules.append(c.rule)
         elif c.fact == "nominal_regime":
             key.nominal_because = c.because
+            key.regime_rules.append(c.rule)
     for c in [*d.of_kind("diagnose"), *d.of_kind("finding"), *d.of_kind("fix"), *d.of_kind("reject")]:
         rule = rules.get(c.rule)
         cited = [f.key for f in rule.because.fields()] if rule else []

@@ -33,6 +33,7 @@ def text(r: Result) -> str:
         return f"{r.submission}{f' ({who})' if who else ''}: NOT GRADED\n" + "".join(
             f"  error: {e}\n" for e in r.errors)
     lines = [f"{r.submission} ({who}): {r.score:g} / {r.max_score:g}   [fingerprint {r.fingerprint}]"]
+    lines += [f"  {w}" for w in weights_line(r)]
     for p in r.parts:
         if p.max_points == 0:
             continue
@@ -45,12 +46,25 @@ def text(r: Result) -> str:
     return "\n".join(lines) + "\n"
 
 
+def weights_line(r: Result) -> list[str]:
+    """The rubric's weights as the instructor wrote them, and why the points differ from them."""
+    written = [p for p in r.parts if p.weight]
+    if not written:
+        return []
+    shown = ", ".join(f"{p.part} {p.weight:g}" for p in written)
+    idle = [p.part for p in written if not p.max_points]
+    if not idle:
+        return [f"Weights as written: {shown} (scaled to {r.max_score:g})"]
+    return [f"Weights as written: {shown}; nothing to grade in {', '.join(idle)} for this case, so the "
+            f"other parts share that weight (scaled to {r.max_score:g})"]
+
+
 def markdown(r: Result) -> str:
     """The feedback a student reads (Gradescope and PrairieLearn show it)."""
     if not r.graded:
         errors = "".join(f"- `{e}`\n" for e in r.errors)
         return "**Not graded.** Fix these problems and resubmit:\n\n" + errors
-    out = [f"**Score: {r.score:g} / {r.max_score:g}**", ""]
+    out = [f"**Score: {r.score:g} / {r.max_score:g}**", "", *weights_line(r), ""]
     for p in r.parts:
         if p.max_points:
             out.append(f"- {TITLES[p.part]}: {p.points:g} / {p.max_points:g}")
@@ -89,8 +103,8 @@ def to_csv(results: list[Result]) -> str:
 
 
 def summary(results: list[Result]) -> dict[str, Any]:
-    """Per case: submissions, not graded, mean score, success rate per part (full marks), and the
-    most common wrong lever (recommended though the key rejects it)."""
+    """Per case: submissions, not graded, mean score, and per part its own figures (success rate
+    = share with full marks, mean points, points available); the wrong levers by count."""
     cases: dict[str, dict[str, Any]] = {}
     for r in results:
         c = cases.setdefault(r.case or "(unknown)", {"submissions": 0, "not_graded": 0, "scores": [],
@@ -100,10 +114,10 @@ def summary(results: list[Result]) -> dict[str, Any]:
             c["not_graded"] += 1
             continue
         c["scores"].append(r.score / r.max_score if r.max_score else 0.0)
+        c.setdefault("points", []).append((r.score, r.max_score))
         for p in r.parts:
             if p.max_points:
-                ok, n = c["parts"].get(p.part, (0, 0))
-                c["parts"][p.part] = (ok + (p.points >= p.max_points - 1e-9), n + 1)
+                c["parts"].setdefault(p.part, []).append((p.points, p.max_points))
         c["wrong"].update(r.wrong_levers)
     out = {}
     for name in sorted(cases):
@@ -112,27 +126,48 @@ def summary(results: list[Result]) -> dict[str, Any]:
         out[name] = {
             "submissions": c["submissions"], "not_graded": c["not_graded"],
             "mean_score": round(sum(c["scores"]) / len(c["scores"]), 4) if c["scores"] else None,
-            "success_rate": {p: round(ok / n, 4) for p, (ok, n) in sorted(c["parts"].items())},
+            "mean_points": _mean([g for g, _ in c.get("points", [])]),
+            "max_points": _mean([m for _, m in c.get("points", [])]),
+            "success_rate": {p: round(sum(g >= m - 1e-9 for g, m in v) / len(v), 4)
+                             for p, v in sorted(c["parts"].items())},
+            "parts": {p: {"graded": len(v), "mean_points": round(sum(g for g, _ in v) / len(v), 2),
+                          "max_points": round(sum(m for _, m in v) / len(v), 2)}
+                      for p, v in sorted(c["parts"].items())},
             "most_common_wrong_lever": {"lever": wrong[0][0], "count": wrong[0][1]} if wrong else None,
+            "wrong_levers": dict(wrong),
         }
     return out
 
 
+def _mean(xs: list[float]) -> float | None:
+    return round(sum(xs) / len(xs), 2) if xs else None
+
+
+SUMMARY_COLUMNS = ["case", "row", "submissions", "graded", "success_rate", "mean_points", "max_points",
+                   "count"]
+
+
 def summary_csv(results: list[Result]) -> str:
+    """One row per case total, per part and per wrong lever, each with its own figures: a part's
+    row shows that part's mean points, not the case's; a wrong lever's row its own count."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["case", "item", "success_rate", "graded", "submissions", "not_graded", "mean_score",
-                "most_common_wrong_lever", "wrong_lever_count"])
+    w.writerow(SUMMARY_COLUMNS)
     for case, s in summary(results).items():
-        wrong = s["most_common_wrong_lever"] or {"lever": "", "count": 0}
         graded = s["submissions"] - s["not_graded"]
-        for part, rate in s["success_rate"].items():
-            w.writerow([case, part, f"{rate:g}", graded, s["submissions"], s["not_graded"],
-                        "" if s["mean_score"] is None else f"{s['mean_score']:g}", wrong["lever"],
-                        wrong["count"]])
-        if not s["success_rate"]:
-            w.writerow([case, "", "", graded, s["submissions"], s["not_graded"], "", wrong["lever"],
-                        wrong["count"]])
+        mean, top = ("", "") if s["mean_points"] is None else (f"{s['mean_points']:g}",
+                                                               f"{s['max_points']:g}")
+        full = sum(1 for r in results
+                   if r.graded and (r.case or "(unknown)") == case and r.score >= r.max_score)
+        rate = f"{full / graded:.4g}" if graded else ""
+        w.writerow([case, "total", s["submissions"], graded, rate, mean, top, ""])
+        w.writerow([case, "not graded", s["submissions"], graded, "", "", "", s["not_graded"]])
+        for part, fig in s["parts"].items():
+            w.writerow([case, f"part: {part}", s["submissions"], fig["graded"],
+                        f"{s['success_rate'][part]:g}", f"{fig['mean_points']:g}",
+                        f"{fig['max_points']:g}", ""])
+        for lever, count in s["wrong_levers"].items():
+            w.writerow([case, f"wrong lever: {lever}", s["submissions"], graded, "", "", "", count])
     return buf.getvalue()
 
 

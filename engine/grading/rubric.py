@@ -35,9 +35,29 @@ class RegimePart(_Strict):
     nominal_share: float = Field(0.25, ge=0, le=1)
 
 
+class Supporting(_Strict):
+    share: float = Field(0.2, ge=0, le=1)   # of the evidence part
+    enough: int = Field(3, ge=1)            # supporting figures that earn all of it
+
+
 class EvidencePart(_Strict):
     sources: list[Literal["derived", "measured", "catalogue", "assumed"]] = ["derived"]
-    relative_tolerance: float = Field(0.02, ge=0, le=1)
+    relative_tolerance: float = Field(0.005, ge=0, le=1)
+    decisive: dict[str, list[str]] = {}     # case -> the figures its verdict rests on
+    supporting: Supporting = Supporting()
+
+    def decisive_for(self, case: str, key: Any) -> set[str]:
+        """The case's decisive figures as the rubric lists them; for a case it does not list,
+        the figures the regime's own rules cite."""
+        listed = self.decisive.get(case)
+        if listed is not None:
+            return set(listed)
+        rules = set(getattr(key, "regime_rules", []) or [])
+        return {f.name for f in key.figures.values() if f.cited_by in rules}
+
+
+class FixesPart(_Strict):
+    enough: int | None = Field(None, ge=1)  # key fixes that earn the whole part (None: all)
 
 
 class OrderPart(_Strict):
@@ -56,6 +76,7 @@ class Rubric(_Strict):
     regime: RegimePart = RegimePart()
     evidence: EvidencePart = EvidencePart()
     order: OrderPart = OrderPart()
+    fixes: FixesPart = FixesPart()
     limits: Limits = Limits()
     penalties: list[Penalty] = []
 
@@ -76,19 +97,15 @@ class Rubric(_Strict):
 
 
 def rubric_files(builtin: Path, layers: list[Path]) -> list[Path]:
-    """The rubric files in the order they apply: built-in first, then each layer's grading/*.yaml."""
+    """The rubric files in the order they apply: built-in first, then each layer's
+    grading/rubric*.yaml (its concepts*.yaml and variants*.yaml are read by their own loaders)."""
     files = [builtin]
     for d in layers:
         sub = d / "grading" if d.is_dir() else None
         if sub is not None and sub.is_dir():
-            files += sorted(p for p in sub.iterdir() if p.suffix in (".yaml", ".yml") and
-                            _is_rubric(p))
+            files += sorted(p for p in sub.iterdir()
+                            if p.suffix in (".yaml", ".yml") and p.stem.startswith("rubric"))
     return files
-
-
-def _is_rubric(path: Path) -> bool:
-    doc = load_yaml(path)
-    return isinstance(doc, dict) and not ({"regimes", "headings", "negation"} & set(doc))
 
 
 def load_rubric(files: list[Path]) -> Rubric:

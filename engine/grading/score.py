@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from regime.engine.grading.answer import Answer, Mention
+from regime.engine.grading.concepts import Concepts
 from regime.engine.grading.figures import matches
-from regime.engine.grading.key import Key
+from regime.engine.grading.key import Figure, Key
 from regime.engine.grading.rubric import PARTS, Rubric, fill
 
 
@@ -18,6 +19,7 @@ class Part:
     points: float
     max_points: float
     feedback: list[str] = field(default_factory=list)
+    weight: float = 0.0        # as the rubric writes it; max_points is it rescaled to the total
 
 
 @dataclass
@@ -42,25 +44,42 @@ class _Partial:
     feedback: list[str] = field(default_factory=list)
 
 
-def score(answer: Answer, key: Key, rubric: Rubric) -> Scored:
-    wrong: list[tuple[str, str]] = []        # (on, concept) the penalties look at
+@dataclass
+class _Read:
+    """What the answer says, with ambiguous wording resolved against the key: fixes in order,
+    rejections, endorsed claims, and a line for every mention that could not be credited."""
+
+    fixes: list[str] = field(default_factory=list)
+    rejects: list[str] = field(default_factory=list)
+    lines: dict[str, list[str]] = field(default_factory=dict)
+
+
+def score(answer: Answer, key: Key, rubric: Rubric, concepts: Concepts | None = None) -> Scored:
+    """Points per part and named penalties. Each mistake is charged once: an item a named
+    penalty charges is left out of the part that would also count it."""
+    read = _read(answer, key)
+    wrong = _wrong_sides(answer, key, read)
+    penalties, charged = _penalties(wrong, key, rubric, concepts)
     partials = {
         "regime": _regime(answer, key, rubric),
-        "evidence": _evidence(answer, key, rubric),
-        "fixes": _fixes(answer, key, wrong),
-        "order": _order(answer, key),
-        "rejections": _rejections(answer, key, wrong),
-        "proposals": _proposals(answer, key, wrong),
+        "evidence": _evidence(answer, key, rubric, concepts),
+        "fixes": _fixes(read, key, rubric, charged, concepts),
+        "order": _order(read, key),
+        "rejections": _rejections(read, key, charged),
+        "proposals": _proposals(answer, read, key),
         "asks": _asks(answer, key),
     }
+    for part, text in answer.unread:
+        partials[part if part in partials else "fixes"].feedback.append(text)
+    for part, lines in read.lines.items():
+        partials[part].feedback.extend(lines)
     live = [p for p in PARTS if partials[p].share is not None and rubric.weight(p) > 0]
     scale = rubric.total / sum(rubric.weight(p) for p in live) if live else 0.0
     parts = []
     for p in PARTS:
         got = partials[p]
         top = rubric.weight(p) * scale if p in live else 0.0
-        parts.append(Part(p, _r(top * (got.share or 0.0)), _r(top), got.feedback))
-    penalties = _penalties(wrong, key, rubric)
+        parts.append(Part(p, _r(top * (got.share or 0.0)), _r(top), got.feedback, rubric.weight(p)))
     earned = sum(x.points for x in parts) - sum(x.points for x in penalties)
     levers = sorted({c for on, c in wrong if on == "recommends"})
     return Scored(parts, penalties, _r(max(0.0, earned)), _r(rubric.total), levers)
@@ -68,6 +87,70 @@ def score(answer: Answer, key: Key, rubric: Rubric) -> Scored:
 
 def _r(x: float) -> float:
     return round(x + 0.0, 2)
+
+
+def _name(concept: str) -> str:
+    return concept.replace("_", " ")
+
+
+def _regime_name(value: str | None) -> str:
+    return value.replace("_", "-") if value else ""
+
+
+# ---- reading against the key -----------------------------------------------------------------------
+
+def _verdict(key: Key, concept: str) -> str | None:
+    if any(i.id == concept for i in key.fixes):
+        return "fix"
+    if any(i.id == concept for i in key.rejects):
+        return "reject"
+    return None
+
+
+def _resolve(m: Mention, key: Key, part: str, read: _Read) -> tuple[str, ...]:
+    """The levers a mention credits. Generic wording ("quantization", "batching") is credited
+    when every reading the key has a verdict on gets the same verdict; only readings that
+    differ in the key make it ambiguous, and then the line says why."""
+    if len(m.concepts) == 1:
+        return m.concepts
+    judged = {c: _verdict(key, c) for c in m.concepts}
+    with_verdict = [c for c, v in judged.items() if v]
+    if not with_verdict:
+        return ()
+    if len({judged[c] for c in with_verdict}) == 1:
+        return tuple(with_verdict)
+    said = " or ".join(f"{_name(c)} (which the key {'recommends' if judged[c] == 'fix' else 'rejects'})"
+                       for c in with_verdict)
+    read.lines.setdefault(part, []).append(
+        f"line {m.line}: '{m.written}' could mean {said}; the two readings get opposite verdicts here, "
+        "so it is not credited: name the lever you mean")
+    return ()
+
+
+def _read(a: Answer, key: Key) -> _Read:
+    read = _Read()
+    for m in a.fixes:
+        for c in _resolve(m, key, "fixes", read):
+            if c not in read.fixes:
+                read.fixes.append(c)
+    for m in a.rejects:
+        for c in _resolve(m, key, "rejections", read):
+            if c not in read.rejects:
+                read.rejects.append(c)
+    for c, verdict in a.verdicts.items():
+        target = read.fixes if verdict == "fix" else read.rejects
+        if c not in target:
+            target.append(c)
+    return read
+
+
+def _wrong_sides(a: Answer, key: Key, read: _Read) -> list[tuple[str, str]]:
+    fixes = {i.id for i in key.fixes}
+    rejects = {i.id for i in key.rejects}
+    wrong = [("recommends", c) for c in read.fixes if c in rejects]
+    wrong += [("rejects", c) for c in read.rejects if c in fixes]
+    wrong += [("endorses", c) for c in a.endorsed if c in rejects]
+    return wrong
 
 
 # ---- parts -----------------------------------------------------------------------------------------
@@ -79,83 +162,118 @@ def _regime(a: Answer, key: Key, rubric: Rubric) -> _Partial:
     out = _Partial(0.0)
     if a.regime == key.regime:
         out.share += 1 - ns
+    elif a.regime is None:
+        out.feedback.append(f"Regime: I could not find which regime you name; the key says "
+                            f"{_regime_name(key.regime)}: {key.regime_because}")
     else:
-        out.feedback.append(f"Regime: you say {a.regime or 'nothing'}; the key says {key.regime}: "
-                            f"{key.regime_because}")
+        out.feedback.append(f"Regime: you say {_regime_name(a.regime)}; the key says "
+                            f"{_regime_name(key.regime)}: {key.regime_because}")
     if key.nominal_regime:
         nominal = a.nominal_regime or a.regime
         if nominal == key.nominal_regime:
             out.share += ns
         else:
-            out.feedback.append(f"Nominal regime: you say {nominal or 'nothing'}; the key says "
-                                f"{key.nominal_regime}: {key.nominal_because}")
+            said = f"you say {_regime_name(nominal)}" if nominal else "I could not find one in your answer"
+            out.feedback.append(f"Nominal regime (what the batch size alone predicts): {said}; the key says "
+                                f"{_regime_name(key.nominal_regime)}: {key.nominal_because}")
     return out
 
 
-def _evidence(a: Answer, key: Key, rubric: Rubric) -> _Partial:
-    wanted = [f for f in key.figures.values() if f.source in rubric.evidence.sources]
-    if not wanted:
+def _evidence(a: Answer, key: Key, rubric: Rubric, concepts: Concepts | None) -> _Partial:
+    """Decisive figures (those the verdict rests on) earn the part; supporting ones add up to
+    their share. A number counts only near its concept (same sentence, bullet or label) unless
+    its unit alone says what it is, and within the rounding of the digits written."""
+    ev = rubric.evidence
+    decisive_ids = ev.decisive_for(key.case, key)
+    figures = [f for f in key.figures.values() if f.name in decisive_ids or f.source in ev.sources]
+    if not figures:
         return _Partial(None)
-    tol = rubric.evidence.relative_tolerance
-    found = 0
+    decisive = [f for f in figures if f.name in decisive_ids]
+    supporting = [f for f in figures if f.name not in decisive_ids]
     out = _Partial(0.0)
-    for f in wanted:
-        named = a.named.get(f.name)
-        if named is not None and not matches(named[0], f.value, f.unit, tol):
-            out.feedback.append(f"{f.name}: you give {named[0].written} (line {named[1]}); the key has "
-                                f"{f.text} = {f.formula}")
-            continue
-        if named is not None or any(matches(q, f.value, f.unit, tol) for q in a.numbers):
-            found += 1
+    say = concepts.say if concepts else _name
+    got_d = got_s = 0
+    for f in decisive:
+        state = _stated(a, f, ev.relative_tolerance, concepts)
+        if state is True:
+            got_d += 1
+        elif state:
+            out.feedback.append(f"{say(f.name).capitalize()}: you give {state}; the key has {f.text}")
         else:
-            how = f" = {f.formula}" if f.formula else ""
-            out.feedback.append(f"Missing figure: {f.name} = {f.text}{how}")
-    out.share = found / len(wanted)
+            out.feedback.append(f"Missing figure: {say(f.name)}, {f.text}")
+    missing_s = []
+    for f in supporting:
+        if _stated(a, f, ev.relative_tolerance, concepts) is True:
+            got_s += 1
+        else:
+            missing_s.append(f)
+    need_s = min(ev.supporting.enough, len(supporting))
+    d_share = got_d / len(decisive) if decisive else 1.0
+    s_share = min(1.0, got_s / need_s) if need_s else 1.0
+    w = ev.supporting.share if decisive and need_s else (0.0 if decisive else 1.0)
+    out.share = (1 - w) * d_share + w * s_share
+    if s_share < 1 and missing_s:
+        shown = ", ".join(f"{say(f.name)} ({f.text})" for f in missing_s[:3])
+        out.feedback.append(f"Supporting figures would strengthen it, e.g. {shown}")
     return out
 
 
-def _single(m: Mention, out: _Partial, where: str) -> str | None:
-    if len(m.concepts) == 1:
-        return m.concepts[0]
-    out.feedback.append(f"'{m.written}' under {where} (line {m.line}) could mean {' or '.join(m.concepts)}; "
-                        "not credited: name one")
-    return None
+def _stated(a: Answer, f: Figure, tol: float, concepts: Concepts | None) -> bool | str:
+    """True when the answer states `f`; the value written when it names `f` with a wrong one."""
+    named = a.named.get(f.name) or a.named.get(f.name.replace("_", " "))
+    if named is not None:
+        return True if matches(named[0], f.value, f.unit, tol) else f"{named[0].written} (line {named[1]})"
+    for said in a.numbers:
+        if not matches(said.q, f.value, f.unit, tol):
+            continue
+        if said.q.unit not in ("", "1", "%") or concepts is None or concepts.near(f.name, said.context):
+            return True
+    return False
 
 
-def _given_fixes(a: Answer, out: _Partial | None = None) -> list[str]:
-    seen: list[str] = []
-    for m in a.fixes:
-        c = _single(m, out, "fixes") if out is not None else (m.concepts[0] if len(m.concepts) == 1 else None)
-        if c is not None and c not in seen:
-            seen.append(c)
-    return seen
-
-
-def _fixes(a: Answer, key: Key, wrong: list[tuple[str, str]]) -> _Partial:
+def _fixes(read: _Read, key: Key, rubric: Rubric, charged: set[tuple[str, str]],
+           concepts: Concepts | None) -> _Partial:
     if not key.fixes:
         return _Partial(None)
     out = _Partial(0.0)
-    given = _given_fixes(a, out)
-    want = {i.id for i in key.fixes}
     rejected = {i.id: i for i in key.rejects}
-    for c in given:
-        if c in rejected:
-            wrong.append(("recommends", c))
-            out.feedback.append(f"You recommend {c}; the key rejects it: {rejected[c].because}")
-    for item in key.fixes:
-        if item.id not in given:
-            bound = f" (bound: {item.bound})" if item.bound else ""
-            out.feedback.append(f"Missing fix #{item.rank}: {item.id}: {item.because}{bound}")
-    out.share = len(want & set(given)) / len(want)
+    want = [i for i in key.fixes if ("rejects", i.id) not in charged]
+    for c in read.fixes:
+        if c in rejected and ("recommends", c) not in charged:
+            out.feedback.append(f"You recommend {_name(c)}; the key rejects it: {rejected[c].because}")
+    for c in read.rejects:
+        item = next((i for i in want if i.id == c), None)
+        if item is not None:
+            out.feedback.append(f"You reject {_name(c)}; the key recommends it: {item.because}")
+    hits = [i for i in want if i.id in read.fixes]
+    enough = min(rubric.fixes.enough, len(want)) if rubric.fixes.enough else len(want)
+    out.share = min(1.0, len(hits) / enough) if enough else 0.0
+    if len(hits) < enough:
+        for item in want:
+            if item.id not in read.fixes and item.id not in read.rejects:
+                out.feedback.append(f"Missing fix #{item.rank}: {_name(item.id)}: {item.because}"
+                                    + _bound(item.bound, concepts))
     return out
 
 
-def _order(a: Answer, key: Key) -> _Partial:
+def _bound(bound: str, concepts: Concepts | None) -> str:
+    """A fix's bound in words: 'the FLOP rate after ...: 78%', never the fact's name."""
+    if not bound:
+        return ""
+    say = concepts.say if concepts else _name
+    parts = []
+    for piece in bound.split(", "):
+        name, _, text = piece.partition(" = ")
+        parts.append(f"{say(name)} {text}" if text else piece)
+    return f" (bound: {'; '.join(parts)})"
+
+
+def _order(read: _Read, key: Key) -> _Partial:
     """Pairwise (Kendall-style) agreement with the key's priority order over the fixes given."""
     if len(key.fixes) < 2:
         return _Partial(None)
     rank = {i.id: i.rank for i in key.fixes}
-    given = [c for c in _given_fixes(a) if c in rank]
+    given = [c for c in read.fixes if c in rank]
     pairs = list(combinations(given, 2))
     if not pairs:
         return _Partial(0.0, ["Order: give at least two of the key's fixes, in priority order"])
@@ -163,51 +281,38 @@ def _order(a: Answer, key: Key) -> _Partial:
     out = _Partial(len(agree) / len(pairs))
     for x, y in pairs:
         if rank[x] > rank[y]:
-            out.feedback.append(f"Order: the key puts {y} (#{rank[y]}) before {x} (#{rank[x]})")
+            out.feedback.append(f"Order: the key puts {_name(y)} (#{rank[y]}) before {_name(x)} (#{rank[x]})")
     return out
 
 
-def _rejections(a: Answer, key: Key, wrong: list[tuple[str, str]]) -> _Partial:
+def _rejections(read: _Read, key: Key, charged: set[tuple[str, str]]) -> _Partial:
     if not key.rejects:
         return _Partial(None)
     out = _Partial(0.0)
-    fixes = {i.id: i for i in key.fixes}
-    named: list[str] = []
-    for m in a.rejects:
-        c = _single(m, out, "reject")
-        if c is None or c in named:
-            continue
-        named.append(c)
-        if c in fixes:
-            wrong.append(("rejects", c))
-            out.feedback.append(f"You reject {c}; the key recommends it: {fixes[c].because}")
-    for c in a.endorsed:
-        wrong.append(("endorses", c))
-    for item in key.rejects:
-        if item.id not in named:
-            out.feedback.append(f"Not rejected: {item.id}: {item.because}")
-    out.share = sum(1 for i in key.rejects if i.id in named) / len(key.rejects)
+    want = [i for i in key.rejects
+            if ("recommends", i.id) not in charged and ("endorses", i.id) not in charged]
+    for item in want:
+        if item.id not in read.rejects:
+            out.feedback.append(f"Not rejected: {_name(item.id)}: {item.because}")
+    out.share = sum(1 for i in want if i.id in read.rejects) / len(want) if want else 0.0
     return out
 
 
-def _proposals(a: Answer, key: Key, wrong: list[tuple[str, str]]) -> _Partial:
-    owed = {p: v for p, v in key.verdicts.items() if v != "none"}
+def _proposals(a: Answer, read: _Read, key: Key) -> _Partial:
+    """Verdicts on the case's proposals that the fixes and rejections parts do not already grade."""
+    graded = {i.id for i in [*key.fixes, *key.rejects]}
+    owed = {p: v for p, v in key.verdicts.items() if v != "none" and p not in graded}
     if not owed:
         return _Partial(None)
     out = _Partial(0.0)
-    fixes = set(_given_fixes(a))
-    rejects = {m.concepts[0] for m in a.rejects if len(m.concepts) == 1}
     right = 0
     for p, verdict in owed.items():
-        given = a.verdicts.get(p) or ("fix" if p in fixes else "reject" if p in rejects else None)
+        given = a.verdicts.get(p) or ("fix" if p in read.fixes else "reject" if p in read.rejects else None)
         if given == verdict:
             right += 1
-            continue
-        if given == "fix" and verdict == "reject" and p not in fixes:
-            wrong.append(("endorses" if p in key.claims else "recommends", p))
-        item = key.item(p)
-        out.feedback.append(f"Verdict on {p}: you say {given or 'nothing'}; the key says {verdict}"
-                            + (f": {item.because}" if item else ""))
+        else:
+            yours = f"; you say {given}" if given else "; I found no verdict on it in your answer"
+            out.feedback.append(f"Verdict on {_name(p)}: the key says {verdict}{yours}")
     out.share = right / len(owed)
     return out
 
@@ -218,19 +323,21 @@ def _asks(a: Answer, key: Key) -> _Partial:
     out = _Partial(0.0)
     for item in key.asks:
         if item.id not in a.asks:
-            out.feedback.append(f"Measure next: {item.id}: {item.because}")
+            out.feedback.append(f"Measure next: {item.because}")
     out.share = sum(1 for i in key.asks if i.id in a.asks) / len(key.asks)
     return out
 
 
 # ---- penalties -------------------------------------------------------------------------------------
 
-def _penalties(wrong: list[tuple[str, str]], key: Key, rubric: Rubric) -> list[Applied]:
+def _penalties(wrong: list[tuple[str, str]], key: Key, rubric: Rubric,
+               concepts: Concepts | None) -> tuple[list[Applied], set[tuple[str, str]]]:
     """Each named penalty applies once, to the first wrong side it covers; a wrong side that a
-    specific penalty took is not charged again by a catch-all one."""
+    specific penalty took is not charged again by a catch-all one. Returns what was charged."""
     items = {("recommends", i.id): i for i in key.rejects}
     items.update({("endorses", i.id): i for i in key.rejects})
     items.update({("rejects", i.id): i for i in key.fixes})
+    shown = dict(key.facts)
     taken: set[tuple[str, str]] = set()
     out = []
     for pen in rubric.penalties:
@@ -240,7 +347,7 @@ def _penalties(wrong: list[tuple[str, str]], key: Key, rubric: Rubric) -> list[A
                 continue
             if "*" in pen.rules or item.rule in pen.rules:
                 taken.add((on, concept))
-                text = fill(pen.feedback, {**key.facts, "because": item.because, "concept": concept})
+                text = fill(pen.feedback, {**shown, "because": item.because, "concept": _name(concept)})
                 out.append(Applied(pen.id, pen.points, text))
                 break
-    return out
+    return out, taken

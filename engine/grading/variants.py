@@ -1,9 +1,10 @@
 """Per-student variants of a case: where they live and how their stored keys are trusted.
 
-A variants directory holds DIR/<student>/<case>.yaml (the variant, an ordinary case file) and
-DIR/<student>/<case>.key.json (its key, computed by the engine when the variant was made, with
-the hash of the knowledge that computed it). A key whose hash differs from the loaded
-knowledge is ignored and recomputed from the variant.
+A variants directory keeps what is handed out apart from what is not: DIR/handout/<student>/
+<case>.yaml (the variant, an ordinary case file: copy DIR/handout/<student>/ to that student)
+and DIR/keys/<student>/<case>.key.json (its key, computed by the engine when the variant was
+made, with the hash of the knowledge that computed it), beside DIR/keys/<case>.manifest.yaml.
+A key whose hash differs from the loaded knowledge is ignored and recomputed from the variant.
 """
 
 from __future__ import annotations
@@ -26,10 +27,13 @@ def safe_name(name: str) -> str:
     return cleaned
 
 
+HANDOUT, KEYS = "handout", "keys"
+
+
 def paths(root: Path, student: str, case: str) -> tuple[Path, Path]:
-    folder = Path(root) / safe_name(student)
-    stem = safe_name(case)
-    return folder / f"{stem}.yaml", folder / f"{stem}.key.json"
+    """The student's hand-out (variant case file) and the key kept back from them."""
+    who, stem = safe_name(student), safe_name(case)
+    return Path(root) / HANDOUT / who / f"{stem}.yaml", Path(root) / KEYS / who / f"{stem}.key.json"
 
 
 def stored_key(path: Path, knowledge_hash: str) -> Key | None:
@@ -47,6 +51,7 @@ def stored_key(path: Path, knowledge_hash: str) -> Key | None:
 
 
 def write_key(path: Path, key: Key, knowledge_hash: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
     payload = {"knowledge": knowledge_hash, "key": key.to_dict()}
     path.write_text(json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n",
                     encoding="utf-8")
