@@ -85,11 +85,16 @@ def outcome(path: Path, k: Knowledge, engine: str = "durable") -> Outcome:
 
 
 def resolve_case(path: Path | str) -> Path:
-    """A case file, or a built-in case named by its id (the file's stem) when no such file exists."""
+    """A case file, or a built-in case named by its id (the file's stem) when no such file exists.
+    A missing file whose name is a built-in case's says that the bare name works from anywhere."""
     path = Path(path)
-    if path.exists() or path.suffix or len(path.parts) > 1:
+    if path.exists():
         return path
-    named = CASES_DIR / f"{path.name}.yaml"
+    named = CASES_DIR / f"{path.stem}.yaml"
+    if path.suffix or len(path.parts) > 1:
+        hint = (f" (a built-in case is named without a path: '{path.stem}' works from anywhere)"
+                if named.is_file() else "")
+        raise RegimeError(f"no such file{hint}", file=str(path))
     if named.exists():
         return named
     ids = [p.stem for p in CASES_DIR.glob("*.yaml")]

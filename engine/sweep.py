@@ -75,7 +75,7 @@ def parse_range(text: str) -> tuple[str, float, float, bool]:
 
 def run(case: Case, vary: str, k: Knowledge) -> Sweep:
     name, lo, hi, integer = parse_range(vary)
-    whatif.parse_sets([f"{name}={lo:g}"], k)  # the fact must be settable
+    whatif.parse_sets([f"{name}={lo:g}"], k, "--vary")  # the fact must be settable
     ceiling = k.report.ceiling
     out = Sweep(case.id, name, ceiling_name=display.label(ceiling.source) if ceiling else "")
     cache: dict[float, Point] = {}

@@ -37,24 +37,25 @@ class WhatIf:
     diagnosis: Diagnosis | None = None
 
 
-def parse_sets(sets: list[str], k: Knowledge) -> list[Change]:
+def parse_sets(sets: list[str], k: Knowledge, option: str = "--set") -> list[Change]:
+    """Each NAME=VALUE of `option` (--set, or --vary naming its fact), checked against the vocabulary."""
     out = []
     for text in sets:
         name, sep, raw = text.partition("=")
         name = name.strip()
         if not sep or not raw.strip():
             raise RegimeError("expected NAME=VALUE, e.g. batch=64",
-                              field=f"--set {text}")
+                              field=f"{option} {text}")
         spec = k.vocabulary.specs.get(name)
         if spec is None or spec.kind in ("group", "flags"):
             hint = did_you_mean(name, k.vocabulary.specs)
-            raise RegimeError(f"'{name}' is not a fact a what-if can set{hint}", field=f"--set {text}")
+            raise RegimeError(f"'{name}' is not a fact a what-if can set{hint}", field=f"{option} {text}")
         out.append(Change(name, raw.strip()))
     return out
 
 
 def load(path: Path, k: Knowledge) -> Case:
-    return load_case(Path(path), k.vocabulary, k.levers, k.claims)
+    return load_case(Path(path), k.vocabulary, k.levers, k.claims, k.catalogue)
 
 
 def apply(case: Case, changes: list[Change], k: Knowledge) -> tuple[Case, list[str]]:

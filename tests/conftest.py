@@ -69,5 +69,5 @@ def case_error(tmp_path: Path, knowledge: Knowledge, text: str) -> RegimeError:
 
 def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     """Run `regime` in a fresh interpreter, as a user would."""
-    return subprocess.run([sys.executable, "-m", "regime.engine.entry", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "regime.engine.cli.entry", *args], capture_output=True,
                           text=True, cwd=cwd or ROOT, timeout=300)

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
-from regime.engine import api, report_cli
+from regime.engine import api
+from regime.engine.cli import report_files as report_cli
 from regime.engine.paths import CASES_DIR
 from test_snapshots import SOLUTION_CASES
 

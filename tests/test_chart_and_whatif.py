@@ -52,7 +52,7 @@ def test_no_fact_name_is_hard_coded_in_the_report_code():
     contract = {"nominal_regime"}  # the engine's output contract, as in the JSON (report.to_dict)
     names = [n for n in load_vocabulary().specs if "_" in n and n not in contract]
     for module in ("chart", "chart_data", "report_model", "render_text", "render_markdown", "render_html",
-                   "sweep", "whatif", "review_cli", "report_cli", "report_spec", "display"):
+                   "sweep", "whatif", "cli/review", "cli/report_files", "report_spec", "display"):
         code = (ROOT / "engine" / f"{module}.py").read_text(encoding="utf-8")
         for name in names:
             assert not re.search(rf"\b{name}\b", code), f"{module}.py names the fact {name}"

@@ -6,7 +6,7 @@ import pytest
 from conftest import write
 from regime.core.errors import RegimeError
 from regime.engine import api
-from regime.engine.cli import app
+from regime.engine.cli.app import app
 from typer.testing import CliRunner
 
 HEAD = "pack: site\ndescription: d\n"

@@ -6,7 +6,7 @@ import json
 
 import pytest
 from conftest import TESTS, run_cli
-from regime.engine import list_cli
+from regime.engine.cli import listing as list_cli
 
 SITE_KV = TESTS / "layers" / "site_kv"
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 from conftest import run_cli, write
-from regime.engine.cli import app
+from regime.engine.cli.app import app
 from typer.testing import CliRunner
 
 

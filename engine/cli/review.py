@@ -1,4 +1,4 @@
-"""Commands for reviews: `regime report` and `regime sweep`. Registered by engine/cli.py; what
+"""Commands for reviews: `regime report` and `regime sweep`, registered by cli/app.py; what
 `regime diagnose` adds for people (what-ifs, the summary table) is in engine/review_text.py."""
 
 from __future__ import annotations
@@ -10,66 +10,78 @@ from typing import Annotated
 
 import typer
 from regime.core.errors import RegimeError
-from regime.engine import api, display, whatif
+from regime.engine import display
+from regime.engine.cli import core
+from regime.engine.cli.options import (
+    CaseArg,
+    CasesArg,
+    EngineOpt,
+    RulesOpt,
+    TextOrJsonOpt,
+    TraceOpt,
+    exit_with,
+    value,
+)
 from rich import box
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-RulesOpt = Annotated[list[Path] | None, typer.Option(
-    "--rules", help="Extra pack directory or file (site packs, overrides). Repeatable.")]
-
-
-def _fail(err: RegimeError) -> typer.Exit:
-    sys.stderr.write(f"error: {err}\n")
-    return typer.Exit(2)
-
 
 def report(
-    cases: Annotated[list[Path] | None, typer.Argument(
-        help="Case files. Default: every built-in case.")] = None,
+    cases: CasesArg = None,
     out: Annotated[Path, typer.Option(
-        "--out", "-o", help="Directory to write the reports into.")] = Path("report"),
+        "--out", "-o", metavar="DIR", help="Directory to write the reports into.")] = Path("report"),
     rules: RulesOpt = None,
+    engine: EngineOpt = core.ENGINE.default,
+    trace: TraceOpt = None,
 ) -> None:
-    """Write a self-contained HTML page, Markdown with a PNG chart, and JSON per case, plus index.html."""
-    from regime.engine import report_cli
-    from regime.engine.cli import _knowledge
-    from regime.engine.paths import builtin_cases
+    """Write a self-contained HTML page, Markdown with a PNG chart, and JSON per case, plus
+    index.html. Default: every built-in case (with --trace and no case, the trace alone)."""
+    from regime.engine.api import Outcome
+    from regime.engine.cli import report_files
 
-    k = _knowledge(rules)
-    outcomes = api.diagnose_all(cases or builtin_cases(), k)
-    written = report_cli.write_all(outcomes, k, out)
+    try:
+        k = core.knowledge(rules or [], value(engine))
+        beneath = core.measured(trace, k, rules or [])
+    except RegimeError as err:
+        exit_with(core.refuse(err))
+        return
+    outcomes = [Outcome(Path(item.file or "?"), error=item) if isinstance(item, RegimeError)
+                else core.outcome(item, k, value(engine), beneath) for item in core.cases(cases or [], trace)]
+    written = report_files.write_all(outcomes, k, out)
     Console(highlight=False).print(Text(f"wrote {len(written)} files to {out}/ (open {out / 'index.html'})"))
-    failed = [o for o in outcomes if o.error is not None]
-    for o in failed:
-        sys.stderr.write(f"error: {o.error}\n")
-    if failed:
-        raise typer.Exit(2)
+    failed = [o.error for o in outcomes if o.error is not None]
+    for err in failed:
+        core.error(err)
+    exit_with(core.EXIT_BAD_INPUT if failed else core.EXIT_OK)
 
 
 def sweep(
-    case: Annotated[Path, typer.Argument(help="Case file.")],
-    vary: Annotated[str, typer.Option("--vary", help="NAME=LOW..HIGH, e.g. batch=1..512.")],
+    case: CaseArg,
+    vary: Annotated[str, typer.Option("--vary", metavar="NAME=LOW..HIGH",
+                                      help="The fact to vary and its range, e.g. batch=1..512.")],
     chart: Annotated[Path | None, typer.Option(
-        "--chart", help="Write the chart here (.svg or .png).")] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+        "--chart", metavar="FILE", help="Write the chart here (.svg or .png).")] = None,
+    fmt: TextOrJsonOpt = core.TEXT_OR_JSON.default,
     rules: RulesOpt = None,
+    trace: TraceOpt = None,
 ) -> None:
     """Re-diagnose CASE along a range of one fact: where the verdict flips, and the ceiling on the way."""
     from regime.engine import sweep as sweeping
-    from regime.engine.cli import _knowledge
 
-    k = _knowledge(rules)
     try:
-        result = sweeping.run(whatif.load(case, k), vary, k)
+        k = core.knowledge(rules or [])
+        path = core.case(case)
+        result = sweeping.run(core.loaded(path, k, trace, rules or []), vary, k)
     except RegimeError as err:
-        raise _fail(err.located(file=str(case))) from None
+        exit_with(core.refuse(err.located(file=str(case))))
+        return
     data = result.to_dict()
     if chart is not None:
         from regime.engine import chart as charting
         chart.write_bytes(charting.render_sweep(data, "png" if chart.suffix.lower() == ".png" else "svg"))
-    if fmt == "json":
+    if value(fmt) == "json":
         sys.stdout.write(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
         return
     _print_sweep(result, Console(highlight=False))

@@ -1,0 +1,136 @@
+"""`regime`: the typer app. Each command is a thin function over cli/core.py: the same case
+references, shared options (cli/options.py), errors and exit codes everywhere. Help is plain
+text in one style, every command ends with examples, and `--install-completion` covers all
+of them (`regime diagnose` included: the shell's completion requests come here)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+from regime.core.errors import RegimeError
+from regime.engine.cli import core
+from regime.engine.cli.options import (
+    CaseArg,
+    CasesArg,
+    DiagnoseFormatOpt,
+    EngineOpt,
+    JobsOpt,
+    QuietOpt,
+    RulesOpt,
+    SetOpt,
+    TraceOpt,
+    exit_with,
+    value,
+)
+
+HELP = {"help_option_names": ["-h", "--help"]}
+app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, context_settings=HELP,
+                  help="Diagnose why a GPU ML workload runs as fast as it does.")
+
+
+def examples(*lines: str) -> str:
+    """A command's help ends with these lines, kept as written."""
+    return "Examples:\n\n\b\n" + "\n".join(f"  {line}" for line in lines)
+
+
+@app.command(epilog=examples(
+    "regime diagnose a_chatbot                      # a built-in case, as text",
+    "regime diagnose cases/ --format json           # a folder: one JSON envelope",
+    "regime diagnose runs/ --format jsonl --jobs 0  # one object per line, one worker per CPU",
+    "regime diagnose --trace run.pt.trace.json.gz   # a profiler trace alone",
+    "regime diagnose a_chatbot --set batch=64       # what-if"))
+def diagnose(
+    cases: CasesArg = None,
+    fmt: DiagnoseFormatOpt = core.DIAGNOSE_FORMAT.default,
+    rules: RulesOpt = None,
+    engine: EngineOpt = core.ENGINE.default,
+    trace: TraceOpt = None,
+    sets: SetOpt = None,
+    quiet: QuietOpt = False,
+    jobs: JobsOpt = core.JOBS.default,
+) -> None:
+    """Diagnose each case: regime, evidence, fixes in priority order, rejections, next
+    measurements. Default: every built-in case. Results stream in input order; a refused input
+    is reported in its place (and as an 'error:' line on stderr), exit code 2."""
+    from regime.engine.cli.entry import run_diagnose
+    opts = {"refs": [str(c) for c in cases or ()], "format": value(fmt), "rules": value(rules or []),
+            "engine": value(engine), "trace": trace, "set": list(sets or []), "quiet": quiet, "jobs": jobs}
+    exit_with(run_diagnose(opts))
+
+
+@app.command(epilog=examples("regime why e_doesnt_add_up raise_batch",
+                             "regime why cases/a_chatbot.yaml regime --rules site/"))
+def why(
+    case: CaseArg,
+    subject: Annotated[str, typer.Argument(help="Rule id, lever, claim, finding id or fact name.")],
+    rules: RulesOpt = None,
+    engine: EngineOpt = core.ENGINE.default,
+    trace: TraceOpt = None,
+) -> None:
+    """Why (or why not) a conclusion: each rule about SUBJECT, clause by clause, on CASE's facts."""
+    from regime.engine import explain
+    try:
+        k = core.knowledge(rules or [], value(engine))
+        about = explain.rules_about(subject, k)
+        d = core.diagnosis(core.case(case), k, value(engine), trace, rules or [])
+    except RegimeError as err:
+        exit_with(core.refuse(err))
+        return
+    for rule in about:
+        sys.stdout.write("\n".join(explain.explain(rule, d, k)) + "\n\n")
+
+
+def _print_version(show: bool) -> None:
+    if show:
+        from regime.engine.version import version_text
+
+        sys.stdout.write(version_text())
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: Annotated[bool, typer.Option(
+        "--version", callback=_print_version, is_eager=True,
+        help="Print the package, the built-in packs' versions and the durable-rules build.")] = False,
+) -> None:
+    """Diagnose why a GPU ML workload runs as fast as it does."""
+
+
+def _register() -> None:
+    from regime.engine.cli import check, listing, packtest, review, schema
+    from regime.engine.grading import cli as grading_cli
+    from regime.engine.trace import command as trace_command
+
+    app.command("trace", epilog=examples(
+        "regime trace run.pt.trace.json.gz -o case.yaml",
+        "regime trace run.pt.trace.json.gz --hardware H100 --format json"))(trace_command.trace)
+    app.command("report", epilog=examples(
+        "regime report a_chatbot e_doesnt_add_up -o review/",
+        "regime report --trace run.pt.trace.json.gz -o review/"))(review.report)
+    app.command("sweep", epilog=examples(
+        "regime sweep a_chatbot --vary batch=1..64",
+        "regime sweep cases/d_high_throughput_api.yaml --vary batch=1..512 --chart d.svg"))(review.sweep)
+    app.command("test", epilog=examples("regime test", "regime test site/", "regime test --rules site/"))(
+        packtest.test)
+    app.command("check", epilog=examples("regime check --rules site/", "regime check --codes"))(check.check)
+    app.command("list", epilog=examples("regime list cases", "regime list levers --format json"))(
+        listing.list_)
+    app.command("schema", epilog=examples("regime schema case > case.schema.json"))(schema.schema)
+    app.command("grade", epilog=examples(
+        "regime grade answers/                    # from a checkout: the sample answers",
+        "regime grade submissions/ --variants variants/ --format csv -o out/ --jobs 0"))(grading_cli.grade)
+    app.add_typer(grading_cli.exercise_app, name="exercise")
+
+
+_register()
+
+
+def main() -> None:
+    from regime.engine.cli.entry import main as entry
+    entry()
+
+
+if __name__ == "__main__":
+    main()
