@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+
+# Errors reported per input; the rest are counted ("… and 19,990 more unknown keys"). An input
+# with 20,000 mistakes is refused as fast as one with ten, without a did-you-mean for each.
+MAX_REPORTED = 10
 
 # Anything that would break a message across lines or move a terminal's cursor: C0/C1 controls
 # and Unicode line/paragraph separators. Messages quote untrusted input, so they are flattened.
@@ -22,13 +27,14 @@ class RegimeError(Exception):
     """Bad input: a case, a pack or a catalogue. Carries where it came from."""
 
     def __init__(self, message: str, file: str | None = None, line: int | None = None,
-                 field: str | None = None, code: str | None = None) -> None:
+                 field: str | None = None, code: str | None = None, kind: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.file = file
         self.line = line
         self.field = field
         self.code = code  # the lint code when a check of `regime check` also guards loading
+        self.kind = kind  # what to call many of these when they are counted, e.g. "unknown key"
 
     def located(self, file: str | None = None, line: int | None = None,
                 field: str | None = None) -> RegimeError:
@@ -51,18 +57,30 @@ class RegimeError(Exception):
 
 
 class RegimeErrors(RegimeError):
-    """Every error found in one input, so a user fixes them in one pass, not one per run.
+    """Every error found in one input, so a user fixes them in one pass, not one per run; past
+    MAX_REPORTED they are counted by kind, not kept.
 
-    `str()` is the first error plus a count (one line); `all()` gives each of them.
+    `str()` is the first error plus a count (one line); `all()` gives each kept error and, when
+    some were only counted, a last one saying how many.
     """
 
-    def __init__(self, errors: Sequence[RegimeError]) -> None:
-        flat = [e for err in errors for e in err.all()]
+    def __init__(self, errors: Sequence[RegimeError], more: Mapping[str, int] | None = None) -> None:
+        flat: list[RegimeError] = []
+        counted: Counter[str] = Counter(more or {})
+        for err in errors:
+            flat += err.errors if isinstance(err, RegimeErrors) else [err]
+            counted.update(err.counted if isinstance(err, RegimeErrors) else {})
         if not flat:
             raise ValueError("RegimeErrors needs at least one error")
+        if len(flat) > MAX_REPORTED:  # keep one-off errors over the many of a kind, in input order
+            keep = sorted(range(len(flat)), key=lambda i: (flat[i].kind is not None, i))[:MAX_REPORTED]
+            kept = set(keep)
+            counted.update(e.kind or "error" for i, e in enumerate(flat) if i not in kept)
+            flat = [flat[i] for i in sorted(keep)]
         first = flat[0]
         super().__init__(first.message, first.file, first.line, first.field)
         self.errors = flat
+        self.counted = counted
 
     def located(self, file: str | None = None, line: int | None = None,
                 field: str | None = None) -> RegimeError:
@@ -71,18 +89,32 @@ class RegimeErrors(RegimeError):
         return super().located(file, line, field)
 
     def all(self) -> list[RegimeError]:
-        return list(self.errors)
+        total = sum(self.counted.values())
+        if not total:
+            return list(self.errors)
+        what = f"{next(iter(self.counted))}s" if len(self.counted) == 1 else "errors"
+        return [*self.errors, RegimeError(f"… and {total:,} more {what}", file=self.errors[0].file)]
 
     def __str__(self) -> str:
-        more = len(self.errors) - 1
-        return str(self.errors[0]) + (f" (and {more} more error{'s' * (more > 1)})" if more else "")
+        more = len(self.errors) - 1 + sum(self.counted.values())
+        return str(self.errors[0]) + (f" (and {more:,} more error{'s' * (more > 1)})" if more else "")
 
 
 class Collector:
-    """Gathers RegimeErrors from independent parts of one input; `raise_if_any` at the end."""
+    """Gathers RegimeErrors from independent parts of one input; `raise_if_any` at the end.
+    Once `full`, callers count cheap errors with `count` instead of building them."""
 
     def __init__(self) -> None:
         self.errors: list[RegimeError] = []
+        self.more: Counter[str] = Counter()
+
+    @property
+    def full(self) -> bool:
+        return len(self.errors) >= MAX_REPORTED
+
+    def count(self, kind: str) -> None:
+        """One more error of `kind`, past the cap: counted, not built."""
+        self.more[kind] += 1
 
     def run(self, fn, *args, **kwargs):
         """Call fn; on RegimeError record it and return None."""
@@ -93,10 +125,10 @@ class Collector:
             return None
 
     def raise_if_any(self) -> None:
-        if len(self.errors) == 1:
+        if len(self.errors) == 1 and not self.more:
             raise self.errors[0]
         if self.errors:
-            raise RegimeErrors(self.errors)
+            raise RegimeErrors(self.errors, self.more)
 
 
 def did_you_mean(name: str, known: Iterable[str]) -> str:

@@ -121,6 +121,9 @@ def _case_facts(section: dict, vocabulary: Vocabulary, file: str, errors: Collec
                 sources: dict[str, Any]) -> list[FactRecord]:
     out: list[FactRecord] = []
     for name, raw in section.items():
+        if errors.full and name not in vocabulary:  # past the cap: counted, no did-you-mean search
+            errors.count("unknown fact")
+            continue
         line = line_of(section, name)
         origin = str(sources.get(name) or f"{Path(file).name}:{line}")  # `sources:` says where measured
         out.extend(errors.run(_case_fact, name, raw, vocabulary, file, line, origin) or ())

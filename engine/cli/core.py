@@ -210,10 +210,15 @@ def error(err: RegimeError | str) -> None:
 
 def lines(err: RegimeError | str) -> tuple[str, ...]:
     """Each error of an input, one line each (text, so it crosses between processes); a pack error
-    that `regime check` also flags ends with its lint code."""
+    that `regime check` also flags carries its lint code as a lint finding does."""
     if not isinstance(err, RegimeError):
         return (one_line(str(err)),)
-    return tuple(f"{e} [{e.code}]" if e.code else str(e) for e in err.all())
+    return tuple(_coded(e) if e.code else str(e) for e in err.all())
+
+
+def _coded(e: RegimeError) -> str:
+    field = f"{e.field}: " if e.field else ""
+    return one_line(f"{e.file or '<input>'}:{e.line or 0}: {e.code} error: {field}{e.message}")
 
 
 def refuse(err: RegimeError | str) -> int:
