@@ -98,10 +98,10 @@ def _derivable_from(changed: set[str], k: Knowledge) -> set[str]:
     return depends
 
 
-def run(case: Case, changes: list[Change], k: Knowledge) -> WhatIf:
+def run(case: Case, changes: list[Change], k: Knowledge, engine: str = "durable") -> WhatIf:
     """Diagnose the changed case; given facts nothing re-derives are restored and kept."""
     new, dropped = apply(case, changes, k)
-    runner = api.runner(k)
+    runner = api.runner(k, engine)
     d = runner.diagnose(new)
     lost = [n for n in dropped if n not in d.facts and n.split("__")[0] not in k.report.operating_point]
     if lost:

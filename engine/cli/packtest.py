@@ -16,14 +16,14 @@ from regime.engine.cli.options import RulesOpt, exit_with
 def test(
     dirs: Annotated[list[Path] | None, typer.Argument(
         metavar="DIR", show_default=False,
-        help="Layer directories (or *.test.yaml files) whose tests to run. Default: the built-in "
-             "packs' and each --rules layer's.")] = None,
+        help="Layer directories (or *.test.yaml files) whose tests to run. Default: the --rules "
+             "layers', else the built-in packs'.")] = None,
     rules: RulesOpt = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List passing tests too.")] = False,
 ) -> None:
     """Run pack tests (*.test.yaml): each case's expected conclusions, with coverage of the rules.
     --rules layers are loaded as for every command, and their tests run when no DIR is given."""
-    given = dirs or [*packtest.default_dirs(), *(rules or [])]
+    given = dirs or rules or packtest.default_dirs()
     try:
         layers = list(dict.fromkeys([*(rules or []), *packtest.layers_for(given)]))
         k = core.knowledge(layers)

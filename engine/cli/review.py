@@ -65,15 +65,16 @@ def sweep(
         "--chart", metavar="FILE", help="Write the chart here (.svg or .png).")] = None,
     fmt: TextOrJsonOpt = core.TEXT_OR_JSON.default,
     rules: RulesOpt = None,
+    engine: EngineOpt = core.ENGINE.default,
     trace: TraceOpt = None,
 ) -> None:
     """Re-diagnose CASE along a range of one fact: where the verdict flips, and the ceiling on the way."""
     from regime.engine import sweep as sweeping
 
     try:
-        k = core.knowledge(rules or [])
+        k = core.knowledge(rules or [], value(engine))
         path = core.case(case)
-        result = sweeping.run(core.loaded(path, k, trace, rules or []), vary, k)
+        result = sweeping.run(core.loaded(path, k, trace, rules or []), vary, k, value(engine))
     except RegimeError as err:
         exit_with(core.refuse(err.located(file=str(case))))
         return
