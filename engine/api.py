@@ -6,10 +6,10 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from regime.core.errors import RegimeError, did_you_mean
 from regime.engine import knowledge_cache
-from regime.engine.compiled import CompiledRunner
 from regime.engine.diagnosis import Diagnosis
 from regime.engine.knowledge import Knowledge, layer_name, pack_files
 from regime.engine.paths import CASES_DIR, RULES_DIR
@@ -17,6 +17,9 @@ from regime.engine.session import Runner
 from regime.facts.case import load_case
 from regime.facts.catalogue import CATALOGUE_DIR
 from regime.facts.vocabulary import VOCABULARY_FILE, load_vocabulary
+
+if TYPE_CHECKING:  # the compiled evaluator is imported when it is asked for
+    from regime.engine.compiled import CompiledRunner
 
 
 @dataclass
@@ -48,7 +51,10 @@ def knowledge(extra_rules: Sequence[Path] = ()) -> Knowledge:
 def _load(dirs: list[Path]) -> Knowledge:
     from regime.engine.packs import load_knowledge  # its pydantic schemas: only when compiling
 
-    return load_knowledge(load_vocabulary(), dirs)
+    k = load_knowledge(load_vocabulary(), dirs)
+    for rule in k.rules:  # what each rule reads, worked out now so the cache keeps it
+        rule.reads()
+    return k
 
 
 ENGINES = ("durable", "compiled")
@@ -63,7 +69,12 @@ def runner(k: Knowledge, engine: str = "durable") -> Runner | CompiledRunner:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
     built = k.evaluators.get(engine)
     if built is None:
-        built = k.evaluators[engine] = Runner(k) if engine == "durable" else CompiledRunner(k)
+        if engine == "durable":
+            built = Runner(k)
+        else:
+            from regime.engine.compiled import CompiledRunner
+            built = CompiledRunner(k)
+        k.evaluators[engine] = built
     return built
 
 

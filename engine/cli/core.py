@@ -130,6 +130,14 @@ def knowledge(rules: Sequence[Path] = (), engine: str = "durable"):
     return k
 
 
+def settled() -> None:
+    """The long-lived objects (modules, knowledge, evaluators) are made: keep the collector off
+    them from now on (and, forked, out of the workers' copy-on-write pages), and turn it on."""
+    import gc
+    gc.freeze()
+    gc.enable()
+
+
 def cases(refs: Sequence[Path | str], trace: Path | None = None) -> list[Path | RegimeError]:
     """Each reference as the case files it stands for, in order; a reference that names nothing
     is a RegimeError in its place. No reference: every built-in case, or the trace alone."""

@@ -34,6 +34,8 @@ def main(opts: dict[str, Any]) -> int:
         jobs = core.workers(opts["jobs"])
     except RegimeError as err:
         return core.refuse(err)
+    finally:
+        core.settled()
     inputs = core.cases(opts["refs"], trace)
     style = _Style.of(sys.stdout) if fmt == "text" else None
     _SETUP.update(k=k, fmt=fmt, style=style, engine=engine, quiet=opts["quiet"], sets=sets)
