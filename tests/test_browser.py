@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 from regime.engine import api
-from regime.engine.cli import report_files as report_cli
+from regime.engine.cli import report_files
 from regime.engine.paths import CASES_DIR
 from test_snapshots import SOLUTION_CASES
 
@@ -45,7 +45,7 @@ def render(page: Path, profile: Path, shot: Path) -> tuple[str, list[str]]:
 def rendered(tmp_path_factory, knowledge) -> dict[str, tuple[str, list[str]]]:
     """Every seed case's page, rendered by one browser per core at once, each with a fresh profile."""
     out = tmp_path_factory.mktemp("reports")
-    report_cli.write_all(api.diagnose_all([CASES_DIR / f"{n}.yaml" for n in SOLUTION_CASES], knowledge),
+    report_files.write_all(api.diagnose_all([CASES_DIR / f"{n}.yaml" for n in SOLUTION_CASES], knowledge),
                          knowledge, out)
     SHOTS.mkdir(parents=True, exist_ok=True)
     for name in SOLUTION_CASES:

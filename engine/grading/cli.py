@@ -35,7 +35,8 @@ def _grader(rules: list[Path] | None):
 
 
 def grade(
-    answers: Annotated[list[Path], typer.Argument(help="Answer files (.yaml, .md) or folders of them.")],
+    answers: Annotated[list[Path], typer.Argument(
+        metavar="ANSWER", help="Answer files (.yaml, .md) or folders of them.")],
     variants: Annotated[Path | None, typer.Option(
         "--variants",
         help="Folder written by `regime exercise make`: grade each student on their variant.")] = None,
