@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -133,6 +132,8 @@ class Collector:
 
 def did_you_mean(name: str, known: Iterable[str]) -> str:
     """A ' (did you mean ...?)' suffix naming the closest known names, or ''."""
+    import difflib  # only a refused input pays for it
+
     known = sorted(set(known))  # deterministic whatever the container
     close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
     if not close:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from regime.core.errors import RegimeError, did_you_mean
-from regime.engine import knowledge_cache
+from regime.engine import knowledge_cache, session
 from regime.engine.diagnosis import Diagnosis
 from regime.engine.knowledge import Knowledge, layer_name, pack_files
 from regime.engine.paths import CASES_DIR, RULES_DIR
@@ -54,6 +54,7 @@ def _load(dirs: list[Path]) -> Knowledge:
     k = load_knowledge(load_vocabulary(), dirs)
     for rule in k.rules:  # what each rule reads, worked out now so the cache keeps it
         rule.reads()
+    session.prepare(k)
     return k
 
 

@@ -114,14 +114,16 @@ class Ruleset:
     the ruleset, each rule is tried alone so the caller can name the ones at fault.
     """
 
-    def __init__(self, definition: Mapping[str, Mapping]) -> None:
-        text = dumps(definition)
+    def __init__(self, definition: Mapping[str, Mapping] | str) -> None:
+        """`definition`: the ruleset, or its text as `dumps` writes it."""
+        text = definition if isinstance(definition, str) else dumps(definition)
         self.name = f"regime_{fasthash.hexdigest(text.encode())[:16]}_{next(_SERIAL)}"
         with _LOCK:
             try:
                 self._handle = _dre.create_ruleset(self.name, text)
             except Exception as err:  # durable raises its own error type with a bare number
-                raise RulesetRejected(_culprits(definition) or {"(ruleset)": str(err)}) from None
+                rules = json.loads(text) if isinstance(definition, str) else definition
+                raise RulesetRejected(_culprits(rules) or {"(ruleset)": str(err)}) from None
         self._release = weakref.finalize(self, _delete, self._handle)
 
     @property

@@ -139,6 +139,9 @@ class Knowledge:
     catalogue: dict[str, dict[str, tuple[dict, str]]] = field(default_factory=dict)
     findings: set[str] = field(default_factory=set)  # finding ids rules conclude (for messages)
     report: ReportSpec = field(default_factory=ReportSpec)  # what reports chart; what a what-if drops
+    # what an evaluator derives from this knowledge alone (durable's ruleset text), made when
+    # the knowledge is built, so the knowledge cache keeps it (engine/session.py: prepare)
+    prepared: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     # evaluators built for this knowledge (engine.api.runner), dropped with it
     evaluators: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
