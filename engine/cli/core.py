@@ -212,7 +212,12 @@ def _resolve(path: Path) -> Path | RegimeError:
 def error(err: RegimeError | str) -> None:
     """Every error goes to stderr as `error: FILE:LINE: FIELD: message`, one line each (an input
     with three mistakes gets three), so they can be grepped and parsed."""
-    sys.stderr.write("".join(f"error: {line}\n" for line in lines(err)))
+    write_errors(lines(err))
+
+
+def write_errors(text: Iterable[str]) -> None:
+    """Error lines (from `lines`, maybe made in a worker) to stderr, each as `error: ...`."""
+    sys.stderr.write("".join(f"error: {line}\n" for line in text))
     sys.stderr.flush()
 
 
@@ -295,8 +300,7 @@ def write(results: Iterable[Done], fmt: str, total: int, rows: list[tuple[str, .
         for done in results:
             if done.error is not None:
                 refused += 1
-                sys.stderr.write("".join(f"error: {line}\n" for line in done.error))
-                sys.stderr.flush()
+                write_errors(done.error)
             if done.row is not None:
                 rows.append(done.row)
             sys.stdout.write(envelope.item(done.body))
