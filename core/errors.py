@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 # Errors reported per input; the rest are counted ("… and 19,990 more unknown keys"). An input
 # with 20,000 mistakes is refused as fast as one with ten, without a did-you-mean for each.
@@ -130,8 +132,29 @@ class Collector:
             raise RegimeErrors(self.errors, self.more)
 
 
+# Suggestions left for the input being read (None: no budget). Past MAX_REPORTED errors the
+# rest are only counted, so searching names for them would be time spent on nothing shown.
+_SUGGESTIONS: ContextVar[list[int] | None] = ContextVar("suggestions", default=None)
+
+
+@contextmanager
+def one_input() -> Iterator[None]:
+    """While one input is read: at most MAX_REPORTED did-you-mean searches."""
+    token = _SUGGESTIONS.set([MAX_REPORTED])
+    try:
+        yield
+    finally:
+        _SUGGESTIONS.reset(token)
+
+
 def did_you_mean(name: str, known: Iterable[str]) -> str:
-    """A ' (did you mean ...?)' suffix naming the closest known names, or ''."""
+    """A ' (did you mean ...?)' suffix naming the closest known names, or '' (also once the
+    input being read has had its MAX_REPORTED searches)."""
+    left = _SUGGESTIONS.get()
+    if left is not None:
+        if left[0] <= 0:
+            return ""
+        left[0] -= 1
     import difflib  # only a refused input pays for it
 
     known = sorted(set(known))  # deterministic whatever the container

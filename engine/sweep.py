@@ -74,8 +74,18 @@ def parse_range(text: str) -> tuple[str, float, float, bool]:
 
 
 def run(case: Case, vary: str, k: Knowledge, engine: str = "durable") -> Sweep:
+    """Each point is a what-if; a what-if's refusal is said of --vary, the option given."""
+    try:
+        return _run(case, vary, k, engine)
+    except RegimeError as err:
+        if err.field and err.field.startswith("--set "):
+            err.field = f"--vary {vary}"
+        raise
+
+
+def _run(case: Case, vary: str, k: Knowledge, engine: str) -> Sweep:
     name, lo, hi, integer = parse_range(vary)
-    whatif.parse_sets([f"{name}={lo:g}"], k, "--vary")  # the fact must be settable
+    whatif.parse_sets([f"{name}={lo:g}"], k)  # the fact must be settable
     ceiling = k.report.ceiling
     out = Sweep(case.id, name, ceiling_name=display.label(ceiling.source) if ceiling else "")
     cache: dict[float, Point] = {}

@@ -37,19 +37,18 @@ class WhatIf:
     diagnosis: Diagnosis | None = None
 
 
-def parse_sets(sets: list[str], k: Knowledge, option: str = "--set") -> list[Change]:
-    """Each NAME=VALUE of `option` (--set, or --vary naming its fact), checked against the vocabulary."""
+def parse_sets(sets: list[str], k: Knowledge) -> list[Change]:
     out = []
     for text in sets:
         name, sep, raw = text.partition("=")
         name = name.strip()
         if not sep or not raw.strip():
             raise RegimeError("expected NAME=VALUE, e.g. batch=64",
-                              field=f"{option} {text}")
+                              field=f"--set {text}")
         spec = k.vocabulary.specs.get(name)
         if spec is None or spec.kind in ("group", "flags"):
             hint = did_you_mean(name, k.vocabulary.specs)
-            raise RegimeError(f"'{name}' is not a fact a what-if can set{hint}", field=f"{option} {text}")
+            raise RegimeError(f"'{name}' is not a fact a what-if can set{hint}", field=f"--set {text}")
         out.append(Change(name, raw.strip()))
     return out
 

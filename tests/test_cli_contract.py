@@ -49,15 +49,20 @@ def test_many_mistakes_in_one_input_are_capped_and_counted(tmp_path):
                                 *(f"  unknown_{i}: {i}" for i in range(2000))]) + "\n", encoding="utf-8")
     keys = tmp_path / "many_keys.yaml"
     keys.write_text(json.dumps({f"k{i}": i for i in range(2000)}) + "\n", encoding="utf-8")
-    done = run_cli("diagnose", str(facts), str(keys), "--format", "jsonl")
+    hardware = tmp_path / "many_hardware_keys.yaml"  # inline hardware, and unknown proposals
+    hardware.write_text(json.dumps({"title": "t", "hardware": {f"k{i}": i for i in range(2000)},
+                                    "proposals": [f"lever_{i}" for i in range(2000)]}), encoding="utf-8")
+    done = run_cli("diagnose", str(facts), str(keys), str(hardware), "--format", "jsonl")
     assert done.returncode == 2
-    facts_doc, keys_doc = (json.loads(line) for line in done.stdout.splitlines())
+    facts_doc, keys_doc, hardware_doc = (json.loads(line) for line in done.stdout.splitlines())
+    assert len(hardware_doc["errors"]) == MAX_REPORTED + 1
+    assert hardware_doc["errors"][-1]["message"] == f"… and {4000 - MAX_REPORTED:,} more errors"
     assert len(facts_doc["errors"]) == MAX_REPORTED + 1
     assert facts_doc["errors"][-1]["message"] == f"… and {2000 - MAX_REPORTED:,} more unknown facts"
     # the one-off error (title is required) is kept over the many of one kind
     assert any(e["field"] == "title" for e in keys_doc["errors"])
     assert keys_doc["errors"][-1]["message"] == f"… and {2000 - MAX_REPORTED + 1:,} more unknown keys"
-    assert len(_errors(done.stderr)) == 2 * (MAX_REPORTED + 1)
+    assert len(_errors(done.stderr)) == 3 * (MAX_REPORTED + 1)
 
 
 def test_a_collector_past_the_cap_counts_instead_of_keeping():

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 COMMANDS = typer.main.get_command(app).commands  # type: ignore[attr-defined]
 # command -> the arguments that follow the case reference
 CASE_COMMANDS = {"diagnose": [], "why": ["regime"], "report": ["-o", "{tmp}/out"],
-                 "sweep": ["--vary", "batch=1..4", "--engine", "compiled"]}
+                 "sweep": ["--vary", "batch=1..4"]}
 SHARED = (core.RULES, core.ENGINE, core.TRACE)
 
 
@@ -90,3 +90,10 @@ def test_shell_completion_covers_diagnose():
     done = run_cli("diagnose", "--eng", env={"_REGIME_COMPLETE": "complete_bash", "COMP_WORDS":
                                              "regime diagnose --eng", "COMP_CWORD": "2"})
     assert "--engine" in done.stdout, done.stdout + done.stderr
+
+
+def test_diagnose_reads_the_same_whichever_parser_takes_it():
+    fast = run_cli("diagnose", "a_chatbot", "--jobs", "0", "--format", "json")
+    typed = run_cli("diagnose", "a_chatbot", "-j0", "-fjson")  # bundled short options: typer's
+    assert core.parse(["a_chatbot", "-j0", "-fjson"], core.DIAGNOSE) is None
+    assert fast.returncode == typed.returncode == 0 and fast.stdout == typed.stdout

@@ -92,6 +92,7 @@ def test_wheel_in_a_fresh_venv_works_from_any_directory(tmp_path):
     for line in examples:
         args = shlex.split(line.split("#")[0])
         _run(fresh / "bin" / "regime", *args[1:], cwd=work, env=env)
+    assert "Examples:" in _run(fresh / "bin" / "regime", "sweep", "--help", cwd=work, env=env).stdout
     missing = subprocess.run([fresh / "bin" / "regime", "diagnose", "cases/a_chatbot.yaml"], cwd=work,
                              capture_output=True, text=True, env=env)
     assert missing.returncode == 2 and "'a_chatbot' works from anywhere" in missing.stderr

@@ -6,9 +6,11 @@ of them (`regime diagnose` included: the shell's completion requests come here).
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
+import yaml
 from regime.core.errors import RegimeError
 from regime.engine.cli import core
 from regime.engine.cli.options import (
@@ -30,17 +32,15 @@ app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, context_settings=
                   help="Diagnose why a GPU ML workload runs as fast as it does.")
 
 
-def examples(*lines: str) -> str:
-    """A command's help ends with these lines, kept as written."""
-    return "Examples:\n\n\b\n" + "\n".join(f"  {line}" for line in lines)
+EXAMPLES = yaml.safe_load(Path(__file__).with_name("examples.yaml").read_text(encoding="utf-8"))
 
 
-@app.command(epilog=examples(
-    "regime diagnose a_chatbot                      # a built-in case, as text",
-    "regime diagnose cases/ --format json           # a folder: one JSON envelope",
-    "regime diagnose runs/ --format jsonl --jobs 0  # one object per line, one worker per CPU",
-    "regime diagnose --trace run.pt.trace.json.gz   # a profiler trace alone",
-    "regime diagnose a_chatbot --set batch=64       # what-if"))
+def examples(command: str) -> str:
+    """The end of a command's help: its examples (examples.yaml: data, not code), as written."""
+    return "Examples:\n\n\b\n" + "\n".join(f"  {line}" for line in EXAMPLES[command])
+
+
+@app.command(epilog=examples("diagnose"))
 def diagnose(
     cases: CasesArg = None,
     fmt: DiagnoseFormatOpt = core.DIAGNOSE_FORMAT.default,
@@ -60,8 +60,7 @@ def diagnose(
     exit_with(run_diagnose(opts))
 
 
-@app.command(epilog=examples("regime why e_doesnt_add_up raise_batch",
-                             "regime why cases/a_chatbot.yaml regime --rules site/"))
+@app.command(epilog=examples("why"))
 def why(
     case: CaseArg,
     subject: Annotated[str, typer.Argument(help="Rule id, lever, claim, finding id or fact name.")],
@@ -103,24 +102,13 @@ def _register() -> None:
     from regime.engine.grading import cli as grading_cli
     from regime.engine.trace import command as trace_command
 
-    app.command("trace", epilog=examples(
-        "regime trace run.pt.trace.json.gz -o case.yaml",
-        "regime trace run.pt.trace.json.gz --hardware H100 --format json"))(trace_command.trace)
-    app.command("report", epilog=examples(
-        "regime report a_chatbot e_doesnt_add_up -o review/",
-        "regime report --trace run.pt.trace.json.gz -o review/"))(review.report)
-    app.command("sweep", epilog=examples(
-        "regime sweep a_chatbot --vary batch=1..64",
-        "regime sweep cases/d_high_throughput_api.yaml --vary batch=1..512 --chart d.svg"))(review.sweep)
-    app.command("test", epilog=examples("regime test", "regime test site/", "regime test --rules site/"))(
-        packtest.test)
-    app.command("check", epilog=examples("regime check --rules site/", "regime check --codes"))(check.check)
-    app.command("list", epilog=examples("regime list cases", "regime list levers --format json"))(
-        listing.list_)
-    app.command("schema", epilog=examples("regime schema case > case.schema.json"))(schema.schema)
-    app.command("grade", epilog=examples(
-        "regime grade answers/                    # from a checkout: the sample answers",
-        "regime grade submissions/ --variants variants/ --format csv -o out/ --jobs 0"))(grading_cli.grade)
+    commands = {"trace": trace_command.trace, "report": review.report, "sweep": review.sweep,
+                "test": packtest.test, "check": check.check, "list": listing.list_,
+                "schema": schema.schema, "grade": grading_cli.grade}
+    for name, command in commands.items():
+        app.command(name, epilog=examples(name))(command)
+    for info in grading_cli.exercise_app.registered_commands:
+        info.epilog = examples(f"exercise {info.name}")
     app.add_typer(grading_cli.exercise_app, name="exercise")
 
 

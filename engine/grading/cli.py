@@ -95,8 +95,7 @@ exercise_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                            help="Exercises for a class: per-student variants of a case.")
 
 
-@exercise_app.command("make", epilog="Examples:\n\n\b\n  regime exercise make a_chatbot "
-                      "--students roster.csv --seed 7 -o variants/")
+@exercise_app.command("make")
 def make(
     case: Annotated[Path, typer.Argument(metavar="CASE", help=core.CASE_HELP)],
     students: Annotated[Path, typer.Option("--students", help="Roster CSV (a column id/student/sid/email).")],
