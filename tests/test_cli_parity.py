@@ -97,3 +97,9 @@ def test_diagnose_reads_the_same_whichever_parser_takes_it():
     typed = run_cli("diagnose", "a_chatbot", "-j0", "-fjson")  # bundled short options: typer's
     assert core.parse(["a_chatbot", "-j0", "-fjson"], core.DIAGNOSE) is None
     assert fast.returncode == typed.returncode == 0 and fast.stdout == typed.stdout
+
+
+def test_schema_help_names_every_schema():
+    from regime.engine import schema as schemas
+    text = CliRunner().invoke(app, ["schema", "--help"]).output
+    assert all(name in text for name in schemas.MODELS)

@@ -8,7 +8,6 @@ from typing import Annotated
 
 import typer
 from regime.core.errors import RegimeError
-from regime.engine import packtest
 from regime.engine.cli import core
 from regime.engine.cli.options import RulesOpt, exit_with
 
@@ -23,6 +22,7 @@ def test(
 ) -> None:
     """Run pack tests (*.test.yaml): each case's expected conclusions, with coverage of the rules.
     --rules layers are loaded as for every command, and their tests run when no DIR is given."""
+    from regime.engine import packtest  # its pydantic models: only `test` builds them
     given = dirs or rules or packtest.default_dirs()
     try:
         layers = list(dict.fromkeys([*(rules or []), *packtest.layers_for(given)]))
@@ -53,7 +53,7 @@ def test(
     exit_with(core.EXIT_FAILED if failed or not files else core.EXIT_OK)
 
 
-def _print(result: packtest.Result, verbose: bool) -> None:
+def _print(result, verbose: bool) -> None:
     where = f"{result.file}:{result.line or 0}"
     if result.ok:
         if verbose:

@@ -10,7 +10,6 @@ from typing import Annotated
 
 import typer
 from regime.core.errors import RegimeError
-from regime.engine import display
 from regime.engine.cli import core
 from regime.engine.cli.options import (
     CaseArg,
@@ -22,10 +21,6 @@ from regime.engine.cli.options import (
     exit_with,
     value,
 )
-from rich import box
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 
 def report(
@@ -50,6 +45,9 @@ def report(
     outcomes = [Outcome(Path(item.file or "?"), error=item) if isinstance(item, RegimeError)
                 else core.outcome(item, k, value(engine), beneath) for item in core.cases(cases or [], trace)]
     written = report_files.write_all(outcomes, k, out)
+    from rich.console import Console
+    from rich.text import Text
+
     Console(highlight=False).print(Text(f"wrote {len(written)} files to {out}/ (open {out / 'index.html'})"))
     failed = [o.error for o in outcomes if o.error is not None]
     for err in failed:
@@ -85,10 +83,17 @@ def sweep(
     if value(fmt) == "json":
         sys.stdout.write(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
         return
+    from rich.console import Console
+
     _print_sweep(result, Console(highlight=False))
 
 
-def _print_sweep(result, console: Console) -> None:
+def _print_sweep(result, console) -> None:
+    from regime.engine import display
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
     dropped = ", ".join(display.label(n) for n in result.dropped) or "none"
     console.print(Text.assemble((result.case, "bold"), f": {result.fact} swept; given facts dropped as "
                                 f"measured at the original operating point: {dropped}"))

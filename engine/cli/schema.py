@@ -1,17 +1,31 @@
-"""`regime schema NAME`: the JSON Schema of a pack, layer, case, pack test, vocabulary or catalogue."""
+"""`regime schema NAME`: the JSON Schema of a pack, layer, case, pack test, vocabulary or catalogue.
+
+The schemas are pydantic models; they are imported when the command runs (or completes a
+name), not when the app starts."""
 
 from __future__ import annotations
 
 import sys
-from enum import StrEnum
 from typing import Annotated
 
 import typer
-from regime.engine import schema as schemas
+from regime.core.errors import RegimeError, did_you_mean
+from regime.engine.cli import core
+from regime.engine.cli.options import exit_with
 
-Name = StrEnum("Name", {n: n for n in schemas.MODELS})  # type: ignore[misc]
+
+def _names(incomplete: str = "") -> list[str]:
+    from regime.engine import schema as schemas
+    return [n for n in schemas.MODELS if n.startswith(incomplete)]
 
 
-def schema(name: Annotated[Name, typer.Argument(help="Which file format.")]) -> None:  # type: ignore[valid-type]
+def schema(name: Annotated[str, typer.Argument(
+        metavar="NAME", help="Which file format: pack, layer, case, test, vocabulary or catalogue.",
+        autocompletion=_names)]) -> None:
     """Print a JSON Schema (editors: '# yaml-language-server: $schema=schemas/NAME.schema.json')."""
-    sys.stdout.write(schemas.text(name.value))
+    from regime.engine import schema as schemas
+    if name not in schemas.MODELS:
+        exit_with(core.refuse(RegimeError(f"no schema '{name}'{did_you_mean(name, schemas.MODELS)}",
+                                          field="NAME")))
+        return
+    sys.stdout.write(schemas.text(name))
