@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 
-from regime.core.errors import RegimeError, RegimeErrors, did_you_mean
+from regime.core.errors import MAX_REPORTED, RegimeError, RegimeErrors, did_you_mean
 from regime.core.yamlsrc import line_at, line_of
 
 REQUIRED = object()
@@ -31,8 +31,10 @@ class Key:
 def checked(raw: dict, keys: dict[str, Key], file: str) -> SimpleNamespace:
     """The mapping's values by key, defaults filled in. Every problem is reported, one per key
     (RegimeErrors when there are several)."""
-    errors = [RegimeError(f"unknown key{did_you_mean(str(name), keys)}", file=file,
-                          line=line_of(raw, name), field=str(name)) for name in raw if name not in keys]
+    unknown = [name for name in raw if name not in keys]
+    errors = [RegimeError(f"unknown key{did_you_mean(str(name), keys)}", file=file, line=line_of(raw, name),
+                          field=str(name), kind="unknown key") for name in unknown[:MAX_REPORTED]]
+    more = {"unknown key": len(unknown) - MAX_REPORTED} if len(unknown) > MAX_REPORTED else {}
     out = {}
     for name, key in keys.items():
         if name not in raw:
@@ -48,7 +50,7 @@ def checked(raw: dict, keys: dict[str, Key], file: str) -> SimpleNamespace:
             errors.append(RegimeError(message, file=file, line=line,
                                       field=name if at is None else f"{name}[{at}]"))
     if errors:
-        raise errors[0] if len(errors) == 1 else RegimeErrors(errors)
+        raise errors[0] if len(errors) == 1 and not more else RegimeErrors(errors, more)
     return SimpleNamespace(**out)
 
 

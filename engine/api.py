@@ -6,17 +6,21 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from regime.core.errors import RegimeError, did_you_mean
 from regime.engine import knowledge_cache
 from regime.engine.knowledge import Knowledge, layer_name, pack_files
 from regime.engine.paths import CASES_DIR, RULES_DIR
-from regime.engine.run.compiled import CompiledRunner
+from regime.engine.run import session
 from regime.engine.run.diagnosis import Diagnosis
 from regime.engine.run.session import Runner
 from regime.facts.case import load_case
 from regime.facts.catalogue import CATALOGUE_DIR
 from regime.facts.vocabulary import VOCABULARY_FILE, load_vocabulary
+
+if TYPE_CHECKING:  # the compiled evaluator is imported when it is asked for
+    from regime.engine.run.compiled import CompiledRunner
 
 
 @dataclass
@@ -48,7 +52,11 @@ def knowledge(extra_rules: Sequence[Path] = ()) -> Knowledge:
 def _load(dirs: list[Path]) -> Knowledge:
     from regime.engine.packs import load_knowledge  # its pydantic schemas: only when compiling
 
-    return load_knowledge(load_vocabulary(), dirs)
+    k = load_knowledge(load_vocabulary(), dirs)
+    for rule in k.rules:  # what each rule reads, worked out now so the cache keeps it
+        rule.reads()
+    session.prepare(k)
+    return k
 
 
 ENGINES = ("durable", "compiled")
@@ -63,7 +71,12 @@ def runner(k: Knowledge, engine: str = "durable") -> Runner | CompiledRunner:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
     built = k.evaluators.get(engine)
     if built is None:
-        built = k.evaluators[engine] = Runner(k) if engine == "durable" else CompiledRunner(k)
+        if engine == "durable":
+            built = Runner(k)
+        else:
+            from regime.engine.run.compiled import CompiledRunner
+            built = CompiledRunner(k)
+        k.evaluators[engine] = built
     return built
 
 
@@ -85,11 +98,16 @@ def outcome(path: Path, k: Knowledge, engine: str = "durable") -> Outcome:
 
 
 def resolve_case(path: Path | str) -> Path:
-    """A case file, or a built-in case named by its id (the file's stem) when no such file exists."""
+    """A case file, or a built-in case named by its id (the file's stem) when no such file exists.
+    A missing file whose name is a built-in case's says that the bare name works from anywhere."""
     path = Path(path)
-    if path.exists() or path.suffix or len(path.parts) > 1:
+    if path.exists():
         return path
-    named = CASES_DIR / f"{path.name}.yaml"
+    named = CASES_DIR / f"{path.stem}.yaml"
+    if path.suffix or len(path.parts) > 1:
+        hint = (f" (a built-in case is named without a path: '{path.stem}' works from anywhere)"
+                if named.is_file() else "")
+        raise RegimeError(f"no such file{hint}", file=str(path))
     if named.exists():
         return named
     ids = [p.stem for p in CASES_DIR.glob("*.yaml")]

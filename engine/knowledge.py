@@ -92,15 +92,19 @@ class Rule:
         return [*needed, self.copy_from] if self.copy_from else needed
 
     def reads(self) -> list[str]:
-        """Working-memory fields this rule's condition and formula read."""
-        seen: dict[str, None] = {}
-        for e in (self.when, self.formula):
-            if e is not None:
-                for f in e.facts():
-                    seen.setdefault(f, None)
-        if self.copy_from:
-            seen.setdefault(self.copy_from, None)
-        return list(seen)
+        """Working-memory fields this rule's condition and formula read (worked out once, and
+        kept with the rule in the knowledge cache)."""
+        memo = self.__dict__.get("_reads")
+        if memo is None:
+            seen: dict[str, None] = {}
+            for e in (self.when, self.formula):
+                if e is not None:
+                    for f in e.facts():
+                        seen.setdefault(f, None)
+            if self.copy_from:
+                seen.setdefault(self.copy_from, None)
+            memo = self.__dict__["_reads"] = tuple(seen)
+        return list(memo)
 
 
 @dataclass(frozen=True)
@@ -135,6 +139,9 @@ class Knowledge:
     catalogue: dict[str, dict[str, tuple[dict, str]]] = field(default_factory=dict)
     findings: set[str] = field(default_factory=set)  # finding ids rules conclude (for messages)
     report: ReportSpec = field(default_factory=ReportSpec)  # what reports chart; what a what-if drops
+    # what an evaluator derives from this knowledge alone (durable's ruleset text), made when
+    # the knowledge is built, so the knowledge cache keeps it (engine/session.py: prepare)
+    prepared: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     # evaluators built for this knowledge (engine.api.runner), dropped with it
     evaluators: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import hashlib
 import importlib.util
 import os
 import pickle
@@ -35,12 +34,13 @@ from pathlib import Path
 from typing import Any
 
 import regime
+from regime.core import digest as fasthash
 from regime.core import units
 from regime.facts import catalogue
 
 MAGIC = b"regime-knowledge-cache 1\n"
 KEEP = 8
-_SOURCES = ("core", "facts", "engine")  # sub-packages whose code decides what compiles to what
+_SOURCES = ("core", "facts", "engine", "engine.lang", "engine.run")  # code that decides what compiles to what
 _DEPENDENCIES = ("pint", "pydantic", "pydantic_core", "yaml")
 
 
@@ -54,8 +54,10 @@ def directory() -> Path | None:
 
 
 def key(inputs: Iterable[Path], salt: str = "") -> str:
-    """SHA-256 over everything the compiled knowledge depends on (`salt`: e.g. the layer names)."""
-    h = hashlib.sha256(MAGIC)
+    """A hash over everything the compiled knowledge depends on (`salt`: e.g. the layer names):
+    the packs' bytes, and the code's and dependencies' size and modification time (as Python
+    keys its bytecode), so a cold start reads no source file."""
+    h = fasthash.new(MAGIC)
     h.update(f"{salt}\0".encode())
     h.update(f"{regime.__version__}\0{sys.version}\0{pickle.HIGHEST_PROTOCOL}\0".encode())
     here = Path(regime.__file__).parent
@@ -63,15 +65,18 @@ def key(inputs: Iterable[Path], salt: str = "") -> str:
         package = importlib.util.find_spec(f"regime.{sub}")
         folder = Path(package.origin).parent if package and package.origin else here
         for path in sorted(folder.glob("*.py")):
-            _add_file(h, path)
+            _add_stat(h, str(path))
     for name in _DEPENDENCIES:
         spec = importlib.util.find_spec(name)
-        origin = spec.origin if spec and spec.origin else ""
-        st = os.stat(origin) if origin else None
-        h.update(f"{name}\0{origin}\0{st and st.st_size}\0{st and st.st_mtime_ns}\0".encode())
+        _add_stat(h, spec.origin if spec and spec.origin else "")
     for path in inputs:
         _add_file(h, path)
     return h.hexdigest()
+
+
+def _add_stat(h: Any, origin: str) -> None:
+    st = os.stat(origin) if origin else None
+    h.update(f"{origin}\0{st and st.st_size}\0{st and st.st_mtime_ns}\0".encode())
 
 
 def _add_file(h: Any, path: Path) -> None:
@@ -124,7 +129,7 @@ def _read(path: Path, digest: str) -> tuple[bytes, dict] | None:
             data = f.read()
         magic, want, check, payload = data.split(b"\n", 3)
         if (magic + b"\n" != MAGIC or want != digest.encode()
-                or hashlib.sha256(payload).hexdigest().encode() != check):
+                or fasthash.hexdigest(payload).encode() != check):
             return None
         blob, table = pickle.loads(payload)
         return (blob, table) if isinstance(blob, bytes) and isinstance(table, dict) else None
@@ -143,7 +148,7 @@ def _save_if_new() -> None:
         return
     _PENDING[:] = [(path, digest, blob, len(table))]
     payload = pickle.dumps((blob, table), protocol=pickle.HIGHEST_PROTOCOL)
-    data = b"".join([MAGIC, digest.encode(), b"\n", hashlib.sha256(payload).hexdigest().encode(), b"\n",
+    data = b"".join([MAGIC, digest.encode(), b"\n", fasthash.hexdigest(payload).encode(), b"\n",
                      payload])
     import tempfile  # only when writing: with shutil, it is a noticeable part of a cold start
 

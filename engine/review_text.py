@@ -1,57 +1,50 @@
-"""What `regime diagnose` adds for people: `--set` what-ifs led by what changed, and the
-summary table after a batch (`--quiet`: only the table). No typer here: diagnose starts without it."""
+"""What `regime diagnose` adds for people: `--set` what-ifs led by what changed (rendered per case
+by engine/cli/diagnose.py, in the same envelope as any diagnosis), and the summary table after a
+batch (`--quiet`: only the table). No typer here: diagnose starts without it."""
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
+from typing import Any
 
-from regime.core.errors import RegimeError
 from regime.engine import display, terminal, whatif
-from regime.engine.knowledge import Knowledge
 from regime.engine.report_model import ReportModel
 from regime.engine.terminal import Column
 
 
-def what_if(paths: list[Path], sets: list[str], k: Knowledge, fmt: str) -> int:
-    """`regime diagnose CASE --set name=value`: the changed case's report, led by what changed.
-    Returns the exit code: 2 when a case or a --set was refused."""
-    from rich.console import Console
+def _head(w: whatif.WhatIf) -> str:
+    return (f"What-if {', '.join(w.sets)}; dropped as measured at the original operating point: "
+            f"{', '.join(display.label(n) for n in w.dropped) or 'none'}"
+            + (f"; kept (nothing re-derives them): {', '.join(w.kept)}" if w.kept else ""))
+
+
+def what_if_doc(w: whatif.WhatIf, diff: dict[str, Any]) -> dict[str, Any]:
+    """The `what_if` member of a what-if's JSON result: what was set, dropped, kept, changed."""
+    return {"set": w.sets, "dropped": w.dropped, "kept": w.kept, "changes": diff}
+
+
+def what_if_markdown(model: ReportModel, w: whatif.WhatIf, diff: dict[str, Any]) -> str:
+    from regime.engine import render_markdown
+    return (f"> {_head(w)}\n>\n" + "".join(f"> - {x}\n" for x in whatif.describe(diff)) + "\n"
+            + render_markdown.to_markdown(model))
+
+
+def print_what_if(model: ReportModel, w: whatif.WhatIf, diff: dict[str, Any], console) -> None:
+    """The changed case's text report, led by what changed."""
     from rich.table import Table
     from rich.text import Text
 
-    from regime.engine import render_markdown, render_text, report
+    from regime.engine import render_text
 
-    for path in paths:
-        try:
-            model, w, diff = whatif.compare(path, sets, k)
-        except RegimeError as err:
-            sys.stderr.write(f"error: {err.located(file=str(path))}\n")
-            return 2
-        lines = whatif.describe(diff)
-        head = (f"What-if {', '.join(w.sets)}; dropped as measured at the original operating point: "
-                f"{', '.join(display.label(n) for n in w.dropped) or 'none'}"
-                + (f"; kept (nothing re-derives them): {', '.join(w.kept)}" if w.kept else ""))
-        if fmt == "json":
-            doc = report.to_dict(w.diagnosis, k)  # type: ignore[arg-type]
-            doc["what_if"] = {"set": w.sets, "dropped": w.dropped, "kept": w.kept, "changes": diff}
-            sys.stdout.write(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
-        elif fmt == "markdown":
-            sys.stdout.write(f"> {head}\n>\n" + "".join(f"> - {x}\n" for x in lines) + "\n"
-                             + render_markdown.to_markdown(model))
-        else:
-            console = Console(highlight=False)
-            with terminal.trimmed(console):
-                console.print(Text(head, style="bold"))
-                grid = Table.grid(padding=(0, 1))
-                grid.add_column(no_wrap=True)
-                grid.add_column(ratio=1)
-                for x in lines:
-                    grid.add_row(Text("  •"), Text(x))
-                console.print(grid)
-            render_text.print_report(model, console)
-    return 0
+    with terminal.trimmed(console):
+        console.print(Text(_head(w), style="bold"))
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(no_wrap=True)
+        grid.add_column(ratio=1)
+        for x in whatif.describe(diff):
+            grid.add_row(Text("  •"), Text(x))
+        console.print(grid)
+    render_text.print_report(model, console)
 
 
 def summary_row(m: ReportModel) -> tuple[str, ...]:

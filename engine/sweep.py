@@ -73,7 +73,17 @@ def parse_range(text: str) -> tuple[str, float, float, bool]:
     return m[1], lo, hi, m[2].isdigit() and m[3].isdigit()
 
 
-def run(case: Case, vary: str, k: Knowledge) -> Sweep:
+def run(case: Case, vary: str, k: Knowledge, engine: str = "durable") -> Sweep:
+    """Each point is a what-if; a what-if's refusal is said of --vary, the option given."""
+    try:
+        return _run(case, vary, k, engine)
+    except RegimeError as err:
+        if err.field and err.field.startswith("--set "):
+            err.field = f"--vary {vary}"
+        raise
+
+
+def _run(case: Case, vary: str, k: Knowledge, engine: str) -> Sweep:
     name, lo, hi, integer = parse_range(vary)
     whatif.parse_sets([f"{name}={lo:g}"], k)  # the fact must be settable
     ceiling = k.report.ceiling
@@ -82,7 +92,7 @@ def run(case: Case, vary: str, k: Knowledge) -> Sweep:
 
     def at(v: float) -> Point:
         if v not in cache:
-            cache[v] = _point(case, name, v, k, out)
+            cache[v] = _point(case, name, v, k, out, engine)
         return cache[v]
 
     grid = _grid(lo, hi, integer)
@@ -131,8 +141,8 @@ def _what(a: Point, b: Point) -> list[str]:
     return out
 
 
-def _point(case: Case, name: str, v: float, k: Knowledge, out: Sweep) -> Point:
-    w = whatif.run(case, [whatif.Change(name, f"{v:g}")], k)
+def _point(case: Case, name: str, v: float, k: Knowledge, out: Sweep, engine: str) -> Point:
+    w = whatif.run(case, [whatif.Change(name, f"{v:g}")], k, engine)
     out.dropped = w.dropped
     d = w.diagnosis
     assert d is not None

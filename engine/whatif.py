@@ -54,7 +54,7 @@ def parse_sets(sets: list[str], k: Knowledge) -> list[Change]:
 
 
 def load(path: Path, k: Knowledge) -> Case:
-    return load_case(Path(path), k.vocabulary, k.levers, k.claims)
+    return load_case(Path(path), k.vocabulary, k.levers, k.claims, k.catalogue)
 
 
 def apply(case: Case, changes: list[Change], k: Knowledge) -> tuple[Case, list[str]]:
@@ -97,10 +97,10 @@ def _derivable_from(changed: set[str], k: Knowledge) -> set[str]:
     return depends
 
 
-def run(case: Case, changes: list[Change], k: Knowledge) -> WhatIf:
+def run(case: Case, changes: list[Change], k: Knowledge, engine: str = "durable") -> WhatIf:
     """Diagnose the changed case; given facts nothing re-derives are restored and kept."""
     new, dropped = apply(case, changes, k)
-    runner = api.runner(k)
+    runner = api.runner(k, engine)
     d = runner.diagnose(new)
     lost = [n for n in dropped if n not in d.facts and n.split("__")[0] not in k.report.operating_point]
     if lost:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from regime.core import units
-from regime.core.errors import Collector, RegimeError, did_you_mean
+from regime.core.errors import Collector, RegimeError, did_you_mean, one_input
 from regime.core.names import member_id
 from regime.core.shape import Key, checked
 from regime.core.yamlsrc import LineDict, expect_mapping, line_at, line_of, load_yaml
@@ -55,6 +55,12 @@ def load_case(path: Path, vocabulary: Vocabulary, levers: dict[str, Any],
 
     `extra` maps 'hardware'/'models' to catalogue entries added by knowledge layers, each with
     the file it came from. `raw` is a case body already read (a pack test's inline case)."""
+    with one_input():  # a case with 20,000 mistakes is refused as fast as one with ten
+        return _load_case(path, vocabulary, levers, claims, extra, raw)
+
+
+def _load_case(path: Path, vocabulary: Vocabulary, levers: dict[str, Any], claims: dict[str, Any],
+               extra: dict[str, dict[str, tuple[dict, str]]] | None, raw: dict | None) -> Case:
     file = str(path)
     raw = expect_mapping(load_yaml(path) if raw is None else raw, file,
                          "a case file is a mapping with at least 'title' and 'facts'")
@@ -121,6 +127,9 @@ def _case_facts(section: dict, vocabulary: Vocabulary, file: str, errors: Collec
                 sources: dict[str, Any]) -> list[FactRecord]:
     out: list[FactRecord] = []
     for name, raw in section.items():
+        if errors.full and name not in vocabulary:  # past the cap: counted, no did-you-mean search
+            errors.count("unknown fact")
+            continue
         line = line_of(section, name)
         origin = str(sources.get(name) or f"{Path(file).name}:{line}")  # `sources:` says where measured
         out.extend(errors.run(_case_fact, name, raw, vocabulary, file, line, origin) or ())
@@ -198,9 +207,10 @@ def _check_sum(spec: FactSpec, records: list[FactRecord]) -> None:
 def _flags(fact: str, ids: list[str], known: dict[str, Any], raw: dict, key: str,
            file: str, errors: Collector) -> list[FactRecord]:
     out = []
+    spellings = _spellings(known)
     for i, given in enumerate(ids):
         line = line_at(raw.get(key), i) or line_of(raw, key)
-        resolved = _resolve_id(given, known)
+        resolved = given if given in known else spellings.get(given.strip().lower())
         if resolved is None:
             errors.errors.append(RegimeError(f"unknown {key[:-1]} '{given}'{did_you_mean(given, known)}",
                                              file=file, line=line, field=f"{key}[{i}]"))
@@ -210,11 +220,10 @@ def _flags(fact: str, ids: list[str], known: dict[str, Any], raw: dict, key: str
     return out
 
 
-def _resolve_id(given: str, known: dict[str, Any]) -> str | None:
-    if given in known:
-        return given
-    g = given.strip().lower()
+def _spellings(known: dict[str, Any]) -> dict[str, str]:
+    """Each id and alias, lower case, to its id (made once per list, however long the list)."""
+    out: dict[str, str] = {}
     for key, item in known.items():
-        if g == key or g in (a.lower() for a in getattr(item, "aliases", ())):
-            return key
-    return None
+        for spelling in (key, *(a.lower() for a in getattr(item, "aliases", ()))):
+            out.setdefault(spelling, key)
+    return out

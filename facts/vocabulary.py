@@ -139,7 +139,7 @@ class Vocabulary:
             field: str | None = None) -> FactSpec:
         if name not in self.specs:
             raise RegimeError(f"unknown fact '{name}'{did_you_mean(name, self.specs)}",
-                              file=file, line=line, field=field)
+                              file=file, line=line, field=field, kind="unknown fact")
         return self.specs[name]
 
     def extended(self, specs: dict[str, FactSpec], file: str | None = None,

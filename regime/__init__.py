@@ -10,7 +10,7 @@ first use, so `import regime` stays cheap.
 
 from typing import Any
 
-__version__ = "0.2.0"
+__version__ = "0.2.0"  # the only place the version is written: pyproject.toml reads it from here
 
 
 def __getattr__(name: str) -> Any:

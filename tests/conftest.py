@@ -86,7 +86,8 @@ def case_error(tmp_path: Path, knowledge: Knowledge, text: str) -> RegimeError:
     return info.value
 
 
-def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    """Run `regime` in a fresh interpreter, as a user would."""
-    return subprocess.run([sys.executable, "-m", "regime.engine.entry", *args], capture_output=True,
-                          text=True, cwd=cwd or ROOT, timeout=300)
+def run_cli(*args: str, cwd: Path | None = None,
+            env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """Run `regime` in a fresh interpreter, as a user would (`env`: added to the environment)."""
+    return subprocess.run([sys.executable, "-m", "regime.engine.cli.entry", *args], capture_output=True,
+                          text=True, cwd=cwd or ROOT, timeout=300, env={**os.environ, **(env or {})})

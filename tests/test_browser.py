@@ -21,7 +21,8 @@ import pytest
 from conftest import ROOT
 from test_snapshots import SOLUTION_CASES
 
-from regime.engine import api, report_cli
+from regime.engine import api
+from regime.engine.cli import report_files
 from regime.engine.paths import CASES_DIR
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -56,7 +57,7 @@ def render(page: Path, profile: Path, shot: Path) -> tuple[str, list[str]]:
 def rendered(tmp_path_factory, knowledge) -> dict[str, tuple[str, list[str]]]:
     """Every seed case's page, rendered by one browser per core at once, each with a fresh profile."""
     out = tmp_path_factory.mktemp("reports")
-    report_cli.write_all(api.diagnose_all([CASES_DIR / f"{n}.yaml" for n in SOLUTION_CASES], knowledge),
+    report_files.write_all(api.diagnose_all([CASES_DIR / f"{n}.yaml" for n in SOLUTION_CASES], knowledge),
                          knowledge, out)
     SHOTS.mkdir(parents=True, exist_ok=True)
     for name in SOLUTION_CASES:
@@ -71,7 +72,7 @@ def rendered(tmp_path_factory, knowledge) -> dict[str, tuple[str, list[str]]]:
 def fold(tmp_path_factory, knowledge) -> dict[str, dict]:
     """Where each seed case's first fix and its bound lie in a 1280×800 window."""
     out = tmp_path_factory.mktemp("probed")
-    report_cli.write_all(api.diagnose_all([CASES_DIR / f"{n}.yaml" for n in SOLUTION_CASES], knowledge),
+    report_files.write_all(api.diagnose_all([CASES_DIR / f"{n}.yaml" for n in SOLUTION_CASES], knowledge),
                          knowledge, out)
     for n in SOLUTION_CASES:
         page = out / f"{n}.html"

@@ -60,8 +60,8 @@ def test_no_fact_name_is_hard_coded_in_the_report_code():
     modules = """regime.engine.chart regime.engine.chart_data
                  regime.engine.report_model regime.engine.render_text
                  regime.engine.render_markdown regime.engine.render_html
-                 regime.engine.sweep regime.engine.whatif regime.engine.review_cli
-                 regime.engine.report_cli regime.engine.report_spec regime.engine.display"""
+                 regime.engine.sweep regime.engine.whatif regime.engine.cli.review
+                 regime.engine.cli.report_files regime.engine.report_spec regime.engine.display"""
     for module in modules.split():
         code = Path(importlib.util.find_spec(module).origin).read_text(encoding="utf-8")  # wherever it moves
         for name in names:

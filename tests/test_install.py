@@ -1,8 +1,13 @@
-"""`pip install .` (not editable) gives a `regime` that finds its knowledge from any directory."""
+"""`pip install .` (not editable) gives a `regime` that finds its knowledge from any directory,
+and every example line of the README runs there."""
 
 from __future__ import annotations
 
 import json
+import os
+import re
+import shlex
+import shutil
 import site
 import subprocess
 import sys
@@ -15,17 +20,43 @@ from conftest import ROOT
 
 pytestmark = pytest.mark.e2e
 
+CHECKOUT_ONLY = "# in a checkout"  # README examples that need files the wheel does not ship
 
-def _run(*cmd, cwd=None) -> subprocess.CompletedProcess:
-    done = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, cwd=cwd, timeout=600)
-    assert done.returncode == 0, done.stdout + done.stderr
+
+def _run(*cmd, cwd=None, env=None) -> subprocess.CompletedProcess:
+    done = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, cwd=cwd, timeout=600,
+                          env=env)
+    assert done.returncode == 0, f"{' '.join(map(str, cmd))}\n{done.stdout}{done.stderr}"
     return done
+
+
+def readme_examples() -> list[str]:
+    """Every `regime ...` line of the README's sh blocks, but those marked as needing a checkout."""
+    blocks = re.findall(r"```sh\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8"), re.S)
+    return [line for block in blocks for line in block.splitlines()
+            if line.startswith("regime ") and CHECKOUT_ONLY not in line]
+
+
+def _inputs(work: Path) -> None:
+    """The files the README's examples name, as a user would have them."""
+    shutil.copy(ROOT / "cases" / "a_chatbot.yaml", work / "my_case.yaml")
+    (work / "runs").mkdir()
+    for name in ("a_chatbot", "d_high_throughput_api"):
+        shutil.copy(ROOT / "cases" / f"{name}.yaml", work / "runs")
+    shutil.copytree(ROOT / "tests" / "layers" / "site_kv", work / "site")
+    shutil.copy(ROOT / "tests" / "data" / "v100_rank0_train_trimmed.json.gz", work / "run.pt.trace.json.gz")
+    (work / "roster.csv").write_text("id\ns1\ns2\n", encoding="utf-8")
+    (work / "submissions").mkdir()
+    answer = (ROOT / "answers" / "a_chatbot.tempting_fuse.yaml").read_text(encoding="utf-8")
+    (work / "submissions" / "s1.yaml").write_text(answer.replace("student: tempting", "student: s1"),
+                                                  encoding="utf-8")
 
 
 def test_wheel_in_a_fresh_venv_works_from_any_directory(tmp_path):
     wheels = tmp_path / "wheels"
-    _run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-         "-w", wheels, ROOT)
+    built = _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                 "-w", wheels, ROOT)
+    assert "would be ignored" not in built.stdout + built.stderr
     fresh = tmp_path / "fresh"
     _run(sys.executable, "-m", "venv", fresh)
     py = fresh / "bin" / "python"
@@ -53,3 +84,18 @@ def test_wheel_in_a_fresh_venv_works_from_any_directory(tmp_path):
     version = _run(fresh / "bin" / "regime", "--version", cwd=elsewhere).stdout
     assert version.startswith("regime ") and "durable-rules 2.0.28 (vendored" in version
     assert "classify sha256:" in version or "classify " in version
+    installed = _run(py, "-c", "import regime; print(regime.__version__)").stdout.strip()
+    assert version.splitlines()[0] == f"regime {installed}"  # one version, wherever it is read
+    work = tmp_path / "work"  # not the checkout: the examples find their knowledge in the wheel
+    work.mkdir()
+    _inputs(work)
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "COLUMNS": "100"}
+    examples = readme_examples()
+    assert len(examples) >= 15
+    for line in examples:
+        args = shlex.split(line.split("#")[0])
+        _run(fresh / "bin" / "regime", *args[1:], cwd=work, env=env)
+    assert "Examples:" in _run(fresh / "bin" / "regime", "sweep", "--help", cwd=work, env=env).stdout
+    missing = subprocess.run([fresh / "bin" / "regime", "diagnose", "cases/a_chatbot.yaml"], cwd=work,
+                             capture_output=True, text=True, env=env)
+    assert missing.returncode == 2 and "'a_chatbot' works from anywhere" in missing.stderr

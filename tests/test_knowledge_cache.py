@@ -79,7 +79,7 @@ def test_disabled_by_environment(cache, monkeypatch):
 
 PROBE = """
 import sys
-from regime.engine import entry
+from regime.engine.cli import entry
 try:
     entry.main(["diagnose", CASE, "--format", "json"])
 except SystemExit as done:

@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from regime.core.errors import RegimeError
 from regime.engine import api
-from regime.engine.cli import app
+from regime.engine.cli.app import app
 
 HEAD = "pack: site\ndescription: d\n"
 

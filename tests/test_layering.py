@@ -26,7 +26,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
                    "regime.engine.paths", "regime.engine.version", "regime.engine.report_spec",
                    "regime.engine.report_types")),  # a pack's report: section, compiled on load
     ("run", ("regime.engine.run", "regime.engine.run.*")),
-    ("cli", ("regime.engine.cli", "regime.engine.cli.*", "regime.engine.*_cli", "regime.engine.entry")),
+    # the grade/exercise and trace commands are CLI modules that live beside what they run
+    ("cli", ("regime.engine.cli", "regime.engine.cli.*", "regime.engine.grading.cli",
+             "regime.engine.trace.command")),
     ("commands", ("regime.engine.trace", "regime.engine.trace.*", "regime.engine.grading",
                   "regime.engine.grading.*")),
     ("services", ("regime.engine.*",)),  # api, explain, packtest, lint, batch, reports, ...

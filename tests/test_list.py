@@ -7,20 +7,20 @@ import json
 import pytest
 from conftest import TESTS, run_cli
 
-from regime.engine import list_cli
+from regime.engine.cli import listing
 
 SITE_KV = TESTS / "layers" / "site_kv"
 
 
-@pytest.mark.parametrize("what", list(list_cli.What))
+@pytest.mark.parametrize("what", list(listing.What))
 def test_every_listing_has_names_and_locations(what, knowledge):
-    items = list_cli.ITEMS[what](knowledge)
+    items = listing.ITEMS[what](knowledge)
     assert items and all(i["name"] and ":" in i["where"] for i in items)
-    assert all(not i["where"].endswith(":0") for i in items if what is not list_cli.What.cases)
+    assert all(not i["where"].endswith(":0") for i in items if what is not listing.What.cases)
 
 
 def test_facts_show_unit_range_meaning_and_origin(knowledge):
-    facts = {f["name"]: f for f in list_cli.facts(knowledge)}
+    facts = {f["name"]: f for f in listing.facts(knowledge)}
     assert facts["bw_util"]["unit"] == "%" and facts["bw_util"]["range"] == "[0, 1]"
     assert facts["bw_util"]["where"].split("/")[-1].startswith("vocabulary.yaml:")
     assert facts["ridge_batch"]["where"].split("/")[-1].startswith("derive_roofline.yaml:")

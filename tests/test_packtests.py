@@ -8,7 +8,7 @@ import pytest
 from conftest import run_cli, write
 from typer.testing import CliRunner
 
-from regime.engine.cli import app
+from regime.engine.cli.app import app
 
 
 @pytest.mark.e2e

@@ -18,7 +18,7 @@ from conftest import ROOT
 from regime.engine import terminal
 from regime.engine.terminal import Column
 
-REGIME = [sys.executable, "-m", "regime.engine.entry"]
+REGIME = [sys.executable, "-m", "regime.engine.cli.entry"]
 SUMMARY = ["diagnose", "--quiet"]
 SWEEP = ["sweep", "cases/a_chatbot.yaml", "--vary", "batch=1..512"]
 NOTE = "(not shown at "

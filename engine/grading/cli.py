@@ -10,7 +10,8 @@ from typing import Annotated
 
 import typer
 
-EXIT_BAD_INPUT = 2
+from regime.engine.cli import core
+from regime.engine.cli.options import JobsOpt, RulesOpt
 
 
 class GradeFormat(StrEnum):
@@ -21,14 +22,8 @@ class GradeFormat(StrEnum):
     prairielearn = "prairielearn"
 
 
-RulesOpt = Annotated[list[Path] | None, typer.Option(
-    "--rules",
-    help="Extra pack directory (site packs; DIR/grading/*.yaml override the rubric). Repeatable.")]
-
-
-def _fail(message: object) -> typer.Exit:
-    sys.stderr.write(f"error: {message}\n")
-    return typer.Exit(EXIT_BAD_INPUT)
+def _fail(message) -> typer.Exit:
+    return typer.Exit(core.refuse(message))
 
 
 def _grader(rules: list[Path] | None):
@@ -41,13 +36,14 @@ def _grader(rules: list[Path] | None):
 
 
 def grade(
-    answers: Annotated[list[Path], typer.Argument(help="Answer files (.yaml, .md) or folders of them.")],
+    answers: Annotated[list[Path], typer.Argument(
+        metavar="ANSWER", help="Answer files (.yaml, .md) or folders of them.")],
     variants: Annotated[Path | None, typer.Option(
         "--variants",
         help="Folder written by `regime exercise make`: grade each student on their variant.")] = None,
     fmt: Annotated[GradeFormat, typer.Option("--format", "-f", help="Output format.")] = GradeFormat.text,
     out: Annotated[Path | None, typer.Option("-o", "--out", help="Write results into this folder.")] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, max=64, help="Worker processes.")] = 1,
+    jobs: JobsOpt = core.JOBS.default,
     rules: RulesOpt = None,
 ) -> None:
     """Grade answers against the engine's own diagnosis: one answer or a whole class."""
@@ -59,7 +55,7 @@ def grade(
     if fmt in (GradeFormat.gradescope, GradeFormat.prairielearn) and out is None and len(paths) > 1:
         raise _fail(f"--format {fmt.value} with several submissions writes one results.json each: "
                     "give -o DIR")
-    results = batch.grade_with_progress(grader, paths, variants, jobs)
+    results = batch.grade_with_progress(grader, paths, variants, core.workers(jobs))
     _write(results, fmt, out, output)
     warned = [r for r in results if any(n.startswith("WARNING:") for n in r.notes)]
     for r in warned[:20]:
@@ -69,10 +65,10 @@ def grade(
     failed = [r for r in results if not r.graded]
     for r in failed:
         for e in r.errors:
-            sys.stderr.write(f"error: {e}\n")
+            core.error(e)
     if failed:
         sys.stderr.write(f"{len(failed)} of {len(results)} submission(s) not graded\n")
-        raise typer.Exit(EXIT_BAD_INPUT)
+        raise typer.Exit(core.EXIT_BAD_INPUT)
 
 
 def _write(results, fmt: GradeFormat, out: Path | None, output) -> None:
@@ -101,13 +97,13 @@ def _write(results, fmt: GradeFormat, out: Path | None, output) -> None:
         (out / name).write_text(body, encoding="utf-8")
 
 
-exercise_app = typer.Typer(add_completion=False, no_args_is_help=True,
+exercise_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                            help="Exercises for a class: per-student variants of a case.")
 
 
 @exercise_app.command("make")
 def make(
-    case: Annotated[Path, typer.Argument(help="Case file (or built-in case id) to vary.")],
+    case: Annotated[Path, typer.Argument(metavar="CASE", help=core.CASE_HELP)],
     students: Annotated[Path, typer.Option("--students", help=(
         "Roster CSV: a Canvas export (SIS Login ID), or a column id/student/sid/email; "
         "see docs/grading.md."))],
@@ -120,12 +116,9 @@ def make(
     """Write one variant of CASE per student, each with its key, and state the regime coverage."""
     from regime.core.errors import RegimeError
     from regime.engine.grading import exercise
-    from regime.engine.paths import CASES_DIR
     grader = _grader(rules)
-    path = case if case.is_file() else CASES_DIR / f"{case}.yaml"
     try:
-        if not path.is_file():
-            raise RegimeError("no such case file or built-in case id", file=str(case))
+        path = core.case(case)
         roster = exercise.read_roster(students)
         sys.stderr.write(f"roster: {len(roster)} student id(s) from column '{roster.column}' of {students}\n")
         spec_files = exercise.spec_files(rules or [])
@@ -134,7 +127,3 @@ def make(
         raise _fail(err) from None
     sys.stdout.write(ex.statement() + "\n")
 
-
-def register(app: typer.Typer) -> None:
-    app.command()(grade)
-    app.add_typer(exercise_app, name="exercise")

@@ -139,10 +139,14 @@ class Expression:
     mode: str  # "condition" | "formula"
 
     def facts(self) -> list[str]:
-        """Fact fields the expression reads, in first-use order."""
-        seen: dict[str, None] = {}
-        walk_refs(self.tree, lambda r: seen.setdefault(r.field, None))
-        return list(seen)
+        """Fact fields the expression reads, in first-use order (worked out once, and kept
+        with the expression in the knowledge cache)."""
+        memo = self.__dict__.get("_facts")
+        if memo is None:
+            seen: dict[str, None] = {}
+            walk_refs(self.tree, lambda r: seen.setdefault(r.field, None))
+            memo = self.__dict__["_facts"] = tuple(seen)
+        return list(memo)
 
     def constants(self) -> list[Num]:
         """The named constants (pack parameters, table entries) the expression uses."""

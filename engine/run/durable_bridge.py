@@ -15,7 +15,6 @@ action, delete_state, delete_ruleset) rather than through durable's Python Host:
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import json
 import math
@@ -25,6 +24,7 @@ import weakref
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from regime.core import digest as fasthash
 from regime.durable import durable_rules_engine as _dre
 
 _LOCK = threading.RLock()
@@ -114,14 +114,16 @@ class Ruleset:
     the ruleset, each rule is tried alone so the caller can name the ones at fault.
     """
 
-    def __init__(self, definition: Mapping[str, Mapping]) -> None:
-        text = dumps(definition)
-        self.name = f"regime_{hashlib.sha256(text.encode()).hexdigest()[:16]}_{next(_SERIAL)}"
+    def __init__(self, definition: Mapping[str, Mapping] | str) -> None:
+        """`definition`: the ruleset, or its text as `dumps` writes it."""
+        text = definition if isinstance(definition, str) else dumps(definition)
+        self.name = f"regime_{fasthash.hexdigest(text.encode())[:16]}_{next(_SERIAL)}"
         with _LOCK:
             try:
                 self._handle = _dre.create_ruleset(self.name, text)
             except Exception as err:  # durable raises its own error type with a bare number
-                raise RulesetRejected(_culprits(definition) or {"(ruleset)": str(err)}) from None
+                rules = json.loads(text) if isinstance(definition, str) else definition
+                raise RulesetRejected(_culprits(rules) or {"(ruleset)": str(err)}) from None
         self._release = weakref.finalize(self, _delete, self._handle)
 
     @property
@@ -165,7 +167,7 @@ def _delete(handle: int) -> None:
 def _culprits(definition: Mapping[str, Mapping]) -> dict[str, str]:
     found = {}
     for rid, rule in definition.items():
-        probe = f"regime_probe_{hashlib.sha256(rid.encode()).hexdigest()[:12]}"
+        probe = f"regime_probe_{fasthash.hexdigest(rid.encode())[:12]}"
         try:
             handle = _dre.create_ruleset(probe, dumps({rid: rule}))
         except Exception as err:

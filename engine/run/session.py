@@ -34,6 +34,12 @@ MAX_RULES = BUCKET * BUCKET * 48
 CATCH_ALL = "_catch_all"
 CATCH_ALL_PRI = 65000
 _SIDS = itertools.count(1)
+DEFINITION = "durable_definition"  # Knowledge.prepared: the ruleset's text, made when it is built
+
+
+def prepare(k: Knowledge) -> None:
+    """Work out the durable ruleset's text now, so the knowledge cache keeps it."""
+    k.prepared[DEFINITION] = durable_bridge.dumps(definition(Program(k)))
 
 
 class Runner:
@@ -70,7 +76,7 @@ def compile_ruleset(program: Program) -> durable_bridge.Ruleset:
     if len(rules) > MAX_RULES:
         raise RegimeError(f"{len(rules)} rules loaded; at most {MAX_RULES} fit one durable-rules ruleset")
     try:
-        return durable_bridge.Ruleset(definition(program))
+        return durable_bridge.Ruleset(program.k.prepared.get(DEFINITION) or definition(program))
     except durable_bridge.RulesetRejected as err:
         rid, why = next(iter(err.culprits.items()))
         plan = program.by_id.get(rid)

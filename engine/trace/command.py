@@ -11,8 +11,8 @@ from typing import Annotated
 import typer
 
 from regime.core.errors import RegimeError
-
-EXIT_BAD_INPUT = 2
+from regime.engine.cli import core
+from regime.engine.cli.options import RulesOpt
 
 
 class CaseFormat(StrEnum):
@@ -28,9 +28,7 @@ def trace(
     model: Annotated[str | None, typer.Option("--model", help="Catalogue model.")] = None,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write the case here.")] = None,
     fmt: Annotated[CaseFormat, typer.Option("--format", "-f", help="Case file format.")] = CaseFormat.yaml,
-    rules: Annotated[list[Path] | None, typer.Option(
-        "--rules", help="Extra pack directory (its kernels.yaml adds kernel-name rules). Repeatable.")
-    ] = None,
+    rules: RulesOpt = None,
     max_bytes: Annotated[float | None, typer.Option(
         "--max-bytes", help="Refuse traces that decompress to more than this many bytes.")] = None,
 ) -> None:
@@ -42,8 +40,7 @@ def trace(
         k = api.knowledge(rules or [])
         mapping, _ = trace_case(trace_file, k, rules, hardware, model, max_bytes)
     except RegimeError as err:
-        sys.stderr.write(f"error: {err}\n")
-        raise typer.Exit(EXIT_BAD_INPUT) from None
+        raise typer.Exit(core.refuse(err)) from None
     if output is not None:
         mapping.pop("id")  # a case file's id is its file name, as for every other case
     text = (json.dumps(mapping, indent=2, ensure_ascii=False) + "\n" if fmt is CaseFormat.json
@@ -54,6 +51,5 @@ def trace(
     try:
         output.write_text(text, encoding="utf-8")
     except OSError as err:
-        sys.stderr.write(f"error: {output}: {err.strerror}\n")
-        raise typer.Exit(EXIT_BAD_INPUT) from None
+        raise typer.Exit(core.refuse(RegimeError(str(err.strerror), file=str(output)))) from None
     sys.stderr.write(f"wrote {output}: {len(mapping['facts'])} facts measured from {trace_file}\n")

@@ -3,29 +3,27 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from regime.core.errors import RegimeError
-from regime.engine import api, lint, packtest
-from regime.engine.paths import RULES_DIR, builtin_cases
+from regime.engine.cli import core
+from regime.engine.cli.options import RulesOpt, exit_with
 
-EXIT_FINDINGS = 1
-EXIT_BAD_INPUT = 2
-
-CodesOpt = Annotated[list[str] | None, typer.Option(help="Codes or prefixes (RG001, RG00). Repeatable.")]
+CodesOpt = Annotated[list[str] | None, typer.Option(
+    metavar="CODE", help="Codes or prefixes (RG001, RG00). Repeatable.")]
 
 
 def check(
-    rules: Annotated[list[Path] | None, typer.Option(
-        "--rules", help="Extra pack directory or file (site packs, overrides). Repeatable.")] = None,
+    rules: RulesOpt = None,
     select: CodesOpt = None,
     ignore: CodesOpt = None,
     codes: Annotated[bool, typer.Option("--codes", help="List the lint codes and exit.")] = False,
 ) -> None:
     """Validate the packs (built-in plus --rules) and lint them: errors first, then warnings."""
+    from regime.engine import lint, packtest  # the linter loads pint: only `check` pays for it
+    from regime.engine.paths import RULES_DIR, builtin_cases
     if codes:
         for c in lint.CODES.values():
             sys.stdout.write(f"{c.code} {c.severity:<7} {c.name}: {c.summary}\n")
@@ -33,13 +31,10 @@ def check(
     pick = _split(select)
     drop = _split(ignore)
     try:
-        k = api.knowledge(rules or [])
-        api.runner(k)
+        k = core.knowledge(rules or [])
     except RegimeError as err:  # the loader's refusal; RG002/RG006/RG007 carry their code
-        code = f"{err.code} error: " if err.code else ""
-        sys.stderr.write(f"error: {err.file or '<input>'}:{err.line or 0}: {code}"
-                         f"{err.field + ': ' if err.field else ''}{err.message}\n")
-        raise typer.Exit(EXIT_BAD_INPUT) from None
+        exit_with(core.refuse(err))
+        return
     inputs = [*builtin_cases(), *packtest.test_files([RULES_DIR, *packtest.layers_for(rules or [])])]
     found = [f for f in lint.lint(k, inputs) if lint.selected(f.code, pick, drop)]
     for f in found:
@@ -54,14 +49,13 @@ def check(
                          f"{len(k.parameters)} parameters, {len(k.levers)} levers, {len(k.claims)} claims\n")
     else:
         sys.stdout.write(f"{errors} error(s), {len(found) - errors} warning(s)\n")
-    if errors:
-        raise typer.Exit(EXIT_FINDINGS)
+    exit_with(core.EXIT_FAILED if errors else core.EXIT_OK)
 
 
 def _split(values: list[str] | None) -> list[str]:
+    from regime.engine import lint
     out = [v.strip() for item in values or [] for v in item.split(",") if v.strip()]
     unknown = [v for v in out if not any(c.startswith(v.upper()) for c in lint.CODES)]
     if unknown:
-        sys.stderr.write(f"error: unknown lint code '{unknown[0]}' (see regime check --codes)\n")
-        raise typer.Exit(EXIT_BAD_INPUT)
+        exit_with(core.refuse(f"unknown lint code '{unknown[0]}' (see regime check --codes)"))
     return out

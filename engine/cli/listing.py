@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import sys
 from enum import StrEnum
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -14,6 +13,8 @@ from regime.core import units
 from regime.core.errors import RegimeError
 from regime.core.yamlsrc import line_of, load_yaml
 from regime.engine import api
+from regime.engine.cli import core
+from regime.engine.cli.options import RulesOpt, TextOrJsonOpt, exit_with, value
 from regime.engine.knowledge import Knowledge
 from regime.engine.paths import builtin_cases
 from regime.facts.catalogue import CATALOGUE_DIR
@@ -31,25 +32,19 @@ class What(StrEnum):
     cases = "cases"
 
 
-class Fmt(StrEnum):
-    text = "text"
-    json = "json"
-
-
 def list_(
     what: Annotated[What, typer.Argument(help="What to list.")],
-    fmt: Annotated[Fmt, typer.Option("--format", "-f", help="Output format.")] = Fmt.text,
-    rules: Annotated[list[Path] | None, typer.Option(
-        "--rules", help="Extra pack directory or file (site layers). Repeatable.")] = None,
+    fmt: TextOrJsonOpt = core.TEXT_OR_JSON.default,
+    rules: RulesOpt = None,
 ) -> None:
     """List facts, hardware, models, levers, claims, rules, parameters or built-in cases."""
     try:
         k = api.knowledge(rules or [])
         items = ITEMS[what](k)
     except RegimeError as err:
-        sys.stderr.write(f"error: {err}\n")
-        raise typer.Exit(2) from None
-    if fmt is Fmt.json:
+        exit_with(core.refuse(err))
+        return
+    if value(fmt) == "json":
         sys.stdout.write(json.dumps(items, indent=2, ensure_ascii=False) + "\n")
         return
     for item in items:

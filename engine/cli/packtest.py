@@ -9,26 +9,29 @@ from typing import Annotated
 import typer
 
 from regime.core.errors import RegimeError
-from regime.engine import api, packtest
-
-EXIT_FAILED = 1
-EXIT_BAD_INPUT = 2
+from regime.engine.cli import core
+from regime.engine.cli.options import RulesOpt, exit_with
 
 
 def test(
     dirs: Annotated[list[Path] | None, typer.Argument(
-        help="Layer directories (or *.test.yaml files) whose tests to run. Default: built-in packs.")] = None,
+        metavar="DIR", show_default=False,
+        help="Layer directories (or *.test.yaml files) whose tests to run. Default: the --rules "
+             "layers', else the built-in packs'.")] = None,
+    rules: RulesOpt = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List passing tests too.")] = False,
 ) -> None:
-    """Run pack tests (*.test.yaml): each case's expected conclusions, with coverage of the rules."""
-    given = dirs or packtest.default_dirs()
+    """Run pack tests (*.test.yaml): each case's expected conclusions, with coverage of the rules.
+    --rules layers are loaded as for every command, and their tests run when no DIR is given."""
+    from regime.engine import packtest  # its pydantic models: only `test` builds them
+    given = dirs or rules or packtest.default_dirs()
     try:
-        layers = packtest.layers_for(given)
-        k = api.knowledge(layers)
-        api.runner(k)
+        layers = list(dict.fromkeys([*(rules or []), *packtest.layers_for(given)]))
+        k = core.knowledge(layers)
         files = packtest.test_files(given)
     except RegimeError as err:
-        _fail_input(err)
+        exit_with(core.refuse(err))
+        return
     results, bad = [], 0
     for path in files:
         try:
@@ -37,8 +40,8 @@ def test(
                 _print(result, verbose)
         except RegimeError as err:
             bad += 1
-            sys.stderr.write(f"error: {err.located(file=str(path))}\n")
-    tested = {packtest.layer_name(layer) for layer in layers} or {"built-in"}
+            core.error(err.located(file=str(path)))
+    tested = {packtest.layer_name(d.parent if d.is_file() else d) for d in given}
     n, total, missing = packtest.coverage(results, [r for r in k.rules if r.layer in tested])
     failed = sum(1 for r in results if not r.ok)
     out = sys.stdout
@@ -47,12 +50,11 @@ def test(
         out.write(f"not fired by any test: {', '.join(missing)}\n")
     out.write(f"{len(results) - failed} passed, {failed} failed, {len(files)} file(s)\n")
     if bad:
-        raise typer.Exit(EXIT_BAD_INPUT)
-    if failed or not files:
-        raise typer.Exit(EXIT_FAILED)
+        exit_with(core.EXIT_BAD_INPUT)
+    exit_with(core.EXIT_FAILED if failed or not files else core.EXIT_OK)
 
 
-def _print(result: packtest.Result, verbose: bool) -> None:
+def _print(result, verbose: bool) -> None:
     where = f"{result.file}:{result.line or 0}"
     if result.ok:
         if verbose:
@@ -62,7 +64,3 @@ def _print(result: packtest.Result, verbose: bool) -> None:
     for line in result.failures:
         sys.stdout.write(f"  {line}\n")
 
-
-def _fail_input(err: RegimeError) -> None:
-    sys.stderr.write(f"error: {err}\n")
-    raise typer.Exit(EXIT_BAD_INPUT)

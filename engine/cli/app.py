@@ -1,0 +1,125 @@
+"""`regime`: the typer app. Each command is a thin function over cli/core.py: the same case
+references, shared options (cli/options.py), errors and exit codes everywhere. Help is plain
+text in one style, every command ends with examples, and `--install-completion` covers all
+of them (`regime diagnose` included: the shell's completion requests come here)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+import yaml
+
+from regime.core.errors import RegimeError
+from regime.engine.cli import core
+from regime.engine.cli.options import (
+    CaseArg,
+    CasesArg,
+    DiagnoseFormatOpt,
+    EngineOpt,
+    JobsOpt,
+    QuietOpt,
+    RulesOpt,
+    SetOpt,
+    TraceOpt,
+    exit_with,
+    value,
+)
+
+HELP = {"help_option_names": ["-h", "--help"]}
+app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, context_settings=HELP,
+                  help="Diagnose why a GPU ML workload runs as fast as it does.")
+
+
+EXAMPLES = yaml.safe_load(Path(__file__).with_name("examples.yaml").read_text(encoding="utf-8"))
+
+
+def examples(command: str) -> str:
+    """The end of a command's help: its examples (examples.yaml: data, not code), as written."""
+    return "Examples:\n\n\b\n" + "\n".join(f"  {line}" for line in EXAMPLES[command])
+
+
+@app.command(epilog=examples("diagnose"))
+def diagnose(
+    cases: CasesArg = None,
+    fmt: DiagnoseFormatOpt = core.DIAGNOSE_FORMAT.default,
+    rules: RulesOpt = None,
+    engine: EngineOpt = core.ENGINE.default,
+    trace: TraceOpt = None,
+    sets: SetOpt = None,
+    quiet: QuietOpt = False,
+    jobs: JobsOpt = core.JOBS.default,
+) -> None:
+    """Diagnose each case: regime, evidence, fixes in priority order, rejections, next
+    measurements. Default: every built-in case. Results stream in input order; a refused input
+    is reported in its place (and as an 'error:' line on stderr), exit code 2."""
+    from regime.engine.cli.entry import run_diagnose
+    opts = {"refs": [str(c) for c in cases or ()], "format": value(fmt), "rules": value(rules or []),
+            "engine": value(engine), "trace": trace, "set": list(sets or []), "quiet": quiet, "jobs": jobs}
+    exit_with(run_diagnose(opts))
+
+
+@app.command(epilog=examples("why"))
+def why(
+    case: CaseArg,
+    subject: Annotated[str, typer.Argument(help="Rule id, lever, claim, finding id or fact name.")],
+    rules: RulesOpt = None,
+    engine: EngineOpt = core.ENGINE.default,
+    trace: TraceOpt = None,
+) -> None:
+    """Why (or why not) a conclusion: each rule about SUBJECT, clause by clause, on CASE's facts."""
+    from regime.engine import explain
+    try:
+        k = core.knowledge(rules or [], value(engine))
+        about = explain.rules_about(subject, k)
+        d = core.diagnosis(core.case(case), k, value(engine), trace, rules or [])
+    except RegimeError as err:
+        exit_with(core.refuse(err))
+        return
+    for rule in about:
+        sys.stdout.write("\n".join(explain.explain(rule, d, k)) + "\n\n")
+
+
+def _print_version(show: bool) -> None:
+    if show:
+        from regime.engine.version import version_text
+
+        sys.stdout.write(version_text())
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: Annotated[bool, typer.Option(
+        "--version", callback=_print_version, is_eager=True,
+        help="Print the package, the built-in packs' versions and the durable-rules build.")] = False,
+) -> None:
+    """Diagnose why a GPU ML workload runs as fast as it does."""
+
+
+def _register() -> None:
+    from regime.engine.cli import check, listing, packtest, review, schema
+    from regime.engine.grading import cli as grading_cli
+    from regime.engine.trace import command as trace_command
+
+    commands = {"trace": trace_command.trace, "report": review.report, "sweep": review.sweep,
+                "test": packtest.test, "check": check.check, "list": listing.list_,
+                "schema": schema.schema, "grade": grading_cli.grade}
+    for name, command in commands.items():
+        app.command(name, epilog=examples(name))(command)
+    for info in grading_cli.exercise_app.registered_commands:
+        info.epilog = examples(f"exercise {info.name}")
+    app.add_typer(grading_cli.exercise_app, name="exercise")
+
+
+_register()
+
+
+def main() -> None:
+    from regime.engine.cli.entry import main as entry
+    entry()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,337 @@
+"""What every `regime` command means by a case, an option, an error and an exit code; no typer.
+
+The typer app (cli/app.py) declares its options from the specs here, and `regime diagnose`'s fast
+path (cli/entry.py) parses them with `parse` without importing typer, so the two cannot
+disagree on a name, a default or a help line. Case references are resolved once, here: a file,
+a folder (its *.yaml files, sorted), a built-in case's name, or with none, every built-in case
+(the trace alone under `--trace`). A reference that cannot be read becomes a RegimeError in its
+place, so a batch reports it where it stood and still runs the rest.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import regime
+from regime.core.errors import RegimeError, one_line
+
+EXIT_OK = 0
+EXIT_FAILED = 1      # the command ran and found problems (failing pack tests, lint errors)
+EXIT_BAD_INPUT = 2   # an input was refused: every one is reported, the rest still ran
+ENGINES = ("durable", "compiled")
+
+
+@dataclass(frozen=True)
+class Opt:
+    """One option as every command spells it. `metavar` None means a flag (no value)."""
+
+    flags: tuple[str, ...]
+    help: str
+    metavar: str | None = None
+    default: Any = None
+    choices: tuple[str, ...] = ()
+    repeat: bool = False
+    kind: type = str
+
+    @property
+    def dest(self) -> str:
+        return self.flags[0].lstrip("-").replace("-", "_")
+
+
+CASES_HELP = ("Case files, folders of them (*.yaml, sorted) or built-in case names "
+              "(`regime list cases`).")
+CASE_HELP = "Case file or built-in case name (`regime list cases`)."
+RULES = Opt(("--rules",), "Extra pack directory or file: site packs and overrides (its kernels.yaml "
+            "names kernels for traces, its grading/ folder overrides the rubric). Repeatable; loaded "
+            "after REGIME_RULES.", "DIR_OR_FILE",
+            default=(), repeat=True, kind=Path)
+JOBS = Opt(("--jobs", "-j"), "Worker processes; 0 for one per CPU. The output is the same for any N.",
+           "N", default=1, kind=int)
+ENGINE = Opt(("--engine",), "durable (the engine of record) or compiled (the same packs as a Python "
+             "fixpoint: byte-identical output, several times faster).", "ENGINE", default="durable",
+             choices=ENGINES)
+TRACE = Opt(("--trace",), "PyTorch profiler (Kineto) trace, .json or .json.gz: its measured facts go "
+            "beneath each case's (the case's win; disagreements become findings). With no case, the "
+            "trace alone is diagnosed.", "TRACE", kind=Path)
+DIAGNOSE_FORMAT = Opt(("--format", "-f"), "text (people), json (one envelope), jsonl (one JSON object "
+                      "per case and line), markdown (a review document).", "FORMAT", default="text",
+                      choices=("text", "json", "jsonl", "markdown"))
+TEXT_OR_JSON = Opt(("--format", "-f"), "text (people) or json.", "FORMAT", default="text",
+                   choices=("text", "json"))
+SET = Opt(("--set",), "What-if: re-diagnose with a changed fact and show what changed. Repeatable.",
+          "NAME=VALUE", default=(), repeat=True)
+QUIET = Opt(("--quiet", "-q"), "Text: print only the summary table that ends a batch.", default=False)
+DIAGNOSE = (DIAGNOSE_FORMAT, RULES, ENGINE, TRACE, SET, QUIET, JOBS)
+
+
+# ---- the fast parser: what it does not understand, typer parses (and explains) ---------------
+
+def parse(args: Sequence[str], options: Sequence[Opt]) -> dict[str, Any] | None:
+    """`args` as {dest: value, 'refs': [...]}, or None when they ask for help or break a rule
+    (the caller then hands them to typer, which prints help or the usage error)."""
+    by_flag = {f: o for o in options for f in o.flags}
+    out: dict[str, Any] = {o.dest: list(o.default) if o.repeat else o.default for o in options}
+    refs: list[str] = []
+    it = iter(args)
+    for arg in it:
+        if arg == "--":
+            refs.extend(it)
+            break
+        if not arg.startswith("-") or arg == "-":
+            refs.append(arg)
+            continue
+        flag, eq, value = arg.partition("=")
+        opt = by_flag.get(flag)
+        if opt is None or (opt.metavar is None and eq):
+            return None
+        if opt.metavar is None:
+            out[opt.dest] = True
+            continue
+        value = value if eq else next(it, None)
+        parsed = _value(opt, value)
+        if parsed is None:
+            return None
+        if opt.repeat:
+            out[opt.dest].append(parsed)
+        else:
+            out[opt.dest] = parsed
+    out["refs"] = refs
+    return out
+
+
+def _value(opt: Opt, text: str | None) -> Any:
+    if text is None or (opt.choices and text not in opt.choices):
+        return None
+    if opt.kind is int:
+        return int(text) if text.isdigit() else None
+    return opt.kind(text)
+
+
+# ---- inputs ---------------------------------------------------------------------------------
+
+def workers(jobs: int) -> int:
+    """`--jobs N` for every command: N worker processes, 0 for one per CPU."""
+    from regime.engine import batch
+    return batch.jobs_wanted(jobs)
+
+
+def knowledge(rules: Sequence[Path] = (), engine: str = "durable"):
+    """The packs (built-in, REGIME_RULES, --rules), compiled for `engine` now, so durable's limits
+    surface as pack errors before any case runs. Raises RegimeError."""
+    from regime.engine import api
+    k = api.knowledge(list(rules))
+    api.runner(k, engine)
+    return k
+
+
+def settled() -> None:
+    """The long-lived objects (modules, knowledge, evaluators) are made: keep the collector off
+    them from now on (and, forked, out of the workers' copy-on-write pages), and turn it on."""
+    import gc
+    gc.freeze()
+    gc.enable()
+
+
+def cases(refs: Sequence[Path | str], trace: Path | None = None) -> list[Path | RegimeError]:
+    """Each reference as the case files it stands for, in order; a reference that names nothing
+    is a RegimeError in its place. No reference: every built-in case, or the trace alone."""
+    from regime.engine import batch
+    from regime.engine.paths import builtin_cases
+    if not refs:
+        return [trace] if trace is not None else list(builtin_cases())
+    return list(batch.expand(_resolve(Path(r)) for r in refs))
+
+
+def case(ref: Path | str) -> Path:
+    """One case reference (`why`, `sweep`): a file or a built-in name. Raises RegimeError."""
+    found = _resolve(Path(ref))
+    if isinstance(found, RegimeError):
+        raise found
+    if found.is_dir():
+        raise RegimeError("a folder: this command takes one case file or built-in case name",
+                          file=str(ref))
+    return found
+
+
+def diagnosis(path: Path, k, engine: str = "durable", trace: Path | None = None,
+              rules: Sequence[Path] = ()):
+    """One case's diagnosis, with the trace's measured facts beneath when there is one.
+    Raises RegimeError."""
+    done = outcome(path, k, engine, measured(trace, k, rules))
+    if done.error is not None:
+        raise done.error
+    return done.diagnosis
+
+
+def outcome(path: Path, k, engine: str = "durable", measured=None):
+    """One case's api.Outcome; `measured` is a trace's case to merge beneath (never raises)."""
+    from regime.engine import api
+    if measured is None:
+        return api.outcome(path, k, engine)
+    from regime.engine.trace import merge
+    return merge.outcome(path, measured, k, engine)
+
+
+def measured(trace: Path | None, k, rules: Sequence[Path] = ()):
+    """A trace's facts as a case (None without a trace); only `--trace` pays for the reader.
+    Raises RegimeError."""
+    if trace is None:
+        return None
+    from regime.engine.trace import merge
+    return merge.measured_case(trace, k, list(rules))
+
+
+def loaded(path: Path, k, trace: Path | None = None, rules: Sequence[Path] = ()):
+    """One case, validated, with a trace's facts beneath when given (what-ifs and sweeps start
+    from it). Raises RegimeError."""
+    from regime.engine import whatif
+    case = whatif.load(path, k)
+    beneath = measured(trace, k, rules)
+    if beneath is None:
+        return case
+    from regime.engine.trace import merge
+    return merge.merge(case, beneath, merge.settings().disagreement, k)[0]
+
+
+def _resolve(path: Path) -> Path | RegimeError:
+    from regime.engine import api
+    try:
+        return api.resolve_case(path)
+    except RegimeError as err:
+        return err
+
+
+# ---- errors -----------------------------------------------------------------------------------
+
+def error(err: RegimeError | str) -> None:
+    """Every error goes to stderr as `error: FILE:LINE: FIELD: message`, one line each (an input
+    with three mistakes gets three), so they can be grepped and parsed."""
+    write_errors(lines(err))
+
+
+def write_errors(text: Iterable[str]) -> None:
+    """Error lines (from `lines`, maybe made in a worker) to stderr, each as `error: ...`."""
+    sys.stderr.write("".join(f"error: {line}\n" for line in text))
+    sys.stderr.flush()
+
+
+def lines(err: RegimeError | str) -> tuple[str, ...]:
+    """Each error of an input, one line each (text, so it crosses between processes); a pack error
+    that `regime check` also flags carries its lint code as a lint finding does."""
+    if not isinstance(err, RegimeError):
+        return (one_line(str(err)),)
+    return tuple(_coded(e) if e.code else str(e) for e in err.all())
+
+
+def _coded(e: RegimeError) -> str:
+    field = f"{e.field}: " if e.field else ""
+    return one_line(f"{e.file or '<input>'}:{e.line or 0}: {e.code} error: {field}{e.message}")
+
+
+def refuse(err: RegimeError | str) -> int:
+    """Report `err` and give the exit code of a refused input."""
+    error(err)
+    return EXIT_BAD_INPUT
+
+
+# ---- output: the envelope every --format json/jsonl writes ----------------------------------
+
+@dataclass(frozen=True)
+class Done:
+    """One input's output in the chosen format; `error` is set when it was refused."""
+
+    body: str
+    error: tuple[str, ...] | None = None  # its error lines, when refused
+    row: tuple[str, ...] | None = None  # text: this case's row of the summary table
+
+
+def json_body(entry: dict[str, Any], fmt: str) -> str:
+    """One result: a line for jsonl, an indented member of the envelope's `results` for json."""
+    if fmt == "jsonl":
+        return json.dumps(entry, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    text = json.dumps(entry, indent=2, sort_keys=True, ensure_ascii=False)
+    return "\n".join("    " + line for line in text.split("\n"))
+
+
+class Envelope:
+    """Frames results as they stream: `{"regime_version", "results": [...], "summary"}` for json,
+    one object per line for jsonl, separators for markdown, nothing for text."""
+
+    def __init__(self, fmt: str) -> None:
+        self.fmt = fmt
+        self.count = 0
+
+    def head(self) -> str:
+        if self.fmt == "json":
+            return f'{{\n  "regime_version": {json.dumps(regime.__version__)},\n  "results": ['
+        return ""
+
+    def item(self, body: str) -> str:
+        self.count += 1
+        if self.fmt == "json":
+            return ("\n" if self.count == 1 else ",\n") + body
+        if self.fmt == "jsonl":
+            return body + "\n"
+        if self.fmt == "markdown" and self.count > 1:
+            return "\n" + body
+        return body
+
+    def tail(self, summary: dict[str, int]) -> str:
+        if self.fmt != "json":
+            return ""
+        close = "\n  ]" if self.count else "]"
+        counts = json.dumps(summary, indent=2, sort_keys=True).replace("\n", "\n  ")
+        return f'{close},\n  "summary": {counts}\n}}\n'
+
+
+def write(results: Iterable[Done], fmt: str, total: int, rows: list[tuple[str, ...]]) -> int:
+    """Write each result as it comes, in input order, each refusal also on stderr; returns how
+    many were refused."""
+    envelope = Envelope(fmt)
+    sys.stdout.write(envelope.head())
+    refused = 0
+    with _progress(total) as advance:  # sys.stdout is looked up each time: the bar may proxy it
+        for done in results:
+            if done.error is not None:
+                refused += 1
+                write_errors(done.error)
+            if done.row is not None:
+                rows.append(done.row)
+            sys.stdout.write(envelope.item(done.body))
+            sys.stdout.flush()
+            advance()
+    sys.stdout.write(envelope.tail({"cases": total, "diagnosed": total - refused, "refused": refused}))
+    sys.stdout.flush()
+    if refused:
+        sys.stderr.write(f"{refused} of {total} case(s) could not be diagnosed\n")
+    return refused
+
+
+class _progress:
+    """A rich progress bar on stderr, only when stderr is a terminal and there is a batch."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.bar: Any = None
+
+    def __enter__(self):
+        if self.total < 2 or not sys.stderr.isatty():
+            return lambda: None
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        self.bar = Progress(TextColumn("diagnosing"), BarColumn(), MofNCompleteColumn(),
+                            TimeRemainingColumn(), console=Console(stderr=True), transient=True,
+                            redirect_stdout=sys.stdout.isatty())
+        self.bar.start()
+        task = self.bar.add_task("cases", total=self.total)
+        return lambda: self.bar.advance(task)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+

@@ -1,0 +1,169 @@
+"""`regime diagnose`: many cases, streamed in input order, each refused input reported in place.
+
+Options and case references are cli/core.py's; `regime diagnose` is parsed there without typer
+when it can be (cli/entry.py), since this is the command people run in loops. Each case is
+rendered where it was diagnosed (in a worker with `--jobs N`), so only text crosses between
+processes and nothing outlives its case: memory stays flat over any number of cases. A what-if
+(`--set`) is one more way to render a case, through the same envelope.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from regime.core.errors import RegimeError
+from regime.engine import batch, report
+from regime.engine.cli import core
+from regime.engine.cli.core import Done
+
+
+def main(opts: dict[str, Any]) -> int:
+    """Run `regime diagnose` on options parsed by core.parse (or typer, into the same dict)."""
+    rules, engine, trace, sets, fmt = (opts["rules"], opts["engine"], opts["trace"], opts["set"],
+                                       opts["format"])
+    try:
+        k = core.knowledge(rules, engine)
+        if trace:
+            _SETUP["trace"] = core.measured(trace, k, rules)
+        if sets:
+            _check_sets(sets, k, trace)
+        jobs = core.workers(opts["jobs"])
+    except RegimeError as err:
+        return core.refuse(err)
+    finally:
+        core.settled()
+    inputs = core.cases(opts["refs"], trace)
+    style = _Style.of(sys.stdout) if fmt == "text" else None
+    _SETUP.update(k=k, fmt=fmt, style=style, engine=engine, quiet=opts["quiet"], sets=sets)
+    results = batch.ordered_map(_diagnose_one, inputs, jobs, init=_setup,
+                                init_args=(rules, fmt, style, engine, trace, opts["quiet"], sets),
+                                lost=_lost)
+    rows: list[tuple[str, ...]] = []
+    refused = core.write(results, fmt, len(inputs), rows)
+    if style is not None and (len(inputs) > 1 or opts["quiet"]):
+        from regime.engine import review_text
+        review_text.summary(rows, style.console(sys.stdout))  # type: ignore[arg-type]
+    return core.EXIT_BAD_INPUT if refused else core.EXIT_OK
+
+
+def _check_sets(sets: list[str], k, trace: Path | None) -> None:
+    """A bad --set is the same mistake for every case: refuse it once, before any case runs."""
+    from regime.engine import whatif
+    if trace is not None:
+        raise RegimeError("a what-if re-diagnoses case files; --set does not combine with --trace",
+                          field="--set")
+    whatif.parse_sets(sets, k)
+
+
+@dataclass(frozen=True)
+class _Style:
+    """How the parent's terminal renders rich text, so a worker can render for it."""
+
+    width: int
+    terminal: bool
+    color_system: str | None
+
+    @classmethod
+    def of(cls, stream: Any) -> _Style:
+        from rich.console import Console
+        c = Console(file=stream)
+        return cls(c.width, c.is_terminal, c.color_system)
+
+    def console(self, buffer: io.StringIO):
+        from rich.console import Console
+        return Console(file=buffer, width=self.width, force_terminal=self.terminal,
+                       color_system=self.color_system, highlight=False)  # type: ignore[arg-type]
+
+
+_SETUP: dict[str, Any] = {}  # this process's knowledge, format and style (inherited on fork)
+
+
+def _setup(rules: list[Path], fmt: str, style: _Style | None, engine: str, trace: Path | None = None,
+           quiet: bool = False, sets: list[str] | None = None) -> None:
+    if "k" not in _SETUP:  # a spawned worker: load (from the knowledge cache) and compile
+        k = core.knowledge(rules, engine)
+        _SETUP.update(k=k, fmt=fmt, style=style, engine=engine, quiet=quiet, sets=sets or [])
+        if trace is not None:
+            _SETUP["trace"] = core.measured(trace, k, rules)
+
+
+# ---- one case, in whichever process runs it ---------------------------------------------------
+
+def _diagnose_one(item: Path | RegimeError) -> Done:
+    file = str(item.file) if isinstance(item, RegimeError) else str(item)
+    try:
+        if isinstance(item, RegimeError):
+            raise item
+        if _SETUP.get("sets"):
+            return _what_if(item, file)
+        outcome = core.outcome(item, _SETUP["k"], _SETUP["engine"], _SETUP.get("trace"))
+        if outcome.error is not None:
+            raise outcome.error
+        if _SETUP["fmt"] == "text":
+            return _text(outcome.diagnosis)
+        return Done(_render(outcome.diagnosis, file))
+    except RegimeError as err:
+        return _refused(err, file)
+    except Exception as err:  # a bug must cost one case, not the batch, and never a traceback
+        return _refused(RegimeError(f"internal error (please report): {type(err).__name__}: {err}",
+                                    file=file), file)
+
+
+def _lost(item: Path | RegimeError, why: str) -> Done:
+    file = str(item.file) if isinstance(item, RegimeError) else str(item)
+    return _refused(RegimeError(f"engine fault (please report): {why}", file=file), file)
+
+
+def _render(d, file: str) -> str:
+    k, fmt = _SETUP["k"], _SETUP["fmt"]
+    if fmt in ("json", "jsonl"):
+        return core.json_body(report.entry(d, k, file), fmt)
+    if fmt == "markdown":
+        return report.to_markdown(d, k)
+    buffer = io.StringIO()
+    report.print_text(d, k, _SETUP["style"].console(buffer))
+    return buffer.getvalue()
+
+
+def _text(d) -> Done:
+    """The review report as rich text (none with --quiet) and its summary row, from one model."""
+    from regime.engine import render_text, report_model, review_text
+    m = report_model.build(d, _SETUP["k"])
+    buffer = io.StringIO()
+    if not _SETUP.get("quiet"):
+        render_text.print_report(m, _SETUP["style"].console(buffer))
+    return Done(buffer.getvalue(), row=review_text.summary_row(m))
+
+
+def _what_if(path: Path, file: str) -> Done:
+    """The changed case's report, led by what changed (engine/review_text.py)."""
+    from regime.engine import review_text, whatif
+    k, fmt = _SETUP["k"], _SETUP["fmt"]
+    model, w, diff = whatif.compare(path, _SETUP["sets"], k)
+    if fmt in ("json", "jsonl"):
+        entry = report.entry(w.diagnosis, k, file)  # type: ignore[arg-type]
+        entry["what_if"] = review_text.what_if_doc(w, diff)
+        return Done(core.json_body(entry, fmt))
+    if fmt == "markdown":
+        return Done(review_text.what_if_markdown(model, w, diff))
+    buffer = io.StringIO()
+    if not _SETUP.get("quiet"):
+        review_text.print_what_if(model, w, diff, _SETUP["style"].console(buffer))
+    return Done(buffer.getvalue(), row=review_text.summary_row(model))
+
+
+def _refused(err: RegimeError, file: str) -> Done:
+    fmt = _SETUP["fmt"]
+    if fmt in ("json", "jsonl"):
+        return Done(core.json_body(report.refused_entry(err, file), fmt), core.lines(err))
+    if fmt == "markdown":
+        return Done(report.refused_markdown(err, file), core.lines(err))
+    from regime.engine import review_text
+    buffer = io.StringIO()
+    if not _SETUP.get("quiet"):
+        report.print_refused(err, file, _SETUP["style"].console(buffer))
+    return Done(buffer.getvalue(), core.lines(err), review_text.refused_row(file))

@@ -1,0 +1,90 @@
+"""Commands for reviews: `regime report` and `regime sweep`, registered by cli/app.py; what
+`regime diagnose` adds for people (what-ifs, the summary table) is in engine/review_text.py."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from regime.core.errors import RegimeError
+from regime.engine.cli import core
+from regime.engine.cli.options import (
+    CaseArg,
+    CasesArg,
+    EngineOpt,
+    RulesOpt,
+    TextOrJsonOpt,
+    TraceOpt,
+    exit_with,
+    value,
+)
+
+
+def report(
+    cases: CasesArg = None,
+    out: Annotated[Path, typer.Option(
+        "--out", "-o", metavar="DIR", help="Directory to write the reports into.")] = Path("report"),
+    rules: RulesOpt = None,
+    engine: EngineOpt = core.ENGINE.default,
+    trace: TraceOpt = None,
+) -> None:
+    """Write a self-contained HTML page, Markdown with a PNG chart, and JSON per case, plus
+    index.html. Default: every built-in case (with --trace and no case, the trace alone)."""
+    from regime.engine.api import Outcome
+    from regime.engine.cli import report_files
+
+    try:
+        k = core.knowledge(rules or [], value(engine))
+        beneath = core.measured(trace, k, rules or [])
+    except RegimeError as err:
+        exit_with(core.refuse(err))
+        return
+    outcomes = [Outcome(Path(item.file or "?"), error=item) if isinstance(item, RegimeError)
+                else core.outcome(item, k, value(engine), beneath) for item in core.cases(cases or [], trace)]
+    written = report_files.write_all(outcomes, k, out)
+    from rich.console import Console
+    from rich.text import Text
+
+    Console(highlight=False).print(Text(f"wrote {len(written)} files to {out}/ (open {out / 'index.html'})"))
+    failed = [o.error for o in outcomes if o.error is not None]
+    for err in failed:
+        core.error(err)
+    exit_with(core.EXIT_BAD_INPUT if failed else core.EXIT_OK)
+
+
+def sweep(
+    case: CaseArg,
+    vary: Annotated[str, typer.Option("--vary", metavar="NAME=LOW..HIGH",
+                                      help="The fact to vary and its range, e.g. batch=1..512.")],
+    chart: Annotated[Path | None, typer.Option(
+        "--chart", metavar="FILE", help="Write the chart here (.svg or .png).")] = None,
+    fmt: TextOrJsonOpt = core.TEXT_OR_JSON.default,
+    rules: RulesOpt = None,
+    engine: EngineOpt = "compiled",  # dozens of diagnoses: the faster evaluator, same answers
+    trace: TraceOpt = None,
+) -> None:
+    """Re-diagnose CASE along a range of one fact: where the verdict flips, and the ceiling on the way."""
+    from regime.engine import sweep as sweeping
+
+    try:
+        k = core.knowledge(rules or [], value(engine))
+        path = core.case(case)
+        result = sweeping.run(core.loaded(path, k, trace, rules or []), vary, k, value(engine))
+    except RegimeError as err:
+        exit_with(core.refuse(err.located(file=str(case))))
+        return
+    data = result.to_dict()
+    if chart is not None:
+        from regime.engine import chart as charting
+        chart.write_bytes(charting.render_sweep(data, "png" if chart.suffix.lower() == ".png" else "svg"))
+    if value(fmt) == "json":
+        sys.stdout.write(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+        return
+    from rich.console import Console
+
+    from regime.engine import review_text
+    review_text.print_sweep(result, Console(highlight=False))

@@ -1,0 +1,32 @@
+"""`regime schema NAME`: the JSON Schema of a pack, layer, case, pack test, vocabulary or catalogue.
+
+The schemas are pydantic models; they are imported when the command runs (or completes a
+name), not when the app starts."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from regime.core.errors import RegimeError, did_you_mean
+from regime.engine.cli import core
+from regime.engine.cli.options import exit_with
+
+
+def _names(incomplete: str = "") -> list[str]:
+    from regime.engine import schema as schemas
+    return [n for n in schemas.MODELS if n.startswith(incomplete)]
+
+
+def schema(name: Annotated[str, typer.Argument(
+        metavar="NAME", help="Which file format: pack, layer, case, test, vocabulary or catalogue.",
+        autocompletion=_names)]) -> None:
+    """Print a JSON Schema (editors: '# yaml-language-server: $schema=schemas/NAME.schema.json')."""
+    from regime.engine import schema as schemas
+    if name not in schemas.MODELS:
+        exit_with(core.refuse(RegimeError(f"no schema '{name}'{did_you_mean(name, schemas.MODELS)}",
+                                          field="NAME")))
+        return
+    sys.stdout.write(schemas.text(name))
