@@ -122,3 +122,48 @@ def test_cli_prints_one_line_and_exits_2(tmp_path):
     assert "Traceback" not in r.stderr
     r = run_cli("diagnose", "--trace", str(path))
     assert r.returncode == 2 and "truncated gzip" in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize(("event", "index"), [
+    (_kernel(110.0, corr=3, args=5), 2),
+    (_kernel(110.0, corr=3, args="device 0"), 2),
+    ({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": 99.0, "dur": 1.0, "args": [1]}, 2),
+])
+def test_args_that_are_not_an_object(tmp_path, event, index):
+    err = _error(tmp_path, _trace([*GOOD, event]))
+    assert (err.where, err.field) == (f"event {index}", f"traceEvents[{index}].args")
+    assert "expected an object" in err.message
+
+
+@pytest.mark.parametrize("where", ["header", "name"])
+def test_one_long_string_costs_its_own_bytes_not_a_hundred_times_them(tmp_path, monkeypatch, where):
+    """The value scan is resumable and uses bytes.find: memory stays near the string's own size
+    (the buffer that must hold it), not the ~120 B/byte of a backtracking regex."""
+    import tracemalloc
+
+    from regime.engine.trace import reader
+    monkeypatch.setattr(reader, "BLOCK", 1 << 16)  # many blocks per string: no rescans either
+    size = 3_000_000
+    text = "x" * (size - 10) + '\\"\\\\'  # escapes at the end, across the last block boundary
+    events = [_kernel(100.0, name=text)] if where == "name" else GOOD
+    top = {"schemaVersion": text} if where == "header" else {}
+    path = tmp_path / "t.json.gz"
+    path.write_bytes(gzip.compress(_trace(events, **top), 1))
+    tracemalloc.start()
+    m = measure(path, load_classifier(), settings())
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert m.kernels == len(events)
+    if where == "header":
+        assert m.header["schemaVersion"] == text
+    assert peak < 6 * size
+
+
+def test_a_long_header_value_over_the_limit_is_refused_early(tmp_path):
+    path = tmp_path / "t.json.gz"
+    path.write_bytes(gzip.compress(_trace(GOOD, schemaVersion="x" * 400_000), 1))
+    s = settings()
+    limits = s.limits.model_copy(update={"max_event_bytes": 100_000})
+    with pytest.raises(TraceError) as info:
+        measure(path, load_classifier(), s.model_copy(update={"limits": limits}))
+    assert "larger than" in info.value.message and info.value.field == "schemaVersion"

@@ -151,7 +151,7 @@ def _read(reader: TraceReader, m: Measurement, classifier: Classifier, s: Settin
             i = first + j
             ts, dur = _time(ev, i, file, max_kernel)
             if kind == _GPU:
-                args = ev.get("args") or {}
+                args = _args(ev, i, file)
                 cat = str(ev["cat"]).lower()
                 is_kernel = cat == "kernel"
                 m.gpu_events_in_file += 1
@@ -164,7 +164,7 @@ def _read(reader: TraceReader, m: Measurement, classifier: Classifier, s: Settin
                          _corr(args), classifier.index(name if isinstance(name, str) else "", cat),
                          is_kernel, i))
             elif kind == _RUNTIME:
-                args = ev.get("args") or {}
+                args = _args(ev, i, file)
                 runtime.add((ts, dur, _corr(args), ev.get("name") in launch_calls))
             elif kind == _ANNOTATION:
                 name = ev.get("name")
@@ -198,6 +198,16 @@ def _time(ev: dict, i: int, file: str, max_kernel: float) -> tuple[float, float]
         raise TraceError(f"negative timestamp {ts} (clock reset?)", file, f"event {i}",
                          f"traceEvents[{i}].ts")
     return ts, dur
+
+
+def _args(ev: dict, i: int, file: str) -> dict:
+    args = ev.get("args")
+    if type(args) is dict:
+        return args
+    if args is None:
+        return {}
+    raise TraceError(f"expected an object, got {type(args).__name__} {str(args)[:40]!r}", file,
+                     f"event {i}", f"traceEvents[{i}].args")
 
 
 def _int(v: object, i: int, file: str, key: str) -> int:

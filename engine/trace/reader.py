@@ -10,6 +10,7 @@ one block plus the events decoded from it, whatever the trace's size.
 from __future__ import annotations
 
 import gzip
+import json
 import re
 import zlib
 from collections.abc import Iterator
@@ -21,8 +22,8 @@ from regime.core.errors import RegimeError
 
 BLOCK = 1 << 20
 _WS = b" \t\r\n"
-_KEY = re.compile(rb'"((?:[^"\\]|\\.)*)"\s*:')
-_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|"|[\[\]{}]')  # a lone quote: a string the buffer cuts
+_KEY = re.compile(rb'"((?:[^"\\]++|\\.)*+)"\s*:')  # possessive: no backtracking stack per byte
+_STRUCT = re.compile(rb'["\[\]{}]')
 _SCALAR_END = re.compile(rb"[\s,\]}]")
 _BOUNDARY = re.compile(rb"\s*(,\s*\{|\])")
 
@@ -179,17 +180,18 @@ class TraceReader:
     def _value(self, src: _Source, key: str) -> Any:
         """One top-level value other than traceEvents (deviceProperties, distributedInfo, ...)."""
         self._skip_ws(src)
+        scan = _Scan()
         while True:
-            end = _value_end(self.buf, self.pos)
+            end = scan.end(self.buf, self.pos)
+            if (len(self.buf) if end is None else end) - self.pos > self.max_event:
+                raise self._fail(f"value larger than the {self.max_event:,}-byte limit", field=key)
             if end is not None:
                 break
-            if len(self.buf) - self.pos > self.max_event:
-                raise self._fail(f"value larger than the {self.max_event:,}-byte limit", field=key)
             if not self._fill(src, len(self.buf) - self.pos + BLOCK):
                 raise self._truncated_or(src, "unterminated value", field=key)
         try:
-            value = orjson.loads(self.buf[self.pos:end])
-        except orjson.JSONDecodeError as err:
+            value = _decode(self.buf[self.pos:end])
+        except json.JSONDecodeError as err:
             raise self._fail(f"malformed JSON: {err.msg}", offset=self.pos + err.pos, field=key) from None
         self.pos = end
         return value
@@ -246,18 +248,19 @@ class TraceReader:
 
     def _careful(self, src: _Source) -> Iterator[tuple[int, list[dict]]]:
         """Slow path: delimit one event exactly, so a bad one is named by index and byte."""
+        scan = _Scan()
         while True:
-            end = _value_end(self.buf, self.pos)
-            if end is not None:
-                break
-            if len(self.buf) - self.pos > self.max_event:
+            end = scan.end(self.buf, self.pos)
+            if (len(self.buf) if end is None else end) - self.pos > self.max_event:
                 raise self._fail(f"event larger than the {self.max_event:,}-byte limit",
                                  field=f"traceEvents[{self.index}]")
+            if end is not None:
+                break
             if not self._fill(src, len(self.buf) - self.pos + BLOCK):
                 raise self._truncated_or(src, "unterminated event", field=f"traceEvents[{self.index}]")
         try:
-            event = orjson.loads(self.buf[self.pos:end])
-        except orjson.JSONDecodeError as err:
+            event = _decode(self.buf[self.pos:end])
+        except json.JSONDecodeError as err:
             raise TraceError(f"malformed JSON: {err.msg} (byte {self.base + self.pos + err.pos})",
                              self.file, f"event {self.index}", f"traceEvents[{self.index}]") from None
         if not isinstance(event, dict):
@@ -267,24 +270,71 @@ class TraceReader:
         self.pos = end
 
 
+class _Scan:
+    """Where the JSON value at the buffer's position ends, resumable: each call goes on from
+    where the last stopped, so a value spanning many blocks is scanned once, not once per block,
+    and a long string costs nothing beyond the buffer holding it (bytes.find, not a backtracking
+    regex). Offsets are kept relative to the value's start, which _fill may move."""
+
+    __slots__ = ("depth", "in_string", "rel")
+
+    def __init__(self) -> None:
+        self.rel, self.depth, self.in_string = 0, 0, False
+
+    def end(self, buf: bytes, start: int) -> int | None:
+        """End (exclusive) of the value at `start`, or None if the buffer stops inside it."""
+        at = start + self.rel
+        if at >= len(buf):
+            return None
+        if at == start and buf[at] not in b'{["':
+            m = _SCALAR_END.search(buf, at)
+            return m.start() if m else None
+        while True:
+            if self.in_string:
+                q = _string_end(buf, at)
+                if q is None:
+                    self.rel = len(buf) - start
+                    return None
+                at, self.in_string = q, False
+                if self.depth == 0:
+                    return at
+            m = _STRUCT.search(buf, at)
+            if m is None:
+                self.rel = len(buf) - start
+                return None
+            c, at = buf[m.start()], m.end()
+            if c == 0x22:
+                self.in_string = True
+            elif c in b"{[":
+                self.depth += 1
+            else:
+                self.depth -= 1
+                if self.depth <= 0:
+                    return at
+            self.rel = at - start
+
+
+def _string_end(buf: bytes, at: int) -> int | None:
+    """End (exclusive) of the string whose body starts at or before `at` (just past its opening
+    quote), or None; a quote after an odd run of backslashes is escaped."""
+    while True:
+        q = buf.find(b'"', at)
+        if q < 0:
+            return None
+        back = q - 1
+        while back >= 0 and buf[back] == 0x5C:  # the opening quote stops the walk
+            back -= 1
+        if (q - 1 - back) % 2 == 0:
+            return q + 1
+        at = q + 1
+
+
+def _decode(data: bytes) -> Any:
+    """orjson for the usual small value; past a block, the standard library, whose memory is about
+    twice the value's bytes where orjson's parser takes about thirteen times."""
+    return orjson.loads(data) if len(data) <= BLOCK else json.loads(data)
+
+
 def _value_end(buf: bytes, pos: int) -> int | None:
     """End (exclusive) of the JSON value at pos, or None if the buffer stops inside it."""
-    if pos >= len(buf):
-        return None
-    first = buf[pos]
-    if first not in b"{[\"":
-        m = _SCALAR_END.search(buf, pos)
-        return m.start() if m else None
-    depth = 0
-    for m in _TOKEN.finditer(buf, pos):
-        tok = m.group()
-        if tok == b'"':
-            return None
-        if tok[0] == 0x22:  # a whole string
-            if depth == 0:
-                return m.end()
-            continue
-        depth += 1 if tok in (b"{", b"[") else -1
-        if depth == 0:
-            return m.end()
-    return None
+    return _Scan().end(buf, pos)
