@@ -35,6 +35,17 @@ HTA = {  # file: (idle µs, window µs, idle %, kernels, GPU events)
     SAMPLED: (321378, 600058, 53.56, 577, 602),
 }
 
+# The same HTA 0.5.0 call on more of HTA's test traces (rank from the file's distributedInfo):
+# idle µs, window µs ("kernel_time(us)"), idle %, and the kernels it keeps. HTA keeps a GPU event
+# only if a host event before the last ProfilerStep carries its correlation id, and counts
+# cuda_sync events on a stream as busy; these traces exercise both, and same-stream overlaps.
+HTA_MORE = {
+    "a100_negative_queue_rank0.json.gz": (705853, 1016554, 69.44, 4300),   # overlaps 2 µs
+    "v100_trace_diff_test.json.gz": (46910, 628371, 7.47, 7775),           # overlaps up to 13 µs
+    "sampled_rank1_nodevice.json.gz": (328671, 600674, 54.72, 552),
+    "a100_cuda_event_sync.json.gz": (207, 263, 78.71, 4),                  # Stream Sync on the timeline
+}
+
 
 @pytest.fixture(scope="module")
 def measured():
@@ -226,3 +237,45 @@ def test_trace_cases_are_what_regime_trace_writes(knowledge):
             assert f"  {fact}:" in written, fact
             if not isinstance(value, dict):
                 assert f"  {fact}: {value}" in written, fact
+
+
+def test_same_stream_jitter_is_merged_counted_and_reported(tmp_path, knowledge):
+    """CUPTI timestamps overlap on one stream by a few µs: the idle union merges them, the
+    profile and summary count them; only an overlap past trace_reading.yaml's bound refuses."""
+    ev = [{"ph": "X", "cat": "kernel", "name": "k_gemm", "pid": 0, "tid": 7, "ts": ts, "dur": dur,
+           "args": {"device": 0, "stream": 7, "correlation": i + 1}}
+          for i, (ts, dur) in enumerate([(100.0, 10.0), (108.0, 10.0), (130.0, 5.0), (134.5, 5.5)])]
+    path = tmp_path / "jitter.json"
+    path.write_bytes(orjson.dumps({"traceEvents": ev}))
+    m = measure(path, load_classifier(), settings())
+    o = m.overlaps
+    assert (o.count, o.total_us, o.largest_us, o.largest_at) == (2, 2.5, 2.0, 1)
+    assert m.idle_share == pytest.approx(12 / 40)  # busy [100, 118] and [130, 140] of [100, 140]
+    mapping, _ = trace_case(path, knowledge)
+    assert mapping["profile"]["same_stream_overlaps"] == {"count": 2, "total_us": 2.5, "largest_us": 2.0,
+                                                          "largest_at_event": 1}
+    assert "2 GPU events start before the previous one on their stream ends" in mapping["summary"]
+
+
+@pytest.mark.parametrize("name", list(HTA_MORE))
+def test_agrees_with_hta_on_overlaps_syncs_and_correlation_filtering(name):
+    idle_us, window_us, idle_pct, kernels = HTA_MORE[name]
+    m = measure(DATA / name, load_classifier(), settings())
+    assert m.kernels == kernels
+    dev = m.devices[0]
+    assert round(dev.hta_window_us) == window_us and round(dev.hta_window_us - dev.hta_busy_us) == idle_us
+    assert abs(m.hta_idle_share * 100 - idle_pct) < 0.005
+
+
+def test_the_overlapping_traces_report_their_overlaps():
+    m = measure(DATA / "v100_trace_diff_test.json.gz", load_classifier(), settings())
+    assert m.overlaps.count > 0 and 12 < m.overlaps.largest_us <= 13
+    assert m.overlaps.largest_us < settings().checks.same_stream_overlap_us
+
+
+def test_correlation_set_keeps_runs():
+    from regime.engine.trace.corrset import CorrelationSet
+    ids = [1, 2, 2, 3, 7, 8, 20]
+    cs = CorrelationSet(float(i) for i in ids)
+    assert cs.runs == 3
+    assert [c for c in range(0, 25) if c in cs] == [1, 2, 3, 7, 8, 20]

@@ -117,9 +117,15 @@ def _catalogue_name(m: Measurement) -> str | None:
 
 def _summary(m: Measurement) -> str:
     names = sorted({d.name for d in m.devices if d.name}) or ["no deviceProperties"]
-    return (f"Measured by `regime trace` from {m.path.name} ({m.events:,} events, {', '.join(names)}). "
+    text = (f"Measured by `regime trace` from {m.path.name} ({m.events:,} events, {', '.join(names)}). "
             f"Idle share {m.idle_share:.2%} on exact timestamps; HTA 0.5's rounding of each interval "
             f"inward to whole µs gives {m.hta_idle_share:.2%}.")
+    o = m.overlaps
+    if o.count:
+        text += (f" {o.count:,} GPU events start before the previous one on their stream ends (timestamp "
+                 f"jitter, {o.total_us:,.3f} µs in all, largest {o.largest_us:,.3f} µs at event "
+                 f"{o.largest_at}); the idle union merges them.")
+    return text
 
 
 def _profile(m: Measurement) -> dict[str, Any]:
@@ -135,7 +141,11 @@ def _profile(m: Measurement) -> dict[str, Any]:
             "hta_idle_share": round(m.hta_idle_share, 6), "events": m.events,
             "gpu_events_in_file": m.gpu_events_in_file,
             "kernels_in_file": m.kernels_in_file, "excluded_step": m.excluded_step,
-            "excluded_gpu_events": m.excluded_events, "devices": devices, "steps": steps,
+            "excluded_gpu_events": m.excluded_events,
+            "same_stream_overlaps": {"count": m.overlaps.count, "total_us": round(m.overlaps.total_us, 3),
+                                     "largest_us": round(m.overlaps.largest_us, 3),
+                                     "largest_at_event": m.overlaps.largest_at},
+            "devices": devices, "steps": steps,
             "kernel_time_us": {c: round(v, 3) for c, v in m.category_us.items()}}
 
 

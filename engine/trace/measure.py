@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from regime.engine.trace.corrset import CorrelationSet
 from regime.engine.trace.kernels import Classifier
 from regime.engine.trace.quantiles import LogHistogram
 from regime.engine.trace.reader import TraceError, TraceReader
@@ -56,11 +57,30 @@ class Device:
 
 
 @dataclass
+class StreamOverlaps:
+    """GPU events that start before the previous one on their stream ends. CUPTI timestamps do
+    this by a few µs; the idle union merges them, and they are counted here so a reader sees how
+    many and how large. Past the bound in trace_reading.yaml the trace is refused as corrupt."""
+    count: int = 0
+    total_us: float = 0.0
+    largest_us: float = 0.0
+    largest_at: int | None = None   # event index of the largest
+
+    def add(self, overlap_us: float, index: int) -> None:
+        self.count += 1
+        self.total_us += overlap_us
+        if overlap_us > self.largest_us:
+            self.largest_us, self.largest_at = overlap_us, index
+
+
+@dataclass
 class Measurement:
     path: Path
     events: int = 0
     bytes: int = 0
     gpu_events_in_file: int = 0
+    sync_events_in_file: int = 0
+    sync_events: int = 0
     kernels_in_file: int = 0
     devices: list[Device] = field(default_factory=list)
     category_us: dict[str, float] = field(default_factory=dict)
@@ -75,6 +95,7 @@ class Measurement:
     host_window_us: float = 0.0
     float_timestamps: bool = False
     header: dict = field(default_factory=dict)
+    overlaps: StreamOverlaps = field(default_factory=StreamOverlaps)
 
     @property
     def kernels(self) -> int:
@@ -95,7 +116,7 @@ class Measurement:
         return 1 - sum(d.hta_busy_us for d in self.devices) / w if w > 0 else 0.0
 
 
-_GPU, _RUNTIME, _ANNOTATION, _SPAN = range(4)
+_GPU, _RUNTIME, _ANNOTATION, _SPAN, _SYNC = range(5)
 # GPU spill record: device, start, end, stream, correlation, category, is_kernel, event index
 _G_DEV, _G_START, _G_END, _G_STREAM, _G_CORR, _G_CAT, _G_KERNEL, _G_INDEX = range(8)
 
@@ -114,8 +135,8 @@ def measure(path: Path, classifier: Classifier, s: Settings, max_bytes: float | 
             raise TraceError(f"no GPU activity: none of {m.events:,} events has cat "
                              f"{', '.join(s.gpu_categories)} (a CPU-only profile?)",
                              str(path), "traceEvents", "cat")
-        late_corr = _host_side(m, runtime, s)
-        _timeline(m, gpu, classifier, s, late_corr, span)
+        launched = _host_side(m, runtime, s)
+        _timeline(m, gpu, classifier, s, launched, span)
     finally:
         gpu.close()
         runtime.close()
@@ -124,7 +145,8 @@ def measure(path: Path, classifier: Classifier, s: Settings, max_bytes: float | 
 
 def _kinds(s: Settings) -> dict[str, int]:
     kinds: dict[str, int] = {"user_annotation": _ANNOTATION, "Trace": _SPAN}
-    for names, kind in ((s.gpu_categories, _GPU), (s.runtime_categories, _RUNTIME)):
+    for names, kind in ((s.gpu_categories, _GPU), (s.runtime_categories, _RUNTIME),
+                        (s.sync_categories, _SYNC)):
         for c in names:
             for spelling in (c, c.lower(), c.capitalize(), c.title()):
                 kinds[spelling] = kind
@@ -139,6 +161,7 @@ def _read(reader: TraceReader, m: Measurement, classifier: Classifier, s: Settin
     launch_calls = frozenset(s.launch_calls)
     step_prefix = s.step_annotation
     max_kernel = s.limits.max_kernel_us
+    sync_cat = len(classifier.names)  # a slot past the kernel categories: timeline only
     steps: dict[int, Step] = {}
     span: tuple[float, float] | None = None
     file = str(m.path)
@@ -163,6 +186,13 @@ def _read(reader: TraceReader, m: Measurement, classifier: Classifier, s: Settin
                          _int(args.get("stream", ev.get("tid")), i, file, "stream"),
                          _corr(args), classifier.index(name if isinstance(name, str) else "", cat),
                          is_kernel, i))
+            elif kind == _SYNC:
+                args = _args(ev, i, file)
+                stream = args.get("stream")
+                if type(stream) is int and stream >= 0:  # a wait on a stream; device-wide syncs are not
+                    m.sync_events_in_file += 1
+                    gpu.add((_int(args.get("device", ev.get("pid")), i, file, "device"), ts, ts + dur, stream,
+                             _corr(args), sync_cat, False, i))
             elif kind == _RUNTIME:
                 args = _args(ev, i, file)
                 runtime.add((ts, dur, _corr(args), ev.get("name") in launch_calls))
@@ -224,16 +254,17 @@ def _corr(args: dict) -> float:
     return float(c) if type(c) is int else -1.0
 
 
-def _host_side(m: Measurement, runtime: SortedSpill, s: Settings) -> float | None:
-    """Runtime calls in start order: step correlation ranges, the last step's first launch,
-    and the host's time in runtime calls over the analysed window."""
+def _host_side(m: Measurement, runtime: SortedSpill, s: Settings) -> CorrelationSet | None:
+    """Runtime calls in start order: step correlation ranges, the correlation ids launched
+    before the last step (None when no step is left out), and the host's time in runtime calls
+    over the analysed window."""
     steps = m.steps
     cutoff = steps[-1].ts if len(steps) >= 2 else None
     if cutoff is not None:
         m.excluded_step = steps[-1].number
     lo = steps[0].ts if steps else -math.inf
     hi = cutoff if cutoff is not None else (steps[0].ts + steps[0].dur if steps else math.inf)
-    late_corr: float | None = None
+    launched = SortedSpill(1) if cutoff is not None else None
     k = 0
     first, last = math.inf, -math.inf
     for ts, dur, corr, is_launch in runtime:
@@ -242,8 +273,8 @@ def _host_side(m: Measurement, runtime: SortedSpill, s: Settings) -> float | Non
         if k < len(steps) and steps[k].ts <= ts and corr >= 0:
             steps[k].corr_lo = min(steps[k].corr_lo, corr)
             steps[k].corr_hi = max(steps[k].corr_hi, corr)
-        if cutoff is not None and ts >= cutoff and corr >= 0:
-            late_corr = corr if late_corr is None else min(late_corr, corr)
+        if launched is not None and ts < cutoff and corr >= 0:
+            launched.add((corr,))
         if lo <= ts < hi:
             m.runtime_us += dur
             if is_launch:
@@ -254,17 +285,22 @@ def _host_side(m: Measurement, runtime: SortedSpill, s: Settings) -> float | Non
         m.host_window_us = hi - lo
     elif last > first:
         m.host_window_us = last - first
-    return late_corr
+    if launched is None:
+        return None
+    try:
+        return CorrelationSet(rec[0] for rec in launched)
+    finally:
+        launched.close()
 
 
 def _timeline(m: Measurement, gpu: SortedSpill, classifier: Classifier, s: Settings,
-              late_corr: float | None, span: tuple[float, float] | None) -> None:
+              launched: CorrelationSet | None, span: tuple[float, float] | None) -> None:
     names = m.header.get("deviceProperties")
     dev_names = {d.get("id"): d.get("name") for d in names if isinstance(d, dict)} \
         if isinstance(names, list) else {}
-    cat_us = [0.0] * len(classifier.names)
+    sync_cat = len(classifier.names)
+    cat_us = [0.0] * (sync_cat + 1)  # the last slot: stream syncs, timeline only
     tol, slack = s.checks.same_stream_overlap_us, s.checks.clock_slack_us
-    filtering = m.excluded_step is not None
     step_lo = [st.corr_lo for st in m.steps]
     file = str(m.path)
     dev: Device | None = None
@@ -273,7 +309,7 @@ def _timeline(m: Measurement, gpu: SortedSpill, classifier: Classifier, s: Setti
     step_state: dict[int, list[float]] = {}
     for rec in gpu:
         corr = rec[_G_CORR]
-        if filtering and (corr < 0 or (late_corr is not None and corr >= late_corr)):
+        if launched is not None and (corr < 0 or corr not in launched):
             m.excluded_events += 1
             continue
         start, end, index = rec[_G_START], rec[_G_END], int(rec[_G_INDEX])
@@ -305,16 +341,25 @@ def _timeline(m: Measurement, gpu: SortedSpill, classifier: Classifier, s: Setti
             raise TraceError(f"starts {min(abs(start - span[0]), abs(start - span[1])) / 1e6:.3g} s outside "
                              f"the profiled window (clock reset?)", file, f"event {index}",
                              f"traceEvents[{index}].ts")
-        prev = last_end.get(rec[_G_STREAM])
-        if prev is not None and start < prev[0] - tol:
-            raise TraceError(f"overlaps event {prev[1]} on stream {int(rec[_G_STREAM])} by "
-                             f"{prev[0] - start:.3f} µs; kernels on one stream run one after another",
-                             file, f"event {index}", f"traceEvents[{index}].ts")
-        if prev is None or end > prev[0]:
+        cat = int(rec[_G_CAT])
+        if cat == sync_cat:  # a wait overlaps the work it waits on: no stream-order check
+            m.sync_events += 1
+            prev = None
+        else:
+            prev = last_end.get(rec[_G_STREAM])
+        if prev is not None and start < prev[0]:
+            if start < prev[0] - tol:
+                raise TraceError(f"overlaps event {prev[1]} on stream {int(rec[_G_STREAM])} by "
+                                 f"{prev[0] - start:.3f} µs, more than the {tol:g} µs of timestamp "
+                                 "jitter tolerated (trace_reading.yaml); kernels on one stream run "
+                                 "one after another",
+                                 file, f"event {index}", f"traceEvents[{index}].ts")
+            m.overlaps.add(prev[0] - start, index)
+        if cat != sync_cat and (prev is None or end > prev[0]):
             last_end[rec[_G_STREAM]] = (end, index)
         dur = end - start
         dev.events += 1
-        cat_us[int(rec[_G_CAT])] += dur
+        cat_us[cat] += dur
         if rec[_G_KERNEL]:
             dev.kernels += 1
             m.kernel_duration.add(dur)
@@ -324,6 +369,7 @@ def _timeline(m: Measurement, gpu: SortedSpill, classifier: Classifier, s: Setti
         raise TraceError(f"no GPU activity left after leaving out ProfilerStep#{m.excluded_step}",
                          file, "traceEvents", "cat")
     _close_device(m, dev, busy_s, busy_e, hta_s, hta_e, step_state)
+    cat_us.pop()
     m.category_us = dict(zip(classifier.names, cat_us, strict=True))
 
 

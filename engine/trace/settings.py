@@ -38,6 +38,7 @@ class Disagreement(_Strict):
 class Settings(_Strict):
     gpu_categories: tuple[str, ...]
     runtime_categories: tuple[str, ...]
+    sync_categories: tuple[str, ...]
     launch_calls: tuple[str, ...]
     step_annotation: str
     limits: Limits
