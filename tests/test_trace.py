@@ -279,3 +279,34 @@ def test_correlation_set_keeps_runs():
     cs = CorrelationSet(float(i) for i in ids)
     assert cs.runs == 3
     assert [c for c in range(0, 25) if c in cs] == [1, 2, 3, 7, 8, 20]
+
+
+def _one_kernel_trace(tmp_path, device_name: str):
+    ev = [{"ph": "X", "cat": "kernel", "name": "k_gemm", "pid": 0, "tid": 7, "ts": 100.0, "dur": 10.0,
+           "args": {"device": 0, "stream": 7, "correlation": 1}}]
+    path = tmp_path / "named.json"
+    path.write_bytes(orjson.dumps({"deviceProperties": [{"id": 0, "name": device_name}], "traceEvents": ev}))
+    return path
+
+
+@pytest.mark.parametrize(("reported", "key"), [
+    ("NVIDIA H200", "H200"), ("NVIDIA H100 80GB HBM3", "H100_SXM"), ("NVIDIA A100-SXM4-80GB", "A100_80GB"),
+    ("AMD Instinct MI300X", "MI300X"), ("Tesla V100-SXM2-32GB", "V100_SXM2_32GB"),
+])
+def test_the_driver_reported_device_name_finds_its_catalogue_entry(tmp_path, knowledge, reported, key):
+    mapping, case = trace_case(_one_kernel_trace(tmp_path, reported), knowledge)
+    assert mapping["hardware"] == key and case.facts["peak_bw"].source == "catalogue"
+    assert "device_not_in_catalogue" not in mapping["profile"]
+
+
+def test_an_unknown_device_name_is_a_finding_that_says_how_to_add_it(tmp_path, knowledge):
+    path = _one_kernel_trace(tmp_path, "NVIDIA Imaginary X9")
+    mapping, _ = trace_case(path, knowledge)
+    assert "hardware" not in mapping
+    assert mapping["profile"]["device_not_in_catalogue"] == "NVIDIA Imaginary X9"
+    [outcome] = diagnose_all(path, [], knowledge)
+    [finding] = [c for c in outcome.diagnosis.conclusions if c.id == "device_not_in_catalogue"]
+    assert '"NVIDIA Imaginary X9"' in finding.because and "aliases" in finding.because
+    assert "hardware.yaml" in finding.because
+    r = run_cli("trace", str(path))
+    assert r.returncode == 0 and r.stderr.startswith(f"note: {path}: the trace names its device")

@@ -24,8 +24,10 @@ def _us(x: float) -> str:
     return f"{x:.6g} us"
 
 
-def case_mapping(m: Measurement, hardware: str | None = None, model: str | None = None) -> dict[str, Any]:
-    """The case file `regime trace` writes: title, hardware, facts, sources, profile detail."""
+def case_mapping(m: Measurement, hardware: str | None = None, model: str | None = None,
+                 extra_hardware: dict[str, dict] | None = None) -> dict[str, Any]:
+    """The case file `regime trace` writes: title, hardware, facts, sources, profile detail.
+    `extra_hardware`: catalogue entries that knowledge layers add, matched like the built-in ones."""
     name = m.path.name
     facts: dict[str, Any] = {}
     sources: dict[str, str] = {}
@@ -69,7 +71,7 @@ def case_mapping(m: Measurement, hardware: str | None = None, model: str | None 
             "hipLaunchKernel, ...) / the same window")
     out: dict[str, Any] = {"id": _case_id(name), "title": f"Profiler trace {name}",
                            "summary": _summary(m)}
-    hw = hardware or _catalogue_name(m)
+    hw, unknown = (hardware, None) if hardware else _catalogue_name(m, extra_hardware)
     if hw:
         out["hardware"] = hw
     if model:
@@ -77,6 +79,9 @@ def case_mapping(m: Measurement, hardware: str | None = None, model: str | None 
     out["facts"] = facts
     out["sources"] = sources
     out["profile"] = _profile(m)
+    if unknown:
+        out["profile"]["device_not_in_catalogue"] = unknown
+        out["summary"] += f" The device \"{unknown}\" matches no hardware catalogue entry."
     return out
 
 
@@ -105,14 +110,16 @@ def _steps(m: Measurement, put) -> None:
             "assigned to a step by their launch's correlation id")
 
 
-def _catalogue_name(m: Measurement) -> str | None:
+def _catalogue_name(m: Measurement, extra: dict[str, dict] | None) -> tuple[str | None, str | None]:
+    """(catalogue key, None) for the first named device, matched by key, name or alias;
+    (None, the name) when no entry lists it; (None, None) when the trace names no device."""
     for d in m.devices:
         if d.name:
             try:
-                return catalogue.lookup("hardware", d.name)[0]
+                return catalogue.lookup("hardware", d.name, extra)[0], None
             except RegimeError:
-                return None
-    return None
+                return None, d.name
+    return None, None
 
 
 def _summary(m: Measurement) -> str:

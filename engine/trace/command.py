@@ -36,13 +36,15 @@ def trace(
     """Measure a PyTorch profiler (Kineto) trace; write what it measures as a case file."""
     from regime.engine import api  # imported here: the other commands start without them
     from regime.engine.trace import case_out
-    from regime.engine.trace.merge import trace_case
+    from regime.engine.trace.merge import trace_case, trace_findings
     try:
         k = api.knowledge(rules or [])
         mapping, _ = trace_case(trace_file, k, rules, hardware, model, max_bytes)
     except RegimeError as err:
         sys.stderr.write(f"error: {err}\n")
         raise typer.Exit(EXIT_BAD_INPUT) from None
+    for finding in trace_findings(mapping):
+        sys.stderr.write(f"note: {trace_file}: {finding.because}\n")
     if output is not None:
         mapping.pop("id")  # a case file's id is its file name, as for every other case
     text = (json.dumps(mapping, indent=2, ensure_ascii=False) + "\n" if fmt is CaseFormat.json

@@ -35,6 +35,11 @@ class Disagreement(_Strict):
     because: str
 
 
+class UnknownDevice(_Strict):
+    finding: str
+    because: str
+
+
 class Settings(_Strict):
     gpu_categories: tuple[str, ...]
     runtime_categories: tuple[str, ...]
@@ -44,6 +49,7 @@ class Settings(_Strict):
     limits: Limits
     checks: Checks
     disagreement: Disagreement
+    unknown_device: UnknownDevice
 
 
 @cache
