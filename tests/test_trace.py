@@ -310,3 +310,53 @@ def test_an_unknown_device_name_is_a_finding_that_says_how_to_add_it(tmp_path, k
     assert "hardware.yaml" in finding.because
     r = run_cli("trace", str(path))
     assert r.returncode == 0 and r.stderr.startswith(f"note: {path}: the trace names its device")
+
+
+COUNTERS = DATA / "cupti_counters.json.gz"
+
+
+def test_counter_trace_flops_are_the_sum_of_its_counters():
+    """HTA's cupti_counter_analysis arithmetic, done here on the raw JSON: an FMA is two FLOPs."""
+    raw = json.loads(gzip.decompress(COUNTERS.read_bytes()))
+    expected: dict[str, float] = {}
+    for ev in raw["traceEvents"]:
+        if ev.get("cat") == "cuda_profiler_range":
+            for key, v in ev["args"].items():
+                op = key.removeprefix("smsp__sass_thread_inst_executed_op_").removesuffix("_pred_on.sum")
+                prec = {"d": "fp64", "f": "fp32", "h": "fp16"}[op[0]]
+                expected[prec] = expected.get(prec, 0) + v * (2 if op.endswith("fma") else 1)
+    m = measure(COUNTERS, load_classifier(), settings())
+    c = m.counters
+    assert c.ranges == 77 and not m.devices
+    assert c.flops == expected and c.flops_total == sum(expected.values())
+    assert c.flop_rate == pytest.approx(c.flops_total / (c.time_us * 1e-6))
+    assert not c.tensor_counters and c.dram_ranges == 0
+
+
+def test_counter_figures_in_the_case(knowledge):
+    mapping, _ = trace_case(COUNTERS, knowledge)
+    prof = mapping["profile"]["counters"]
+    assert prof["flops_total"] == measure(COUNTERS, load_classifier(), settings()).counters.flops_total
+    assert "tensor-core FLOPs are not counted" in prof["note"]
+    assert "tensor-core FLOPs are not counted" in mapping["summary"]
+    assert len(prof["per_range"]) == 77 and "dram_bytes" not in prof
+
+
+def test_dram_and_tensor_counters_and_the_rate_as_a_fact(tmp_path):
+    from regime.engine.trace import case_out
+    args = {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": 10, "dram__bytes_read.sum": 300,
+            "dram__bytes_write.sum": 100, "sm__inst_executed_pipe_tensor_op_hmma.sum": 4}
+    ev = [{"ph": "X", "cat": "cuda_profiler_range", "name": f"k{i}", "ts": 1000.0 + 10 * i, "dur": 5.0,
+           "args": args} for i in range(2)]
+    path = tmp_path / "c.json"
+    path.write_bytes(orjson.dumps({"traceEvents": ev}))
+    c = measure(path, load_classifier(), settings()).counters
+    assert (c.flops["fp32"], c.dram_bytes, c.time_us, c.tensor_counters) == (40.0, 800.0, 10.0, True)
+    assert c.dram_bandwidth == pytest.approx(800 / 10e-6) and c.flop_rate == pytest.approx(40 / 10e-6)
+    m = measure(path, load_classifier(), settings())
+    names = settings().counters.facts
+    mapping = case_out.case_mapping(m, known=lambda f: True)
+    assert mapping["facts"][names["flop_rate"]] == "4e+06 FLOP/s"
+    assert mapping["facts"][names["dram_bandwidth"]] == "8e+07 byte/s"
+    assert "note" not in mapping["profile"]["counters"]
+    assert names["flop_rate"] not in case_out.case_mapping(m)["facts"]  # undeclared: profile only

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from regime.engine.trace.corrset import CorrelationSet
+from regime.engine.trace.counters import CounterReader, CounterTotals
 from regime.engine.trace.kernels import Classifier
 from regime.engine.trace.quantiles import LogHistogram
 from regime.engine.trace.reader import TraceError, TraceReader
@@ -96,6 +97,7 @@ class Measurement:
     float_timestamps: bool = False
     header: dict = field(default_factory=dict)
     overlaps: StreamOverlaps = field(default_factory=StreamOverlaps)
+    counters: CounterTotals | None = None
 
     @property
     def kernels(self) -> int:
@@ -116,7 +118,7 @@ class Measurement:
         return 1 - sum(d.hta_busy_us for d in self.devices) / w if w > 0 else 0.0
 
 
-_GPU, _RUNTIME, _ANNOTATION, _SPAN, _SYNC = range(5)
+_GPU, _RUNTIME, _ANNOTATION, _SPAN, _SYNC, _COUNTER = range(6)
 # GPU spill record: device, start, end, stream, correlation, category, is_kernel, event index
 _G_DEV, _G_START, _G_END, _G_STREAM, _G_CORR, _G_CAT, _G_KERNEL, _G_INDEX = range(8)
 
@@ -127,16 +129,20 @@ def measure(path: Path, classifier: Classifier, s: Settings, max_bytes: float | 
     m = Measurement(path)
     gpu = SortedSpill(8)
     runtime = SortedSpill(4)  # ts, dur, correlation, is_launch
+    counters = CounterReader(s.counters)
     try:
-        span = _read(reader, m, classifier, s, gpu, runtime)
+        span = _read(reader, m, classifier, s, gpu, runtime, counters)
         m.header = reader.header
         m.bytes = reader.base + len(reader.buf)
-        if not gpu.count:
+        if counters.totals.ranges:
+            m.counters = counters.totals
+        if not gpu.count and m.counters is None:
             raise TraceError(f"no GPU activity: none of {m.events:,} events has cat "
-                             f"{', '.join(s.gpu_categories)} (a CPU-only profile?)",
+                             f"{', '.join((*s.gpu_categories, s.counters.category))} (a CPU-only profile?)",
                              str(path), "traceEvents", "cat")
         launched = _host_side(m, runtime, s)
-        _timeline(m, gpu, classifier, s, launched, span)
+        if gpu.count:
+            _timeline(m, gpu, classifier, s, launched, span)
     finally:
         gpu.close()
         runtime.close()
@@ -144,7 +150,7 @@ def measure(path: Path, classifier: Classifier, s: Settings, max_bytes: float | 
 
 
 def _kinds(s: Settings) -> dict[str, int]:
-    kinds: dict[str, int] = {"user_annotation": _ANNOTATION, "Trace": _SPAN}
+    kinds: dict[str, int] = {"user_annotation": _ANNOTATION, "Trace": _SPAN, s.counters.category: _COUNTER}
     for names, kind in ((s.gpu_categories, _GPU), (s.runtime_categories, _RUNTIME),
                         (s.sync_categories, _SYNC)):
         for c in names:
@@ -156,7 +162,7 @@ def _kinds(s: Settings) -> dict[str, int]:
 
 
 def _read(reader: TraceReader, m: Measurement, classifier: Classifier, s: Settings,
-          gpu: SortedSpill, runtime: SortedSpill) -> tuple[float, float] | None:
+          gpu: SortedSpill, runtime: SortedSpill, counters: CounterReader) -> tuple[float, float] | None:
     kinds = _kinds(s)
     launch_calls = frozenset(s.launch_calls)
     step_prefix = s.step_annotation
@@ -196,6 +202,9 @@ def _read(reader: TraceReader, m: Measurement, classifier: Classifier, s: Settin
             elif kind == _RUNTIME:
                 args = _args(ev, i, file)
                 runtime.add((ts, dur, _corr(args), ev.get("name") in launch_calls))
+            elif kind == _COUNTER:
+                name = ev.get("name")
+                counters.add(i, name if isinstance(name, str) else "", ts, dur, _args(ev, i, file))
             elif kind == _ANNOTATION:
                 name = ev.get("name")
                 if isinstance(name, str) and name.startswith(step_prefix):

@@ -36,7 +36,7 @@ def trace_case(trace: Path, k: Knowledge, layers: list[Path] | None = None, hard
     s = settings()
     m = measure(trace, load_classifier(layers or []), s, max_bytes)
     extra = {key: entry for key, (entry, _) in k.catalogue.get("hardware", {}).items()}
-    mapping = case_out.case_mapping(m, hardware, model, extra)
+    mapping = case_out.case_mapping(m, hardware, model, extra, k.vocabulary.__contains__)
     return mapping, load_case(trace, k.vocabulary, k.levers, k.claims, k.catalogue, raw=mapping)
 
 

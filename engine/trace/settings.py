@@ -35,6 +35,16 @@ class Disagreement(_Strict):
     because: str
 
 
+class Counters(_Strict):
+    category: str
+    flops: dict[str, tuple[str, float]]
+    dram_bytes: str
+    dram_bytes_parts: tuple[str, ...]
+    tensor_prefixes: tuple[str, ...]
+    max_listed_ranges: int = Field(ge=0)
+    facts: dict[str, str]
+
+
 class UnknownDevice(_Strict):
     finding: str
     because: str
@@ -50,6 +60,7 @@ class Settings(_Strict):
     checks: Checks
     disagreement: Disagreement
     unknown_device: UnknownDevice
+    counters: Counters
 
 
 @cache
