@@ -47,6 +47,13 @@ class Device:
     busy_us: float = 0.0
     hta_window_us: float = 0.0   # HTA's figures: timestamps rounded inward to whole µs
     hta_busy_us: float = 0.0
+    comm_us: float = 0.0         # union of communication kernels
+    comp_us: float = 0.0         # union of the other kernels (HTA's "computation")
+    comm_or_comp_us: float = 0.0  # union of both: comm ∩ comp = comm + comp − this
+
+    @property
+    def comm_overlap_us(self) -> float:
+        return self.comm_us + self.comp_us - self.comm_or_comp_us
 
     @property
     def idle_share(self) -> float:
@@ -55,6 +62,29 @@ class Device:
     @property
     def hta_idle_share(self) -> float:
         return 1 - self.hta_busy_us / self.hta_window_us if self.hta_window_us > 0 else 0.0
+
+
+class Union:
+    """Length of the union of intervals given in start order: one open interval, no list."""
+
+    __slots__ = ("end", "start", "total")
+
+    def __init__(self) -> None:
+        self.start, self.end, self.total = 0.0, -math.inf, 0.0
+
+    def add(self, start: float, end: float) -> None:
+        if start > self.end:
+            if self.end > -math.inf:
+                self.total += self.end - self.start
+            self.start, self.end = start, end
+        elif end > self.end:
+            self.end = end
+
+    def close(self) -> float:
+        if self.end > -math.inf:
+            self.total += self.end - self.start
+        self.start, self.end = 0.0, -math.inf
+        return self.total
 
 
 @dataclass
@@ -116,6 +146,17 @@ class Measurement:
     def hta_idle_share(self) -> float:
         w = sum(d.hta_window_us for d in self.devices)
         return 1 - sum(d.hta_busy_us for d in self.devices) / w if w > 0 else 0.0
+
+    @property
+    def comm_us(self) -> float:
+        return sum(d.comm_us for d in self.devices)
+
+    @property
+    def comm_comp_overlap(self) -> float | None:
+        """Share of communication kernel time with computation running on the same device
+        (HTA's get_comm_comp_overlap); None without communication kernels."""
+        comm = self.comm_us
+        return sum(d.comm_overlap_us for d in self.devices) / comm if comm > 0 else None
 
 
 _GPU, _RUNTIME, _ANNOTATION, _SPAN, _SYNC, _COUNTER = range(6)
@@ -309,6 +350,9 @@ def _timeline(m: Measurement, gpu: SortedSpill, classifier: Classifier, s: Setti
         if isinstance(names, list) else {}
     sync_cat = len(classifier.names)
     cat_us = [0.0] * (sync_cat + 1)  # the last slot: stream syncs, timeline only
+    comm_cat = classifier.names.index(s.communication_category) \
+        if s.communication_category in classifier.names else -1
+    comm, comp, both = Union(), Union(), Union()
     tol, slack = s.checks.same_stream_overlap_us, s.checks.clock_slack_us
     step_lo = [st.corr_lo for st in m.steps]
     file = str(m.path)
@@ -325,6 +369,7 @@ def _timeline(m: Measurement, gpu: SortedSpill, classifier: Classifier, s: Setti
         if dev is None or rec[_G_DEV] != dev.id:
             if dev is not None:
                 _close_device(m, dev, busy_s, busy_e, hta_s, hta_e, step_state)
+                _close_unions(dev, comm, comp, both)
             dev = Device(int(rec[_G_DEV]), dev_names.get(int(rec[_G_DEV])))
             m.devices.append(dev)
             busy_s, busy_e = start, end
@@ -372,14 +417,22 @@ def _timeline(m: Measurement, gpu: SortedSpill, classifier: Classifier, s: Setti
         if rec[_G_KERNEL]:
             dev.kernels += 1
             m.kernel_duration.add(dur)
+            (comm if cat == comm_cat else comp).add(start, end)
+            both.add(start, end)
         if step_lo:
             _step_add(m, step_lo, step_state, corr, start, end, bool(rec[_G_KERNEL]))
     if dev is None:
         raise TraceError(f"no GPU activity left after leaving out ProfilerStep#{m.excluded_step}",
                          file, "traceEvents", "cat")
     _close_device(m, dev, busy_s, busy_e, hta_s, hta_e, step_state)
+    _close_unions(dev, comm, comp, both)
     cat_us.pop()
     m.category_us = dict(zip(classifier.names, cat_us, strict=True))
+
+
+def _close_unions(dev: Device, comm: Union, comp: Union, both: Union) -> None:
+    dev.comm_us, dev.comp_us, dev.comm_or_comp_us = comm.close(), comp.close(), both.close()
+    comm.total = comp.total = both.total = 0.0
 
 
 def _hta_round(start: float, end: float, rounding: bool) -> tuple[float, float]:

@@ -45,6 +45,15 @@ class Counters(_Strict):
     facts: dict[str, str]
 
 
+class Ranks(_Strict):
+    straggler_ratio: float = Field(gt=1)
+    straggler_finding: str
+    straggler_because: str
+    idle_spread_notable: float = Field(gt=0, le=1)
+    idle_spread_finding: str
+    idle_spread_because: str
+
+
 class UnknownDevice(_Strict):
     finding: str
     because: str
@@ -54,6 +63,7 @@ class Settings(_Strict):
     gpu_categories: tuple[str, ...]
     runtime_categories: tuple[str, ...]
     sync_categories: tuple[str, ...]
+    communication_category: str
     launch_calls: tuple[str, ...]
     step_annotation: str
     limits: Limits
@@ -61,6 +71,7 @@ class Settings(_Strict):
     disagreement: Disagreement
     unknown_device: UnknownDevice
     counters: Counters
+    ranks: Ranks
 
 
 @cache
