@@ -176,3 +176,13 @@ def _idle_spread(ranks: list[RankSummary], rows: list[dict], rule: Ranks) -> lis
         high_rank=rows[hi]["rank"], high=f"{idle[hi]:.1%}",
         threshold=f"{rule.idle_spread_notable * 100:g} points")
     return [{"id": rule.idle_spread_finding, "because": because}]
+
+
+def fleet_report(paths: list[Path], jobs: int = 1, layers: list[Path] | None = None,
+                 max_bytes: float | None = None) -> tuple[dict[str, Any], list[RegimeError]]:
+    """`regime trace DIR|TRACE...`: the comparison over the traces that read, and the errors
+    of those that did not (each reported; the rest still compared)."""
+    got = measure_ranks(paths, jobs, layers, max_bytes)
+    errors = [r for r in got if isinstance(r, RegimeError)]
+    report = compare([r for r in got if isinstance(r, RankSummary)])
+    return report, errors
