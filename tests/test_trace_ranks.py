@@ -86,3 +86,14 @@ def test_overlap_is_communication_time_under_computation(tmp_path):
     path.write_bytes(orjson.dumps({"traceEvents": ev}))
     m = measure(path, load_classifier(), settings())
     assert m.comm_comp_overlap == pytest.approx(20 / 40)  # [110,120] and [130,140] of [100,140]
+
+
+def test_cli_compares_ranks_and_reports_a_bad_one(tmp_path):
+    import yaml
+    from conftest import run_cli
+    missing = tmp_path / "gone.json.gz"
+    r = run_cli("trace", str(RANK0), str(RANK1), str(missing), "--jobs", "2")
+    assert r.returncode == 2
+    assert r.stderr.startswith(f"error: {missing}:") and r.stderr.count("\n") == 1
+    report = yaml.safe_load(r.stdout)
+    assert [row["rank"] for row in report["ranks"]] == [0, 1]

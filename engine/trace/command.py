@@ -20,7 +20,9 @@ class CaseFormat(StrEnum):
 
 
 def trace(
-    trace_file: Annotated[Path, typer.Argument(metavar="TRACE", help="Kineto trace: .json or .json.gz.")],
+    traces: Annotated[list[Path], typer.Argument(
+        metavar="TRACE", help="Kineto trace(s): .json or .json.gz; several, or a folder, are the ranks "
+        "of one job, compared.")],
     hardware: Annotated[str | None, typer.Option(
         "--hardware", help="Catalogue GPU (default: the trace's deviceProperties name if it matches).")
     ] = None,
@@ -32,8 +34,13 @@ def trace(
     ] = None,
     max_bytes: Annotated[float | None, typer.Option(
         "--max-bytes", help="Refuse traces that decompress to more than this many bytes.")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Ranks measured at once (0: one per CPU).")] = 1,
 ) -> None:
     """Measure a PyTorch profiler (Kineto) trace; write what it measures as a case file."""
+    if len(traces) > 1 or traces[0].is_dir():
+        _ranks(traces, jobs, rules, max_bytes, output, fmt)
+        return
+    trace_file = traces[0]
     from regime.engine import api  # imported here: the other commands start without them
     from regime.engine.trace import case_out
     from regime.engine.trace.merge import trace_case, trace_findings
@@ -58,3 +65,20 @@ def trace(
         sys.stderr.write(f"error: {output}: {err.strerror}\n")
         raise typer.Exit(EXIT_BAD_INPUT) from None
     sys.stderr.write(f"wrote {output}: {len(mapping['facts'])} facts measured from {trace_file}\n")
+
+
+def _ranks(traces: list[Path], jobs: int, rules: list[Path] | None, max_bytes: float | None,
+           output: Path | None, fmt: CaseFormat) -> None:
+    from regime.engine.trace import case_out
+    from regime.engine.trace.ranks import fleet_report
+    report, errors = fleet_report(traces, jobs, rules, max_bytes)
+    for err in errors:
+        sys.stderr.write(f"error: {err}\n")
+    text = (json.dumps(report, indent=2, ensure_ascii=False) + "\n" if fmt is CaseFormat.json
+            else case_out.to_yaml(report))
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+    if errors:
+        raise typer.Exit(EXIT_BAD_INPUT)
