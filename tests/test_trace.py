@@ -188,6 +188,7 @@ def test_memory_is_flat_in_trace_size(tmp_path, monkeypatch):
 
     from regime.engine.trace import spill
     monkeypatch.setattr(spill, "RUN", 500)
+    monkeypatch.setattr(spill, "MERGE_BUDGET", 1 << 15)
     monkeypatch.setattr(reader_mod, "BLOCK", 1 << 14)
     c, s = load_classifier(), settings()
     peaks = []

@@ -15,11 +15,12 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import orjson
 from regime.engine.trace.corrset import CorrelationSet
 from regime.engine.trace.counters import CounterReader, CounterTotals
 from regime.engine.trace.kernels import Classifier
 from regime.engine.trace.quantiles import LogHistogram
-from regime.engine.trace.reader import TraceError, TraceReader
+from regime.engine.trace.reader import Event, TraceError, TraceReader
 from regime.engine.trace.settings import Settings
 from regime.engine.trace.spill import SortedSpill
 
@@ -215,22 +216,23 @@ def _read(reader: TraceReader, m: Measurement, classifier: Classifier, s: Settin
     for first, chunk in reader.chunks():
         m.events += len(chunk)
         for j, ev in enumerate(chunk):
-            kind = kinds.get(ev.get("cat"))  # type: ignore[arg-type]
-            if kind is None or ev.get("ph") != "X":
+            cat = ev.cat
+            kind = kinds.get(cat) if type(cat) is str else None
+            if kind is None or ev.ph != "X":
                 continue
             i = first + j
             ts, dur = _time(ev, i, file, max_kernel)
             if kind == _GPU:
                 args = _args(ev, i, file)
-                cat = str(ev["cat"]).lower()
+                cat = cat.lower()
                 is_kernel = cat == "kernel"
                 m.gpu_events_in_file += 1
                 m.kernels_in_file += is_kernel
                 if type(ts) is float or type(dur) is float:
                     m.float_timestamps = True
-                name = ev.get("name")
-                gpu.add((_int(args.get("device", ev.get("pid")), i, file, "device"), ts, ts + dur,
-                         _int(args.get("stream", ev.get("tid")), i, file, "stream"),
+                name = ev.name
+                gpu.add((_int(args.get("device", ev.pid), i, file, "device"), ts, ts + dur,
+                         _int(args.get("stream", ev.tid), i, file, "stream"),
                          _corr(args), classifier.index(name if isinstance(name, str) else "", cat),
                          is_kernel, i))
             elif kind == _SYNC:
@@ -238,16 +240,16 @@ def _read(reader: TraceReader, m: Measurement, classifier: Classifier, s: Settin
                 stream = args.get("stream")
                 if type(stream) is int and stream >= 0:  # a wait on a stream; device-wide syncs are not
                     m.sync_events_in_file += 1
-                    gpu.add((_int(args.get("device", ev.get("pid")), i, file, "device"), ts, ts + dur, stream,
+                    gpu.add((_int(args.get("device", ev.pid), i, file, "device"), ts, ts + dur, stream,
                              _corr(args), sync_cat, False, i))
             elif kind == _RUNTIME:
                 args = _args(ev, i, file)
-                runtime.add((ts, dur, _corr(args), ev.get("name") in launch_calls))
+                runtime.add((ts, dur, _corr(args), ev.name in launch_calls))
             elif kind == _COUNTER:
-                name = ev.get("name")
+                name = ev.name
                 counters.add(i, name if isinstance(name, str) else "", ts, dur, _args(ev, i, file))
             elif kind == _ANNOTATION:
-                name = ev.get("name")
+                name = ev.name
                 if isinstance(name, str) and name.startswith(step_prefix):
                     number = name[len(step_prefix):]
                     if number.isdigit() and int(number) not in steps:
@@ -261,10 +263,10 @@ def _read(reader: TraceReader, m: Measurement, classifier: Classifier, s: Settin
 _NUMBER = (int, float)
 
 
-def _time(ev: dict, i: int, file: str, max_kernel: float) -> tuple[float, float]:
-    ts, dur = ev.get("ts"), ev.get("dur")
+def _time(ev: Event, i: int, file: str, max_kernel: float) -> tuple[float, float]:
+    ts, dur = ev.ts, ev.dur
     if type(ts) in _NUMBER and type(dur) in _NUMBER and 0 <= dur <= max_kernel and ts >= 0:
-        return ts, dur  # the common case, checked cheaply (orjson never yields NaN)
+        return ts, dur  # the common case, checked cheaply (JSON has no NaN)
     for key, v in (("ts", ts), ("dur", dur)):
         if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
             raise TraceError(f"{'missing' if v is None else 'not a number: ' + repr(v)[:40]}",
@@ -280,8 +282,10 @@ def _time(ev: dict, i: int, file: str, max_kernel: float) -> tuple[float, float]
     return ts, dur
 
 
-def _args(ev: dict, i: int, file: str) -> dict:
-    args = ev.get("args")
+def _args(ev: Event, i: int, file: str) -> dict:
+    """The event's args, decoded now: the parse left them raw, as most events never need them."""
+    raw = ev.args
+    args = orjson.loads(memoryview(raw)) if raw else None  # msgspec has checked it is valid JSON
     if type(args) is dict:
         return args
     if args is None:

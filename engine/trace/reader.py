@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
+import msgspec
 import orjson
 from regime.core.errors import RegimeError
 
@@ -26,6 +27,23 @@ _KEY = re.compile(rb'"((?:[^"\\]++|\\.)*+)"\s*:')  # possessive: no backtracking
 _STRUCT = re.compile(rb'["\[\]{}]')
 _SCALAR_END = re.compile(rb"[\s,\]}]")
 _BOUNDARY = re.compile(rb"\s*(,\s*\{|\])")
+
+
+class Event(msgspec.Struct, gc=False):
+    """The fields of a trace event that are read; the rest are skipped while parsing, and `args`
+    stays raw JSON until an event that needs it decodes it (most events never do)."""
+    ph: Any = None
+    cat: Any = None
+    name: Any = None
+    ts: Any = None
+    dur: Any = None
+    pid: Any = None
+    tid: Any = None
+    args: msgspec.Raw = msgspec.Raw(b"")
+
+
+_EVENTS = msgspec.json.Decoder(list[Event])
+_EVENT = msgspec.json.Decoder(Event)
 
 
 class TraceError(RegimeError):
@@ -122,7 +140,7 @@ class TraceReader:
         return TraceError(message, self.file, f"byte {at}", field)
 
     # ---- top level -----------------------------------------------------------------------
-    def chunks(self) -> Iterator[tuple[int, list[dict]]]:
+    def chunks(self) -> Iterator[tuple[int, list[Event]]]:
         """(index of the first event, events) a block at a time: per-event generator hops cost
         more than the work done on most events."""
         src = _Source(self.path, self.max_bytes)
@@ -131,7 +149,7 @@ class TraceReader:
         finally:
             src.close()
 
-    def _document(self, src: _Source) -> Iterator[tuple[int, list[dict]]]:
+    def _document(self, src: _Source) -> Iterator[tuple[int, list[Event]]]:
         self._fill(src)
         if self._skip_ws(src) != ord("{"):
             raise self._fail("not a Kineto trace: the top level is not a JSON object")
@@ -197,7 +215,7 @@ class TraceReader:
         return value
 
     # ---- events --------------------------------------------------------------------------
-    def _event_array(self, src: _Source) -> Iterator[tuple[int, list[dict]]]:
+    def _event_array(self, src: _Source) -> Iterator[tuple[int, list[Event]]]:
         after_event = False
         while True:
             c = self._skip_ws(src)
@@ -218,16 +236,12 @@ class TraceReader:
                 yield from self._careful(src)  # one event, however long, within the limit
             else:
                 try:
-                    chunk = orjson.loads(b"[" + self.buf[self.pos:cut] + b"]")
-                except orjson.JSONDecodeError:
+                    chunk = _EVENTS.decode(b"[" + self.buf[self.pos:cut] + b"]")
+                except (msgspec.DecodeError, msgspec.ValidationError):
                     chunk = None  # a boundary inside a string, or bad JSON: find out event by event
                 if chunk is None:
                     yield from self._careful(src)
                 else:
-                    for j, event in enumerate(chunk):
-                        if type(event) is not dict:
-                            i = self.index + j
-                            raise TraceError("not an object", self.file, f"event {i}", f"traceEvents[{i}]")
                     yield self.index, chunk
                     self.index += len(chunk)
                     self.pos = cut
@@ -246,7 +260,7 @@ class TraceReader:
             hi = brace
         return None
 
-    def _careful(self, src: _Source) -> Iterator[tuple[int, list[dict]]]:
+    def _careful(self, src: _Source) -> Iterator[tuple[int, list[Event]]]:
         """Slow path: delimit one event exactly, so a bad one is named by index and byte."""
         scan = _Scan()
         while True:
@@ -258,13 +272,17 @@ class TraceReader:
                 break
             if not self._fill(src, len(self.buf) - self.pos + BLOCK):
                 raise self._truncated_or(src, "unterminated event", field=f"traceEvents[{self.index}]")
+        data = self.buf[self.pos:end]
         try:
-            event = _decode(self.buf[self.pos:end])
-        except json.JSONDecodeError as err:
-            raise TraceError(f"malformed JSON: {err.msg} (byte {self.base + self.pos + err.pos})",
-                             self.file, f"event {self.index}", f"traceEvents[{self.index}]") from None
-        if not isinstance(event, dict):
-            raise TraceError("not an object", self.file, f"event {self.index}", f"traceEvents[{self.index}]")
+            event = _EVENT.decode(data)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            try:
+                _decode(data)  # which JSON error, and where
+            except json.JSONDecodeError as err:
+                raise TraceError(f"malformed JSON: {err.msg} (byte {self.base + self.pos + err.pos})",
+                                 self.file, f"event {self.index}", f"traceEvents[{self.index}]") from None
+            raise TraceError("not an object", self.file, f"event {self.index}",
+                             f"traceEvents[{self.index}]") from None
         yield self.index, [event]
         self.index += 1
         self.pos = end
