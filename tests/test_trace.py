@@ -361,3 +361,12 @@ def test_dram_and_tensor_counters_and_the_rate_as_a_fact(tmp_path):
     assert mapping["facts"][names["dram_bandwidth"]] == "8e+07 byte/s"
     assert "note" not in mapping["profile"]["counters"]
     assert names["flop_rate"] not in case_out.case_mapping(m)["facts"]  # undeclared: profile only
+
+
+def test_correlation_set_equals_a_set_whatever_the_batches(monkeypatch):
+    from regime.engine.trace import corrset
+    monkeypatch.setattr(corrset, "BATCH", 50)
+    rnd = random.Random(1)
+    ids = [float(rnd.randrange(0, 3000)) for _ in range(2000)]
+    cs, plain = corrset.CorrelationSet(ids), set(ids)
+    assert all((float(x) in cs) == (float(x) in plain) for x in range(-5, 3010))

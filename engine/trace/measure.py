@@ -15,12 +15,13 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import msgspec
 import orjson
 from regime.engine.trace.corrset import CorrelationSet
 from regime.engine.trace.counters import CounterReader, CounterTotals
 from regime.engine.trace.kernels import Classifier
 from regime.engine.trace.quantiles import LogHistogram
-from regime.engine.trace.reader import Event, TraceError, TraceReader
+from regime.engine.trace.reader import IDS, NO_IDS, Event, Ids, TraceError, TraceReader
 from regime.engine.trace.settings import Settings
 from regime.engine.trace.spill import SortedSpill
 
@@ -223,7 +224,7 @@ def _read(reader: TraceReader, m: Measurement, classifier: Classifier, s: Settin
             i = first + j
             ts, dur = _time(ev, i, file, max_kernel)
             if kind == _GPU:
-                args = _args(ev, i, file)
+                ids = _ids(ev, i, file)
                 cat = cat.lower()
                 is_kernel = cat == "kernel"
                 m.gpu_events_in_file += 1
@@ -231,20 +232,19 @@ def _read(reader: TraceReader, m: Measurement, classifier: Classifier, s: Settin
                 if type(ts) is float or type(dur) is float:
                     m.float_timestamps = True
                 name = ev.name
-                gpu.add((_int(args.get("device", ev.pid), i, file, "device"), ts, ts + dur,
-                         _int(args.get("stream", ev.tid), i, file, "stream"),
-                         _corr(args), classifier.index(name if isinstance(name, str) else "", cat),
+                gpu.add((_int(ev.pid if ids.device is None else ids.device, i, file, "device"), ts, ts + dur,
+                         _int(ev.tid if ids.stream is None else ids.stream, i, file, "stream"),
+                         _corr(ids), classifier.index(name if isinstance(name, str) else "", cat),
                          is_kernel, i))
             elif kind == _SYNC:
-                args = _args(ev, i, file)
-                stream = args.get("stream")
+                ids = _ids(ev, i, file)
+                stream = ids.stream
                 if type(stream) is int and stream >= 0:  # a wait on a stream; device-wide syncs are not
                     m.sync_events_in_file += 1
-                    gpu.add((_int(args.get("device", ev.pid), i, file, "device"), ts, ts + dur, stream,
-                             _corr(args), sync_cat, False, i))
+                    gpu.add((_int(ev.pid if ids.device is None else ids.device, i, file, "device"), ts,
+                             ts + dur, stream, _corr(ids), sync_cat, False, i))
             elif kind == _RUNTIME:
-                args = _args(ev, i, file)
-                runtime.add((ts, dur, _corr(args), ev.name in launch_calls))
+                runtime.add((ts, dur, _corr(_ids(ev, i, file)), ev.name in launch_calls))
             elif kind == _COUNTER:
                 name = ev.name
                 counters.add(i, name if isinstance(name, str) else "", ts, dur, _args(ev, i, file))
@@ -303,8 +303,20 @@ def _int(v: object, i: int, file: str, key: str) -> int:
                      f"traceEvents[{i}].args.{key}")
 
 
-def _corr(args: dict) -> float:
-    c = args.get("correlation")
+def _ids(ev: Event, i: int, file: str) -> Ids:
+    """device, stream and correlation from the raw args, nothing else decoded."""
+    raw = ev.args
+    if not raw:
+        return NO_IDS
+    try:
+        return IDS.decode(raw)
+    except msgspec.ValidationError:  # null, or not an object: _args says which
+        _args(ev, i, file)
+        return NO_IDS
+
+
+def _corr(ids: Ids) -> float:
+    c = ids.correlation
     return float(c) if type(c) is int else -1.0
 
 
@@ -318,7 +330,7 @@ def _host_side(m: Measurement, runtime: SortedSpill, s: Settings) -> Correlation
         m.excluded_step = steps[-1].number
     lo = steps[0].ts if steps else -math.inf
     hi = cutoff if cutoff is not None else (steps[0].ts + steps[0].dur if steps else math.inf)
-    launched = SortedSpill(1) if cutoff is not None else None
+    launched = CorrelationSet() if cutoff is not None else None
     k = 0
     first, last = math.inf, -math.inf
     for ts, dur, corr, is_launch in runtime:
@@ -328,7 +340,7 @@ def _host_side(m: Measurement, runtime: SortedSpill, s: Settings) -> Correlation
             steps[k].corr_lo = min(steps[k].corr_lo, corr)
             steps[k].corr_hi = max(steps[k].corr_hi, corr)
         if launched is not None and ts < cutoff and corr >= 0:
-            launched.add((corr,))
+            launched.add(corr)
         if lo <= ts < hi:
             m.runtime_us += dur
             if is_launch:
@@ -339,12 +351,9 @@ def _host_side(m: Measurement, runtime: SortedSpill, s: Settings) -> Correlation
         m.host_window_us = hi - lo
     elif last > first:
         m.host_window_us = last - first
-    if launched is None:
-        return None
-    try:
-        return CorrelationSet(rec[0] for rec in launched)
-    finally:
-        launched.close()
+    if launched is not None:
+        launched.freeze()
+    return launched
 
 
 def _timeline(m: Measurement, gpu: SortedSpill, classifier: Classifier, s: Settings,

@@ -42,6 +42,15 @@ class Event(msgspec.Struct, gc=False):
     args: msgspec.Raw = msgspec.Raw(b"")
 
 
+class Ids(msgspec.Struct, gc=False):
+    """The args of GPU and runtime events that are read: decoding only these skips the rest."""
+    device: Any = None
+    stream: Any = None
+    correlation: Any = None
+
+
+IDS = msgspec.json.Decoder(Ids)
+NO_IDS = Ids()
 _EVENTS = msgspec.json.Decoder(list[Event])
 _EVENT = msgspec.json.Decoder(Event)
 
