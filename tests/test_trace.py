@@ -274,12 +274,11 @@ def test_the_overlapping_traces_report_their_overlaps():
     assert m.overlaps.largest_us < settings().checks.same_stream_overlap_us
 
 
-def test_correlation_set_keeps_runs():
+def test_correlation_set_is_a_set():
     from regime.engine.trace.corrset import CorrelationSet
-    ids = [1, 2, 2, 3, 7, 8, 20]
+    ids = [1, 2, 2, 3, 7, 8, 20, 5_000_000_000]
     cs = CorrelationSet(float(i) for i in ids)
-    assert cs.runs == 3
-    assert [c for c in range(0, 25) if c in cs] == [1, 2, 3, 7, 8, 20]
+    assert [c for c in range(0, 25) if c in cs] == [1, 2, 3, 7, 8, 20] and 5e9 in cs and 5e9 + 1 not in cs
 
 
 def _one_kernel_trace(tmp_path, device_name: str):
@@ -363,10 +362,11 @@ def test_dram_and_tensor_counters_and_the_rate_as_a_fact(tmp_path):
     assert names["flop_rate"] not in case_out.case_mapping(m)["facts"]  # undeclared: profile only
 
 
-def test_correlation_set_equals_a_set_whatever_the_batches(monkeypatch):
-    from regime.engine.trace import corrset
-    monkeypatch.setattr(corrset, "BATCH", 50)
+def test_correlation_set_equals_a_set_and_stays_small():
+    from regime.engine.trace.corrset import CorrelationSet
     rnd = random.Random(1)
     ids = [float(rnd.randrange(0, 3000)) for _ in range(2000)]
-    cs, plain = corrset.CorrelationSet(ids), set(ids)
+    cs, plain = CorrelationSet(ids), set(ids)
     assert all((float(x) in cs) == (float(x) in plain) for x in range(-5, 3010))
+    dense = CorrelationSet(float(i) for i in range(0, 5_000_000, 3))  # ids with gaps, as CUPTI's
+    assert sum(len(p) for p in dense.pages.values()) <= 5_000_000 / 8 + 1024
