@@ -3,8 +3,9 @@
 The pass keeps only counters and two on-disk spills (GPU intervals, runtime calls); the
 timeline figures come from a merge of the spilled GPU intervals in start order afterwards.
 Which GPU events count follows HTA (Holistic Trace Analysis) so the two can be compared:
-with two or more ProfilerStep annotations, events launched in the last step are left out
-(the profiler usually stops inside it), and the window runs from the first GPU start to the
+with two or more ProfilerStep annotations, a GPU event counts only if a runtime call before
+the last step carries its correlation id (the profiler usually stops inside the last step),
+stream syncs are on the busy timeline, and the window runs from the first GPU start to the
 last GPU end on each device.
 """
 
@@ -222,7 +223,9 @@ def _read(reader: TraceReader, m: Measurement, classifier: Classifier, s: Settin
             if kind is None or ev.ph != "X":
                 continue
             i = first + j
-            ts, dur = _time(ev, i, file, max_kernel)
+            ts, dur = ev.ts, ev.dur
+            if not (type(ts) in _NUMBER and type(dur) in _NUMBER and 0 <= dur <= max_kernel and ts >= 0):
+                ts, dur = _time(ev, i, file, max_kernel)  # says what is wrong
             if kind == _GPU:
                 ids = _ids(ev, i, file)
                 cat = cat.lower()

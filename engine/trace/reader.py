@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import queue
 import re
+import threading
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -86,10 +88,11 @@ class _Source:
                                  "limit (--max-bytes)", str(path), "byte 0")
         self.stream: BinaryIO = gzip.GzipFile(fileobj=raw) if self.gz else raw
         self.raw = raw
+        self.ahead: _ReadAhead | None = _ReadAhead(self.stream, BLOCK) if self.gz else None
 
     def read(self) -> bytes:
         try:
-            block = self.stream.read(BLOCK)  # the module's BLOCK at call time (tests shrink it)
+            block = self.ahead.get() if self.ahead else self.stream.read(BLOCK)  # BLOCK at call time
         except EOFError:
             raise TraceError("truncated gzip: the compressed stream ends before its end marker",
                              str(self.path), f"byte {self.read_total}") from None
@@ -102,8 +105,54 @@ class _Source:
         return block
 
     def close(self) -> None:
+        if self.ahead is not None:
+            self.ahead.stop()
         self.stream.close()
         self.raw.close()
+
+
+class _ReadAhead:
+    """Inflate the next blocks on a thread while this one parses: zlib releases the GIL, so
+    decompression and parsing overlap on two cores. At most DEPTH blocks wait: memory bounded."""
+
+    DEPTH = 2
+
+    def __init__(self, stream: BinaryIO, block: int) -> None:
+        self.queue: queue.Queue = queue.Queue(self.DEPTH)
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._run, args=(stream, block), daemon=True)
+        self.thread.start()
+
+    def _run(self, stream: BinaryIO, block: int) -> None:
+        while not self.stopping.is_set():
+            try:
+                item: bytes | BaseException = stream.read(block)
+            except (EOFError, OSError, zlib.error) as err:
+                item = err
+            self._put(item)
+            if not isinstance(item, bytes) or not item:
+                return
+
+    def _put(self, item: bytes | BaseException) -> None:
+        while not self.stopping.is_set():
+            try:
+                self.queue.put(item, timeout=0.1)
+                return
+            except queue.Full:
+                continue
+
+    def get(self) -> bytes:
+        item = self.queue.get()
+        if isinstance(item, BaseException):
+            self.queue.put(item)  # a second read gets the same error
+            raise item
+        if not item:
+            self.queue.put(item)  # and after the end, the end again
+        return item
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.thread.join()
 
 
 class TraceReader:

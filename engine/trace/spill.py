@@ -13,6 +13,7 @@ import heapq
 import tempfile
 from array import array
 from collections.abc import Iterator
+from itertools import chain
 
 RUN = 200_000
 MERGE_BUDGET = 1 << 22  # bytes of read-ahead shared by all runs of one merge
@@ -41,9 +42,7 @@ class SortedSpill:
         if self.file is None:
             self.file = tempfile.TemporaryFile()  # noqa: SIM115 - lives until close()
         self.pending.sort()
-        flat = array("d")
-        for rec in self.pending:
-            flat.extend(rec)
+        flat = array("d", chain.from_iterable(self.pending))  # one C loop, not one call per record
         self.file.seek(0, 2)
         self.runs.append((self.file.tell(), len(self.pending)))
         flat.tofile(self.file)
@@ -55,6 +54,8 @@ class SortedSpill:
             return iter(self.pending)
         self._flush()
         block = max(MIN_READ, MERGE_BUDGET // (len(self.runs) * self.width * 8))
+        if len(self.runs) == 1:  # heapq.merge is Python code per record: skip it when it has no work
+            return self._read_run(*self.runs[0], block)
         return heapq.merge(*(self._read_run(off, n, block) for off, n in self.runs))
 
     def _read_run(self, offset: int, count: int, block: int) -> Iterator[tuple[float, ...]]:
@@ -64,8 +65,7 @@ class SortedSpill:
             self.file.seek(offset + done * w * 8)
             flat = array("d")
             flat.fromfile(self.file, take * w)
-            for i in range(0, take * w, w):
-                yield tuple(flat[i:i + w])
+            yield from zip(*[iter(flat)] * w, strict=True)  # records as tuples, built in C
             done += take
 
     def close(self) -> None:
