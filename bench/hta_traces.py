@@ -27,10 +27,10 @@ try:
     os.symlink(os.path.abspath(src), os.path.join(d, "rank-0." + ext))
     a = TraceAnalysis(trace_dir=d)
     rank = sorted(a.t.traces)[0]
-    kc = a.t.symbol_table.get_sym_id_map().get("kernel")
+    kcs = [v for k, v in a.t.symbol_table.get_sym_id_map().items() if k.lower() == "kernel"]  # Kernel too
     tr = a.t.get_trace(rank)
     df = a.get_temporal_breakdown(visualize=False)
-    print(json.dumps({"kernels": int((tr["cat"] == kc).sum()) if kc is not None else 0,
+    print(json.dumps({"kernels": int(tr["cat"].isin(kcs).sum()),
                       "idle_pct": float(df["idle_time_pctg"][0])}))
 except Exception as e:
     print(json.dumps({"error": type(e).__name__}))

@@ -44,6 +44,7 @@ HTA_MORE = {
     "v100_trace_diff_test.json.gz": (46910, 628371, 7.47, 7775),           # overlaps up to 13 µs
     "sampled_rank1_nodevice.json.gz": (328671, 600674, 54.72, 552),
     "a100_cuda_event_sync.json.gz": (207, 263, 78.71, 4),                  # Stream Sync on the timeline
+    "mtia_inference_rank0.json.gz": (19235, 443275, 4.34, 0),              # MTIA: mtia_ccp_events
 }
 
 
