@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import gzip
+import json
 import os
 
 import orjson
 import pytest
 from conftest import TESTS, run_cli
+from hypothesis import HealthCheck, given
+from hypothesis import settings as settings_h
+from hypothesis import strategies as st
 from regime.engine.trace.kernels import load_classifier
 from regime.engine.trace.measure import measure
 from regime.engine.trace.reader import TraceError
@@ -167,3 +171,44 @@ def test_a_long_header_value_over_the_limit_is_refused_early(tmp_path):
     with pytest.raises(TraceError) as info:
         measure(path, load_classifier(), s.model_copy(update={"limits": limits}))
     assert "larger than" in info.value.message and info.value.field == "schemaVersion"
+
+
+_ANY = st.recursive(st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False)
+                    | st.text(max_size=20), lambda inner: st.lists(inner, max_size=3)
+                    | st.dictionaries(st.text(max_size=8), inner, max_size=3), max_leaves=6)
+
+
+@settings_h(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(event=st.integers(0, 2), value=_ANY, cut=st.one_of(st.none(), st.integers(1, 400)),
+       field=st.sampled_from(["ph", "cat", "name", "ts", "dur", "pid", "tid", "args"]))
+def test_any_mutated_trace_is_measured_or_refused_with_one_line(tmp_path, event, field, value, cut):
+    """One field of one event set to any JSON value, and perhaps the text cut short: a
+    measurement or one located TraceError, never another exception."""
+    events = [*GOOD, {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": 99.0, "dur": 1.0,
+                      "args": {"correlation": 1}}]
+    events[event] = {**events[event], field: value}
+    data = json.dumps({"traceEvents": events}).encode()  # json: integers past 64 bits too
+    if cut is not None:
+        data = data[:cut]
+    path = tmp_path / "m.json"
+    path.write_bytes(data)
+    try:
+        measure(path, load_classifier(), settings())
+    except TraceError as err:
+        assert str(err).startswith(f"{path}:") and "\n" not in str(err)
+
+
+@settings_h(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(key=st.sampled_from(["deviceProperties", "distributedInfo", "schemaVersion"]), value=_ANY,
+       entry=st.dictionaries(st.sampled_from(["id", "name"]), _ANY, max_size=2))
+def test_any_header_value_is_measured_or_refused_with_one_line(tmp_path, knowledge, key, value, entry):
+    from regime.engine.trace.merge import trace_case
+    from regime.engine.trace.ranks import compare, measure_ranks
+    path = tmp_path / "h.json"
+    for v in (value, [entry]):
+        path.write_bytes(json.dumps({key: v, "traceEvents": GOOD}).encode())
+        try:
+            trace_case(path, knowledge)
+            compare(measure_ranks([path, path]))
+        except TraceError as err:
+            assert str(err).startswith(f"{path}:") and "\n" not in str(err)

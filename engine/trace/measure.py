@@ -247,7 +247,8 @@ def _read(reader: TraceReader, m: Measurement, classifier: Classifier, s: Settin
                     gpu.add((_int(ev.pid if ids.device is None else ids.device, i, file, "device"), ts,
                              ts + dur, stream, _corr(ids), sync_cat, False, i))
             elif kind == _RUNTIME:
-                runtime.add((ts, dur, _corr(_ids(ev, i, file)), ev.name in launch_calls))
+                name = ev.name
+                runtime.add((ts, dur, _corr(_ids(ev, i, file)), type(name) is str and name in launch_calls))
             elif kind == _COUNTER:
                 name = ev.name
                 counters.add(i, name if isinstance(name, str) else "", ts, dur, _args(ev, i, file))
@@ -362,7 +363,8 @@ def _host_side(m: Measurement, runtime: SortedSpill, s: Settings) -> Correlation
 def _timeline(m: Measurement, gpu: SortedSpill, classifier: Classifier, s: Settings,
               launched: CorrelationSet | None, span: tuple[float, float] | None) -> None:
     names = m.header.get("deviceProperties")
-    dev_names = {d.get("id"): d.get("name") for d in names if isinstance(d, dict)} \
+    dev_names = {d["id"]: d["name"] for d in names  # an entry of other types names no device
+                 if isinstance(d, dict) and type(d.get("id")) is int and isinstance(d.get("name"), str)} \
         if isinstance(names, list) else {}
     sync_cat = len(classifier.names)
     cat_us = [0.0] * (sync_cat + 1)  # the last slot: stream syncs, timeline only
