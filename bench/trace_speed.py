@@ -4,12 +4,13 @@
 
 The baseline is the time to decompress and count the trace's bytes (`zcat FILE | wc -c`, or
 `cat` for plain JSON), measured just before regime on the same file, so a loaded machine slows
-both. Targets (issue 15): at most 3x the baseline on a realistic trace (a ~154 MB replica of
-the batch-256 H200 trace, gzipped as profilers write it), the 2 GB GPU-dense synthetic (the
-V100 trace repeated) in at most 60 s, and peak memory flat in trace size. Each measurement runs
-in its own process, so peak RSS (VmHWM) is that tool's alone; regime's time is parse +
-measurement (imports excluded). HTA is never a dependency: install it into a separate venv and
-pass its interpreter. Synthetic traces are written to a temporary folder and deleted.
+both; each is the fastest of --repeat runs (load only ever adds time). Targets (issue 15): at
+most 3x the baseline on a realistic trace (a ~154 MB replica of the batch-256 H200 trace,
+gzipped as profilers write it), the 2 GB GPU-dense synthetic (the V100 trace repeated) in at
+most 60 s, and peak memory flat in trace size. Each measurement runs in its own process, so
+peak RSS (VmHWM) is that tool's alone; regime's time is parse + measurement (imports
+excluded). HTA is never a dependency: install it into a separate venv and pass its
+interpreter. Synthetic traces are written to a temporary folder and deleted.
 """
 
 from __future__ import annotations
@@ -170,6 +171,8 @@ def main() -> None:
                    help="size of the replica of the batch-256 H200 trace (0: none)")
     p.add_argument("--hta-max-mb", type=float, default=250, help="largest trace HTA is run on")
     p.add_argument("--timeout", type=float, default=1800)
+    p.add_argument("--repeat", type=int, default=3,
+                   help="runs of zcat and of regime per trace under 500 MB; the fastest of each counts")
     args = p.parse_args()
     names = ("v100_rank0_train.json.gz", "mi250_minitoy_train_rocm6.json.gz",
              "sampled_rank0_nodevice.json.gz")
@@ -201,8 +204,12 @@ def main() -> None:
                     _gzip(plain, path)
                     plain.unlink()
             raw = os.path.getsize(path) if path.suffix == ".json" else _gunzipped_size(path)
-            zcat_s = baseline(path)
-            mine = run(me, REGIME, path, args.timeout)
+            tries = args.repeat if raw < 500e6 else 1
+            zcat_s, mine = min(baseline(path) for _ in range(tries)), None
+            for _ in range(tries):  # the fastest of a few: other processes only ever add time
+                got = run(me, REGIME, path, args.timeout)
+                if mine is None or "error" in got or got["seconds"] < mine["seconds"]:
+                    mine = got
             events = mine.get("events", 0) if mine else 0
             hta = (run(args.hta_python, HTA, path, args.timeout)
                    if args.hta_python and raw <= args.hta_max_mb * 1e6 else None)

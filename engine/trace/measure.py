@@ -131,6 +131,7 @@ class Measurement:
     header: dict = field(default_factory=dict)
     overlaps: StreamOverlaps = field(default_factory=StreamOverlaps)
     counters: CounterTotals | None = None
+    last_step_mark: float = -math.inf   # latest start of a step's mark on the GPU timeline (HTA's cutoff)
 
     @property
     def kernels(self) -> int:
@@ -162,7 +163,7 @@ class Measurement:
         return sum(d.comm_overlap_us for d in self.devices) / comm if comm > 0 else None
 
 
-_GPU, _RUNTIME, _ANNOTATION, _SPAN, _SYNC, _COUNTER = range(6)
+_GPU, _RUNTIME, _ANNOTATION, _SPAN, _SYNC, _COUNTER, _STEP_MARK = range(7)
 # GPU spill record: device, start, end, stream, correlation, category, is_kernel, event index
 _G_DEV, _G_START, _G_END, _G_STREAM, _G_CORR, _G_CAT, _G_KERNEL, _G_INDEX = range(8)
 
@@ -194,7 +195,8 @@ def measure(path: Path, classifier: Classifier, s: Settings, max_bytes: float | 
 
 
 def _kinds(s: Settings) -> dict[str, int]:
-    kinds: dict[str, int] = {"user_annotation": _ANNOTATION, "Trace": _SPAN, s.counters.category: _COUNTER}
+    kinds: dict[str, int] = {c: _STEP_MARK for c in s.step_cutoff_categories}
+    kinds.update({"user_annotation": _ANNOTATION, "Trace": _SPAN, s.counters.category: _COUNTER})
     for names, kind in ((s.gpu_categories, _GPU), (s.runtime_categories, _RUNTIME),
                         (s.sync_categories, _SYNC)):
         for c in names:
@@ -252,6 +254,10 @@ def _read(reader: TraceReader, m: Measurement, classifier: Classifier, s: Settin
             elif kind == _COUNTER:
                 name = ev.name
                 counters.add(i, name if isinstance(name, str) else "", ts, dur, _args(ev, i, file))
+            elif kind == _STEP_MARK:
+                name = ev.name
+                if isinstance(name, str) and name.startswith(step_prefix) and ts > m.last_step_mark:
+                    m.last_step_mark = ts
             elif kind == _ANNOTATION:
                 name = ev.name
                 if isinstance(name, str) and name.startswith(step_prefix):
@@ -329,7 +335,7 @@ def _host_side(m: Measurement, runtime: SortedSpill, s: Settings) -> Correlation
     before the last step (None when no step is left out), and the host's time in runtime calls
     over the analysed window."""
     steps = m.steps
-    cutoff = steps[-1].ts if len(steps) >= 2 else None
+    cutoff = max(steps[-1].ts, m.last_step_mark) if len(steps) >= 2 else None
     if cutoff is not None:
         m.excluded_step = steps[-1].number
     lo = steps[0].ts if steps else -math.inf

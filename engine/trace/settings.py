@@ -66,6 +66,7 @@ class Settings(_Strict):
     communication_category: str
     launch_calls: tuple[str, ...]
     step_annotation: str
+    step_cutoff_categories: tuple[str, ...]
     limits: Limits
     checks: Checks
     disagreement: Disagreement
