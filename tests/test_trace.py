@@ -36,6 +36,18 @@ HTA = {  # file: (idle µs, window µs, idle %, kernels, GPU events)
     SAMPLED: (321378, 600058, 53.56, 577, 602),
 }
 
+# The same HTA 0.5.0 call on more of HTA's test traces (rank from the file's distributedInfo):
+# idle µs, window µs ("kernel_time(us)"), idle %, and the kernels it keeps. HTA keeps a GPU event
+# only if a host event before the last ProfilerStep carries its correlation id, and counts
+# cuda_sync events on a stream as busy; these traces exercise both, and same-stream overlaps.
+HTA_MORE = {
+    "a100_negative_queue_rank0.json.gz": (705853, 1016554, 69.44, 4300),   # overlaps 2 µs
+    "v100_trace_diff_test.json.gz": (46910, 628371, 7.47, 7775),           # overlaps up to 13 µs
+    "sampled_rank1_nodevice.json.gz": (328671, 600674, 54.72, 552),
+    "a100_cuda_event_sync.json.gz": (207, 263, 78.71, 4),                  # Stream Sync on the timeline
+    "mtia_inference_rank0.json.gz": (19235, 443275, 4.34, 0),              # MTIA: mtia_ccp_events
+}
+
 
 @pytest.fixture(scope="module")
 def measured():
@@ -197,6 +209,7 @@ def test_memory_is_flat_in_trace_size(tmp_path, monkeypatch):
 
     from regime.engine.trace import spill
     monkeypatch.setattr(spill, "RUN", 500)
+    monkeypatch.setattr(spill, "MERGE_BUDGET", 1 << 15)
     monkeypatch.setattr(reader_mod, "BLOCK", 1 << 14)
     c, s = load_classifier(), settings()
     peaks = []
@@ -246,3 +259,136 @@ def test_trace_cases_are_what_regime_trace_writes(knowledge):
             assert f"  {fact}:" in written, fact
             if not isinstance(value, dict):
                 assert f"  {fact}: {value}" in written, fact
+
+
+def test_same_stream_jitter_is_merged_counted_and_reported(tmp_path, knowledge):
+    """CUPTI timestamps overlap on one stream by a few µs: the idle union merges them, the
+    profile and summary count them; only an overlap past trace_reading.yaml's bound refuses."""
+    ev = [{"ph": "X", "cat": "kernel", "name": "k_gemm", "pid": 0, "tid": 7, "ts": ts, "dur": dur,
+           "args": {"device": 0, "stream": 7, "correlation": i + 1}}
+          for i, (ts, dur) in enumerate([(100.0, 10.0), (108.0, 10.0), (130.0, 5.0), (134.5, 5.5)])]
+    path = tmp_path / "jitter.json"
+    path.write_bytes(orjson.dumps({"traceEvents": ev}))
+    m = measure(path, load_classifier(), settings())
+    o = m.overlaps
+    assert (o.count, o.total_us, o.largest_us, o.largest_at) == (2, 2.5, 2.0, 1)
+    assert m.idle_share == pytest.approx(12 / 40)  # busy [100, 118] and [130, 140] of [100, 140]
+    mapping, _ = trace_case(path, knowledge)
+    assert mapping["profile"]["same_stream_overlaps"] == {"count": 2, "total_us": 2.5, "largest_us": 2.0,
+                                                          "largest_at_event": 1}
+    assert "2 GPU events start before the previous one on their stream ends" in mapping["summary"]
+
+
+@pytest.mark.parametrize("name", list(HTA_MORE))
+def test_agrees_with_hta_on_overlaps_syncs_and_correlation_filtering(name):
+    idle_us, window_us, idle_pct, kernels = HTA_MORE[name]
+    m = measure(DATA / name, load_classifier(), settings())
+    assert m.kernels == kernels
+    dev = m.devices[0]
+    assert round(dev.hta_window_us) == window_us and round(dev.hta_window_us - dev.hta_busy_us) == idle_us
+    assert abs(m.hta_idle_share * 100 - idle_pct) < 0.005
+
+
+def test_the_overlapping_traces_report_their_overlaps():
+    m = measure(DATA / "v100_trace_diff_test.json.gz", load_classifier(), settings())
+    assert m.overlaps.count > 0 and 12 < m.overlaps.largest_us <= 13
+    assert m.overlaps.largest_us < settings().checks.same_stream_overlap_us
+
+
+def test_correlation_set_is_a_set():
+    from regime.engine.trace.corrset import CorrelationSet
+    ids = [1, 2, 2, 3, 7, 8, 20, 5_000_000_000]
+    cs = CorrelationSet(float(i) for i in ids)
+    assert [c for c in range(0, 25) if c in cs] == [1, 2, 3, 7, 8, 20] and 5e9 in cs and 5e9 + 1 not in cs
+
+
+def _one_kernel_trace(tmp_path, device_name: str):
+    ev = [{"ph": "X", "cat": "kernel", "name": "k_gemm", "pid": 0, "tid": 7, "ts": 100.0, "dur": 10.0,
+           "args": {"device": 0, "stream": 7, "correlation": 1}}]
+    path = tmp_path / "named.json"
+    path.write_bytes(orjson.dumps({"deviceProperties": [{"id": 0, "name": device_name}], "traceEvents": ev}))
+    return path
+
+
+@pytest.mark.parametrize(("reported", "key"), [
+    ("NVIDIA H200", "H200"), ("NVIDIA H100 80GB HBM3", "H100_SXM"), ("NVIDIA A100-SXM4-80GB", "A100_80GB"),
+    ("AMD Instinct MI300X", "MI300X"), ("Tesla V100-SXM2-32GB", "V100_SXM2_32GB"),
+])
+def test_the_driver_reported_device_name_finds_its_catalogue_entry(tmp_path, knowledge, reported, key):
+    mapping, case = trace_case(_one_kernel_trace(tmp_path, reported), knowledge)
+    assert mapping["hardware"] == key and case.facts["peak_bw"].source == "catalogue"
+    assert "device_not_in_catalogue" not in mapping["profile"]
+
+
+@pytest.mark.e2e
+def test_an_unknown_device_name_is_a_finding_that_says_how_to_add_it(tmp_path, knowledge):
+    path = _one_kernel_trace(tmp_path, "NVIDIA Imaginary X9")
+    mapping, _ = trace_case(path, knowledge)
+    assert "hardware" not in mapping
+    assert mapping["profile"]["device_not_in_catalogue"] == "NVIDIA Imaginary X9"
+    [outcome] = diagnose_all(path, [], knowledge)
+    [finding] = [c for c in outcome.diagnosis.conclusions if c.id == "device_not_in_catalogue"]
+    assert '"NVIDIA Imaginary X9"' in finding.because and "aliases" in finding.because
+    assert "hardware.yaml" in finding.because
+    r = run_cli("trace", str(path))
+    assert r.returncode == 0 and r.stderr.startswith(f"note: {path}: the trace names its device")
+
+
+COUNTERS = DATA / "cupti_counters.json.gz"
+
+
+def test_counter_trace_flops_are_the_sum_of_its_counters():
+    """HTA's cupti_counter_analysis arithmetic, done here on the raw JSON: an FMA is two FLOPs."""
+    raw = json.loads(gzip.decompress(COUNTERS.read_bytes()))
+    expected: dict[str, float] = {}
+    for ev in raw["traceEvents"]:
+        if ev.get("cat") == "cuda_profiler_range":
+            for key, v in ev["args"].items():
+                op = key.removeprefix("smsp__sass_thread_inst_executed_op_").removesuffix("_pred_on.sum")
+                prec = {"d": "fp64", "f": "fp32", "h": "fp16"}[op[0]]
+                expected[prec] = expected.get(prec, 0) + v * (2 if op.endswith("fma") else 1)
+    m = measure(COUNTERS, load_classifier(), settings())
+    c = m.counters
+    assert c.ranges == 77 and not m.devices
+    assert c.flops == expected and c.flops_total == sum(expected.values())
+    assert c.flop_rate == pytest.approx(c.flops_total / (c.time_us * 1e-6))
+    assert not c.tensor_counters and c.dram_ranges == 0
+
+
+def test_counter_figures_in_the_case(knowledge):
+    mapping, _ = trace_case(COUNTERS, knowledge)
+    prof = mapping["profile"]["counters"]
+    assert prof["flops_total"] == measure(COUNTERS, load_classifier(), settings()).counters.flops_total
+    assert "tensor-core FLOPs are not counted" in prof["note"]
+    assert "tensor-core FLOPs are not counted" in mapping["summary"]
+    assert len(prof["per_range"]) == 77 and "dram_bytes" not in prof
+
+
+def test_dram_and_tensor_counters_and_the_rate_as_a_fact(tmp_path):
+    from regime.engine.trace import case_out
+    args = {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": 10, "dram__bytes_read.sum": 300,
+            "dram__bytes_write.sum": 100, "sm__inst_executed_pipe_tensor_op_hmma.sum": 4}
+    ev = [{"ph": "X", "cat": "cuda_profiler_range", "name": f"k{i}", "ts": 1000.0 + 10 * i, "dur": 5.0,
+           "args": args} for i in range(2)]
+    path = tmp_path / "c.json"
+    path.write_bytes(orjson.dumps({"traceEvents": ev}))
+    c = measure(path, load_classifier(), settings()).counters
+    assert (c.flops["fp32"], c.dram_bytes, c.time_us, c.tensor_counters) == (40.0, 800.0, 10.0, True)
+    assert c.dram_bandwidth == pytest.approx(800 / 10e-6) and c.flop_rate == pytest.approx(40 / 10e-6)
+    m = measure(path, load_classifier(), settings())
+    names = settings().counters.facts
+    mapping = case_out.case_mapping(m, known=lambda f: True)
+    assert mapping["facts"][names["flop_rate"]] == "4e+06 FLOP/s"
+    assert mapping["facts"][names["dram_bandwidth"]] == "8e+07 byte/s"
+    assert "note" not in mapping["profile"]["counters"]
+    assert names["flop_rate"] not in case_out.case_mapping(m)["facts"]  # undeclared: profile only
+
+
+def test_correlation_set_equals_a_set_and_stays_small():
+    from regime.engine.trace.corrset import CorrelationSet
+    rnd = random.Random(1)
+    ids = [float(rnd.randrange(0, 3000)) for _ in range(2000)]
+    cs, plain = CorrelationSet(ids), set(ids)
+    assert all((float(x) in cs) == (float(x) in plain) for x in range(-5, 3010))
+    dense = CorrelationSet(float(i) for i in range(0, 5_000_000, 3))  # ids with gaps, as CUPTI's
+    assert sum(len(p) for p in dense.pages.values()) <= 5_000_000 / 8 + 1024

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import gzip
+import json
 import os
 
 import orjson
 import pytest
 from conftest import TESTS, run_cli
+from hypothesis import HealthCheck, given
+from hypothesis import settings as settings_h
+from hypothesis import strategies as st
 
 from regime.engine.trace.kernels import load_classifier
 from regime.engine.trace.measure import measure
@@ -46,8 +50,8 @@ GOOD = [_kernel(100.0), _kernel(103.0, corr=2)]
     (_trace([*GOOD, {"ph": "X", "cat": "kernel", "ts": 5.0, "args": {}}]), "event 2", "traceEvents[2].dur",
      ["missing"]),
     (_trace([*GOOD, _kernel("soon")]), "event 2", "traceEvents[2].ts", ["not a number"]),
-    (_trace([*GOOD, _kernel(100.5, dur=5.0, corr=3)]), "event 2", "traceEvents[2].ts",
-     ["overlaps event 0", "stream 7"]),
+    (_trace([*GOOD, _kernel(200.0, dur=5000.0, corr=3), _kernel(1300.0, corr=4)]), "event 3",
+     "traceEvents[3].ts", ["overlaps event 2", "stream 7", "by 3900.000 µs", "jitter"]),
     (_trace([*GOOD, _kernel(5e9, corr=3),
              {"ph": "X", "cat": "Trace", "name": "PyTorch Profiler (0)", "ts": 0.0, "dur": 1000.0}]),
      "event 2", "traceEvents[2].ts", ["outside the profiled window", "clock reset"]),
@@ -124,3 +128,89 @@ def test_cli_prints_one_line_and_exits_2(tmp_path):
     assert "Traceback" not in r.stderr
     r = run_cli("diagnose", "--trace", str(path))
     assert r.returncode == 2 and "truncated gzip" in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize(("event", "index"), [
+    (_kernel(110.0, corr=3, args=5), 2),
+    (_kernel(110.0, corr=3, args="device 0"), 2),
+    ({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": 99.0, "dur": 1.0, "args": [1]}, 2),
+])
+def test_args_that_are_not_an_object(tmp_path, event, index):
+    err = _error(tmp_path, _trace([*GOOD, event]))
+    assert (err.where, err.field) == (f"event {index}", f"traceEvents[{index}].args")
+    assert "expected an object" in err.message
+
+
+@pytest.mark.parametrize("where", ["header", "name"])
+def test_one_long_string_costs_its_own_bytes_not_a_hundred_times_them(tmp_path, monkeypatch, where):
+    """The value scan is resumable and uses bytes.find: memory stays near the string's own size
+    (the buffer that must hold it), not the ~120 B/byte of a backtracking regex."""
+    import tracemalloc
+
+    from regime.engine.trace import reader
+    monkeypatch.setattr(reader, "BLOCK", 1 << 16)  # many blocks per string: no rescans either
+    size = 3_000_000
+    text = "x" * (size - 10) + '\\"\\\\'  # escapes at the end, across the last block boundary
+    events = [_kernel(100.0, name=text)] if where == "name" else GOOD
+    top = {"schemaVersion": text} if where == "header" else {}
+    path = tmp_path / "t.json.gz"
+    path.write_bytes(gzip.compress(_trace(events, **top), 1))
+    tracemalloc.start()
+    m = measure(path, load_classifier(), settings())
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert m.kernels == len(events)
+    if where == "header":
+        assert m.header["schemaVersion"] == text
+    assert peak < 6 * size
+
+
+def test_a_long_header_value_over_the_limit_is_refused_early(tmp_path):
+    path = tmp_path / "t.json.gz"
+    path.write_bytes(gzip.compress(_trace(GOOD, schemaVersion="x" * 400_000), 1))
+    s = settings()
+    limits = s.limits.model_copy(update={"max_event_bytes": 100_000})
+    with pytest.raises(TraceError) as info:
+        measure(path, load_classifier(), s.model_copy(update={"limits": limits}))
+    assert "larger than" in info.value.message and info.value.field == "schemaVersion"
+
+
+_ANY = st.recursive(st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False)
+                    | st.text(max_size=20), lambda inner: st.lists(inner, max_size=3)
+                    | st.dictionaries(st.text(max_size=8), inner, max_size=3), max_leaves=6)
+
+
+@settings_h(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(event=st.integers(0, 2), value=_ANY, cut=st.one_of(st.none(), st.integers(1, 400)),
+       field=st.sampled_from(["ph", "cat", "name", "ts", "dur", "pid", "tid", "args"]))
+def test_any_mutated_trace_is_measured_or_refused_with_one_line(tmp_path, event, field, value, cut):
+    """One field of one event set to any JSON value, and perhaps the text cut short: a
+    measurement or one located TraceError, never another exception."""
+    events = [*GOOD, {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": 99.0, "dur": 1.0,
+                      "args": {"correlation": 1}}]
+    events[event] = {**events[event], field: value}
+    data = json.dumps({"traceEvents": events}).encode()  # json: integers past 64 bits too
+    if cut is not None:
+        data = data[:cut]
+    path = tmp_path / "m.json"
+    path.write_bytes(data)
+    try:
+        measure(path, load_classifier(), settings())
+    except TraceError as err:
+        assert str(err).startswith(f"{path}:") and "\n" not in str(err)
+
+
+@settings_h(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(key=st.sampled_from(["deviceProperties", "distributedInfo", "schemaVersion"]), value=_ANY,
+       entry=st.dictionaries(st.sampled_from(["id", "name"]), _ANY, max_size=2))
+def test_any_header_value_is_measured_or_refused_with_one_line(tmp_path, knowledge, key, value, entry):
+    from regime.engine.trace.merge import trace_case
+    from regime.engine.trace.ranks import compare, measure_ranks
+    path = tmp_path / "h.json"
+    for v in (value, [entry]):
+        path.write_bytes(json.dumps({key: v, "traceEvents": GOOD}).encode())
+        try:
+            trace_case(path, knowledge)
+            compare(measure_ranks([path, path]))
+        except TraceError as err:
+            assert str(err).startswith(f"{path}:") and "\n" not in str(err)

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Callable
 from typing import Any
 
 import yaml
 
 from regime.core.errors import RegimeError
+from regime.engine.trace.counters import CounterTotals
 from regime.engine.trace.measure import Measurement
+from regime.engine.trace.settings import settings
 from regime.facts import catalogue
 
 
@@ -25,8 +28,12 @@ def _us(x: float) -> str:
     return f"{x:.6g} us"
 
 
-def case_mapping(m: Measurement, hardware: str | None = None, model: str | None = None) -> dict[str, Any]:
-    """The case file `regime trace` writes: title, hardware, facts, sources, profile detail."""
+def case_mapping(m: Measurement, hardware: str | None = None, model: str | None = None,
+                 extra_hardware: dict[str, dict] | None = None,
+                 known: Callable[[str], bool] | None = None) -> dict[str, Any]:
+    """The case file `regime trace` writes: title, hardware, facts, sources, profile detail.
+    `extra_hardware`: catalogue entries that knowledge layers add, matched like the built-in ones;
+    `known`: whether the vocabulary declares a fact (figures it does not stay in the profile)."""
     name = m.path.name
     facts: dict[str, Any] = {}
     sources: dict[str, str] = {}
@@ -35,6 +42,36 @@ def case_mapping(m: Measurement, hardware: str | None = None, model: str | None 
         facts[fact] = value
         sources[fact] = f"{name}: {what}"
 
+    if m.devices:
+        _timeline_facts(m, put)
+    if m.counters is not None:
+        _counter_facts(m.counters, put, known or (lambda _: False))
+    _steps(m, put)
+    if m.host_window_us > 0:
+        where = ("the analysed ProfilerSteps" if m.steps else "the span of the runtime calls")
+        put("runtime_share", _pct(m.runtime_us / m.host_window_us),
+            f"{m.runtime_us:,.0f} µs in runtime API calls (cat cuda_runtime/cuda_driver) / "
+            f"{m.host_window_us:,.0f} µs of {where}")
+        put("launch_share", _pct(m.launch_us / m.host_window_us),
+            f"{m.launch_us:,.0f} µs in {m.launches:,} kernel-launch calls (cudaLaunchKernel, "
+            "hipLaunchKernel, ...) / the same window")
+    out: dict[str, Any] = {"id": _case_id(name), "title": f"Profiler trace {name}",
+                           "summary": _summary(m)}
+    hw, unknown = (hardware, None) if hardware else _catalogue_name(m, extra_hardware)
+    if hw:
+        out["hardware"] = hw
+    if model:
+        out["model"] = model
+    out["facts"] = facts
+    out["sources"] = sources
+    out["profile"] = _profile(m)
+    if unknown:
+        out["profile"]["device_not_in_catalogue"] = unknown
+        out["summary"] += f" The device \"{unknown}\" matches no hardware catalogue entry."
+    return out
+
+
+def _timeline_facts(m: Measurement, put) -> None:
     excl = (f"; events launched in ProfilerStep#{m.excluded_step} (the last, often cut short) left out, "
             f"as HTA does" if m.excluded_step is not None else "")
     devs = ", ".join(f"device {d.id}" for d in m.devices)
@@ -59,25 +96,51 @@ def case_mapping(m: Measurement, hardware: str | None = None, model: str | None 
     if total > 0:
         put("kernel_share", _shares(m.category_us, total),
             f"summed durations by kernel-name category (facts/kernels.yaml) over {total:,.0f} µs of GPU time")
-    _steps(m, put)
-    if m.host_window_us > 0:
-        where = ("the analysed ProfilerSteps" if m.steps else "the span of the runtime calls")
-        put("runtime_share", _pct(m.runtime_us / m.host_window_us),
-            f"{m.runtime_us:,.0f} µs in runtime API calls (cat cuda_runtime/cuda_driver) / "
-            f"{m.host_window_us:,.0f} µs of {where}")
-        put("launch_share", _pct(m.launch_us / m.host_window_us),
-            f"{m.launch_us:,.0f} µs in {m.launches:,} kernel-launch calls (cudaLaunchKernel, "
-            "hipLaunchKernel, ...) / the same window")
-    out: dict[str, Any] = {"id": _case_id(name), "title": f"Profiler trace {name}",
-                           "summary": _summary(m)}
-    hw = hardware or _catalogue_name(m)
-    if hw:
-        out["hardware"] = hw
-    if model:
-        out["model"] = model
-    out["facts"] = facts
-    out["sources"] = sources
-    out["profile"] = _profile(m)
+
+
+def _counter_facts(c: CounterTotals, put, known: Callable[[str], bool]) -> None:
+    """Counter figures as facts, under the names trace_reading.yaml gives, where the vocabulary
+    declares them (the profile carries them in any case)."""
+    names = settings().counters.facts
+    what = (f"{_flops_text(c)} over the union of {c.ranges:,} cuda_profiler_range intervals, "
+            f"{c.time_us:,.0f} µs{_replay_note(c)}")
+    figures = {"flop_rate": (c.flop_rate, "FLOP/s", f"CUPTI SASS counters: {what}"),
+               "dram_bandwidth": (c.dram_bandwidth, "byte/s",
+                                  f"dram__bytes counters: {c.dram_bytes:,.0f} bytes in {c.dram_ranges:,} "
+                                  f"ranges over {c.time_us:,.0f} µs{_replay_note(c)}")}
+    for figure, (value, unit, source) in figures.items():
+        fact = names.get(figure)
+        if value is not None and fact and known(fact):
+            put(fact, f"{value:.6g} {unit}", source)
+
+
+def _flops_text(c: CounterTotals) -> str:
+    parts = ", ".join(f"{p} {v:,.0f}" for p, v in c.flops.items() if v)
+    return f"{c.flops_total:,.0f} FLOPs ({parts or 'none'}; an FMA counts two)"
+
+
+def _replay_note(c: CounterTotals) -> str:
+    if len(c.durations) == 1 and c.ranges > 1:
+        return ("; every range has the same duration, so the times are the profiler's replay ranges, "
+                "not the kernels' own: the rate is over the ranges' time")
+    return ""
+
+
+def _counters_profile(c: CounterTotals) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "ranges": c.ranges, "flops_by_precision": {p: v for p, v in c.flops.items()},
+        "flops_total": c.flops_total, "time_us": round(c.time_us, 3),
+        "flop_rate": c.flop_rate, "source": f"{_flops_text(c)}{_replay_note(c)}"}
+    if c.dram_ranges:
+        out["dram_bytes"] = c.dram_bytes
+        out["dram_bandwidth"] = c.dram_bandwidth
+    if not c.tensor_counters:
+        out["note"] = ("no tensor-pipe counters in the trace: tensor-core FLOPs are not counted, so the "
+                       "FLOPs and rate are the FP pipes' only (a lower bound for matrix work)")
+    out["per_range"] = [{"event": r.index, "name": r.name[:120],
+                         "flops": {p: v for p, v in r.flops.items() if v},
+                         **({"dram_bytes": r.dram_bytes} if r.dram_bytes is not None else {})}
+                        for r in c.listed]
     return out
 
 
@@ -106,21 +169,35 @@ def _steps(m: Measurement, put) -> None:
             "assigned to a step by their launch's correlation id")
 
 
-def _catalogue_name(m: Measurement) -> str | None:
+def _catalogue_name(m: Measurement, extra: dict[str, dict] | None) -> tuple[str | None, str | None]:
+    """(catalogue key, None) for the first named device, matched by key, name or alias;
+    (None, the name) when no entry lists it; (None, None) when the trace names no device."""
     for d in m.devices:
         if d.name:
             try:
-                return catalogue.lookup("hardware", d.name)[0]
+                return catalogue.lookup("hardware", d.name, extra)[0], None
             except RegimeError:
-                return None
-    return None
+                return None, d.name
+    return None, None
 
 
 def _summary(m: Measurement) -> str:
     names = sorted({d.name for d in m.devices if d.name}) or ["no deviceProperties"]
-    return (f"Measured by `regime trace` from {m.path.name} ({m.events:,} events, {', '.join(names)}). "
-            f"Idle share {m.idle_share:.2%} on exact timestamps; HTA 0.5's rounding of each interval "
-            f"inward to whole µs gives {m.hta_idle_share:.2%}.")
+    text = f"Measured by `regime trace` from {m.path.name} ({m.events:,} events, {', '.join(names)})."
+    if m.devices:
+        text += (f" Idle share {m.idle_share:.2%} on exact timestamps; HTA 0.5's rounding of each interval "
+                 f"inward to whole µs gives {m.hta_idle_share:.2%}.")
+    c = m.counters
+    if c is not None:
+        text += f" Hardware counters over {c.ranges:,} profiler ranges: {_flops_text(c)}"
+        text += ("." if c.tensor_counters
+                 else "; no tensor-pipe counters, so tensor-core FLOPs are not counted.")
+    o = m.overlaps
+    if o.count:
+        text += (f" {o.count:,} GPU events start before the previous one on their stream ends (timestamp "
+                 f"jitter, {o.total_us:,.3f} µs in all, largest {o.largest_us:,.3f} µs at event "
+                 f"{o.largest_at}); the idle union merges them.")
+    return text
 
 
 def _profile(m: Measurement) -> dict[str, Any]:
@@ -136,8 +213,13 @@ def _profile(m: Measurement) -> dict[str, Any]:
             "hta_idle_share": round(m.hta_idle_share, 6), "events": m.events,
             "gpu_events_in_file": m.gpu_events_in_file,
             "kernels_in_file": m.kernels_in_file, "excluded_step": m.excluded_step,
-            "excluded_gpu_events": m.excluded_events, "devices": devices, "steps": steps,
-            "kernel_time_us": {c: round(v, 3) for c, v in m.category_us.items()}}
+            "excluded_gpu_events": m.excluded_events,
+            "same_stream_overlaps": {"count": m.overlaps.count, "total_us": round(m.overlaps.total_us, 3),
+                                     "largest_us": round(m.overlaps.largest_us, 3),
+                                     "largest_at_event": m.overlaps.largest_at},
+            "devices": devices, "steps": steps,
+            "kernel_time_us": {c: round(v, 3) for c, v in m.category_us.items()},
+            **({"counters": _counters_profile(m.counters)} if m.counters is not None else {})}
 
 
 def to_yaml(mapping: dict[str, Any]) -> str:

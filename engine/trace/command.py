@@ -12,7 +12,7 @@ import typer
 
 from regime.core.errors import RegimeError
 from regime.engine.cli import core
-from regime.engine.cli.options import RulesOpt
+from regime.engine.cli.options import JobsOpt, RulesOpt
 
 
 class CaseFormat(StrEnum):
@@ -21,7 +21,9 @@ class CaseFormat(StrEnum):
 
 
 def trace(
-    trace_file: Annotated[Path, typer.Argument(metavar="TRACE", help="Kineto trace: .json or .json.gz.")],
+    traces: Annotated[list[Path], typer.Argument(
+        metavar="TRACE", help="Kineto trace(s): .json or .json.gz; several, or a folder, are the ranks "
+        "of one job, compared.")],
     hardware: Annotated[str | None, typer.Option(
         "--hardware", help="Catalogue GPU (default: the trace's deviceProperties name if it matches).")
     ] = None,
@@ -31,16 +33,23 @@ def trace(
     rules: RulesOpt = None,
     max_bytes: Annotated[float | None, typer.Option(
         "--max-bytes", help="Refuse traces that decompress to more than this many bytes.")] = None,
+    jobs: JobsOpt = 1,
 ) -> None:
     """Measure a PyTorch profiler (Kineto) trace; write what it measures as a case file."""
+    if len(traces) > 1 or traces[0].is_dir():
+        _ranks(traces, jobs, rules, max_bytes, output, fmt)
+        return
+    trace_file = traces[0]
     from regime.engine import api  # imported here: the other commands start without them
     from regime.engine.trace import case_out
-    from regime.engine.trace.merge import trace_case
+    from regime.engine.trace.merge import trace_case, trace_findings
     try:
         k = api.knowledge(rules or [])
         mapping, _ = trace_case(trace_file, k, rules, hardware, model, max_bytes)
     except RegimeError as err:
         raise typer.Exit(core.refuse(err)) from None
+    for finding in trace_findings(mapping):
+        sys.stderr.write(f"note: {trace_file}: {finding.because}\n")
     if output is not None:
         mapping.pop("id")  # a case file's id is its file name, as for every other case
     text = (json.dumps(mapping, indent=2, ensure_ascii=False) + "\n" if fmt is CaseFormat.json
@@ -53,3 +62,20 @@ def trace(
     except OSError as err:
         raise typer.Exit(core.refuse(RegimeError(str(err.strerror), file=str(output)))) from None
     sys.stderr.write(f"wrote {output}: {len(mapping['facts'])} facts measured from {trace_file}\n")
+
+
+def _ranks(traces: list[Path], jobs: int, rules: list[Path] | None, max_bytes: float | None,
+           output: Path | None, fmt: CaseFormat) -> None:
+    from regime.engine.trace import case_out
+    from regime.engine.trace.ranks import fleet_report
+    report, errors = fleet_report(traces, jobs, rules, max_bytes)
+    for err in errors:
+        core.error(err)
+    text = (json.dumps(report, indent=2, ensure_ascii=False) + "\n" if fmt is CaseFormat.json
+            else case_out.to_yaml(report))
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+    if errors:
+        raise typer.Exit(core.EXIT_BAD_INPUT)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from regime.core import units
@@ -19,33 +19,59 @@ from regime.facts.case import Case, load_case
 from regime.facts.record import FactRecord
 
 
+@dataclass(frozen=True)
+class Measured:
+    """A trace's facts as a case, and what the trace itself says needs a reader's attention."""
+    case: Case
+    findings: tuple[Conclusion, ...] = ()
+
+    @property
+    def path(self) -> str:
+        return self.case.path
+
+
 def trace_case(trace: Path, k: Knowledge, layers: list[Path] | None = None, hardware: str | None = None,
                model: str | None = None, max_bytes: float | None = None) -> tuple[dict, Case]:
     """Measure a trace; return the case mapping and the validated Case built from it."""
     s = settings()
     m = measure(trace, load_classifier(layers or []), s, max_bytes)
-    mapping = case_out.case_mapping(m, hardware, model)
+    extra = {key: entry for key, (entry, _) in k.catalogue.get("hardware", {}).items()}
+    mapping = case_out.case_mapping(m, hardware, model, extra, k.vocabulary.__contains__)
     return mapping, load_case(trace, k.vocabulary, k.levers, k.claims, k.catalogue, raw=mapping)
 
 
-def measured_case(trace: Path, k: Knowledge, layers: list[Path] | None = None) -> Case:
+def trace_findings(mapping: dict) -> list[Conclusion]:
+    """Findings about the trace itself: a device the catalogue does not know."""
+    name = mapping.get("profile", {}).get("device_not_in_catalogue")
+    if not name:
+        return []
+    rule = settings().unknown_device
+    return [Conclusion(kind="finding", id=rule.finding, rule="trace device name",
+                       because=" ".join(rule.because.split()).format(name=name), step=0,
+                       pack="trace_reading")]
+
+
+def measured_case(trace: Path, k: Knowledge, layers: list[Path] | None = None) -> Measured:
     """The trace's facts as a case; raises RegimeError (located) if the trace is unusable."""
     try:
-        return trace_case(trace, k, layers)[1]
+        mapping, case = trace_case(trace, k, layers)
     except RegimeError as err:
         raise err.located(file=str(trace)) from None
+    return Measured(case, tuple(trace_findings(mapping)))
 
 
-def outcome(path: Path, measured: Case, k: Knowledge, engine: str = "durable") -> api.Outcome:
+def outcome(path: Path, measured: Measured, k: Knowledge, engine: str = "durable") -> api.Outcome:
     """One case with the trace's facts beneath it (the trace alone when `path` is the trace)."""
     run = api.runner(k, engine)
     try:
         if str(path) == measured.path:
-            return api.Outcome(path, diagnosis=run.diagnose(measured))
+            d = run.diagnose(measured.case)
+            d.conclusions.extend(measured.findings)
+            return api.Outcome(path, diagnosis=d)
         case = load_case(path, k.vocabulary, k.levers, k.claims, k.catalogue)
-        merged, findings = merge(case, measured, settings().disagreement, k)
+        merged, findings = merge(case, measured.case, settings().disagreement, k)
         d = run.diagnose(merged)
-        d.conclusions.extend(findings)
+        d.conclusions.extend([*measured.findings, *findings])
         return api.Outcome(path, diagnosis=d)
     except RegimeError as err:
         return api.Outcome(path, error=err.located(file=str(path)))

@@ -10,22 +10,52 @@ one block plus the events decoded from it, whatever the trace's size.
 from __future__ import annotations
 
 import gzip
+import json
+import queue
 import re
+import threading
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
+import msgspec
 import orjson
 
 from regime.core.errors import RegimeError
 
 BLOCK = 1 << 20
 _WS = b" \t\r\n"
-_KEY = re.compile(rb'"((?:[^"\\]|\\.)*)"\s*:')
-_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|"|[\[\]{}]')  # a lone quote: a string the buffer cuts
+_KEY = re.compile(rb'"((?:[^"\\]++|\\.)*+)"\s*:')  # possessive: no backtracking stack per byte
+_STRUCT = re.compile(rb'["\[\]{}]')
 _SCALAR_END = re.compile(rb"[\s,\]}]")
 _BOUNDARY = re.compile(rb"\s*(,\s*\{|\])")
+
+
+class Event(msgspec.Struct, gc=False):
+    """The fields of a trace event that are read; the rest are skipped while parsing, and `args`
+    stays raw JSON until an event that needs it decodes it (most events never do)."""
+    ph: Any = None
+    cat: Any = None
+    name: Any = None
+    ts: Any = None
+    dur: Any = None
+    pid: Any = None
+    tid: Any = None
+    args: msgspec.Raw = msgspec.Raw(b"")
+
+
+class Ids(msgspec.Struct, gc=False):
+    """The args of GPU and runtime events that are read: decoding only these skips the rest."""
+    device: Any = None
+    stream: Any = None
+    correlation: Any = None
+
+
+IDS = msgspec.json.Decoder(Ids)
+NO_IDS = Ids()
+_EVENTS = msgspec.json.Decoder(list[Event])
+_EVENT = msgspec.json.Decoder(Event)
 
 
 class TraceError(RegimeError):
@@ -59,10 +89,11 @@ class _Source:
                                  "limit (--max-bytes)", str(path), "byte 0")
         self.stream: BinaryIO = gzip.GzipFile(fileobj=raw) if self.gz else raw
         self.raw = raw
+        self.ahead: _ReadAhead | None = _ReadAhead(self.stream, BLOCK) if self.gz else None
 
     def read(self) -> bytes:
         try:
-            block = self.stream.read(BLOCK)  # the module's BLOCK at call time (tests shrink it)
+            block = self.ahead.get() if self.ahead else self.stream.read(BLOCK)  # BLOCK at call time
         except EOFError:
             raise TraceError("truncated gzip: the compressed stream ends before its end marker",
                              str(self.path), f"byte {self.read_total}") from None
@@ -75,8 +106,54 @@ class _Source:
         return block
 
     def close(self) -> None:
+        if self.ahead is not None:
+            self.ahead.stop()
         self.stream.close()
         self.raw.close()
+
+
+class _ReadAhead:
+    """Inflate the next blocks on a thread while this one parses: zlib releases the GIL, so
+    decompression and parsing overlap on two cores. At most DEPTH blocks wait: memory bounded."""
+
+    DEPTH = 2
+
+    def __init__(self, stream: BinaryIO, block: int) -> None:
+        self.queue: queue.Queue = queue.Queue(self.DEPTH)
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._run, args=(stream, block), daemon=True)
+        self.thread.start()
+
+    def _run(self, stream: BinaryIO, block: int) -> None:
+        while not self.stopping.is_set():
+            try:
+                item: bytes | BaseException = stream.read(block)
+            except (EOFError, OSError, zlib.error) as err:
+                item = err
+            self._put(item)
+            if not isinstance(item, bytes) or not item:
+                return
+
+    def _put(self, item: bytes | BaseException) -> None:
+        while not self.stopping.is_set():
+            try:
+                self.queue.put(item, timeout=0.1)
+                return
+            except queue.Full:
+                continue
+
+    def get(self) -> bytes:
+        item = self.queue.get()
+        if isinstance(item, BaseException):
+            self.queue.put(item)  # a second read gets the same error
+            raise item
+        if not item:
+            self.queue.put(item)  # and after the end, the end again
+        return item
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.thread.join()
 
 
 class TraceReader:
@@ -122,7 +199,7 @@ class TraceReader:
         return TraceError(message, self.file, f"byte {at}", field)
 
     # ---- top level -----------------------------------------------------------------------
-    def chunks(self) -> Iterator[tuple[int, list[dict]]]:
+    def chunks(self) -> Iterator[tuple[int, list[Event]]]:
         """(index of the first event, events) a block at a time: per-event generator hops cost
         more than the work done on most events."""
         src = _Source(self.path, self.max_bytes)
@@ -131,7 +208,7 @@ class TraceReader:
         finally:
             src.close()
 
-    def _document(self, src: _Source) -> Iterator[tuple[int, list[dict]]]:
+    def _document(self, src: _Source) -> Iterator[tuple[int, list[Event]]]:
         self._fill(src)
         if self._skip_ws(src) != ord("{"):
             raise self._fail("not a Kineto trace: the top level is not a JSON object")
@@ -180,23 +257,24 @@ class TraceReader:
     def _value(self, src: _Source, key: str) -> Any:
         """One top-level value other than traceEvents (deviceProperties, distributedInfo, ...)."""
         self._skip_ws(src)
+        scan = _Scan()
         while True:
-            end = _value_end(self.buf, self.pos)
+            end = scan.end(self.buf, self.pos)
+            if (len(self.buf) if end is None else end) - self.pos > self.max_event:
+                raise self._fail(f"value larger than the {self.max_event:,}-byte limit", field=key)
             if end is not None:
                 break
-            if len(self.buf) - self.pos > self.max_event:
-                raise self._fail(f"value larger than the {self.max_event:,}-byte limit", field=key)
             if not self._fill(src, len(self.buf) - self.pos + BLOCK):
                 raise self._truncated_or(src, "unterminated value", field=key)
         try:
-            value = orjson.loads(self.buf[self.pos:end])
-        except orjson.JSONDecodeError as err:
+            value = _decode(self.buf[self.pos:end])
+        except json.JSONDecodeError as err:
             raise self._fail(f"malformed JSON: {err.msg}", offset=self.pos + err.pos, field=key) from None
         self.pos = end
         return value
 
     # ---- events --------------------------------------------------------------------------
-    def _event_array(self, src: _Source) -> Iterator[tuple[int, list[dict]]]:
+    def _event_array(self, src: _Source) -> Iterator[tuple[int, list[Event]]]:
         after_event = False
         while True:
             c = self._skip_ws(src)
@@ -217,16 +295,12 @@ class TraceReader:
                 yield from self._careful(src)  # one event, however long, within the limit
             else:
                 try:
-                    chunk = orjson.loads(b"[" + self.buf[self.pos:cut] + b"]")
-                except orjson.JSONDecodeError:
+                    chunk = _EVENTS.decode(b"[" + self.buf[self.pos:cut] + b"]")
+                except (msgspec.DecodeError, msgspec.ValidationError):
                     chunk = None  # a boundary inside a string, or bad JSON: find out event by event
                 if chunk is None:
                     yield from self._careful(src)
                 else:
-                    for j, event in enumerate(chunk):
-                        if type(event) is not dict:
-                            i = self.index + j
-                            raise TraceError("not an object", self.file, f"event {i}", f"traceEvents[{i}]")
                     yield self.index, chunk
                     self.index += len(chunk)
                     self.pos = cut
@@ -245,47 +319,99 @@ class TraceReader:
             hi = brace
         return None
 
-    def _careful(self, src: _Source) -> Iterator[tuple[int, list[dict]]]:
+    def _careful(self, src: _Source) -> Iterator[tuple[int, list[Event]]]:
         """Slow path: delimit one event exactly, so a bad one is named by index and byte."""
+        scan = _Scan()
         while True:
-            end = _value_end(self.buf, self.pos)
-            if end is not None:
-                break
-            if len(self.buf) - self.pos > self.max_event:
+            end = scan.end(self.buf, self.pos)
+            if (len(self.buf) if end is None else end) - self.pos > self.max_event:
                 raise self._fail(f"event larger than the {self.max_event:,}-byte limit",
                                  field=f"traceEvents[{self.index}]")
+            if end is not None:
+                break
             if not self._fill(src, len(self.buf) - self.pos + BLOCK):
                 raise self._truncated_or(src, "unterminated event", field=f"traceEvents[{self.index}]")
+        data = self.buf[self.pos:end]
         try:
-            event = orjson.loads(self.buf[self.pos:end])
-        except orjson.JSONDecodeError as err:
-            raise TraceError(f"malformed JSON: {err.msg} (byte {self.base + self.pos + err.pos})",
-                             self.file, f"event {self.index}", f"traceEvents[{self.index}]") from None
-        if not isinstance(event, dict):
-            raise TraceError("not an object", self.file, f"event {self.index}", f"traceEvents[{self.index}]")
+            event = _EVENT.decode(data)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            try:
+                _decode(data)  # which JSON error, and where
+            except json.JSONDecodeError as err:
+                raise TraceError(f"malformed JSON: {err.msg} (byte {self.base + self.pos + err.pos})",
+                                 self.file, f"event {self.index}", f"traceEvents[{self.index}]") from None
+            raise TraceError("not an object", self.file, f"event {self.index}",
+                             f"traceEvents[{self.index}]") from None
         yield self.index, [event]
         self.index += 1
         self.pos = end
 
 
+class _Scan:
+    """Where the JSON value at the buffer's position ends, resumable: each call goes on from
+    where the last stopped, so a value spanning many blocks is scanned once, not once per block,
+    and a long string costs nothing beyond the buffer holding it (bytes.find, not a backtracking
+    regex). Offsets are kept relative to the value's start, which _fill may move."""
+
+    __slots__ = ("depth", "in_string", "rel")
+
+    def __init__(self) -> None:
+        self.rel, self.depth, self.in_string = 0, 0, False
+
+    def end(self, buf: bytes, start: int) -> int | None:
+        """End (exclusive) of the value at `start`, or None if the buffer stops inside it."""
+        at = start + self.rel
+        if at >= len(buf):
+            return None
+        if at == start and buf[at] not in b'{["':
+            m = _SCALAR_END.search(buf, at)
+            return m.start() if m else None
+        while True:
+            if self.in_string:
+                q = _string_end(buf, at)
+                if q is None:
+                    self.rel = len(buf) - start
+                    return None
+                at, self.in_string = q, False
+                if self.depth == 0:
+                    return at
+            m = _STRUCT.search(buf, at)
+            if m is None:
+                self.rel = len(buf) - start
+                return None
+            c, at = buf[m.start()], m.end()
+            if c == 0x22:
+                self.in_string = True
+            elif c in b"{[":
+                self.depth += 1
+            else:
+                self.depth -= 1
+                if self.depth <= 0:
+                    return at
+            self.rel = at - start
+
+
+def _string_end(buf: bytes, at: int) -> int | None:
+    """End (exclusive) of the string whose body starts at or before `at` (just past its opening
+    quote), or None; a quote after an odd run of backslashes is escaped."""
+    while True:
+        q = buf.find(b'"', at)
+        if q < 0:
+            return None
+        back = q - 1
+        while back >= 0 and buf[back] == 0x5C:  # the opening quote stops the walk
+            back -= 1
+        if (q - 1 - back) % 2 == 0:
+            return q + 1
+        at = q + 1
+
+
+def _decode(data: bytes) -> Any:
+    """orjson for the usual small value; past a block, the standard library, whose memory is about
+    twice the value's bytes where orjson's parser takes about thirteen times."""
+    return orjson.loads(data) if len(data) <= BLOCK else json.loads(data)
+
+
 def _value_end(buf: bytes, pos: int) -> int | None:
     """End (exclusive) of the JSON value at pos, or None if the buffer stops inside it."""
-    if pos >= len(buf):
-        return None
-    first = buf[pos]
-    if first not in b"{[\"":
-        m = _SCALAR_END.search(buf, pos)
-        return m.start() if m else None
-    depth = 0
-    for m in _TOKEN.finditer(buf, pos):
-        tok = m.group()
-        if tok == b'"':
-            return None
-        if tok[0] == 0x22:  # a whole string
-            if depth == 0:
-                return m.end()
-            continue
-        depth += 1 if tok in (b"{", b"[") else -1
-        if depth == 0:
-            return m.end()
-    return None
+    return _Scan().end(buf, pos)

@@ -35,14 +35,44 @@ class Disagreement(_Strict):
     because: str
 
 
+class Counters(_Strict):
+    category: str
+    flops: dict[str, tuple[str, float]]
+    dram_bytes: str
+    dram_bytes_parts: tuple[str, ...]
+    tensor_prefixes: tuple[str, ...]
+    max_listed_ranges: int = Field(ge=0)
+    facts: dict[str, str]
+
+
+class Ranks(_Strict):
+    straggler_ratio: float = Field(gt=1)
+    straggler_finding: str
+    straggler_because: str
+    idle_spread_notable: float = Field(gt=0, le=1)
+    idle_spread_finding: str
+    idle_spread_because: str
+
+
+class UnknownDevice(_Strict):
+    finding: str
+    because: str
+
+
 class Settings(_Strict):
     gpu_categories: tuple[str, ...]
     runtime_categories: tuple[str, ...]
+    sync_categories: tuple[str, ...]
+    communication_category: str
     launch_calls: tuple[str, ...]
     step_annotation: str
+    step_cutoff_categories: tuple[str, ...]
     limits: Limits
     checks: Checks
     disagreement: Disagreement
+    unknown_device: UnknownDevice
+    counters: Counters
+    ranks: Ranks
 
 
 @cache
