@@ -550,7 +550,7 @@ def _conclusion(k: Knowledge, ctx: lang.Context, m: RuleModel, rule: Rule) -> Ru
         if m.reject is not None:
             _known(m.reject, k.levers, "lever")
             return replace(rule, subject=m.reject)
-        _known(m.claim, k.claims, "claim")  # type: ignore[arg-type]
+        _known(m.claim, k.claims, "claim")
         return replace(rule, subject=m.claim)
     k.vocabulary.get(m.ask)  # type: ignore[arg-type]
     return replace(rule, subject=m.ask, order=m.order)

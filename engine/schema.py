@@ -24,7 +24,9 @@ from regime.facts.vocabulary import spec_model
 SCHEMA_DIR = ROOT / "schemas"
 LINE = "# yaml-language-server: $schema="
 
-FactDeclaration = create_model(  # a declared fact: FactSpec without the name and origin the loader adds
+# a declared fact: FactSpec without the name and origin the loader adds (create_model's overloads
+# cannot see field definitions built at run time)
+FactDeclaration = create_model(  # type: ignore[call-overload]
     "FactDeclaration", __config__=ConfigDict(extra="forbid"),
     **{n: (f.annotation, f) for n, f in spec_model().model_fields.items() if n not in ("name", "origin")})
 

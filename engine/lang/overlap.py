@@ -61,7 +61,7 @@ def terms(node: Node | None, negate: bool = False) -> list[frozenset[Atom]] | No
             if any(p is None for p in parts):
                 return None
             if (op == "and") != negate:
-                out = [frozenset()]
+                out: list[frozenset[Atom]] = [frozenset()]
                 for p in parts:
                     out = [a | b for a in out for b in p]  # type: ignore[union-attr]
                     if len(out) > MAX_TERMS:

@@ -99,7 +99,7 @@ def _eligibility(blockers: tuple[str, ...], needs: frozenset[str],
         for f in blockers:
             if f in wm:
                 return False
-        return wm.keys() >= needs and (holds is None or holds(wm))  # type: ignore[attr-defined]
+        return wm.keys() >= needs and (holds is None or holds(wm))
     return eligible
 
 
@@ -255,12 +255,14 @@ class Run:
             if rule.target not in updates:
                 updates[plan.marker] = True
         elif rule.kind == "diagnose":
+            target = _target(rule)
             value = wm[rule.copy_from] if rule.copy_from else rule.value
-            updates[rule.target] = value  # type: ignore[index]
-            d.facts[rule.target] = FactRecord(rule.target, value, "category", "derived",  # type: ignore[arg-type]
-                                              rule.id, rule=rule.id, inputs=tuple(matched),
-                                              formula=rule.copy_from or repr(value), layer=rule.layer)
-            self._conclude(plan, {**wm, **updates}, id=str(value), fact=rule.target)
+            assert value is not None, f"diagnose rule {rule.id} names a value or a fact to copy"
+            updates[target] = value
+            d.facts[target] = FactRecord(target, value, "category", "derived", rule.id, rule=rule.id,
+                                         inputs=tuple(matched), formula=rule.copy_from or repr(value),
+                                         layer=rule.layer)
+            self._conclude(plan, {**wm, **updates}, id=str(value), fact=target)
         else:
             self._conclude(plan, wm, id=rule.subject or rule.id)
         for a in plan.assumptions:
@@ -271,23 +273,26 @@ class Run:
         return updates
 
     def _derive(self, plan: Plan, matched: dict) -> dict[str, Any]:
-        rule, spec = plan.rule, plan.target
+        rule, spec, formula, valid = plan.rule, plan.target, plan.formula, plan.valid
+        target = _target(rule)
+        assert spec is not None and formula is not None and valid is not None and rule.formula is not None, \
+            "a derive plan has its target's spec, a compiled formula and a valid range"
         try:
-            value = plan.formula(self.wm)  # type: ignore[misc]
+            value = formula(self.wm)
         except lang.Unlisted:
             return {}
         except (lang.Missing, KeyError) as err:
             return self._unusable(rule, f"could not evaluate: {err}")
-        if isinstance(value, float) and (not units.plausible(value) or not plan.valid.contains(value)):  # type: ignore[union-attr]
+        if isinstance(value, float) and (not units.plausible(value) or not valid.contains(value)):
             shown = units.format_quantity(value, spec.unit, spec.display) if math.isfinite(value) else value
-            where = units.describe() if plan.valid.contains(value) else spec.range  # type: ignore[union-attr]
+            where = units.describe() if valid.contains(value) else spec.range
             return self._unusable(rule, f"gives {shown}, outside the valid range {where}")
-        because = plan.render({**self.wm, rule.target: value})
-        self.d.facts[rule.target] = FactRecord(  # type: ignore[index]
-            rule.target, value, spec.unit if spec.kind == "number" else "category", "derived",  # type: ignore[arg-type]
-            rule.id, rule=rule.id, formula=rule.formula.source, inputs=tuple(matched),  # type: ignore[union-attr]
+        because = plan.render({**self.wm, target: value})
+        self.d.facts[target] = FactRecord(
+            target, value, spec.unit if spec.kind == "number" else "category", "derived",
+            rule.id, rule=rule.id, formula=rule.formula.source, inputs=tuple(matched),
             layer=rule.layer, notes=(because,))
-        return {rule.target: value}  # type: ignore[dict-item]
+        return {target: value}
 
     def _unusable(self, rule: Rule, why: str) -> dict[str, Any]:
         """A derivation that fails on these facts is a finding about the data, not a crash."""
@@ -365,3 +370,9 @@ def _unit(unit: str) -> str:
 
 def _display(unit: str) -> str | None:
     return "%" if unit in ("%", units.FRACTION) else None
+
+
+def _target(rule: Rule) -> str:
+    """The fact a derive or diagnose rule sets (the loader requires one)."""
+    assert rule.target is not None, f"rule {rule.id} sets no fact"
+    return rule.target
