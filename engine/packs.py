@@ -1,7 +1,9 @@
 """Rule packs: load YAML, validate every rule, and build the Knowledge the sessions run.
 
 All validation happens here, so a pack error names the file, line, rule id and field, and
-durable-rules only ever sees rulesets that were checked first.
+durable-rules only ever sees rulesets that were checked first. (It is over 400 lines for that
+reason: the pack's pydantic shapes, the passes over a layer and each check the loader makes sit
+beside the step that needs them. The shapes could move to a module of their own next.)
 """
 
 from __future__ import annotations
