@@ -35,6 +35,7 @@ class Pack(PackModel):
     """A rule pack; a layer is a directory of these (it may also override, disable, replace)."""
 
     parameters: dict[str, ParamModel] = Field(default_factory=dict)
+    # mypy cannot see it: FactDeclaration is a model built by create_model at import time
     facts: dict[str, FactDeclaration] = Field(default_factory=dict)  # type: ignore[valid-type]
     levers: dict[str, LeverModel] = Field(default_factory=dict)
     claims: dict[str, ClaimModel] = Field(default_factory=dict)
@@ -46,6 +47,7 @@ def _case_model() -> type[BaseModel]:
     """A case file, from the key table the case loader checks (so the two cannot drift)."""
     fields: dict[str, Any] = {}
     for name, key in CASE_KEYS.items():
+        # mypy cannot see it: a type built at run time from the case keys
         kinds = [(list[key.items] if t is list and key.items else  # type: ignore[name-defined]
                   dict[str, Any] if t is dict else t) for t in key.types]
         annotation = kinds[0] if len(kinds) == 1 else Union[tuple(kinds)]  # noqa: UP007
@@ -65,6 +67,7 @@ class PackTests(_TestFile):
 
 class Vocabulary(BaseModel):
     model_config = ConfigDict(extra="forbid")
+    # mypy cannot see it: FactDeclaration is a model built by create_model at import time
     facts: dict[str, FactDeclaration]  # type: ignore[valid-type]
 
 

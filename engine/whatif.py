@@ -185,5 +185,6 @@ def compare(path: Path, sets: list[str], k: Knowledge) -> tuple[ReportModel, Wha
     case = load(path, k)
     w = run(case, parse_sets(sets, k), k)
     before = build(api.runner(k).diagnose(case), k)
+    # mypy cannot see it: run() raises rather than return without a diagnosis
     after = build(w.diagnosis, k)  # type: ignore[arg-type]
     return after, w, changes(before, after)

@@ -76,6 +76,7 @@ def dims_of(node: Node, ctx: Context) -> pint.Quantity | str | None:
                 return _same([x, y], node)
             if _ANY in (x, y):
                 return unit_quantity("1") if op == "*" else x
+            # mypy cannot see it: x and y are quantities here: None and the literal 0 are handled above
             return x * y if op == "*" else x / y  # type: ignore[operator]
     raise ExprError(f"no dimension for {render(node)}")
 

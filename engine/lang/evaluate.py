@@ -61,6 +61,7 @@ def compile_value(node: Node) -> Evaluator:
         case Call(fn="count", args=(a,)):
             return compile_value(a)
         case Call(fn="total", args=args):
+            # mypy cannot see it: total()'s arguments are the group's member Refs
             return _total(tuple(a.field for a in args))  # type: ignore[union-attr]
         case Call(fn="pow", args=(base, exponent)):
             b, e = compile_value(base), compile_value(exponent)

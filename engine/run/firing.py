@@ -129,6 +129,7 @@ def _plan(k: Knowledge, rule: Rule) -> Plan:
     blockers = (marker,) if rule.target is None else (marker, rule.target)
     watch = {*blockers, *needs, *(rule.when.facts() if rule.when else ())}
     holds = lang.compile_truth(rule.when.tree) if rule.when else None
+    # mypy cannot see it: derive rules always name their target
     spec = k.vocabulary.get(rule.target) if rule.kind == "derive" else None  # type: ignore[arg-type]
     return Plan(rule, _eligibility(blockers, frozenset(needs), holds),
                 lang.compile_value(rule.formula.tree) if rule.formula else None,
@@ -187,7 +188,9 @@ def _assumptions(k: Knowledge, rule: Rule) -> tuple[Assumption, ...]:
              if name in names and p.value is not None]
     out = []
     for num in used:
+        # mypy cannot see it: named constants carry their parameter's name
         param = k.parameters[num.name.split("[")[0]]  # type: ignore[union-attr]
+        # mypy cannot see it: named constants carry their parameter's name
         out.append(Assumption(num.name, num.value, _unit(num.unit or "1"),  # type: ignore[arg-type]
                               f"{param.pack}: {param.source}", param.layer))
     return tuple(out)
@@ -296,6 +299,7 @@ class Run:
 
     def _unusable(self, rule: Rule, why: str) -> dict[str, Any]:
         """A derivation that fails on these facts is a finding about the data, not a crash."""
+        # mypy cannot see it: only derive rules (target and formula set) get here
         text = f"{rule.target} = {rule.formula.source} {why}; inputs: " + ", ".join(  # type: ignore[union-attr]
             f"{f}={self._show(f, self.wm)}" for f in rule.reads() if f in self.wm)
         self.d.conclusions.append(Conclusion("finding", "derivation_failed", rule.id, text,
