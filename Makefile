@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test test-fast lint bench differential fuzz clean
+.PHONY: demo test test-fast typecheck lint bench differential fuzz clean
 
 $(BIN)/regime: pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -22,9 +22,14 @@ demo: $(BIN)/regime
 	@echo "  as Markdown or JSON: add -f markdown or -f json"
 	@echo "  as HTML with charts: $(BIN)/regime report -o report, then open report/index.html"
 
-test: $(BIN)/regime
+test: $(BIN)/regime typecheck
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
+
+# mypy on the package as installed (a link tree from pyproject's package-dir mapping).
+typecheck: $(BIN)/regime
+	$(BIN)/python tests/package_tree.py build/typecheck
+	cd build/typecheck && ../../$(BIN)/mypy --config-file ../../pyproject.toml -p regime
 
 # The edit loop: in-process tests only (no fresh interpreters, fuzzing or differential runs).
 test-fast: $(BIN)/regime

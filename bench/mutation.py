@@ -204,6 +204,14 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     todo = [m for m in mutants() if (not args.pack or Path(m.pack).stem in args.pack)
             and (not args.kind or m.kind in args.kind)]
+    from regime.engine import packtest
+
+    try:  # a broken test file is the tests' fault, not a mutant's: say so once, up front
+        for path in packtest.test_files([RULES_DIR]):
+            packtest.read_file(path)
+    except RegimeError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     started = time.perf_counter()
     import multiprocessing
 

@@ -65,6 +65,7 @@ def _problem(value: Any, key: Key) -> tuple[int | None, str] | None:
 
 
 def _fits(value: Any, types: tuple[type | None, ...]) -> bool:
+    # mypy cannot see it: None in types stands for YAML null; isinstance accepts NoneType at run time
     return isinstance(value, types) and not (isinstance(value, bool) and bool not in types)  # type: ignore[arg-type]
 
 

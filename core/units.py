@@ -49,7 +49,7 @@ def registry() -> pint.UnitRegistry:
         raise RuntimeError(f"pint {pint.__version__}: unexpected default_en.txt; update core/units.py")
     text = text.replace("\nbit = []\n", "\nbit = [information]\n")
     text = text.replace("@import constants_en.txt", constants)
-    ureg = pint.UnitRegistry(None, on_redefinition="raise")
+    ureg: pint.UnitRegistry = pint.UnitRegistry(None, on_redefinition="raise")
     ureg.load_definitions(text.splitlines())
     ureg.define("FLOP = [flop] = flop = FLOPs")
     ureg.define("token = [token] = tok")

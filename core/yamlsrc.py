@@ -49,6 +49,7 @@ _SafeBase = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _CORE = "tag:yaml.org,2002:"
 
 
+# mypy cannot see it: PyYAML's loader bases carry no type information
 class _Loader(_SafeBase):  # type: ignore[misc, valid-type]
     # Implicit typing without timestamps: `date: 2024-05-01` stays the text it looks like.
     yaml_implicit_resolvers: ClassVar[dict] = {
@@ -210,6 +211,7 @@ def line_at(sequence: Any, index: int) -> int | None:
 def expect_mapping(doc: Any, file: str, message: str) -> LineDict:
     """The top level of a file must be a mapping; otherwise a located error (line 1 if empty)."""
     if isinstance(doc, dict):
+        # mypy cannot see it: load_yaml reads every mapping as a LineDict
         return doc  # type: ignore[return-value]
     line = getattr(doc, "line", 0) or 1
     got = "an empty file" if doc is None else f"a {'list' if isinstance(doc, list) else 'plain value'}"

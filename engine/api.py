@@ -120,4 +120,5 @@ def diagnose(path: Path, k: Knowledge | None = None, engine: str = "durable") ->
     outcome = diagnose_all([path], k or knowledge(), engine)[0]
     if outcome.error is not None:
         raise outcome.error
+    # mypy cannot see it: an outcome without an error has a diagnosis
     return outcome.diagnosis  # type: ignore[return-value]

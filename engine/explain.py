@@ -113,5 +113,7 @@ def _show(field: str, value: object, k: Knowledge) -> str:
         return str(value)
     spec = k.vocabulary.get(field.split("__")[0])
     if spec.kind in ("group", "flags") and "__" not in field:
+        # mypy cannot see it: a group's or flags' own field holds its member count
         return f"{int(value)} member(s)"  # type: ignore[call-overload]
+    # mypy cannot see it: numeric facts hold numbers
     return units.format_quantity(float(value), spec.unit, spec.display)  # type: ignore[arg-type]

@@ -127,7 +127,7 @@ def read_file(path: Path) -> list[tuple[LineDict, PackTestModel]]:
     out = []
     for body in raw["tests"]:
         line = getattr(body, "line", None)
-        if not isinstance(body, dict):
+        if not isinstance(body, LineDict):  # load_yaml reads every mapping as a LineDict
             raise RegimeError("each test is a mapping with 'name' and 'expect'", file=str(path), line=line)
         out.append((body, validated(PackTestModel, body, str(path), line=line, prefix="tests")))
     return out

@@ -24,7 +24,9 @@ from regime.facts.vocabulary import spec_model
 SCHEMA_DIR = ROOT / "schemas"
 LINE = "# yaml-language-server: $schema="
 
-FactDeclaration = create_model(  # a declared fact: FactSpec without the name and origin the loader adds
+# a declared fact: FactSpec without the name and origin the loader adds (create_model's overloads
+# cannot see field definitions built at run time)
+FactDeclaration = create_model(  # type: ignore[call-overload]
     "FactDeclaration", __config__=ConfigDict(extra="forbid"),
     **{n: (f.annotation, f) for n, f in spec_model().model_fields.items() if n not in ("name", "origin")})
 
@@ -33,6 +35,7 @@ class Pack(PackModel):
     """A rule pack; a layer is a directory of these (it may also override, disable, replace)."""
 
     parameters: dict[str, ParamModel] = Field(default_factory=dict)
+    # mypy cannot see it: FactDeclaration is a model built by create_model at import time
     facts: dict[str, FactDeclaration] = Field(default_factory=dict)  # type: ignore[valid-type]
     levers: dict[str, LeverModel] = Field(default_factory=dict)
     claims: dict[str, ClaimModel] = Field(default_factory=dict)
@@ -44,6 +47,7 @@ def _case_model() -> type[BaseModel]:
     """A case file, from the key table the case loader checks (so the two cannot drift)."""
     fields: dict[str, Any] = {}
     for name, key in CASE_KEYS.items():
+        # mypy cannot see it: a type built at run time from the case keys
         kinds = [(list[key.items] if t is list and key.items else  # type: ignore[name-defined]
                   dict[str, Any] if t is dict else t) for t in key.types]
         annotation = kinds[0] if len(kinds) == 1 else Union[tuple(kinds)]  # noqa: UP007
@@ -63,6 +67,7 @@ class PackTests(_TestFile):
 
 class Vocabulary(BaseModel):
     model_config = ConfigDict(extra="forbid")
+    # mypy cannot see it: FactDeclaration is a model built by create_model at import time
     facts: dict[str, FactDeclaration]  # type: ignore[valid-type]
 
 

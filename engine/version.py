@@ -32,7 +32,7 @@ def pack_versions(rules_dir: Path = RULES_DIR) -> list[tuple[str, str]]:
 
 
 def durable_build() -> str:
-    from regime.durable import durable_rules_engine
+    from regime.durable import durable_rules_engine  # type: ignore[attr-defined]  # C extension, no stub
 
     so = Path(durable_rules_engine.__file__).name
     return (f"durable-rules {DURABLE_RELEASE} (vendored, patched for CPython 3.13; "

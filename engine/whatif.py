@@ -82,7 +82,7 @@ def apply(case: Case, changes: list[Change], k: Knowledge) -> tuple[Case, list[s
 
 def _derivable_from(changed: set[str], k: Knowledge) -> set[str]:
     """Facts some derive rule computes from a changed fact, directly or through other rules."""
-    reads = {}
+    reads: dict[str, set[str]] = {}
     for r in k.rules:
         if r.kind == "derive" and r.formula is not None and r.target:
             reads.setdefault(r.target, set()).update(f.split("__")[0] for f in r.formula.facts())
@@ -185,5 +185,6 @@ def compare(path: Path, sets: list[str], k: Knowledge) -> tuple[ReportModel, Wha
     case = load(path, k)
     w = run(case, parse_sets(sets, k), k)
     before = build(api.runner(k).diagnose(case), k)
+    # mypy cannot see it: run() raises rather than return without a diagnosis
     after = build(w.diagnosis, k)  # type: ignore[arg-type]
     return after, w, changes(before, after)

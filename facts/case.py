@@ -80,7 +80,8 @@ def _load_case(path: Path, vocabulary: Vocabulary, levers: dict[str, Any], claim
                 setattr(case, key, _entry_name(kind, raw[key], (extra or {}).get(kind, {})))
     facts = raw.get("facts") or LineDict()
     if isinstance(facts, dict):
-        sources = raw.get("sources") if isinstance(raw.get("sources"), dict) else {}
+        given = raw.get("sources")
+        sources: dict[str, Any] = given if isinstance(given, dict) else {}
         _add_all(case, _case_facts(facts, vocabulary, file, errors, sources))
     for spec in vocabulary.specs.values():  # flags facts say which list fills them
         if spec.kind == "flags":

@@ -7,11 +7,14 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from regime.core import units
 from regime.core.errors import RegimeError, did_you_mean
 from regime.core.yamlsrc import line_of, load_yaml, validated
+
+if TYPE_CHECKING:  # pydantic is imported on first use: running cases never needs it
+    from pydantic import BaseModel
 
 VOCABULARY_FILE = Path(__file__).with_name("vocabulary.yaml")
 NAME = re.compile(r"^[a-z](?:[a-z0-9]|_(?!_)){0,63}$")  # no '__': it separates group members
@@ -88,7 +91,7 @@ class FactSpec:
 
 
 @cache
-def spec_model() -> type:
+def spec_model() -> type[BaseModel]:
     """The pydantic schema of a declaration, built on first use from FactSpec's own fields
     (one list of fields; running cases never needs pydantic)."""
     from dataclasses import MISSING, fields
@@ -123,7 +126,8 @@ def spec_model() -> type:
     hints = get_type_hints(FactSpec)
     spec_fields = {f.name: (hints[f.name], ... if f.default is MISSING else f.default)
                    for f in fields(FactSpec)}
-    return create_model("FactSpecModel", __base__=Checks, **spec_fields)
+    # create_model's overloads cannot see field definitions built from a dataclass at run time
+    return create_model("FactSpecModel", __base__=Checks, **spec_fields)  # type: ignore[call-overload]
 
 
 class Vocabulary:

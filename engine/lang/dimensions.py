@@ -28,6 +28,7 @@ from regime.engine.lang import (
     Str,
     render,
 )
+from regime.engine.lang.nodes import group_of
 
 if TYPE_CHECKING:  # pint itself is loaded by units.registry(), only when a pack is compiled
     import pint
@@ -45,7 +46,7 @@ def dims_of(node: Node, ctx: Context) -> pint.Quantity | str | None:
     match node:
         case Num(value=v, unit=None):
             return _ANY if v == 0 else unit_quantity("1")
-        case Num(unit=u):
+        case Num(unit=str() as u):
             return unit_quantity(u)
         case Str():
             return None
@@ -61,12 +62,12 @@ def dims_of(node: Node, ctx: Context) -> pint.Quantity | str | None:
         case Call(fn="pow", args=args):
             for a in args:  # a power of a quantity has no single unit: only plain numbers
                 d = dims_of(a, ctx)
-                if d is not _ANY and (d is None or not d.dimensionless):
+                if d is None or (not isinstance(d, str) and not d.dimensionless):  # str: only _ANY
                     raise ExprError(f"pow() takes plain numbers; '{render(a)}' is "
                                     f"{'not a number' if d is None else _name(d)} (use count())")
             return unit_quantity("1")
-        case Call(fn="total", args=args):
-            return unit_quantity(ctx.vocabulary.get(args[0].name).unit)  # type: ignore[union-attr]
+        case Call(fn="total"):
+            return unit_quantity(ctx.vocabulary.get(group_of(node)).unit)
         case Call(args=args):
             return _same([dims_of(a, ctx) for a in args], node)
         case Bin(op=op, left=a, right=b):
@@ -75,6 +76,7 @@ def dims_of(node: Node, ctx: Context) -> pint.Quantity | str | None:
                 return _same([x, y], node)
             if _ANY in (x, y):
                 return unit_quantity("1") if op == "*" else x
+            # mypy cannot see it: x and y are quantities here: None and the literal 0 are handled above
             return x * y if op == "*" else x / y  # type: ignore[operator]
     raise ExprError(f"no dimension for {render(node)}")
 
@@ -99,7 +101,7 @@ def _name(q) -> str:
 
 def check_formula(formula: Expression, target_unit: str, ctx: Context) -> None:
     got = dims_of(formula.tree, ctx)
-    if got is None or got == _ANY:
+    if got is None or isinstance(got, str):  # str: only _ANY, the literal 0
         return
     want = unit_quantity(target_unit)
     if got.dimensionality != want.dimensionality:

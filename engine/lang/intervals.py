@@ -22,6 +22,7 @@ from regime.engine.lang.nodes import (
     Num,
     Pick,
     Ref,
+    group_of,
     render,
 )
 from regime.facts.vocabulary import Interval
@@ -43,7 +44,7 @@ def interval_of(node: Node, ctx: Context) -> Interval:
         case Call(fn="count", args=(a,)):
             return interval_of(a, ctx)
         case Call(fn="total", args=args):
-            spec = held(ctx.vocabulary.get(args[0].name).interval) if args else Interval.point(0.0)  # type: ignore[union-attr]
+            spec = held(ctx.vocabulary.get(group_of(node)).interval) if args else Interval.point(0.0)
             return Interval(min(0.0, spec.lo * len(args)), max(0.0, spec.hi * len(args)))
         case Call(fn="pow", args=(base, _)):  # formulas only: a real power, unbounded above
             low = 0.0 if interval_of(base, ctx).lo >= 0 else -MAX_MAGNITUDE

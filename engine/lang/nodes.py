@@ -155,9 +155,16 @@ class Expression:
     def required(self) -> list[str]:
         """Fields that must be present for a formula to be evaluated: every fact it reads,
         except total()'s members, whose group only needs to be present (its marker field)."""
-        totals = {a.name for c in _calls(self.tree, "total") for a in c.args}  # type: ignore[union-attr]
+        totals = {group_of(c) for c in _calls(self.tree, "total")}
         fields = [f for f in self.facts() if f.partition("__")[0] not in totals or "__" not in f]
         return fields + [g for g in totals if g not in fields]
+
+
+def group_of(total: Call) -> str:
+    """The group a total() sums: the parser gives it one Ref per listed member."""
+    first = total.args[0]
+    assert isinstance(first, Ref), "total() takes group members"
+    return first.name
 
 
 def _named(node: Node) -> list[Num]:

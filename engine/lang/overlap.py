@@ -61,12 +61,14 @@ def terms(node: Node | None, negate: bool = False) -> list[frozenset[Atom]] | No
             if any(p is None for p in parts):
                 return None
             if (op == "and") != negate:
-                out = [frozenset()]
+                out: list[frozenset[Atom]] = [frozenset()]
                 for p in parts:
+                    # mypy cannot see it: a None part returned early above
                     out = [a | b for a in out for b in p]  # type: ignore[union-attr]
                     if len(out) > MAX_TERMS:
                         return None
                 return out
+            # mypy cannot see it: a None part returned early above
             flat = [t for p in parts for t in p]  # type: ignore[union-attr]
             return flat if len(flat) <= MAX_TERMS else None
         case Not(item=item):

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from regime.core import digest as fasthash
-from regime.durable import durable_rules_engine as _dre
+from regime.durable import durable_rules_engine as _dre  # type: ignore[attr-defined]  # C extension, no stub
 
 _LOCK = threading.RLock()
 _SERIAL = itertools.count(1)

@@ -99,7 +99,7 @@ def _eligibility(blockers: tuple[str, ...], needs: frozenset[str],
         for f in blockers:
             if f in wm:
                 return False
-        return wm.keys() >= needs and (holds is None or holds(wm))  # type: ignore[attr-defined]
+        return wm.keys() >= needs and (holds is None or holds(wm))
     return eligible
 
 
@@ -129,6 +129,7 @@ def _plan(k: Knowledge, rule: Rule) -> Plan:
     blockers = (marker,) if rule.target is None else (marker, rule.target)
     watch = {*blockers, *needs, *(rule.when.facts() if rule.when else ())}
     holds = lang.compile_truth(rule.when.tree) if rule.when else None
+    # mypy cannot see it: derive rules always name their target
     spec = k.vocabulary.get(rule.target) if rule.kind == "derive" else None  # type: ignore[arg-type]
     return Plan(rule, _eligibility(blockers, frozenset(needs), holds),
                 lang.compile_value(rule.formula.tree) if rule.formula else None,
@@ -187,7 +188,9 @@ def _assumptions(k: Knowledge, rule: Rule) -> tuple[Assumption, ...]:
              if name in names and p.value is not None]
     out = []
     for num in used:
+        # mypy cannot see it: named constants carry their parameter's name
         param = k.parameters[num.name.split("[")[0]]  # type: ignore[union-attr]
+        # mypy cannot see it: named constants carry their parameter's name
         out.append(Assumption(num.name, num.value, _unit(num.unit or "1"),  # type: ignore[arg-type]
                               f"{param.pack}: {param.source}", param.layer))
     return tuple(out)
@@ -255,12 +258,14 @@ class Run:
             if rule.target not in updates:
                 updates[plan.marker] = True
         elif rule.kind == "diagnose":
+            target = _target(rule)
             value = wm[rule.copy_from] if rule.copy_from else rule.value
-            updates[rule.target] = value  # type: ignore[index]
-            d.facts[rule.target] = FactRecord(rule.target, value, "category", "derived",  # type: ignore[arg-type]
-                                              rule.id, rule=rule.id, inputs=tuple(matched),
-                                              formula=rule.copy_from or repr(value), layer=rule.layer)
-            self._conclude(plan, {**wm, **updates}, id=str(value), fact=rule.target)
+            assert value is not None, f"diagnose rule {rule.id} names a value or a fact to copy"
+            updates[target] = value
+            d.facts[target] = FactRecord(target, value, "category", "derived", rule.id, rule=rule.id,
+                                         inputs=tuple(matched), formula=rule.copy_from or repr(value),
+                                         layer=rule.layer)
+            self._conclude(plan, {**wm, **updates}, id=str(value), fact=target)
         else:
             self._conclude(plan, wm, id=rule.subject or rule.id)
         for a in plan.assumptions:
@@ -271,26 +276,30 @@ class Run:
         return updates
 
     def _derive(self, plan: Plan, matched: dict) -> dict[str, Any]:
-        rule, spec = plan.rule, plan.target
+        rule, spec, formula, valid = plan.rule, plan.target, plan.formula, plan.valid
+        target = _target(rule)
+        assert spec is not None and formula is not None and valid is not None and rule.formula is not None, \
+            "a derive plan has its target's spec, a compiled formula and a valid range"
         try:
-            value = plan.formula(self.wm)  # type: ignore[misc]
+            value = formula(self.wm)
         except lang.Unlisted:
             return {}
         except (lang.Missing, KeyError) as err:
             return self._unusable(rule, f"could not evaluate: {err}")
-        if isinstance(value, float) and (not units.plausible(value) or not plan.valid.contains(value)):  # type: ignore[union-attr]
+        if isinstance(value, float) and (not units.plausible(value) or not valid.contains(value)):
             shown = units.format_quantity(value, spec.unit, spec.display) if math.isfinite(value) else value
-            where = units.describe() if plan.valid.contains(value) else spec.range  # type: ignore[union-attr]
+            where = units.describe() if valid.contains(value) else spec.range
             return self._unusable(rule, f"gives {shown}, outside the valid range {where}")
-        because = plan.render({**self.wm, rule.target: value})
-        self.d.facts[rule.target] = FactRecord(  # type: ignore[index]
-            rule.target, value, spec.unit if spec.kind == "number" else "category", "derived",  # type: ignore[arg-type]
-            rule.id, rule=rule.id, formula=rule.formula.source, inputs=tuple(matched),  # type: ignore[union-attr]
+        because = plan.render({**self.wm, target: value})
+        self.d.facts[target] = FactRecord(
+            target, value, spec.unit if spec.kind == "number" else "category", "derived",
+            rule.id, rule=rule.id, formula=rule.formula.source, inputs=tuple(matched),
             layer=rule.layer, notes=(because,))
-        return {rule.target: value}  # type: ignore[dict-item]
+        return {target: value}
 
     def _unusable(self, rule: Rule, why: str) -> dict[str, Any]:
         """A derivation that fails on these facts is a finding about the data, not a crash."""
+        # mypy cannot see it: only derive rules (target and formula set) get here
         text = f"{rule.target} = {rule.formula.source} {why}; inputs: " + ", ".join(  # type: ignore[union-attr]
             f"{f}={self._show(f, self.wm)}" for f in rule.reads() if f in self.wm)
         self.d.conclusions.append(Conclusion("finding", "derivation_failed", rule.id, text,
@@ -365,3 +374,9 @@ def _unit(unit: str) -> str:
 
 def _display(unit: str) -> str | None:
     return "%" if unit in ("%", units.FRACTION) else None
+
+
+def _target(rule: Rule) -> str:
+    """The fact a derive or diagnose rule sets (the loader requires one)."""
+    assert rule.target is not None, f"rule {rule.id} sets no fact"
+    return rule.target

@@ -33,7 +33,7 @@ def _fold_siblings(items: list[Conclusion], k: Knowledge, proposed: set[str]) ->
     on the milder lever (the milder fix is always worth listing: less risk). A rejection of both
     is one argument: it stands on the proposed lever, or on the milder one when neither (or both)
     was proposed."""
-    verdict = {(c.kind, c.lever) for c in items if c.kind in VERDICTS and c.lever}
+    verdict = {(c.kind, c.lever) for c in items if c.kind in VERDICTS and c.lever is not None}
     folded: dict[tuple[str, str], str] = {}
     for kind, lever in sorted(verdict):
         milder = k.levers[lever].escalates
@@ -44,7 +44,8 @@ def _fold_siblings(items: list[Conclusion], k: Knowledge, proposed: set[str]) ->
         elif kind == "reject" and milder not in proposed:
             folded[(kind, milder)] = lever
     return [replace(c, folded_into=folded[(c.kind, c.lever)])
-            if c.kind in VERDICTS and (c.kind, c.lever) in folded else c for c in items]
+            if c.kind in VERDICTS and c.lever is not None and (c.kind, c.lever) in folded else c
+            for c in items]
 
 
 def _hold(items: list[Conclusion]) -> list[Conclusion]:
