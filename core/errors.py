@@ -65,6 +65,9 @@ class RegimeErrors(RegimeError):
     some were only counted, a last one saying how many.
     """
 
+    errors: list[RegimeError]
+    counted: Counter[str]
+
     def __init__(self, errors: Sequence[RegimeError], more: Mapping[str, int] | None = None) -> None:
         flat: list[RegimeError] = []
         counted: Counter[str] = Counter(more or {})
