@@ -69,10 +69,13 @@ def test_gaps_are_the_idle_stretches_and_an_overlap_is_a_zero_gap(tmp_path):
     assert m.gap.quantile(1.0) == pytest.approx(100, rel=1e-3)
 
 
-def test_kernels_on_one_stream_must_not_overlap_beyond_the_tolerance(tmp_path):
-    assert run(tmp_path, [kernel(0, 10), kernel(9.5, 10)]).devices[0].busy_us == 19.5  # 0.5 µs: slack
+def test_kernels_on_one_stream_may_overlap_by_timestamp_jitter_only(tmp_path):
+    """Real CUPTI timestamps overlap on one stream by a few µs: merged into the busy union and
+    counted; past facts/trace_reading.yaml's bound (1,000 µs) the trace is refused."""
+    m = run(tmp_path, [kernel(0, 10), kernel(5, 10)])
+    assert m.devices[0].busy_us == 15 and m.overlaps.total_us == 5
     with pytest.raises(TraceError, match="overlaps event 0 on stream 7"):
-        run(tmp_path, [kernel(0, 10), kernel(5, 10)])
+        run(tmp_path, [kernel(0, 3000), kernel(1000, 3000)])
 
 
 def test_gpu_time_is_split_by_kernel_category_and_copies_are_not_kernels(tmp_path):
