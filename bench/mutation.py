@@ -4,7 +4,7 @@ Each mutant changes one thing in one pack under rules/: a comparison at its boun
 (>= <-> >, < <-> <=), == <-> !=, and <-> or, + <-> - in a condition or formula, or a scalar
 parameter times 0.5 or 1.5. Every mutant runs against the pack tests (what `regime test`
 runs, in-process, one diagnosis per distinct case shared by the tests that name it) and, with
---cases, against the reasoning chains the snapshot tests pin (report.to_dict of every
+--cases, against the reasoning chains the snapshot tests pin (output.to_dict of every
 solution and k_ case, compared with the unmutated packs). A mutant is killed when a test fails;
 one the loader refuses (a parameter pushed out of its declared range, say) is stillborn and
 left out of the score. Prints the score and every surviving mutant.
@@ -146,13 +146,14 @@ def _pack_tests_fail(k, rules: Path) -> str | None:
 
 
 def _cases(k, rules: Path) -> dict[str, str]:
-    from regime.engine import api, report
+    from regime.engine import api
+    from regime.engine.report import output
 
     out = {}
     for path in sorted(CASES_DIR.glob("*.yaml")):
         if path.stem[:2] in ("a_", "b_", "c_", "d_", "e_", "k_"):
             try:
-                text = json.dumps(report.to_dict(api.diagnose(path, k), k), sort_keys=True, default=str)
+                text = json.dumps(output.to_dict(api.diagnose(path, k), k), sort_keys=True, default=str)
             except RegimeError as err:
                 text = f"error: {err.message}"
             out[path.stem] = text.replace(str(rules), "<rules>")

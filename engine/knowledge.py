@@ -16,7 +16,7 @@ from regime.core import units
 from regime.core.errors import RegimeError
 from regime.engine import lang
 from regime.engine.lang.template import Template
-from regime.engine.report_types import ReportSpec
+from regime.engine.report.spec_types import ReportSpec
 from regime.facts.vocabulary import Interval, Vocabulary
 
 BUILTIN = "built-in"  # the layer name of the packs that ship with regime

@@ -40,7 +40,8 @@ from regime.facts import catalogue
 
 MAGIC = b"regime-knowledge-cache 1\n"
 KEEP = 8
-_SOURCES = ("core", "facts", "engine", "engine.lang", "engine.run")  # code that decides what compiles to what
+# sub-packages whose code decides what the packs compile to
+_SOURCES = ("core", "facts", "engine", "engine.lang", "engine.run", "engine.report")
 _DEPENDENCIES = ("pint", "pydantic", "pydantic_core", "yaml")
 
 

@@ -37,7 +37,7 @@ from regime.engine.knowledge import (
 )
 from regime.engine.lang import dimensions, overlap
 from regime.engine.lang.template import parse_template
-from regime.engine.report_spec import compile_sections
+from regime.engine.report.spec import compile_sections
 from regime.facts import catalogue
 from regime.facts.vocabulary import FactSpec, Interval, Vocabulary, parse_specs
 
@@ -167,7 +167,7 @@ class PackModel(_Strict):
     overrides: OverrideModel | None = None
     hardware: dict[str, Any] = {}    # catalogue entries this layer adds (same shape as the catalogue)
     models: dict[str, Any] = {}
-    report: dict[str, Any] | None = None  # engine/report_spec.py
+    report: dict[str, Any] | None = None  # engine/report/spec.py
 
 
 # ---- loading (the compiled types and pack_files live in regime.engine.knowledge) ----------------

@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from regime.core.errors import RegimeError, did_you_mean
-from regime.engine import api, display
+from regime.engine import api
 from regime.engine.knowledge import Knowledge
-from regime.engine.report_model import ReportModel, build
+from regime.engine.report import display
+from regime.engine.report.model import ReportModel, build
 from regime.engine.run.diagnosis import Diagnosis
 from regime.facts.case import Case, load_case, one_fact
 

@@ -1,7 +1,7 @@
 """Run cases through both evaluators and compare what a user would get, byte for byte.
 
 Each case is loaded once (loading is shared code, so a refused case is refused the same way by
-both); then durable and compiled each produce the report JSON (`report.to_json`) or the error
+both); then durable and compiled each produce the report JSON (`output.to_json`) or the error
 line. Used by tests/test_differential.py (bounded) and `make differential` (>= 10,000 cases):
 
     python tests/differential.py [--generated N] [--mutated N] [--seed S]
@@ -26,9 +26,10 @@ sys.path.insert(0, str(TESTS))
 import casegen  # noqa: E402
 
 from regime.core.errors import RegimeError  # noqa: E402
-from regime.engine import api, report  # noqa: E402
+from regime.engine import api  # noqa: E402
 from regime.engine.knowledge import Knowledge  # noqa: E402
 from regime.engine.paths import builtin_cases  # noqa: E402
+from regime.engine.report import output  # noqa: E402
 from regime.engine.run.firing import EngineFault  # noqa: E402
 from regime.facts.case import load_case  # noqa: E402
 
@@ -60,7 +61,7 @@ def outcome(k: Knowledge, engine: str, case, path: Path) -> str:
         return f"error: engine fault: {err}"
     except Exception as err:  # a crash is compared too: both evaluators must crash alike
         return f"crash: {err!r}"
-    return report.to_json(report.to_dict(d, k))
+    return output.to_json(output.to_dict(d, k))
 
 
 def compare(k: Knowledge, paths: Iterable[Path], tally: Tally) -> Tally:

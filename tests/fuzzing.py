@@ -25,10 +25,11 @@ import yaml
 from hypothesis import strategies as st
 
 from regime.core.errors import RegimeError
-from regime.engine import api, report
+from regime.engine import api
 from regime.engine.knowledge import Knowledge
 from regime.engine.packs import load_knowledge
 from regime.engine.paths import RULES_DIR
+from regime.engine.report import output
 from regime.facts.vocabulary import load_vocabulary
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -395,12 +396,12 @@ def diagnose_checked(path: Path, k: Knowledge) -> Verdict:
         return refusal(outcome.error, {str(path)}) if same else \
             Verdict("other", f"evaluators disagree: durable {outcome.error}, compiled {compiled.error}")
     d = outcome.diagnosis
-    text = report.to_json(report.entry(d, k, str(path)))
-    if compiled.diagnosis is None or report.to_json(report.entry(compiled.diagnosis, k, str(path))) != text:
+    text = output.to_json(output.entry(d, k, str(path)))
+    if compiled.diagnosis is None or output.to_json(output.entry(compiled.diagnosis, k, str(path))) != text:
         return Verdict("other", f"evaluators disagree on {path.name}: compiled gave {compiled.error}")
-    report.to_markdown(d, k)
+    output.to_markdown(d, k)
     from rich.console import Console
-    report.print_text(d, k, Console(file=io.StringIO(), width=100, force_terminal=True))
+    output.print_text(d, k, Console(file=io.StringIO(), width=100, force_terminal=True))
     return Verdict("diagnosed", d.case)
 
 

@@ -12,15 +12,16 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, run_cli, write
 
-from regime.engine import api, chart, report_model, sweep, whatif
+from regime.engine import api, sweep, whatif
 from regime.engine.paths import CASES_DIR
+from regime.engine.report import chart, model
 from regime.facts.vocabulary import load_vocabulary
 
 
 @pytest.fixture(scope="module")
 def model_of(knowledge):
     def build(name: str):
-        return report_model.build(api.diagnose(CASES_DIR / f"{name}.yaml", knowledge), knowledge)
+        return model.build(api.diagnose(CASES_DIR / f"{name}.yaml", knowledge), knowledge)
     return build
 
 
@@ -30,8 +31,8 @@ def test_chart_svg_is_byte_stable_in_and_across_processes(model_of):
     first = chart.render(m.chart, "e", "svg")
     assert first == chart.render(m.chart, "e", "svg")
     # dotted module paths, so that a module move's rewrite of imports reaches this code too
-    code = ("import sys; import regime.engine.api as api; import regime.engine.chart as charts; "
-            "import regime.engine.report_model as models; from regime.engine.paths import CASES_DIR; "
+    code = ("import sys; import regime.engine.api as api; import regime.engine.report.chart as charts; "
+            "import regime.engine.report.model as models; from regime.engine.paths import CASES_DIR; "
             "k = api.knowledge(); m = models.build(api.diagnose(CASES_DIR / 'e_doesnt_add_up.yaml', k), k); "
             "sys.stdout.buffer.write(charts.render(m.chart, 'e', 'svg'))")
     other = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=300, cwd=ROOT)
@@ -57,11 +58,11 @@ def test_chart_numbers_follow_the_yaml_roles(model_of, knowledge):
 def test_no_fact_name_is_hard_coded_in_the_report_code():
     contract = {"nominal_regime"}  # the engine's output contract, as in the JSON (report.to_dict)
     names = [n for n in load_vocabulary().specs if "_" in n and n not in contract]
-    modules = """regime.engine.chart regime.engine.chart_data
-                 regime.engine.report_model regime.engine.render_text
-                 regime.engine.render_markdown regime.engine.render_html
+    modules = """regime.engine.report.chart regime.engine.report.chart_data
+                 regime.engine.report.model regime.engine.report.render_text
+                 regime.engine.report.render_markdown regime.engine.report.render_html
                  regime.engine.sweep regime.engine.whatif regime.engine.cli.review
-                 regime.engine.cli.report_files regime.engine.report_spec regime.engine.display"""
+                 regime.engine.cli.report_files regime.engine.report.spec regime.engine.report.display"""
     for module in modules.split():
         code = Path(importlib.util.find_spec(module).origin).read_text(encoding="utf-8")  # wherever it moves
         for name in names:

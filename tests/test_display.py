@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from regime.engine import api, display, report_model
+from regime.engine import api
 from regime.engine.paths import CASES_DIR
+from regime.engine.report import display, model
 
 
 @pytest.mark.parametrize(("raw", "shown"), [
@@ -30,7 +31,7 @@ def test_a_shown_sum_adds_up_as_shown(shares, terms, total, knowledge):
 
 
 def test_trace_case_shows_rounded_values_and_no_zero_categories(knowledge):
-    m = report_model.build(api.diagnose(CASES_DIR / "t_v100_training_trace.yaml", knowledge), knowledge)
+    m = model.build(api.diagnose(CASES_DIR / "t_v100_training_trace.yaml", knowledge), knowledge)
     shown = {f.name: f.shown() for f in m.inputs.measured}
     assert shown["gpu_idle_share"] == "1.68%"   # written 1.67555% by the trace reader
     assert "kernel_share[attention]" not in shown  # 0% of kernel time: nothing to show

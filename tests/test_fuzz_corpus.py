@@ -12,9 +12,10 @@ from conftest import GOOD_CASE, ROOT, TESTS, run_cli, write
 from rich.console import Console
 
 from regime.core.errors import RegimeError
-from regime.engine import api, report
+from regime.engine import api
 from regime.engine.packs import load_knowledge
 from regime.engine.paths import RULES_DIR
+from regime.engine.report import output
 from regime.facts.vocabulary import load_vocabulary
 
 CORPUS = TESTS / "fuzz_corpus"
@@ -105,17 +106,17 @@ def test_markup_in_titles_and_category_values_prints_as_written():
     out = io.StringIO()
     console = Console(file=out, width=200, highlight=False)
     for diagnosis in (d, titled):
-        report.print_text(diagnosis, k, console)
+        output.print_text(diagnosis, k, console)
     text = out.getvalue()
     assert "[/]: " in text and "markup_title — [/]" in text
-    report.to_markdown(d, k)
+    output.to_markdown(d, k)
 
 
 def test_rich_emoji_codes_and_markup_in_a_title_are_not_interpreted(tmp_path, knowledge):
     title = "title: '[bold]x[/bold] :fire: [link=y]z'"
     path = write(tmp_path, "t.yaml", GOOD_CASE.replace("title: ok", title))
     out = io.StringIO()
-    report.print_text(api.diagnose(path, knowledge), knowledge, Console(file=out, width=200))
+    output.print_text(api.diagnose(path, knowledge), knowledge, Console(file=out, width=200))
     assert "[bold]x[/bold] :fire: [link=y]z" in out.getvalue()
 
 

@@ -10,8 +10,9 @@ import sys
 import pytest
 from conftest import ROOT, write
 
-from regime.engine import api, knowledge_cache, packs, report
+from regime.engine import api, knowledge_cache, packs
 from regime.engine.paths import builtin_cases
+from regime.engine.report import output
 
 SITE = "pack: site\ndescription: site\noverrides:\n  parameters: {near_ceiling: 0.9}\n"
 
@@ -28,7 +29,7 @@ def _entries(cache):
 
 
 def _json(k) -> list[str]:
-    return [report.to_json(report.to_dict(api.diagnose(p, k), k)) for p in builtin_cases()]
+    return [output.to_json(output.to_dict(api.diagnose(p, k), k)) for p in builtin_cases()]
 
 
 def _never(*_):

@@ -11,8 +11,9 @@ import pytest
 from conftest import ROOT, TESTS, run_cli, write
 
 from regime.core.errors import RegimeError
-from regime.engine import api, report
+from regime.engine import api
 from regime.engine.paths import CASES_DIR
+from regime.engine.report import output
 
 SITE_KV = TESTS / "layers" / "site_kv"
 KV_CASE = """\
@@ -60,8 +61,8 @@ def test_replacement_is_used_by_everything_that_depends_on_its_fact(tmp_path):
                                  / (d.fact_value("int8_weight_bytes") + kv))
     fix = next(c for c in d.of_kind("fix") if c.lever == "quantize_int8")
     assert next(b for b in fix.bound if b.fact == "ceiling_int8_tokens_per_s").value == pytest.approx(int8)
-    text = report.to_markdown(d, k)
-    shown = report.show_fact
+    text = output.to_markdown(d, k)
+    shown = output.show_fact
     assert f"from {shown('ceiling_tokens_per_s', d, k)} to {shown('ceiling_int8_tokens_per_s', d, k)}" in text
     weights_only = d.fact_value("tokens_per_pass") * d.fact_value("peak_bw") / d.fact_value("weight_bytes")
     assert all(abs(rec.value - weights_only) > 1 for name, rec in d.facts.items()

@@ -15,8 +15,9 @@ from rich.console import Console
 from syrupy.extensions.json import JSONSnapshotExtension
 from test_snapshots import SOLUTION_CASES
 
-from regime.engine import api, render_html, render_markdown, render_text, report_model
+from regime.engine import api
 from regime.engine.paths import CASES_DIR
+from regime.engine.report import model, render_html, render_markdown, render_text
 
 RAW_FLOAT = re.compile(r"\d\.\d{7,}|\de[+-]\d")
 INTERNAL = re.compile(r"\w__\w|=True\b|=False\b|\[\"\w+\"\]")
@@ -24,7 +25,7 @@ INTERNAL = re.compile(r"\w__\w|=True\b|=False\b|\[\"\w+\"\]")
 
 @pytest.fixture(scope="module")
 def models(knowledge):
-    return {n: report_model.build(api.diagnose(CASES_DIR / f"{n}.yaml", knowledge), knowledge)
+    return {n: model.build(api.diagnose(CASES_DIR / f"{n}.yaml", knowledge), knowledge)
             for n in SOLUTION_CASES}
 
 
@@ -140,7 +141,7 @@ def test_report_command_writes_self_contained_pages(tmp_path):
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in CASES_DIR.glob("*.yaml")))
 def test_an_undetermined_verdict_says_what_is_known_and_what_to_measure(name, knowledge):
-    m = report_model.build(api.diagnose(CASES_DIR / f"{name}.yaml", knowledge), knowledge)
+    m = model.build(api.diagnose(CASES_DIR / f"{name}.yaml", knowledge), knowledge)
     if m.verdict.regime is not None:
         return
     line = m.verdict.line
@@ -154,7 +155,7 @@ def test_an_undetermined_verdict_says_what_is_known_and_what_to_measure(name, kn
 
 
 def test_the_v100_trace_verdict_keeps_its_fusion_bound(knowledge):
-    m = report_model.build(api.diagnose(CASES_DIR / "t_v100_training_trace.yaml", knowledge), knowledge)
+    m = model.build(api.diagnose(CASES_DIR / "t_v100_training_trace.yaml", knowledge), knowledge)
     assert "fusion_speedup_bound = 48.4%" in m.verdict.line
     assert "fusion_speedup_bound" in m.verdict.cites  # its derivation is shown open in HTML
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 import pytest
 from syrupy.extensions.json import JSONSnapshotExtension
 
-from regime.engine import api, report
+from regime.engine import api
 from regime.engine.paths import CASES_DIR
+from regime.engine.report import output
 
 # Every shipped case: the solution's (a_..e_), generalization (g_), knowledge beyond the solution
 # (k_: KV, MoE, TP, quantized checkpoints, TTFT, thin data), traces (t_) and real H200 runs (r_).
@@ -26,4 +27,4 @@ def snapshot_json(snapshot):
 @pytest.mark.parametrize("name", CASES)
 def test_reasoning_chain(name, knowledge, snapshot_json):
     d = api.diagnose(CASES_DIR / f"{name}.yaml", knowledge)
-    assert report.to_dict(d, knowledge) == snapshot_json
+    assert output.to_dict(d, knowledge) == snapshot_json

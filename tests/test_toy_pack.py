@@ -6,7 +6,8 @@ import json
 
 from conftest import TOY
 
-from regime.engine import api, report
+from regime.engine import api
+from regime.engine.report import output
 
 
 def _toy(toy_knowledge):
@@ -44,7 +45,7 @@ def test_table_lookup_group_total_and_alias(toy_knowledge):
 
 def test_json_trace_shows_each_firing_with_matched_facts(toy_knowledge):
     d = _toy(toy_knowledge)
-    doc = json.loads(report.to_json(report.to_dict(d, toy_knowledge)))
+    doc = json.loads(output.to_json(output.to_dict(d, toy_knowledge)))
     steps = {t["rule"]: t for t in doc["trace"]}
     assert steps["toy_next"]["matched"] == {"toy_double": 2.0}
     assert steps["toy_next"]["asserted"] == {"toy_next": 3.0}

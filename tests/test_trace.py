@@ -12,7 +12,8 @@ import pytest
 from conftest import TESTS, run_cli, write
 from syrupy.extensions.json import JSONSnapshotExtension
 
-from regime.engine import api, report
+from regime.engine import api
+from regime.engine.report import output
 from regime.engine.trace import reader as reader_mod
 from regime.engine.trace.kernels import load_classifier
 from regime.engine.trace.measure import measure
@@ -99,7 +100,7 @@ def test_case_file_written_by_the_cli_is_a_valid_case(tmp_path, knowledge):
 def test_diagnose_with_trace_leads_back_to_the_file(knowledge):
     [outcome] = diagnose_all(V100, [], knowledge)
     d = outcome.diagnosis
-    body = report.to_dict(d, knowledge)
+    body = output.to_dict(d, knowledge)
     firing = next(f for f in body["trace"] if f["rule"] == "gap_fraction_from_trace")
     assert body["facts"][next(iter(firing["matched"]))]["origin"].startswith(V100.name)
     assert any(c["id"] == "gpu_busy_in_trace" for c in body["conclusions"])
@@ -247,7 +248,7 @@ def test_quantiles_within_resolution():
 @pytest.mark.parametrize("name", ["t_v100_training_trace", "t_mi250_idle_trace"])
 def test_trace_case_reasoning_chain(name, knowledge, snapshot):
     d = api.diagnose(TESTS.parent / "cases" / f"{name}.yaml", knowledge)
-    assert report.to_dict(d, knowledge) == snapshot.use_extension(JSONSnapshotExtension)
+    assert output.to_dict(d, knowledge) == snapshot.use_extension(JSONSnapshotExtension)
 
 
 def test_trace_cases_are_what_regime_trace_writes(knowledge):

@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from regime.core.errors import RegimeError
-from regime.engine import batch, report
+from regime.engine import batch
 from regime.engine.cli import core
 from regime.engine.cli.core import Done
+from regime.engine.report import output
 
 
 def main(opts: dict[str, Any]) -> int:
@@ -45,7 +46,7 @@ def main(opts: dict[str, Any]) -> int:
     rows: list[tuple[str, ...]] = []
     refused = core.write(results, fmt, len(inputs), rows)
     if style is not None and (len(inputs) > 1 or opts["quiet"]):
-        from regime.engine import review_text
+        from regime.engine.report import review_text
         review_text.summary(rows, style.console(sys.stdout))  # type: ignore[arg-type]
     return core.EXIT_BAD_INPUT if refused else core.EXIT_OK
 
@@ -121,18 +122,18 @@ def _lost(item: Path | RegimeError, why: str) -> Done:
 def _render(d, file: str) -> str:
     k, fmt = _SETUP["k"], _SETUP["fmt"]
     if fmt in ("json", "jsonl"):
-        return core.json_body(report.entry(d, k, file), fmt)
+        return core.json_body(output.entry(d, k, file), fmt)
     if fmt == "markdown":
-        return report.to_markdown(d, k)
+        return output.to_markdown(d, k)
     buffer = io.StringIO()
-    report.print_text(d, k, _SETUP["style"].console(buffer))
+    output.print_text(d, k, _SETUP["style"].console(buffer))
     return buffer.getvalue()
 
 
 def _text(d) -> Done:
     """The review report as rich text (none with --quiet) and its summary row, from one model."""
-    from regime.engine import render_text, report_model, review_text
-    m = report_model.build(d, _SETUP["k"])
+    from regime.engine.report import model, render_text, review_text
+    m = model.build(d, _SETUP["k"])
     buffer = io.StringIO()
     if not _SETUP.get("quiet"):
         render_text.print_report(m, _SETUP["style"].console(buffer))
@@ -140,12 +141,13 @@ def _text(d) -> Done:
 
 
 def _what_if(path: Path, file: str) -> Done:
-    """The changed case's report, led by what changed (engine/review_text.py)."""
-    from regime.engine import review_text, whatif
+    """The changed case's report, led by what changed (engine/report/review_text.py)."""
+    from regime.engine import whatif
+    from regime.engine.report import review_text
     k, fmt = _SETUP["k"], _SETUP["fmt"]
     model, w, diff = whatif.compare(path, _SETUP["sets"], k)
     if fmt in ("json", "jsonl"):
-        entry = report.entry(w.diagnosis, k, file)  # type: ignore[arg-type]
+        entry = output.entry(w.diagnosis, k, file)  # type: ignore[arg-type]
         entry["what_if"] = review_text.what_if_doc(w, diff)
         return Done(core.json_body(entry, fmt))
     if fmt == "markdown":
@@ -159,11 +161,11 @@ def _what_if(path: Path, file: str) -> Done:
 def _refused(err: RegimeError, file: str) -> Done:
     fmt = _SETUP["fmt"]
     if fmt in ("json", "jsonl"):
-        return Done(core.json_body(report.refused_entry(err, file), fmt), core.lines(err))
+        return Done(core.json_body(output.refused_entry(err, file), fmt), core.lines(err))
     if fmt == "markdown":
-        return Done(report.refused_markdown(err, file), core.lines(err))
-    from regime.engine import review_text
+        return Done(output.refused_markdown(err, file), core.lines(err))
+    from regime.engine.report import review_text
     buffer = io.StringIO()
     if not _SETUP.get("quiet"):
-        report.print_refused(err, file, _SETUP["style"].console(buffer))
+        output.print_refused(err, file, _SETUP["style"].console(buffer))
     return Done(buffer.getvalue(), core.lines(err), review_text.refused_row(file))

@@ -7,14 +7,14 @@ import json
 from html import escape
 from pathlib import Path
 
-from regime.engine import chart, render_html, render_markdown
 from regime.engine.api import Outcome
 from regime.engine.knowledge import Knowledge
-from regime.engine.report_model import ReportModel, build
+from regime.engine.report import chart, render_html, render_markdown
+from regime.engine.report.model import ReportModel, build
 
 
 def chart_title(m: ReportModel) -> str:
-    from regime.engine.display import category
+    from regime.engine.report.display import category
     return f"{m.case}: {category(m.verdict.regime)}"
 
 

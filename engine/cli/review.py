@@ -1,5 +1,5 @@
 """Commands for reviews: `regime report` and `regime sweep`, registered by cli/app.py; what
-`regime diagnose` adds for people (what-ifs, the summary table) is in engine/review_text.py."""
+`regime diagnose` adds for people (what-ifs, the summary table) is in engine/report/review_text.py."""
 
 from __future__ import annotations
 
@@ -79,12 +79,12 @@ def sweep(
         return
     data = result.to_dict()
     if chart is not None:
-        from regime.engine import chart as charting
+        from regime.engine.report import chart as charting
         chart.write_bytes(charting.render_sweep(data, "png" if chart.suffix.lower() == ".png" else "svg"))
     if value(fmt) == "json":
         sys.stdout.write(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
         return
     from rich.console import Console
 
-    from regime.engine import review_text
+    from regime.engine.report import review_text
     review_text.print_sweep(result, Console(highlight=False))

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from regime.engine.knowledge import Knowledge
-from regime.engine.report import show_fact
+from regime.engine.report.output import show_fact
 from regime.engine.run.diagnosis import Diagnosis
 
 

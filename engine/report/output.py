@@ -102,9 +102,9 @@ def show_fact(name: str, d: Diagnosis, k: Knowledge) -> str:
 # ---- text ------------------------------------------------------------------------------------
 
 def print_text(d: Diagnosis, k: Knowledge, console: Console) -> None:
-    """The review report (engine/report_model.py) as rich text."""
-    from regime.engine import render_text, report_model
-    render_text.print_report(report_model.build(d, k), console)
+    """The review report (engine/report/model.py) as rich text."""
+    from regime.engine.report import model, render_text
+    render_text.print_report(model.build(d, k), console)
 
 
 def print_refused(err: RegimeError, file: str, console: Console) -> None:
@@ -120,9 +120,9 @@ def print_refused(err: RegimeError, file: str, console: Console) -> None:
 # ---- markdown --------------------------------------------------------------------------------
 
 def to_markdown(d: Diagnosis, k: Knowledge) -> str:
-    """The review report (engine/report_model.py) as Markdown."""
-    from regime.engine import render_markdown, report_model
-    return render_markdown.to_markdown(report_model.build(d, k))
+    """The review report (engine/report/model.py) as Markdown."""
+    from regime.engine.report import model, render_markdown
+    return render_markdown.to_markdown(model.build(d, k))
 
 
 def refused_markdown(err: RegimeError, file: str) -> str:

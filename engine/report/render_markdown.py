@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from regime.engine.report_model import Fact, Item, Node, ReportModel
+from regime.engine.report.model import Fact, Item, Node, ReportModel
 
 
 def to_markdown(m: ReportModel, chart_png: str | None = None) -> str:

@@ -12,8 +12,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from regime.engine import display, lang
+from regime.engine import lang
 from regime.engine.knowledge import Knowledge
+from regime.engine.report import display
 from regime.engine.run.diagnosis import Conclusion, Diagnosis
 
 SECTIONS = (("fixes", "fix", "Fixes, in priority order"), ("rejections", "reject", "Reject"),
@@ -127,7 +128,7 @@ def build(d: Diagnosis, k: Knowledge) -> ReportModel:
     derivations = [trees.node(f) for f in cited if f not in trees.seen]
     used = trees.seen | set(cited)
     verdict = _verdict(d, items)
-    from regime.engine import chart_data  # the chart's numbers come from the same facts
+    from regime.engine.report import chart_data  # the chart's numbers come from the same facts
     return ReportModel(
         case=d.case, title=d.title, path=Path(d.path).name, verdict=verdict,
         inputs=_inputs(d, k, used), derivations=derivations,

@@ -1,6 +1,6 @@
 """The numbers a roofline chart draws, from the `report: chart:` expressions of the packs.
 
-Kept apart from the drawing (engine/chart.py) so the report model, its JSON and the snapshots
+Kept apart from the drawing (engine/report/chart.py) so the report model, its JSON and the snapshots
 hold exactly what the picture shows, without importing matplotlib.
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from regime.core import units
-from regime.engine import display
 from regime.engine.knowledge import Knowledge
-from regime.engine.report_types import Chart, evaluate, holds
+from regime.engine.report import display
+from regime.engine.report.spec_types import Chart, evaluate, holds
 from regime.engine.run.diagnosis import Diagnosis
 
 

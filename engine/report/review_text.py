@@ -7,8 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from regime.engine import display, terminal, whatif
-from regime.engine.report_model import ReportModel
+from regime.engine import terminal, whatif
+from regime.engine.report import display
+from regime.engine.report.model import ReportModel
 from regime.engine.terminal import Column
 
 
@@ -24,7 +25,7 @@ def what_if_doc(w: whatif.WhatIf, diff: dict[str, Any]) -> dict[str, Any]:
 
 
 def what_if_markdown(model: ReportModel, w: whatif.WhatIf, diff: dict[str, Any]) -> str:
-    from regime.engine import render_markdown
+    from regime.engine.report import render_markdown
     return (f"> {_head(w)}\n>\n" + "".join(f"> - {x}\n" for x in whatif.describe(diff)) + "\n"
             + render_markdown.to_markdown(model))
 
@@ -34,7 +35,7 @@ def print_what_if(model: ReportModel, w: whatif.WhatIf, diff: dict[str, Any], co
     from rich.table import Table
     from rich.text import Text
 
-    from regime.engine import render_text
+    from regime.engine.report import render_text
 
     with terminal.trimmed(console):
         console.print(Text(_head(w), style="bold"))

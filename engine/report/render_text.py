@@ -8,7 +8,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from regime.engine import terminal
-from regime.engine.report_model import Fact, Item, Node, ReportModel
+from regime.engine.report.model import Fact, Item, Node, ReportModel
 
 
 def print_report(m: ReportModel, console: Console, appendix: bool = True) -> None:

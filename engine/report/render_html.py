@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from html import escape
 
-from regime.engine.report_model import Fact, Item, Node, ReportModel
+from regime.engine.report.model import Fact, Item, Node, ReportModel
 
 CSS = """
 body{font-family:"DejaVu Sans",Arial,sans-serif;max-width:60rem;margin:1.2rem auto;padding:0 1rem;
