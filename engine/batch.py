@@ -95,7 +95,11 @@ class _Pool:
         pending: deque[tuple[Any, Future]] = deque()
         while True:
             while len(pending) < self.window and (item := next(items, _END)) is not _END:
-                pending.append((item, self.executor.submit(self.work, item)))
+                try:
+                    pending.append((item, self.executor.submit(self.work, item)))
+                except BrokenProcessPool as err:  # a worker died while the window was filling
+                    yield from self._isolate([*(i for i, _ in pending), item], lost, err)
+                    pending.clear()
             if not pending:
                 return
             item, future = pending.popleft()
