@@ -39,6 +39,15 @@ class _NotMarkedE2E(subprocess.Popen):
                              "`make test-fast` leaves it out")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _fonts_listed():
+    """matplotlib lists the system fonts (with fc-list, a subprocess) the first time it needs
+    them in a fresh cache, which this run's is: do it once before any test, so that the first
+    chart an in-process test draws starts no process."""
+    from matplotlib import font_manager
+    font_manager.findfont("DejaVu Sans")
+
+
 @pytest.fixture(autouse=True)
 def _processes_only_in_e2e(request, monkeypatch):
     """The fast loop never starts an interpreter: a test that does must say so with `e2e`."""
