@@ -11,7 +11,6 @@ last GPU end on each device.
 
 from __future__ import annotations
 
-import bisect
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,86 +25,7 @@ from regime.engine.trace.quantiles import LogHistogram
 from regime.engine.trace.reader import IDS, NO_IDS, Event, Ids, TraceError, TraceReader
 from regime.engine.trace.settings import Settings
 from regime.engine.trace.spill import SortedSpill
-
-
-@dataclass
-class Step:
-    number: int
-    ts: float
-    dur: float
-    corr_lo: float = math.inf
-    corr_hi: float = -math.inf
-    kernels: int = 0
-    gpu_events: int = 0
-    busy_us: float = 0.0
-    span_us: float = 0.0
-
-
-@dataclass
-class Device:
-    id: int
-    name: str | None
-    events: int = 0
-    kernels: int = 0
-    window_us: float = 0.0
-    busy_us: float = 0.0
-    hta_window_us: float = 0.0   # HTA's figures: timestamps rounded inward to whole µs
-    hta_busy_us: float = 0.0
-    comm_us: float = 0.0         # union of communication kernels
-    comp_us: float = 0.0         # union of the other kernels (HTA's "computation")
-    comm_or_comp_us: float = 0.0  # union of both: comm ∩ comp = comm + comp − this
-
-    @property
-    def comm_overlap_us(self) -> float:
-        return self.comm_us + self.comp_us - self.comm_or_comp_us
-
-    @property
-    def idle_share(self) -> float:
-        return 1 - self.busy_us / self.window_us if self.window_us > 0 else 0.0
-
-    @property
-    def hta_idle_share(self) -> float:
-        return 1 - self.hta_busy_us / self.hta_window_us if self.hta_window_us > 0 else 0.0
-
-
-class Union:
-    """Length of the union of intervals given in start order: one open interval, no list."""
-
-    __slots__ = ("end", "start", "total")
-
-    def __init__(self) -> None:
-        self.start, self.end, self.total = 0.0, -math.inf, 0.0
-
-    def add(self, start: float, end: float) -> None:
-        if start > self.end:
-            if self.end > -math.inf:
-                self.total += self.end - self.start
-            self.start, self.end = start, end
-        elif end > self.end:
-            self.end = end
-
-    def close(self) -> float:
-        if self.end > -math.inf:
-            self.total += self.end - self.start
-        self.start, self.end = 0.0, -math.inf
-        return self.total
-
-
-@dataclass
-class StreamOverlaps:
-    """GPU events that start before the previous one on their stream ends. CUPTI timestamps do
-    this by a few µs; the idle union merges them, and they are counted here so a reader sees how
-    many and how large. Past the bound in trace_reading.yaml the trace is refused as corrupt."""
-    count: int = 0
-    total_us: float = 0.0
-    largest_us: float = 0.0
-    largest_at: int | None = None   # event index of the largest
-
-    def add(self, overlap_us: float, index: int) -> None:
-        self.count += 1
-        self.total_us += overlap_us
-        if overlap_us > self.largest_us:
-            self.largest_us, self.largest_at = overlap_us, index
+from regime.engine.trace.timeline import Context, Device, Step, StreamOverlaps, Timeline
 
 
 @dataclass
@@ -165,8 +85,6 @@ class Measurement:
 
 
 _GPU, _RUNTIME, _ANNOTATION, _SPAN, _SYNC, _COUNTER, _STEP_MARK = range(7)
-# GPU spill record: device, start, end, stream, correlation, category, is_kernel, event index
-_G_DEV, _G_START, _G_END, _G_STREAM, _G_CORR, _G_CAT, _G_KERNEL, _G_INDEX = range(8)
 
 
 def measure(path: Path, classifier: Classifier, s: Settings, max_bytes: float | None = None) -> Measurement:
@@ -373,126 +291,15 @@ def _timeline(m: Measurement, gpu: SortedSpill, classifier: Classifier, s: Setti
     dev_names = {d["id"]: d["name"] for d in names  # an entry of other types names no device
                  if isinstance(d, dict) and type(d.get("id")) is int and isinstance(d.get("name"), str)} \
         if isinstance(names, list) else {}
-    sync_cat = len(classifier.names)
-    cat_us = [0.0] * (sync_cat + 1)  # the last slot: stream syncs, timeline only
+    n = len(classifier.names)
     comm_cat = classifier.names.index(s.communication_category) \
         if s.communication_category in classifier.names else -1
-    comm, comp, both = Union(), Union(), Union()
-    tol, slack = s.checks.same_stream_overlap_us, s.checks.clock_slack_us
-    step_lo = [st.corr_lo for st in m.steps]
-    file = str(m.path)
-    dev: Device | None = None
-    busy_s = busy_e = hta_s = hta_e = 0.0
-    last_end: dict[float, tuple[float, int]] = {}
-    step_state: dict[int, list[float]] = {}
-    for rec in gpu:
-        corr = rec[_G_CORR]
-        if launched is not None and (corr < 0 or corr not in launched):
-            m.excluded_events += 1
-            continue
-        start, end, index = rec[_G_START], rec[_G_END], int(rec[_G_INDEX])
-        if dev is None or rec[_G_DEV] != dev.id:
-            if dev is not None:
-                _close_device(m, dev, busy_s, busy_e, hta_s, hta_e, step_state)
-                _close_unions(dev, comm, comp, both)
-            dev = Device(int(rec[_G_DEV]), dev_names.get(int(rec[_G_DEV])))
-            m.devices.append(dev)
-            busy_s, busy_e = start, end
-            hta_s, hta_e = _hta_round(start, end, m.float_timestamps)
-            dev.hta_window_us = -hta_s  # completed at close: last end − first start
-            dev.window_us = -start
-            last_end, step_state = {}, {}
-        else:
-            if start > busy_e:
-                dev.busy_us += busy_e - busy_s
-                m.gap.add(start - busy_e)
-                busy_s, busy_e = start, end
-            else:
-                m.gap.add(0.0)
-                busy_e = max(busy_e, end)
-            rs, re_ = _hta_round(start, end, m.float_timestamps)
-            if rs > hta_e:
-                dev.hta_busy_us += hta_e - hta_s
-                hta_s, hta_e = rs, re_
-            else:
-                hta_e = max(hta_e, re_)
-        if span is not None and not (span[0] - slack <= start <= span[1] + slack):
-            raise TraceError(f"starts {min(abs(start - span[0]), abs(start - span[1])) / 1e6:.3g} s outside "
-                             f"the profiled window (clock reset?)", file, f"event {index}",
-                             f"traceEvents[{index}].ts")
-        cat = int(rec[_G_CAT])
-        if cat == sync_cat:  # a wait overlaps the work it waits on: no stream-order check
-            m.sync_events += 1
-            prev = None
-        else:
-            prev = last_end.get(rec[_G_STREAM])
-        if prev is not None and start < prev[0]:
-            if start < prev[0] - tol:
-                raise TraceError(f"overlaps event {prev[1]} on stream {int(rec[_G_STREAM])} by "
-                                 f"{prev[0] - start:.3f} µs, more than the {tol:g} µs of timestamp "
-                                 "jitter tolerated (trace_reading.yaml); kernels on one stream run "
-                                 "one after another",
-                                 file, f"event {index}", f"traceEvents[{index}].ts")
-            m.overlaps.add(prev[0] - start, index)
-        if cat != sync_cat and (prev is None or end > prev[0]):
-            last_end[rec[_G_STREAM]] = (end, index)
-        dur = end - start
-        dev.events += 1
-        cat_us[cat] += dur
-        if rec[_G_KERNEL]:
-            dev.kernels += 1
-            m.kernel_duration.add(dur)
-            (comm if cat == comm_cat else comp).add(start, end)
-            both.add(start, end)
-        if step_lo:
-            _step_add(m, step_lo, step_state, corr, start, end, bool(rec[_G_KERNEL]))
-    if dev is None:
+    ctx = Context(str(m.path), dev_names, m.float_timestamps, n, comm_cat, s.checks.same_stream_overlap_us)
+    t = Timeline(ctx, m.steps, launched, span, s.checks.clock_slack_us, n + 1)
+    t.run(gpu)
+    if not t.devices:
         raise TraceError(f"no GPU activity left after leaving out ProfilerStep#{m.excluded_step}",
-                         file, "traceEvents", "cat")
-    _close_device(m, dev, busy_s, busy_e, hta_s, hta_e, step_state)
-    _close_unions(dev, comm, comp, both)
-    cat_us.pop()
-    m.category_us = dict(zip(classifier.names, cat_us, strict=True))
-
-
-def _close_unions(dev: Device, comm: Union, comp: Union, both: Union) -> None:
-    dev.comm_us, dev.comp_us, dev.comm_or_comp_us = comm.close(), comp.close(), both.close()
-    comm.total = comp.total = both.total = 0.0
-
-
-def _hta_round(start: float, end: float, rounding: bool) -> tuple[float, float]:
-    """HTA 0.5 rounds float timestamps inward to whole µs (ceil start, floor end)."""
-    return (math.ceil(start), math.floor(end)) if rounding else (start, end)
-
-
-def _step_add(m: Measurement, step_lo: list[float], state: dict[int, list[float]], corr: float,
-              start: float, end: float, is_kernel: bool) -> None:
-    k = bisect.bisect_right(step_lo, corr) - 1
-    if k < 0 or corr > m.steps[k].corr_hi:
-        return
-    st = state.get(k)
-    if st is None:  # first start, last end, busy start, busy end, busy, kernels, events
-        state[k] = [start, end, start, end, 0.0, float(is_kernel), 1.0]
-        return
-    st[1] = max(st[1], end)
-    if start > st[3]:
-        st[4] += st[3] - st[2]
-        st[2], st[3] = start, end
-    else:
-        st[3] = max(st[3], end)
-    st[5] += is_kernel
-    st[6] += 1
-
-
-def _close_device(m: Measurement, dev: Device, busy_s: float, busy_e: float, hta_s: float,
-                  hta_e: float, step_state: dict[int, list[float]]) -> None:
-    dev.busy_us += busy_e - busy_s
-    dev.window_us += busy_e  # window_us held −first start
-    dev.hta_busy_us += hta_e - hta_s
-    dev.hta_window_us += hta_e
-    for k, st in step_state.items():
-        step = m.steps[k]
-        step.busy_us += st[4] + st[3] - st[2]
-        step.span_us += st[1] - st[0]
-        step.kernels += int(st[5])
-        step.gpu_events += int(st[6])
+                         str(m.path), "traceEvents", "cat")
+    m.devices, m.gap, m.overlaps, m.excluded_events = t.devices, t.gap, t.overlaps, t.excluded
+    m.kernel_duration, m.sync_events = t.mix.kernel_duration, t.mix.sync_events
+    m.category_us = dict(zip(classifier.names, t.mix.category_us[:n], strict=True))

@@ -1,9 +1,8 @@
-"""engine/trace/measure.py's timeline, one concern at a time, on traces of a few events.
+"""The GPU timeline (engine/trace/timeline.py), one concern at a time.
 
-Each test holds one of the things the single streaming loop accumulates (exact idle, HTA's
-rounded idle, gaps, same-stream order, kernel categories, durations, steps, devices), so a
-later split of that loop into one accumulator per concern (as HTA has one analyzer per
-concern) can be checked piece by piece against the same figures.
+The first tests run measure() on traces of a few events, one figure each (exact idle, HTA's
+rounded idle, gaps, same-stream order, kernel categories, durations, steps, devices); the
+last hold each accumulator alone on intervals in start order.
 """
 
 from __future__ import annotations
@@ -17,6 +16,7 @@ from regime.engine.trace.kernels import load_classifier
 from regime.engine.trace.measure import Measurement, measure
 from regime.engine.trace.reader import TraceError
 from regime.engine.trace.settings import settings
+from regime.engine.trace.timeline import Busy, Step, StepTimes, StreamOrder, StreamOverlaps, Union, hta_round
 
 GEMM, ELEMENTWISE = "volta_sgemm_128x64_nn", "vectorized_elementwise_kernel"
 
@@ -110,3 +110,55 @@ def test_steps_collect_their_kernels_and_the_last_step_is_left_out(tmp_path):
                                                                                 (2, 1, 20, 20)]
     assert m.window_us == 120 and m.devices[0].busy_us == 40
     assert (m.launches, m.runtime_us, m.host_window_us) == (3, 6, 200)
+
+
+# The accumulators of engine/trace/timeline.py, each alone on intervals in start order.
+
+def test_busy_unions_intervals_and_returns_each_gap():
+    b = Busy(0, 10)
+    assert [b.add(*iv) for iv in [(5, 12), (20, 25), (25, 30), (40, 41)]] == [0.0, 8, 0.0, 10]
+    assert (b.busy, b.window) == (23, 41)  # [0,12] [20,30] [40,41]: 12 + 10 + 1
+
+
+def test_busy_of_one_interval_inside_another_is_the_outer_one():
+    b = Busy(0, 100)
+    assert b.add(10, 20) == 0.0 and (b.busy, b.window) == (100, 100)
+
+
+def test_union_starts_empty_and_restarts_after_close():
+    u = Union()
+    assert u.close() == 0.0
+    u.add(0, 4)
+    u.add(2, 6)
+    u.add(10, 11)
+    assert u.close() == 7
+
+
+def test_hta_round_moves_float_timestamps_inward_only_when_asked():
+    assert hta_round(0.5, 10.2, True) == (1, 10)
+    assert hta_round(0.5, 10.2, False) == (0.5, 10.2)
+
+
+def test_stream_order_counts_jitter_and_keeps_the_latest_end():
+    seen = StreamOverlaps()
+    order = StreamOrder(5.0, seen, "t.json")
+    order.add(7, 0, 10, 0)
+    order.add(7, 8, 9, 1)     # 2 µs of jitter, ends before the first: the first still holds the stream
+    order.add(7, 7, 20, 2)    # 3 µs against event 0
+    order.add(8, 0, 30, 3)    # another stream: no overlap
+    assert (seen.count, seen.total_us, seen.largest_us, seen.largest_at) == (2, 5, 3, 2)
+    with pytest.raises(TraceError, match=r"overlaps event 2 on stream 7 by 6\.000 µs"):
+        order.add(7, 14, 30, 4)
+
+
+def test_step_times_match_records_to_steps_by_correlation_range():
+    steps = [Step(1, 0, 100, corr_lo=1, corr_hi=2), Step(2, 100, 100, corr_lo=5, corr_hi=6)]
+    t = StepTimes(steps)
+    for corr, start, end, kernel in [(1, 10, 20, True), (2, 15, 30, False), (2, 40, 45, True),
+                                     (3, 50, 60, True),   # between the steps' ranges: neither
+                                     (0, 0, 1, True),     # before the first: neither
+                                     (5, 110, 130, True)]:
+        t.add(corr, start, end, kernel)
+    t.close()
+    figures = [(s.busy_us, s.span_us, s.kernels, s.gpu_events) for s in steps]
+    assert figures == [(25, 35, 2, 3), (20, 20, 1, 1)]

@@ -1,0 +1,311 @@
+"""A trace's GPU timeline, one small accumulator per concern (as HTA has one analyzer per concern).
+
+The GPU records arrive from the spill merged in (device, start) order. Each device gets a
+DeviceTimeline, which feeds:
+
+- Busy: the exact busy union, the window, and the idle gaps between busy stretches;
+- a second Busy on HTA's whole-µs rounding, so the two idle figures can be compared;
+- StreamOrder: kernels on one stream overlapping by timestamp jitter (counted) or by more (refused);
+- three Unions: communication, computation and both (HTA's comm/comp overlap);
+- StepTimes: busy time, span and kernels per ProfilerStep, matched by correlation id.
+
+KernelMix (GPU time per kernel category, kernel durations) and the gap histogram span devices.
+Each piece is a few lines over intervals in start order, so a unit test can hold it alone.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from regime.engine.trace.corrset import CorrelationSet
+from regime.engine.trace.quantiles import LogHistogram
+from regime.engine.trace.reader import TraceError
+
+# GPU spill record: device, start, end, stream, correlation, category, is_kernel, event index
+G_DEV, G_START, G_END, G_STREAM, G_CORR, G_CAT, G_KERNEL, G_INDEX = range(8)
+
+
+@dataclass
+class Step:
+    number: int
+    ts: float
+    dur: float
+    corr_lo: float = math.inf
+    corr_hi: float = -math.inf
+    kernels: int = 0
+    gpu_events: int = 0
+    busy_us: float = 0.0
+    span_us: float = 0.0
+
+
+@dataclass
+class Device:
+    id: int
+    name: str | None
+    events: int = 0
+    kernels: int = 0
+    window_us: float = 0.0
+    busy_us: float = 0.0
+    hta_window_us: float = 0.0   # HTA's figures: timestamps rounded inward to whole µs
+    hta_busy_us: float = 0.0
+    comm_us: float = 0.0         # union of communication kernels
+    comp_us: float = 0.0         # union of the other kernels (HTA's "computation")
+    comm_or_comp_us: float = 0.0  # union of both: comm ∩ comp = comm + comp − this
+
+    @property
+    def comm_overlap_us(self) -> float:
+        return self.comm_us + self.comp_us - self.comm_or_comp_us
+
+    @property
+    def idle_share(self) -> float:
+        return 1 - self.busy_us / self.window_us if self.window_us > 0 else 0.0
+
+    @property
+    def hta_idle_share(self) -> float:
+        return 1 - self.hta_busy_us / self.hta_window_us if self.hta_window_us > 0 else 0.0
+
+
+class Union:
+    """Length of the union of intervals given in start order: one open interval, no list."""
+
+    __slots__ = ("end", "start", "total")
+
+    def __init__(self) -> None:
+        self.start, self.end, self.total = 0.0, -math.inf, 0.0
+
+    def add(self, start: float, end: float) -> None:
+        if start > self.end:
+            if self.end > -math.inf:
+                self.total += self.end - self.start
+            self.start, self.end = start, end
+        elif end > self.end:
+            self.end = end
+
+    def close(self) -> float:
+        if self.end > -math.inf:
+            self.total += self.end - self.start
+        self.start, self.end = 0.0, -math.inf
+        return self.total
+
+
+class Busy:
+    """A device's busy union from its first interval on: busy time, window, and each gap."""
+
+    __slots__ = ("end", "first", "start", "total")
+
+    def __init__(self, start: float, end: float) -> None:
+        self.first, self.start, self.end, self.total = start, start, end, 0.0
+
+    def add(self, start: float, end: float) -> float:
+        """Extend by an interval starting no earlier than the last; return the idle gap before it
+        (0 when it overlaps the busy stretch)."""
+        if start > self.end:
+            gap = start - self.end
+            self.total += self.end - self.start
+            self.start, self.end = start, end
+            return gap
+        if end > self.end:
+            self.end = end
+        return 0.0
+
+    @property
+    def busy(self) -> float:
+        return self.total + (self.end - self.start)
+
+    @property
+    def window(self) -> float:
+        return self.end - self.first
+
+
+def hta_round(start: float, end: float, rounding: bool) -> tuple[float, float]:
+    """HTA 0.5 rounds float timestamps inward to whole µs (ceil start, floor end)."""
+    return (math.ceil(start), math.floor(end)) if rounding else (start, end)
+
+
+@dataclass
+class StreamOverlaps:
+    """GPU events that start before the previous one on their stream ends. CUPTI timestamps do
+    this by a few µs; the idle union merges them, and they are counted here so a reader sees how
+    many and how large. Past the bound in trace_reading.yaml the trace is refused as corrupt."""
+    count: int = 0
+    total_us: float = 0.0
+    largest_us: float = 0.0
+    largest_at: int | None = None   # event index of the largest
+
+    def add(self, overlap_us: float, index: int) -> None:
+        self.count += 1
+        self.total_us += overlap_us
+        if overlap_us > self.largest_us:
+            self.largest_us, self.largest_at = overlap_us, index
+
+
+class StreamOrder:
+    """Kernels on one stream run one after another; an overlap within `tol` µs is jitter."""
+
+    __slots__ = ("file", "last", "overlaps", "tol")
+
+    def __init__(self, tol: float, overlaps: StreamOverlaps, file: str) -> None:
+        self.tol, self.overlaps, self.file = tol, overlaps, file
+        self.last: dict[float, tuple[float, int]] = {}  # stream → (latest end, its event index)
+
+    def add(self, stream: float, start: float, end: float, index: int) -> None:
+        prev = self.last.get(stream)
+        if prev is not None and start < prev[0]:
+            if start < prev[0] - self.tol:
+                raise TraceError(f"overlaps event {prev[1]} on stream {int(stream)} by "
+                                 f"{prev[0] - start:.3f} µs, more than the {self.tol:g} µs of "
+                                 "timestamp jitter tolerated (trace_reading.yaml); kernels on one "
+                                 "stream run one after another",
+                                 self.file, f"event {index}", f"traceEvents[{index}].ts")
+            self.overlaps.add(prev[0] - start, index)
+        if prev is None or end > prev[0]:
+            self.last[stream] = (end, index)
+
+
+class StepTimes:
+    """Per ProfilerStep on one device: first start, last end, busy union, kernels and events of
+    the GPU work whose correlation id falls in the step's range of launches."""
+
+    __slots__ = ("lo", "state", "steps")
+
+    def __init__(self, steps: list[Step]) -> None:
+        self.steps = steps
+        self.lo = [st.corr_lo for st in steps]
+        # step index → [first start, last end, busy start, busy end, busy, kernels, events]
+        self.state: dict[int, list[float]] = {}
+
+    def add(self, corr: float, start: float, end: float, is_kernel: bool) -> None:
+        k = bisect.bisect_right(self.lo, corr) - 1
+        if k < 0 or corr > self.steps[k].corr_hi:
+            return
+        st = self.state.get(k)
+        if st is None:
+            self.state[k] = [start, end, start, end, 0.0, float(is_kernel), 1.0]
+            return
+        st[1] = max(st[1], end)
+        if start > st[3]:
+            st[4] += st[3] - st[2]
+            st[2], st[3] = start, end
+        else:
+            st[3] = max(st[3], end)
+        st[5] += is_kernel
+        st[6] += 1
+
+    def close(self) -> None:
+        for k, st in self.state.items():
+            step = self.steps[k]
+            step.busy_us += st[4] + st[3] - st[2]
+            step.span_us += st[1] - st[0]
+            step.kernels += int(st[5])
+            step.gpu_events += int(st[6])
+
+
+@dataclass
+class KernelMix:
+    """GPU time per kernel category (one slot past them: stream waits, on the timeline only)
+    and the kernel duration distribution, over all devices."""
+    category_us: list[float]
+    kernel_duration: LogHistogram = field(default_factory=LogHistogram)
+    sync_events: int = 0
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every device's accumulators need to know about the trace and the settings."""
+    file: str
+    names: dict[int, str]    # device id → name from deviceProperties
+    rounding: bool           # float timestamps: HTA rounds them
+    sync_cat: int            # category slot of stream waits
+    comm_cat: int            # category slot of communication kernels, −1 if none
+    tol: float               # same-stream overlap tolerated, µs
+
+
+class DeviceTimeline:
+    """One device's records in start order, handed to each accumulator."""
+
+    def __init__(self, rec: tuple, ctx: Context, steps: list[Step], mix: KernelMix,
+                 gaps: LogHistogram, overlaps: StreamOverlaps) -> None:
+        start, end = rec[G_START], rec[G_END]
+        self.ctx, self.mix, self.gaps = ctx, mix, gaps
+        self.device = Device(int(rec[G_DEV]), ctx.names.get(int(rec[G_DEV])))
+        self.busy = Busy(start, end)
+        self.hta = Busy(*hta_round(start, end, ctx.rounding))
+        self.comm, self.comp, self.both = Union(), Union(), Union()
+        self.order = StreamOrder(ctx.tol, overlaps, ctx.file)
+        self.steps = StepTimes(steps) if steps else None
+        self._feed(rec)
+
+    def add(self, rec: tuple) -> None:
+        start, end = rec[G_START], rec[G_END]
+        self.gaps.add(self.busy.add(start, end))
+        self.hta.add(*hta_round(start, end, self.ctx.rounding))
+        self._feed(rec)
+
+    def _feed(self, rec: tuple) -> None:
+        start, end, cat, is_kernel = rec[G_START], rec[G_END], int(rec[G_CAT]), rec[G_KERNEL]
+        ctx, mix, dev = self.ctx, self.mix, self.device
+        if cat == ctx.sync_cat:  # a wait overlaps the work it waits on: no stream-order check
+            mix.sync_events += 1
+        else:
+            self.order.add(rec[G_STREAM], start, end, int(rec[G_INDEX]))
+        dur = end - start
+        dev.events += 1
+        mix.category_us[cat] += dur
+        if is_kernel:
+            dev.kernels += 1
+            mix.kernel_duration.add(dur)
+            (self.comm if cat == ctx.comm_cat else self.comp).add(start, end)
+            self.both.add(start, end)
+        if self.steps is not None:
+            self.steps.add(rec[G_CORR], start, end, bool(is_kernel))
+
+    def close(self) -> Device:
+        dev = self.device
+        dev.busy_us, dev.window_us = self.busy.busy, self.busy.window
+        dev.hta_busy_us, dev.hta_window_us = self.hta.busy, self.hta.window
+        dev.comm_us, dev.comp_us = self.comm.close(), self.comp.close()
+        dev.comm_or_comp_us = self.both.close()
+        if self.steps is not None:
+            self.steps.close()
+        return dev
+
+
+class Timeline:
+    """All devices of one trace: the records the profiler kept (launched before the last step,
+    when one is left out), each checked against the profiled window and handed to its device."""
+
+    def __init__(self, ctx: Context, steps: list[Step], launched: CorrelationSet | None,
+                 span: tuple[float, float] | None, slack: float, categories: int) -> None:
+        self.ctx, self.steps, self.launched, self.span, self.slack = ctx, steps, launched, span, slack
+        self.devices: list[Device] = []
+        self.mix = KernelMix([0.0] * categories)
+        self.gap = LogHistogram()
+        self.overlaps = StreamOverlaps()
+        self.excluded = 0
+
+    def run(self, records: Iterable[tuple]) -> None:
+        launched, current = self.launched, None
+        for rec in records:
+            corr = rec[G_CORR]
+            if launched is not None and (corr < 0 or corr not in launched):
+                self.excluded += 1
+                continue
+            self._in_window(rec[G_START], int(rec[G_INDEX]))
+            if current is not None and rec[G_DEV] == current.device.id:
+                current.add(rec)
+                continue
+            if current is not None:
+                self.devices.append(current.close())
+            current = DeviceTimeline(rec, self.ctx, self.steps, self.mix, self.gap, self.overlaps)
+        if current is not None:
+            self.devices.append(current.close())
+
+    def _in_window(self, start: float, index: int) -> None:
+        span, slack = self.span, self.slack
+        if span is not None and not (span[0] - slack <= start <= span[1] + slack):
+            raise TraceError(f"starts {min(abs(start - span[0]), abs(start - span[1])) / 1e6:.3g} s outside "
+                             f"the profiled window (clock reset?)", self.ctx.file, f"event {index}",
+                             f"traceEvents[{index}].ts")
