@@ -22,9 +22,10 @@ demo: $(BIN)/regime
 	@echo "  as Markdown or JSON: add -f markdown or -f json"
 	@echo "  as HTML with charts: $(BIN)/regime report -o report, then open report/index.html"
 
+# pytest-xdist: one worker per CPU (-n auto), so two cores run the suite in about half the time.
 test: $(BIN)/regime typecheck
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 # mypy on the package as installed (a link tree from pyproject's package-dir mapping).
 typecheck: $(BIN)/regime
@@ -34,7 +35,7 @@ typecheck: $(BIN)/regime
 # The edit loop: in-process tests only (no fresh interpreters, fuzzing or differential runs).
 test-fast: $(BIN)/regime
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -q -m "not slow and not e2e"
+	$(BIN)/python -m pytest -q -n auto -m "not slow and not e2e"
 
 bench: $(BIN)/regime
 	$(BIN)/python bench/throughput.py
