@@ -35,8 +35,7 @@ class Pack(PackModel):
     """A rule pack; a layer is a directory of these (it may also override, disable, replace)."""
 
     parameters: dict[str, ParamModel] = Field(default_factory=dict)
-    # mypy cannot see it: FactDeclaration is a model built by create_model at import time
-    facts: dict[str, FactDeclaration] = Field(default_factory=dict)  # type: ignore[valid-type]
+    facts: dict[str, FactDeclaration] = Field(default_factory=dict)
     levers: dict[str, LeverModel] = Field(default_factory=dict)
     claims: dict[str, ClaimModel] = Field(default_factory=dict)
     rules: list[RuleModel] = Field(default_factory=list)
@@ -67,8 +66,7 @@ class PackTests(_TestFile):
 
 class Vocabulary(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    # mypy cannot see it: FactDeclaration is a model built by create_model at import time
-    facts: dict[str, FactDeclaration]  # type: ignore[valid-type]
+    facts: dict[str, FactDeclaration]
 
 
 class Catalogue(BaseModel):

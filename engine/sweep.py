@@ -146,7 +146,6 @@ def _point(case: Case, name: str, v: float, k: Knowledge, out: Sweep, engine: st
     w = whatif.run(case, [whatif.Change(name, f"{v:g}")], k, engine)
     out.dropped = w.dropped
     d = w.diagnosis
-    assert d is not None
     facts = {**d.memory, **{n: r.value for n, r in d.facts.items()}}
     spec = k.report.ceiling
     ceiling = evaluate(spec, facts)

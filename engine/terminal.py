@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from rich import box
 from rich.console import Console
@@ -30,14 +31,14 @@ class Column:
 
 
 def fit(columns: Sequence[Column], rows: Sequence[Sequence[str]], width: int,
-        **table: object) -> tuple[Table, list[str]]:
+        **table: Any) -> tuple[Table, list[str]]:
     """A table of `rows` within `width` columns with no word cut; returns it and the headers
     of the columns dropped to get there."""
     shown = list(range(len(columns)))
     while len(shown) > 1 and _least(shown, columns, rows) > width:
         shown.remove(min(shown[1:], key=lambda i: columns[i].keep))
     widths = _widths(shown, columns, rows, width)
-    t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1), **table)  # type: ignore[arg-type]
+    t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1), **table)
     for i, w in zip(shown, widths, strict=True):
         t.add_column(columns[i].header, width=w, justify="right" if columns[i].right else "left",
                      overflow="fold")

@@ -33,9 +33,9 @@ class Change:
 @dataclass
 class WhatIf:
     sets: list[str]
+    diagnosis: Diagnosis
     dropped: list[str] = field(default_factory=list)   # given facts that no longer hold
     kept: list[str] = field(default_factory=list)      # dropped, but nothing re-derives them
-    diagnosis: Diagnosis | None = None
 
 
 def parse_sets(sets: list[str], k: Knowledge) -> list[Change]:
@@ -108,7 +108,7 @@ def run(case: Case, changes: list[Change], k: Knowledge, engine: str = "durable"
         for n in lost:
             new.facts[n] = case.facts[n]
         d = runner.diagnose(new)
-    return WhatIf([f"{c.name}={c.raw}" for c in changes], [n for n in dropped if n not in lost], lost, d)
+    return WhatIf([f"{c.name}={c.raw}" for c in changes], d, [n for n in dropped if n not in lost], lost)
 
 
 # ---- what changed -----------------------------------------------------------------------------
@@ -186,6 +186,5 @@ def compare(path: Path, sets: list[str], k: Knowledge) -> tuple[ReportModel, Wha
     case = load(path, k)
     w = run(case, parse_sets(sets, k), k)
     before = build(api.runner(k).diagnose(case), k)
-    # mypy cannot see it: run() raises rather than return without a diagnosis
-    after = build(w.diagnosis, k)  # type: ignore[arg-type]
+    after = build(w.diagnosis, k)
     return after, w, changes(before, after)

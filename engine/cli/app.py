@@ -6,6 +6,7 @@ of them (`regime diagnose` included: the shell's completion requests come here).
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -103,9 +104,10 @@ def _register() -> None:
     from regime.engine.grading import cli as grading_cli
     from regime.engine.trace import command as trace_command
 
-    commands = {"trace": trace_command.trace, "report": review.report, "sweep": review.sweep,
-                "test": packtest.test, "check": check.check, "list": listing.list_,
-                "schema": schema.schema, "grade": grading_cli.grade}
+    commands: dict[str, Callable[..., None]] = {
+        "trace": trace_command.trace, "report": review.report, "sweep": review.sweep,
+        "test": packtest.test, "check": check.check, "list": listing.list_,
+        "schema": schema.schema, "grade": grading_cli.grade}
     for name, command in commands.items():
         app.command(name, epilog=examples(name))(command)
     for info in grading_cli.exercise_app.registered_commands:

@@ -92,8 +92,8 @@ def parse(args: Sequence[str], options: Sequence[Opt]) -> dict[str, Any] | None:
         if opt.metavar is None:
             out[opt.dest] = True
             continue
-        value = value if eq else next(it, None)
-        parsed = _value(opt, value)
+        given = value if eq else next(it, None)
+        parsed = _value(opt, given)
         if parsed is None:
             return None
         if opt.repeat:

@@ -13,7 +13,7 @@ import io
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from regime.core.errors import RegimeError
 from regime.engine import batch
@@ -47,7 +47,7 @@ def main(opts: dict[str, Any]) -> int:
     refused = core.write(results, fmt, len(inputs), rows)
     if style is not None and (len(inputs) > 1 or opts["quiet"]):
         from regime.engine.report import review_text
-        review_text.summary(rows, style.console(sys.stdout))  # type: ignore[arg-type]
+        review_text.summary(rows, style.console(sys.stdout))
     return core.EXIT_BAD_INPUT if refused else core.EXIT_OK
 
 
@@ -74,9 +74,10 @@ class _Style:
         c = Console(file=stream)
         return cls(c.width, c.is_terminal, c.color_system)
 
-    def console(self, buffer: io.StringIO):
+    def console(self, buffer: IO[str]):
         from rich.console import Console
         return Console(file=buffer, width=self.width, force_terminal=self.terminal,
+                       # rich reads color_system back as str; it is one of the names it takes
                        color_system=self.color_system, highlight=False)  # type: ignore[arg-type]
 
 
@@ -147,7 +148,7 @@ def _what_if(path: Path, file: str) -> Done:
     k, fmt = _SETUP["k"], _SETUP["fmt"]
     model, w, diff = whatif.compare(path, _SETUP["sets"], k)
     if fmt in ("json", "jsonl"):
-        entry = output.entry(w.diagnosis, k, file)  # type: ignore[arg-type]
+        entry = output.entry(w.diagnosis, k, file)
         entry["what_if"] = review_text.what_if_doc(w, diff)
         return Done(core.json_body(entry, fmt))
     if fmt == "markdown":

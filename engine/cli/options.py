@@ -19,6 +19,7 @@ def option(opt: core.Opt, **extra: Any) -> Any:
 
 def choices(opt: core.Opt) -> type[Enum]:
     """An enum of the option's choices (typer lists them in help and completes them)."""
+    # mypy cannot see it: Enum's functional form returns the new class, typed as an instance
     return Enum(opt.dest.title(), {c: c for c in opt.choices}, type=str)  # type: ignore[return-value]
 
 
@@ -40,12 +41,14 @@ CasesArg = Annotated[list[Path] | None, typer.Argument(help=core.CASES_HELP, met
 CaseArg = Annotated[Path, typer.Argument(help=core.CASE_HELP, metavar="CASE")]
 RulesOpt = Annotated[list[Path] | None, option(core.RULES)]
 JobsOpt = Annotated[int, option(core.JOBS, min=0)]
+# mypy cannot see them: these enums are classes built at import from core's choices (typer
+# needs a class to list and complete them), and a variable is not a type to mypy.
 EngineOpt = Annotated[Engine, option(core.ENGINE)]  # type: ignore[valid-type]
 TraceOpt = Annotated[Path | None, option(core.TRACE)]
 SetOpt = Annotated[list[str] | None, option(core.SET)]
 QuietOpt = Annotated[bool, option(core.QUIET)]
-TextOrJsonOpt = Annotated[TextOrJson, option(core.TEXT_OR_JSON)]  # type: ignore[valid-type]
-DiagnoseFormatOpt = Annotated[DiagnoseFormat, option(core.DIAGNOSE_FORMAT)]  # type: ignore[valid-type]
+TextOrJsonOpt = Annotated[TextOrJson, option(core.TEXT_OR_JSON)]  # type: ignore[valid-type]  # as EngineOpt
+DiagnoseFormatOpt = Annotated[DiagnoseFormat, option(core.DIAGNOSE_FORMAT)]  # type: ignore[valid-type]  # as EngineOpt
 
 
 def exit_with(code: int) -> None:

@@ -51,8 +51,8 @@ def report(
 
     Console(highlight=False).print(Text(f"wrote {len(written)} files to {out}/ (open {out / 'index.html'})"))
     failed = [o.error for o in outcomes if o.error is not None]
-    for err in failed:
-        core.error(err)
+    for failure in failed:
+        core.error(failure)
     exit_with(core.EXIT_BAD_INPUT if failed else core.EXIT_OK)
 
 

@@ -168,7 +168,8 @@ def _yaml_answer(path: Path, text: str, concepts: Concepts) -> Answer:
                                     "nominal_regime", file)
     for i, body in enumerate(m.evidence):
         e = _item(EvidenceModel, body, raw, "evidence", i, file)
-        where = dict(file=file, line=_line(raw, "evidence", body), field=f"evidence[{i}].value")
+        where: dict[str, Any] = dict(file=file, line=_line(raw, "evidence", body),
+                                     field=f"evidence[{i}].value")
         try:
             q = quantity(e.value, e.unit)
         except ValueError as err:

@@ -310,9 +310,9 @@ def load_concepts(k: Knowledge, files: Iterable[Path]) -> Concepts:
     vocab |= {w for cues in c.figure_words.values() for cue in cues for w in cue}
     vocab |= {w for meaning in c.meanings.values() for w in meaning}
     c.known = frozenset(vocab)
-    cues = {w for cue in (*c.neg_before, *c.neg_anywhere, *c.nominal) for w in cue} | set(c.filler)
+    function_words = {w for cue in (*c.neg_before, *c.neg_anywhere, *c.nominal) for w in cue} | set(c.filler)
     by_letter: dict[str, list[str]] = {}
-    for w in sorted(vocab - cues):
+    for w in sorted(vocab - function_words):
         by_letter.setdefault(w[0], []).append(w)
     c.known_by_letter = {k: tuple(v) for k, v in by_letter.items()}
     c.keep = frozenset(words(" ".join((raw.get("spelling") or {}).get("keep", []))))

@@ -159,9 +159,10 @@ def _regime(a: Answer, key: Key, rubric: Rubric) -> _Partial:
     if key.regime is None:
         return _Partial(None)
     ns = rubric.regime.nominal_share if key.nominal_regime else 0.0
+    share = 0.0
     out = _Partial(0.0)
     if a.regime == key.regime:
-        out.share += 1 - ns
+        share += 1 - ns
     elif a.regime is None:
         out.feedback.append(f"Regime: I could not find which regime you name; the key says "
                             f"{_regime_name(key.regime)}: {key.regime_because}")
@@ -171,11 +172,12 @@ def _regime(a: Answer, key: Key, rubric: Rubric) -> _Partial:
     if key.nominal_regime:
         nominal = a.nominal_regime or a.regime
         if nominal == key.nominal_regime:
-            out.share += ns
+            share += ns
         else:
             said = f"you say {_regime_name(nominal)}" if nominal else "I could not find one in your answer"
             out.feedback.append(f"Nominal regime (what the batch size alone predicts): {said}; the key says "
                                 f"{_regime_name(key.nominal_regime)}: {key.nominal_because}")
+    out.share = share
     return out
 
 

@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
+    from matplotlib.typing import RcKeyType
 
-STYLE = {
+STYLE: dict[RcKeyType, Any] = {
     "font.family": "DejaVu Sans", "font.size": 9, "svg.fonttype": "path", "svg.hashsalt": "regime",
     "path.simplify": True, "axes.grid": True, "grid.alpha": 0.3, "figure.dpi": 100,
 }
@@ -202,7 +203,7 @@ def _lay_out(fig, ax, labels: list[Label]) -> None:
 def texts(fig) -> list:
     """Every text the figure draws (tick labels in the view, titles, legend entries, notes)."""
     from matplotlib.text import Text
-    hidden = set()  # tick labels matplotlib keeps for ticks beyond the axis limits, not drawn
+    hidden: set[int] = set()  # tick labels matplotlib keeps for ticks beyond the axis limits, not drawn
     for ax in fig.axes:
         for axis, (lo, hi) in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
             lo, hi = min(lo, hi), max(lo, hi)

@@ -141,6 +141,7 @@ def symbolic(node: lang.Node) -> str:
             case lang.Call(fn="count", args=(a,)):
                 return symbolic(a)
             case lang.Call(fn="total", args=args):
+                # mypy cannot see it: the type check admits only fact references as total()'s arguments
                 return f"total({label(args[0].field).split('[')[0] if args else ''})"  # type: ignore[union-attr]
         return lang.render(n)
     return render(node, leaf)
@@ -164,9 +165,10 @@ def substituted(node: lang.Node, facts: dict[str, Any], k: Knowledge) -> str:
                 f = f"{g}__{member_id(str(facts[key.field]))}"
                 return value_text(f, facts[f], k) if f in facts else symbolic(n)
             case lang.Call(fn="count", args=(a,)):
-                v = lang.value(a, facts) if isinstance(a, lang.Ref) and a.field in facts else None
-                return units.format_number(float(v)) if isinstance(v, int | float) else symbolic(a)
+                got = lang.value(a, facts) if isinstance(a, lang.Ref) and a.field in facts else None
+                return units.format_number(float(got)) if isinstance(got, int | float) else symbolic(a)
             case lang.Call(fn="total", args=args):
+                # mypy cannot see it: the type check admits only fact references as total()'s arguments
                 listed = [a.field for a in args if a.field in facts]  # type: ignore[union-attr]
                 return "(" + sum_text(listed, facts, k)[0] + ")"
         return symbolic(n)

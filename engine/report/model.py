@@ -241,7 +241,7 @@ def _verdict(d: Diagnosis, items: dict[str, list[Item]]) -> Verdict:
     fixes = items["fixes"]
     top = fixes[0] if fixes else None
     line = f"{display.category(regime)}"
-    cites = [n for n in ("regime", "nominal_regime") if n in d.facts]
+    cites: list[str] = [n for n in ("regime", "nominal_regime") if n in d.facts]
     if nominal is not None:
         agree = nominal == regime
         line += f" ({'as theory predicts' if agree else 'theory says ' + display.category(nominal)})"

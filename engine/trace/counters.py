@@ -83,9 +83,13 @@ class CounterReader:
 
 
 def _dram(args: dict, s: CounterSettings) -> float | None:
-    whole = args.get(s.dram_bytes)
-    if type(whole) in (int, float):
-        return float(whole)
-    parts = [args.get(k) for k in s.dram_bytes_parts]
-    found = [float(v) for v in parts if type(v) in (int, float)]
+    whole = _number(args.get(s.dram_bytes))
+    if whole is not None:
+        return whole
+    found = [v for v in (_number(args.get(k)) for k in s.dram_bytes_parts) if v is not None]
     return math.fsum(found) if found else None
+
+
+def _number(v: object) -> float | None:
+    """A JSON number as a float; None for anything else (true/false included)."""
+    return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else None

@@ -260,6 +260,7 @@ def _host_side(m: Measurement, runtime: SortedSpill, s: Settings) -> Correlation
     lo = steps[0].ts if steps else -math.inf
     hi = cutoff if cutoff is not None else (steps[0].ts + steps[0].dur if steps else math.inf)
     launched = CorrelationSet() if cutoff is not None else None
+    stop = cutoff if cutoff is not None else -math.inf  # launches before it are kept
     k = 0
     first, last = math.inf, -math.inf
     for ts, dur, corr, is_launch in runtime:
@@ -268,7 +269,7 @@ def _host_side(m: Measurement, runtime: SortedSpill, s: Settings) -> Correlation
         if k < len(steps) and steps[k].ts <= ts and corr >= 0:
             steps[k].corr_lo = min(steps[k].corr_lo, corr)
             steps[k].corr_hi = max(steps[k].corr_hi, corr)
-        if launched is not None and ts < cutoff and corr >= 0:
+        if launched is not None and ts < stop and corr >= 0:
             launched.add(corr)
         if lo <= ts < hi:
             m.runtime_us += dur

@@ -93,7 +93,7 @@ def merge(case: Case, measured: Case, rule: Disagreement, k: Knowledge) -> tuple
     """The trace's facts, then the case's over them; a group the case gives replaces the trace's."""
     case_groups = {n.split("__")[0] for n in case.facts if "__" in n}
     facts = {n: r for n, r in measured.facts.items() if n.split("__")[0] not in case_groups}
-    findings = []
+    findings: list[Conclusion] = []
     for name, rec in case.facts.items():
         other = measured.facts.get(name)
         if other is not None and _disagree(rec, other, rule.tolerance):

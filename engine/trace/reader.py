@@ -3,26 +3,24 @@
 Why not json.load: a trace can be gigabytes, and the whole event list in Python objects is
 several times that. Why not ijson: its per-item C loop is ~2.5x slower than orjson on these
 files (bench/trace_speed.py). So this module walks the top-level object itself, cuts the
-`traceEvents` array at event boundaries and hands orjson about a megabyte at a time; memory is
-one block plus the events decoded from it, whatever the trace's size.
+`traceEvents` array at event boundaries and hands msgspec about a megabyte at a time, decoded
+into structs that keep only the fields measure.py reads (`args` stays raw until needed);
+memory is one block plus the events decoded from it, whatever the trace's size. Opening and
+inflating the file is source.py's.
 """
 
 from __future__ import annotations
 
-import gzip
 import json
-import queue
 import re
-import threading
-import zlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import msgspec
 import orjson
 
-from regime.core.errors import RegimeError
+from regime.engine.trace.source import Source, TraceError
 
 BLOCK = 1 << 20
 _WS = b" \t\r\n"
@@ -58,104 +56,6 @@ _EVENTS = msgspec.json.Decoder(list[Event])
 _EVENT = msgspec.json.Decoder(Event)
 
 
-class TraceError(RegimeError):
-    """Bad trace input, located by event index or byte offset rather than by line."""
-
-    def __init__(self, message: str, file: str, where: str, field: str | None = None) -> None:
-        super().__init__(message, file=file, field=field)
-        self.where = where
-
-    def __str__(self) -> str:
-        field = f" {self.field}:" if self.field else ""
-        return f"{self.file}:{self.where}:{field} {self.message}"
-
-
-class _Source:
-    """Decompressed bytes of the trace, counted against the size limit."""
-
-    def __init__(self, path: Path, max_bytes: float) -> None:
-        self.path, self.max_bytes, self.read_total = path, max_bytes, 0
-        try:
-            raw: BinaryIO = open(path, "rb")  # noqa: SIM115 - closed in close()
-        except OSError as err:
-            raise TraceError(f"cannot read: {err.strerror}", str(path), "byte 0") from None
-        self.gz = raw.read(2) == b"\x1f\x8b"
-        raw.seek(0)
-        if not self.gz:
-            size = path.stat().st_size
-            if size > max_bytes:
-                raw.close()
-                raise TraceError(f"trace is {size / 1e9:.1f} GB, more than the {max_bytes / 1e9:.1f} GB "
-                                 "limit (--max-bytes)", str(path), "byte 0")
-        self.stream: BinaryIO = gzip.GzipFile(fileobj=raw) if self.gz else raw
-        self.raw = raw
-        self.ahead: _ReadAhead | None = _ReadAhead(self.stream, BLOCK) if self.gz else None
-
-    def read(self) -> bytes:
-        try:
-            block = self.ahead.get() if self.ahead else self.stream.read(BLOCK)  # BLOCK at call time
-        except EOFError:
-            raise TraceError("truncated gzip: the compressed stream ends before its end marker",
-                             str(self.path), f"byte {self.read_total}") from None
-        except (OSError, zlib.error) as err:
-            raise TraceError(f"corrupt gzip: {err}", str(self.path), f"byte {self.read_total}") from None
-        self.read_total += len(block)
-        if self.read_total > self.max_bytes:
-            raise TraceError(f"trace decompresses to more than the {self.max_bytes / 1e9:.1f} GB limit "
-                             "(--max-bytes)", str(self.path), f"byte {self.read_total}")
-        return block
-
-    def close(self) -> None:
-        if self.ahead is not None:
-            self.ahead.stop()
-        self.stream.close()
-        self.raw.close()
-
-
-class _ReadAhead:
-    """Inflate the next blocks on a thread while this one parses: zlib releases the GIL, so
-    decompression and parsing overlap on two cores. At most DEPTH blocks wait: memory bounded."""
-
-    DEPTH = 2
-
-    def __init__(self, stream: BinaryIO, block: int) -> None:
-        self.queue: queue.Queue = queue.Queue(self.DEPTH)
-        self.stopping = threading.Event()
-        self.thread = threading.Thread(target=self._run, args=(stream, block), daemon=True)
-        self.thread.start()
-
-    def _run(self, stream: BinaryIO, block: int) -> None:
-        while not self.stopping.is_set():
-            try:
-                item: bytes | BaseException = stream.read(block)
-            except (EOFError, OSError, zlib.error) as err:
-                item = err
-            self._put(item)
-            if not isinstance(item, bytes) or not item:
-                return
-
-    def _put(self, item: bytes | BaseException) -> None:
-        while not self.stopping.is_set():
-            try:
-                self.queue.put(item, timeout=0.1)
-                return
-            except queue.Full:
-                continue
-
-    def get(self) -> bytes:
-        item = self.queue.get()
-        if isinstance(item, BaseException):
-            self.queue.put(item)  # a second read gets the same error
-            raise item
-        if not item:
-            self.queue.put(item)  # and after the end, the end again
-        return item
-
-    def stop(self) -> None:
-        self.stopping.set()
-        self.thread.join()
-
-
 class TraceReader:
     """Iterate a trace's events; `header` holds the other top-level values seen so far."""
 
@@ -168,7 +68,7 @@ class TraceReader:
         self.index = 0  # events yielded so far
 
     # ---- buffer --------------------------------------------------------------------------
-    def _fill(self, src: _Source, need: int | None = None) -> bool:
+    def _fill(self, src: Source, need: int | None = None) -> bool:
         """Make at least `need` (default a block) bytes available after pos (fewer at EOF);
         False if none came."""
         need = need or BLOCK
@@ -185,7 +85,7 @@ class TraceReader:
             grew = True
         return grew
 
-    def _skip_ws(self, src: _Source) -> int:
+    def _skip_ws(self, src: Source) -> int:
         while True:
             while self.pos < len(self.buf) and self.buf[self.pos] in _WS:
                 self.pos += 1
@@ -202,13 +102,13 @@ class TraceReader:
     def chunks(self) -> Iterator[tuple[int, list[Event]]]:
         """(index of the first event, events) a block at a time: per-event generator hops cost
         more than the work done on most events."""
-        src = _Source(self.path, self.max_bytes)
+        src = Source(self.path, self.max_bytes, BLOCK)  # BLOCK as set now (tests shrink it)
         try:
             yield from self._document(src)
         finally:
             src.close()
 
-    def _document(self, src: _Source) -> Iterator[tuple[int, list[Event]]]:
+    def _document(self, src: Source) -> Iterator[tuple[int, list[Event]]]:
         self._fill(src)
         if self._skip_ws(src) != ord("{"):
             raise self._fail("not a Kineto trace: the top level is not a JSON object")
@@ -238,12 +138,12 @@ class TraceReader:
         if not seen_events:
             raise self._fail("not a Kineto trace: no 'traceEvents' array", offset=0)
 
-    def _truncated_or(self, src: _Source, message: str, field: str | None = None) -> TraceError:
+    def _truncated_or(self, src: Source, message: str, field: str | None = None) -> TraceError:
         if self.eof and _value_end(self.buf, self.pos) is None:
             return self._fail(f"truncated JSON: the trace ends after {self.index:,} events", field=field)
         return self._fail(f"malformed JSON: {message}", field=field)
 
-    def _key(self, src: _Source) -> str:
+    def _key(self, src: Source) -> str:
         self._fill(src, 4096)
         m = _KEY.match(self.buf, self.pos)
         if not m:
@@ -254,7 +154,7 @@ class TraceReader:
         except orjson.JSONDecodeError:
             raise self._fail("malformed JSON: bad key string") from None
 
-    def _value(self, src: _Source, key: str) -> Any:
+    def _value(self, src: Source, key: str) -> Any:
         """One top-level value other than traceEvents (deviceProperties, distributedInfo, ...)."""
         self._skip_ws(src)
         scan = _Scan()
@@ -274,7 +174,7 @@ class TraceReader:
         return value
 
     # ---- events --------------------------------------------------------------------------
-    def _event_array(self, src: _Source) -> Iterator[tuple[int, list[Event]]]:
+    def _event_array(self, src: Source) -> Iterator[tuple[int, list[Event]]]:
         after_event = False
         while True:
             c = self._skip_ws(src)
@@ -319,7 +219,7 @@ class TraceReader:
             hi = brace
         return None
 
-    def _careful(self, src: _Source) -> Iterator[tuple[int, list[Event]]]:
+    def _careful(self, src: Source) -> Iterator[tuple[int, list[Event]]]:
         """Slow path: delimit one event exactly, so a bad one is named by index and byte."""
         scan = _Scan()
         while True:

@@ -14,6 +14,7 @@ import tempfile
 from array import array
 from collections.abc import Iterator
 from itertools import chain
+from typing import IO
 
 RUN = 200_000
 MERGE_BUDGET = 1 << 22  # bytes of read-ahead shared by all runs of one merge
@@ -27,7 +28,7 @@ class SortedSpill:
         self.width, self.run = width, run or RUN
         self.pending: list[tuple[float, ...]] = []
         self.runs: list[tuple[int, int]] = []  # (byte offset, record count)
-        self.file = None
+        self.file: IO[bytes] | None = None
         self.count = 0
 
     def add(self, record: tuple[float, ...]) -> None:
@@ -41,11 +42,12 @@ class SortedSpill:
             return
         if self.file is None:
             self.file = tempfile.TemporaryFile()  # noqa: SIM115 - lives until close()
+        f = self.file
         self.pending.sort()
         flat = array("d", chain.from_iterable(self.pending))  # one C loop, not one call per record
-        self.file.seek(0, 2)
-        self.runs.append((self.file.tell(), len(self.pending)))
-        flat.tofile(self.file)
+        f.seek(0, 2)
+        self.runs.append((f.tell(), len(self.pending)))
+        flat.tofile(f)
         self.pending = []
 
     def __iter__(self) -> Iterator[tuple[float, ...]]:
@@ -59,12 +61,13 @@ class SortedSpill:
         return heapq.merge(*(self._read_run(off, n, block) for off, n in self.runs))
 
     def _read_run(self, offset: int, count: int, block: int) -> Iterator[tuple[float, ...]]:
-        w, done = self.width, 0
+        w, done, f = self.width, 0, self.file
+        assert f is not None  # runs exist only once _flush has opened the file
         while done < count:
             take = min(block, count - done)
-            self.file.seek(offset + done * w * 8)
+            f.seek(offset + done * w * 8)
             flat = array("d")
-            flat.fromfile(self.file, take * w)
+            flat.fromfile(f, take * w)
             yield from zip(*[iter(flat)] * w, strict=True)  # records as tuples, built in C
             done += take
 
