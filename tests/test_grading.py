@@ -10,9 +10,9 @@ import pytest
 from conftest import ROOT, write
 
 from regime.engine.grading import output
-from regime.engine.grading.answer import read_answer
 from regime.engine.grading.figures import matches, quantities
 from regime.engine.grading.grader import Grader
+from regime.engine.grading.submission import read_answer
 
 ANSWERS = sorted(p for p in (ROOT / "answers").iterdir() if p.is_file())
 CORPUS = sorted(p for p in (ROOT / "answers" / "corpus").iterdir() if not p.name.endswith(".expected.yaml"))

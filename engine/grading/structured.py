@@ -1,0 +1,168 @@
+"""Structured answers (YAML): a strict schema, every name resolved to a concept of the
+exercise, every problem a RegimeError naming the file, line and field. An unreadable lever or
+claim is flagged against its part of the answer; the rest is still graded.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, StrictFloat, StrictInt, StrictStr
+
+from regime.core.errors import RegimeError, did_you_mean
+from regime.core.yamlsrc import LineDict, line_of, load_yaml, validated
+from regime.engine.grading.answer import Answer, Mention, Said
+from regime.engine.grading.concepts import Concepts
+from regime.engine.grading.figures import quantity
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+Scalar = StrictStr | StrictFloat | StrictInt
+
+
+class EvidenceModel(_Strict):
+    figure: StrictStr
+    value: Scalar
+    unit: StrictStr | None = None
+
+
+class FixModel(_Strict):
+    lever: StrictStr
+    bound: Scalar | None = None
+    reason: StrictStr = ""
+
+
+class RejectModel(_Strict):
+    lever: StrictStr | None = None
+    claim: StrictStr | None = None
+    reason: StrictStr = ""
+
+
+class AskModel(_Strict):
+    fact: StrictStr
+    reason: StrictStr = ""
+
+
+class AnswerModel(_Strict):
+    student: StrictStr | StrictInt | None = None
+    case: StrictStr
+    regime: StrictStr
+    nominal_regime: StrictStr | None = None
+    evidence: list[Any] = []
+    fixes: list[Any] = []
+    reject: list[Any] = []
+    verdicts: dict[str, StrictStr] = {}
+    ask: list[Any] = []
+
+
+VERDICTS = ("fix", "reject")
+
+
+def read_structured(path: Path, text: str, concepts: Concepts) -> Answer:
+    file = str(path)
+    raw = load_yaml(path, text=text)
+    if not isinstance(raw, dict):
+        raise RegimeError("a structured answer is a mapping with at least 'case' and 'regime'", file=file)
+    m = validated(AnswerModel, raw, file)
+    a = Answer(file, "yaml", m.case, None if m.student is None else str(m.student))
+    a.regime = _flagged(a, "regime", _one, concepts, "regime", m.regime, raw, "regime", file)
+    if m.nominal_regime is not None:
+        a.nominal_regime = _flagged(a, "regime", _one, concepts, "regime", m.nominal_regime, raw,
+                                    "nominal_regime", file)
+    for i, body in enumerate(m.evidence):
+        e = _item(EvidenceModel, body, raw, "evidence", i, file)
+        where: dict[str, Any] = dict(file=file, line=_line(raw, "evidence", body),
+                                     field=f"evidence[{i}].value")
+        try:
+            q = quantity(e.value, e.unit)
+        except ValueError as err:
+            raise RegimeError(str(err), **where) from None
+        if q.value < 0 or not math.isfinite(q.value):
+            raise RegimeError(f"{q.written} is negative; figures here are magnitudes", **where)
+        a.numbers.append(Said(q, tuple(concepts.words(e.figure)), where["line"] or 0))
+        a.named.setdefault(e.figure, (q, where["line"] or 0))
+    for i, body in enumerate(m.fixes):
+        f = _item(FixModel, {"lever": body} if isinstance(body, str) else body, raw, "fixes", i, file)
+        mention = _flagged(a, "fixes", _mention, concepts, "lever", f.lever, raw, f"fixes[{i}].lever",
+                           body, file)
+        if mention:
+            a.fixes.append(mention)
+        a.said(concepts, f"{f.bound or ''} {f.reason}", _line(raw, "fixes", body) or 0, f.lever)
+    for i, body in enumerate(m.reject):
+        r = _item(RejectModel, body, raw, "reject", i, file)
+        if (r.lever is None) == (r.claim is None):
+            raise RegimeError("a rejection names exactly one of 'lever' or 'claim'", file=file,
+                              line=_line(raw, "reject", body), field=f"reject[{i}]")
+        kind = "lever" if r.lever is not None else "claim"
+        mention = _flagged(a, "rejections", _mention, concepts, kind, r.lever or r.claim or "", raw,
+                           f"reject[{i}].{kind}", body, file)
+        if mention:
+            a.rejects.append(mention)
+        a.said(concepts, r.reason, _line(raw, "reject", body) or 0, r.lever or r.claim or "")
+    for name, verdict in m.verdicts.items():
+        where = dict(file=file, line=line_of(raw.get("verdicts"), name), field=f"verdicts.{name}")
+        if verdict not in VERDICTS:
+            raise RegimeError(f"verdict '{verdict}' must be one of {', '.join(VERDICTS)}", **where)
+        found = concepts.resolve("lever", name) or concepts.resolve("claim", name)
+        if len(found) != 1:
+            why = _unknown_text("lever or claim", name, concepts, found)
+            a.unread.append(("fixes", f"line {where['line']}: I could not read this verdict: {why}"))
+            continue
+        a.verdicts[found[0]] = verdict
+    for i, body in enumerate(m.ask):
+        q = _item(AskModel, {"fact": body} if isinstance(body, str) else body, raw, "ask", i, file)
+        asked = _flagged(a, "asks", _one, concepts, "fact", q.fact, raw, f"ask[{i}].fact", file)
+        if asked:
+            a.asks.append(asked)
+    return a
+
+
+def _flagged(a: Answer, part: str, read: Any, *args: Any) -> Any:
+    """One item's reading; an unreadable name is flagged against its part, never the whole answer."""
+    try:
+        return read(*args)
+    except RegimeError as err:
+        a.unread.append((part, f"line {err.line}: I could not read this: {err.message}" if err.line
+                         else f"I could not read this: {err.message}"))
+        return None
+
+
+def _item(model: type[_Strict], body: Any, raw: dict, key: str, i: int, file: str):
+    line = _line(raw, key, body)
+    if not isinstance(body, dict):
+        raise RegimeError(f"each entry of '{key}' is a mapping", file=file, line=line, field=f"{key}[{i}]")
+    return validated(model, body, file, line=line, prefix=f"{key}[{i}]")
+
+
+def _line(raw: dict, key: str, body: Any) -> int | None:
+    return body.line if isinstance(body, LineDict) else line_of(raw, key)
+
+
+def _one(concepts: Concepts, kind: str, name: str, raw: dict, fieldname: str, file: str) -> str:
+    found = concepts.resolve(kind, name)
+    if len(found) != 1:
+        raise RegimeError(_unknown_text(kind, name, concepts, found), file=file,
+                          line=line_of(raw, fieldname.split("[")[0]), field=fieldname)
+    return found[0]
+
+
+def _mention(concepts: Concepts, kind: str, name: str, raw: dict, fieldname: str, body: Any,
+             file: str) -> Mention:
+    found = concepts.resolve(kind, name)
+    if not found:
+        raise RegimeError(_unknown_text(kind, name, concepts, found), file=file,
+                          line=_line(raw, fieldname.split("[")[0], body), field=fieldname)
+    return Mention(found, name, _line(raw, fieldname.split("[")[0], body) or 0, kind)
+
+
+def _unknown_text(kind: str, name: str, concepts: Concepts, found: tuple[str, ...]) -> str:
+    if found:
+        return f"'{name}' is ambiguous: it could be {' or '.join(found)}; name one"
+    known = {c for k in kind.split(" or ") for table in [concepts.phrases.get(k, {})] for s in table.values()
+             for c in s}
+    return f"unknown {kind} '{name}'{did_you_mean(name, known)}"

@@ -1,0 +1,22 @@
+"""A submission read as the answer shape: YAML by the structured reader, Markdown (or plain
+text) by the written one, chosen by the file's suffix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from regime.core.errors import RegimeError
+from regime.engine.grading.answer import MARKDOWN_SUFFIXES, YAML_SUFFIXES, Answer, read_text
+from regime.engine.grading.concepts import Concepts
+from regime.engine.grading.structured import read_structured
+from regime.engine.grading.written import read_written
+
+
+def read_answer(path: Path, concepts: Concepts, max_bytes: int) -> Answer:
+    text = read_text(path, max_bytes)
+    if path.suffix.lower() in YAML_SUFFIXES:
+        return read_structured(path, text, concepts)
+    if path.suffix.lower() in MARKDOWN_SUFFIXES:
+        return read_written(path, text, concepts)
+    raise RegimeError(f"unknown answer format '{path.suffix}': use .yaml for a structured answer or .md "
+                      "for one written against the template", file=str(path))

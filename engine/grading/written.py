@@ -1,0 +1,186 @@
+"""Written answers (Markdown against the template's headings): front matter names the case,
+each template section's items are read for regimes, figures, levers and claims by the
+exercise's concepts, negation included. An item naming no lever is read by meaning when that
+is clear, and quoted back otherwise.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from regime.core.errors import RegimeError, did_you_mean
+from regime.engine.grading.answer import SENTENCE, Answer, Mention, read_text
+from regime.engine.grading.concepts import Concepts, clauses
+from regime.engine.grading.figures import unreadable_numbers
+
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.+?)\s*#*\s*$")
+_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?P<text>.*)$")
+_EMPHASIS = re.compile(r"(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])|[*`]+")   # keeps to_copy whole
+
+
+def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
+    file = str(path)
+    meta, body_start = _front_matter(path, text)
+    if "case" not in meta:
+        raise RegimeError("a written answer starts with front matter naming its case "
+                          "(---, case: ..., student: ..., ---)", file=file, line=1, field="case")
+    a = Answer(file, "markdown", str(meta["case"]),
+               None if meta.get("student") is None else str(meta["student"]))
+    sections = _sections(text, body_start, concepts, a)
+    if not sections:
+        raise RegimeError("no template heading found (## Regime, ## Evidence, ## Fixes, ## Reject, "
+                          "## Ask)", file=file, line=body_start + 1)
+    for name, items in sections.items():
+        for line, item in items:
+            for number in unreadable_numbers(item):
+                raise RegimeError(f"'{number}' is not a finite number; write the figure as it is",
+                                  file=file, line=line, field=name)
+            a.said(concepts, _EMPHASIS.sub("", item), line)
+            _read_item(a, concepts, name, line, item)
+    return a
+
+
+def outline(path: Path, concepts: Concepts, max_bytes: int) -> dict[str, Any]:
+    """What the reader takes from a written answer: front matter and items per template section
+    (the shape docs/grading/markdown-answer.schema.json describes)."""
+    text = read_text(path, max_bytes)
+    meta, start = _front_matter(path, text)
+    scratch = Answer(str(path), "markdown", "")
+    sections = _sections(text, start, concepts, scratch)
+    return {"front_matter": dict(meta),
+            "sections": {k: [{"line": ln, "text": t} for ln, t in v] for k, v in sections.items()}}
+
+
+_META = re.compile(r"^(?P<key>[A-Za-z_][A-Za-z0-9_]*)\s*:\s*(?P<value>.*?)\s*$")
+
+
+def _front_matter(path: Path, text: str) -> tuple[dict, int]:
+    """`key: value` lines between '---' lines (plain scalars, optionally quoted; no YAML needed)."""
+    lines = text.splitlines()
+    if not lines or lines[0].strip() != "---":
+        return {}, 0
+    meta: dict[str, str] = {}
+    for end in range(1, min(len(lines), 50)):
+        line = lines[end]
+        if line.strip() == "---":
+            return meta, end + 1
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        m = _META.match(line)
+        if not m:
+            raise RegimeError("front matter lines are 'key: value'", file=str(path), line=end + 1)
+        if m["key"] not in ("case", "student"):
+            raise RegimeError(f"unknown key{did_you_mean(m['key'], ['case', 'student'])}", file=str(path),
+                              line=end + 1, field=m["key"])
+        meta[m["key"]] = m["value"].strip("'\"")
+    raise RegimeError("front matter is not closed by a '---' line", file=str(path), line=1)
+
+
+def _sections(text: str, start: int, concepts: Concepts, a: Answer) -> dict[str, list[tuple[int, str]]]:
+    """Items (list entries or paragraphs) per template section, with their first line."""
+    sections: dict[str, list[tuple[int, str]]] = {}
+    current: list[tuple[int, str]] | None = None
+    open_item = False
+    for lineno, line in enumerate(text.splitlines()[start:], start + 1):
+        head = _HEADING.match(line)
+        if head:
+            name = concepts.heading(_EMPHASIS.sub("", head["text"]))
+            if name is None and not line.lstrip().startswith("# "):  # a title is not a section
+                a.notes.append(f"line {lineno}: heading '{head['text'][:60]}' is not one of the template's; "
+                               "its text was not read")
+            current = sections.setdefault(name, []) if name else None
+            open_item = False
+            continue
+        if current is None:
+            continue
+        item = _ITEM.match(line)
+        if item:
+            current.append((lineno, item["text"]))
+            open_item = True
+        elif not line.strip():
+            open_item = False
+        elif open_item and current:
+            current[-1] = (current[-1][0], current[-1][1] + " " + line.strip())
+        else:
+            current.append((lineno, line.strip()))
+            open_item = True
+    return sections
+
+
+def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str) -> None:
+    text = _EMPHASIS.sub("", item)
+    parts = clauses(text)
+    if section == "regime":
+        for clause in parts:
+            for m in concepts.find("regime", clause):
+                if m.negated:
+                    continue
+                if concepts.is_nominal(clause):
+                    a.nominal_regime = a.nominal_regime or m.concepts[0]
+                else:
+                    a.regime = a.regime or m.concepts[0]
+    elif section == "ask":
+        for clause in parts:
+            for m in concepts.find("fact", clause):
+                if not m.negated and m.concepts[0] not in a.asks:
+                    a.asks.append(m.concepts[0])
+    elif section in ("fixes", "reject"):
+        named = [_levers_and_claims(a, concepts, section, line, sentence, clauses(sentence))
+                 for sentence in SENTENCE.split(text)]   # each sentence of a paragraph has its own subject
+        if not any(named) and concepts.words(text):
+            _unmatched(a, concepts, section, line, text)
+    if section in ("regime", "evidence"):
+        for clause in parts:
+            for m in concepts.find("claim", clause):
+                if not m.negated:
+                    a.endorsed.extend(c for c in m.concepts if c not in a.endorsed)
+
+
+def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, text: str,
+                       parts: list[str]) -> bool:
+    """Under Fixes every lever named without negation is a fix, in the order written ("CUDA
+    graphs, then torch.compile" gives both), and negated ones are rejections. Under Reject the
+    first clause naming something gives the rejections. A claim is rejected only as the subject
+    of a Reject item; named anywhere else it is endorsed. Says whether anything was named."""
+    subject_done = named = False
+    for clause in parts:
+        found = concepts.find("claim", clause) or concepts.find("lever", clause, text)
+        for m in found:
+            mention = Mention(m.concepts, m.phrase, line, m.kind)
+            if m.kind == "claim":
+                if section == "reject" and not subject_done:
+                    a.rejects.append(mention)
+                elif not m.negated:
+                    a.endorsed.extend(c for c in m.concepts if c not in a.endorsed)
+            elif section == "reject":
+                if not subject_done:
+                    a.rejects.append(mention)
+            elif m.negated:
+                a.rejects.append(mention)
+            else:
+                a.fixes.append(mention)
+        subject_done = subject_done or bool(found)
+        named = named or bool(found)
+    return named
+
+
+def _unmatched(a: Answer, concepts: Concepts, section: str, line: int, text: str) -> None:
+    """An item naming no lever by any alias: read by meaning when its distinctive words point
+    clearly to one lever (and said so), else quoted back with the closest guess."""
+    shown = text if len(text) <= 60 else text[:57].rstrip() + "…"
+    part = "fixes" if section == "fixes" else "rejections"
+    meant = concepts.guess("lever", text)
+    if meant is not None:
+        mention = Mention((meant,), shown, line)
+        if section == "reject" or concepts.negates(text):
+            a.rejects.append(mention)
+        else:
+            a.fixes.append(mention)
+        a.unread.append((part, f"line {line}: I read '{shown}' as {meant}, the lever closest in meaning; "
+                               "name it to be sure"))
+        return
+    guess = concepts.closest("lever", text)
+    hint = f"; did you mean {guess}?" if guess else "; name it as the exercise does (its id or a usual name)"
+    a.unread.append((part, f"line {line}: I could not tell which lever '{shown}' means{hint}"))
