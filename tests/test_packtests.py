@@ -77,6 +77,18 @@ def test_bad_pack_tests_are_located_errors(tmp_path, text, line, words):
     assert words in first
 
 
+def test_a_refused_file_is_counted_beside_the_tests_that_ran(tmp_path):
+    """The tests before a bad entry still run and count; the summary says a file was refused,
+    so '1 passed, 0 failed' never reads as a clean run (and the exit status is 2)."""
+    path = write(tmp_path, "half.test.yaml", "tests:\n"
+                 "  - {name: good, case: b_training_run, expect: {fired: [compile_fuses_elementwise]}}\n"
+                 "  - {name: typo, case: b_training_run, expect: {fired: [no_such_rule]}}\n")
+    done = CliRunner().invoke(app, ["test", str(path)])
+    assert done.exit_code == 2, done.output
+    assert "no rule with the id 'no_such_rule'" in done.stderr
+    assert "1 passed, 0 failed, 1 file(s) refused (see their error: lines), 1 file(s)" in done.stdout
+
+
 @pytest.mark.e2e
 def test_hostile_layer_is_refused_fast(tmp_path):
     layer = tmp_path / "site"

@@ -48,7 +48,8 @@ def test(
     out.write(f"rules fired by tests: {n}/{total}\n")
     if missing:
         out.write(f"not fired by any test: {', '.join(missing)}\n")
-    out.write(f"{len(results) - failed} passed, {failed} failed, {len(files)} file(s)\n")
+    refused = f", {bad} file(s) refused (see their error: lines)" if bad else ""
+    out.write(f"{len(results) - failed} passed, {failed} failed{refused}, {len(files)} file(s)\n")
     if bad:
         exit_with(core.EXIT_BAD_INPUT)
     exit_with(core.EXIT_FAILED if failed or not files else core.EXIT_OK)
