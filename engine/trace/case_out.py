@@ -197,6 +197,10 @@ def _summary(m: Measurement) -> str:
         text += (f" {o.count:,} GPU events start before the previous one on their stream ends (timestamp "
                  f"jitter, {o.total_us:,.3f} µs in all, largest {o.largest_us:,.3f} µs at event "
                  f"{o.largest_at}); the idle union merges them.")
+    n = m.gpu_events_without_stream
+    if 0 < n < m.gpu_events_in_file:
+        text += (f" {n:,} GPU events name no stream: they are busy time here, placed by thread id, and "
+                 "left out of the HTA-rounded figure as HTA leaves them out (stream −1).")
     return text
 
 
@@ -214,6 +218,8 @@ def _profile(m: Measurement) -> dict[str, Any]:
             "gpu_events_in_file": m.gpu_events_in_file,
             "kernels_in_file": m.kernels_in_file, "excluded_step": m.excluded_step,
             "excluded_gpu_events": m.excluded_events,
+            **({"gpu_events_without_stream": m.gpu_events_without_stream}
+               if m.gpu_events_without_stream else {}),
             "same_stream_overlaps": {"count": m.overlaps.count, "total_us": round(m.overlaps.total_us, 3),
                                      "largest_us": round(m.overlaps.largest_us, 3),
                                      "largest_at_event": m.overlaps.largest_at},

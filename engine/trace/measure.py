@@ -25,7 +25,7 @@ from regime.engine.trace.quantiles import LogHistogram
 from regime.engine.trace.reader import IDS, NO_IDS, Event, Ids, TraceError, TraceReader
 from regime.engine.trace.settings import Settings
 from regime.engine.trace.spill import SortedSpill
-from regime.engine.trace.timeline import Context, Device, Step, StreamOverlaps, Timeline
+from regime.engine.trace.timeline import KERNEL, STREAMLESS, Context, Device, Step, StreamOverlaps, Timeline
 
 
 @dataclass
@@ -34,6 +34,7 @@ class Measurement:
     events: int = 0
     bytes: int = 0
     gpu_events_in_file: int = 0
+    gpu_events_without_stream: int = 0   # their args name no stream: placed by tid; HTA leaves them out
     sync_events_in_file: int = 0
     sync_events: int = 0
     kernels_in_file: int = 0
@@ -153,13 +154,14 @@ def _read(reader: TraceReader, m: Measurement, classifier: Classifier, s: Settin
                 is_kernel = cat == "kernel"
                 m.gpu_events_in_file += 1
                 m.kernels_in_file += is_kernel
+                m.gpu_events_without_stream += ids.stream is None
                 if type(ts) is float or type(dur) is float:
                     m.float_timestamps = True
                 name = ev.name
                 gpu.add((_int(ev.pid if ids.device is None else ids.device, i, file, "device"), ts, ts + dur,
                          _int(ev.tid if ids.stream is None else ids.stream, i, file, "stream"),
                          _corr(ids), classifier.index(name if isinstance(name, str) else "", cat),
-                         is_kernel, i))
+                         (KERNEL if is_kernel else 0) | (STREAMLESS if ids.stream is None else 0), i))
             elif kind == _SYNC:
                 ids = _ids(ev, i, file)
                 stream = ids.stream
@@ -295,7 +297,8 @@ def _timeline(m: Measurement, gpu: SortedSpill, classifier: Classifier, s: Setti
     n = len(classifier.names)
     comm_cat = classifier.names.index(s.communication_category) \
         if s.communication_category in classifier.names else -1
-    ctx = Context(str(m.path), dev_names, m.float_timestamps, n, comm_cat, s.checks.same_stream_overlap_us)
+    ctx = Context(str(m.path), dev_names, m.float_timestamps, n, comm_cat, s.checks.same_stream_overlap_us,
+                  hta_streams_only=m.gpu_events_without_stream < m.gpu_events_in_file)
     t = Timeline(ctx, m.steps, launched, span, s.checks.clock_slack_us, n + 1)
     t.run(gpu)
     if not t.devices:

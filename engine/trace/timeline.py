@@ -24,8 +24,9 @@ from regime.engine.trace.corrset import CorrelationSet
 from regime.engine.trace.quantiles import LogHistogram
 from regime.engine.trace.reader import TraceError
 
-# GPU spill record: device, start, end, stream, correlation, category, is_kernel, event index
-G_DEV, G_START, G_END, G_STREAM, G_CORR, G_CAT, G_KERNEL, G_INDEX = range(8)
+# GPU spill record: device, start, end, stream, correlation, category, flags, event index
+G_DEV, G_START, G_END, G_STREAM, G_CORR, G_CAT, G_FLAGS, G_INDEX = range(8)
+KERNEL, STREAMLESS = 1, 2   # flags: a kernel (not a copy or a wait); no stream id in its args
 
 
 @dataclass
@@ -221,6 +222,7 @@ class Context:
     sync_cat: int            # category slot of stream waits
     comm_cat: int            # category slot of communication kernels, −1 if none
     tol: float               # same-stream overlap tolerated, µs
+    hta_streams_only: bool   # HTA leaves events without a stream id off its timeline (stream −1)
 
 
 class DeviceTimeline:
@@ -232,7 +234,8 @@ class DeviceTimeline:
         self.ctx, self.mix, self.gaps = ctx, mix, gaps
         self.device = Device(int(rec[G_DEV]), ctx.names.get(int(rec[G_DEV])))
         self.busy = Busy(start, end)
-        self.hta = Busy(*hta_round(start, end, ctx.rounding))
+        self.hta: Busy | None = None
+        self._hta_add(rec, start, end)
         self.comm, self.comp, self.both = Union(), Union(), Union()
         self.order = StreamOrder(ctx.tol, overlaps, ctx.file)
         self.steps = StepTimes(steps) if steps else None
@@ -241,11 +244,23 @@ class DeviceTimeline:
     def add(self, rec: tuple) -> None:
         start, end = rec[G_START], rec[G_END]
         self.gaps.add(self.busy.add(start, end))
-        self.hta.add(*hta_round(start, end, self.ctx.rounding))
+        self._hta_add(rec, start, end)
         self._feed(rec)
 
+    def _hta_add(self, rec: tuple, start: float, end: float) -> None:
+        """HTA's timeline: whole-µs rounding, and only events with a stream id when the trace
+        gives them (an MTIA trace has DMA events without one; HTA gives them stream −1)."""
+        if self.ctx.hta_streams_only and int(rec[G_FLAGS]) & STREAMLESS:
+            return
+        s, e = hta_round(start, end, self.ctx.rounding)
+        if self.hta is None:
+            self.hta = Busy(s, e)
+        else:
+            self.hta.add(s, e)
+
     def _feed(self, rec: tuple) -> None:
-        start, end, cat, is_kernel = rec[G_START], rec[G_END], int(rec[G_CAT]), rec[G_KERNEL]
+        start, end, cat = rec[G_START], rec[G_END], int(rec[G_CAT])
+        is_kernel = int(rec[G_FLAGS]) & KERNEL
         ctx, mix, dev = self.ctx, self.mix, self.device
         if cat == ctx.sync_cat:  # a wait overlaps the work it waits on: no stream-order check
             mix.sync_events += 1
@@ -265,7 +280,8 @@ class DeviceTimeline:
     def close(self) -> Device:
         dev = self.device
         dev.busy_us, dev.window_us = self.busy.busy, self.busy.window
-        dev.hta_busy_us, dev.hta_window_us = self.hta.busy, self.hta.window
+        if self.hta is not None:
+            dev.hta_busy_us, dev.hta_window_us = self.hta.busy, self.hta.window
         dev.comm_us, dev.comp_us = self.comm.close(), self.comp.close()
         dev.comm_or_comp_us = self.both.close()
         if self.steps is not None:

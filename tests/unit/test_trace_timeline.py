@@ -162,3 +162,17 @@ def test_step_times_match_records_to_steps_by_correlation_range():
     t.close()
     figures = [(s.busy_us, s.span_us, s.kernels, s.gpu_events) for s in steps]
     assert figures == [(25, 35, 2, 3), (20, 20, 1, 1)]
+
+
+def test_a_gpu_event_without_a_stream_id_is_busy_but_not_on_htas_timeline(tmp_path):
+    """MTIA traces carry DMA events whose args name no stream; HTA gives them stream −1 and
+    leaves them out. They are busy time in the exact figure (placed by thread id), not in the
+    HTA-rounded one; a trace where no event names a stream keeps them in both."""
+    streamless = {**kernel(40, 10), "args": {"device": 0}}
+    m = run(tmp_path, [kernel(0, 10), kernel(20, 10), streamless])
+    d = m.devices[0]
+    assert m.gpu_events_without_stream == 1
+    assert (d.window_us, d.busy_us) == (50, 30)
+    assert (d.hta_window_us, d.hta_busy_us) == (30, 20)
+    only = run(tmp_path, [{**kernel(0, 10), "args": {}}, {**kernel(20, 10), "args": {}}])
+    assert (only.devices[0].hta_window_us, only.devices[0].hta_busy_us) == (30, 20)
