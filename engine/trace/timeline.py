@@ -4,7 +4,8 @@ The GPU records arrive from the spill merged in (device, start) order. Each devi
 DeviceTimeline, which feeds:
 
 - Busy: the exact busy union, the window, and the idle gaps between busy stretches;
-- a second Busy on HTA's whole-µs rounding, so the two idle figures can be compared;
+- a second Busy on HTA's whole-µs rounding and its choice of events (only those with a
+  stream id, when the trace gives them), so the two idle figures can be compared;
 - StreamOrder: kernels on one stream overlapping by timestamp jitter (counted) or by more (refused);
 - three Unions: communication, computation and both (HTA's comm/comp overlap);
 - StepTimes: busy time, span and kernels per ProfilerStep, matched by correlation id.
