@@ -54,18 +54,33 @@ def render(page: Path, profile: Path, shot: Path) -> tuple[str, list[str]]:
 
 
 @pytest.fixture(scope="module")
-def rendered(tmp_path_factory, knowledge) -> dict[str, tuple[str, list[str]]]:
+def rendered_dir(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("reports")
+
+
+@pytest.fixture(scope="module")
+def rendered(rendered_dir, knowledge) -> dict[str, tuple[str, list[str]]]:
     """Every seed case's page, rendered by one browser per core at once, each with a fresh profile."""
-    out = tmp_path_factory.mktemp("reports")
+    out = rendered_dir
     report_files.write_all(api.diagnose_all([CASES_DIR / f"{n}.yaml" for n in SOLUTION_CASES], knowledge),
                          knowledge, out)
+    with ThreadPoolExecutor(min(len(SOLUTION_CASES), os.cpu_count() or 1)) as pool:
+        jobs = {n: pool.submit(render, out / f"{n}.html", out / f"profile-{n}", out / f"{n}.png")
+                for n in SOLUTION_CASES}
+        pages = {n: job.result() for n, job in jobs.items()}
+    _publish(out)
+    return pages
+
+
+def _publish(out: Path) -> None:
+    """Copy the screenshots where people look (SHOTS). Each test reads its own copy under `out`:
+    under pytest-xdist two workers can render this module at once, and a file replaced in place
+    (os.replace is atomic) never shows a reader half a PNG."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     for name in SOLUTION_CASES:
-        (SHOTS / f"{name}.png").unlink(missing_ok=True)
-    with ThreadPoolExecutor(min(len(SOLUTION_CASES), os.cpu_count() or 1)) as pool:
-        jobs = {n: pool.submit(render, out / f"{n}.html", out / f"profile-{n}", SHOTS / f"{n}.png")
-                for n in SOLUTION_CASES}
-        return {n: job.result() for n, job in jobs.items()}
+        part = SHOTS / f".{name}.{os.getpid()}.png"
+        shutil.copyfile(out / f"{name}.png", part)
+        os.replace(part, SHOTS / f"{name}.png")
 
 
 @pytest.fixture(scope="module")
@@ -97,9 +112,9 @@ def test_first_fix_and_its_bound_are_above_the_fold(name, fold):
 
 
 @pytest.mark.parametrize("name", SOLUTION_CASES)
-def test_report_renders_in_chromium(name, rendered):
+def test_report_renders_in_chromium(name, rendered, rendered_dir):
     dom, console = rendered[name]
-    shot = SHOTS / f"{name}.png"
+    shot = rendered_dir / f"{name}.png"
     assert console == []
     title = re.search(r"<title>(.*?)</title>", dom)
     assert title and title.group(1).startswith(f"{name} — ")
