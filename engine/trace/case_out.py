@@ -198,7 +198,7 @@ def _summary(m: Measurement) -> str:
                  f"jitter, {o.total_us:,.3f} µs in all, largest {o.largest_us:,.3f} µs at event "
                  f"{o.largest_at}); the idle union merges them.")
     n = m.gpu_events_without_stream
-    if 0 < n < m.gpu_events_in_file:
+    if 0 < n < sum(d.events for d in m.devices):
         text += (f" {n:,} GPU events name no stream: they are busy time here, placed by thread id, and "
                  "left out of the HTA-rounded figure as HTA leaves them out (stream −1).")
     return text
@@ -211,7 +211,8 @@ def _profile(m: Measurement) -> dict[str, Any]:
              for st in m.steps if st.number != m.excluded_step and st.gpu_events]
     devices = [{"id": d.id, "name": d.name, "gpu_events": d.events, "kernels": d.kernels,
                 "window_us": round(d.window_us, 3), "busy_us": round(d.busy_us, 3),
-                "idle_share": round(d.idle_share, 6), "hta_idle_share": round(d.hta_idle_share, 6)}
+                "idle_share": round(d.idle_share, 6),
+                "hta_idle_share": round(d.hta_idle_share, 6) if d.on_hta_timeline else None}
                for d in m.devices]
     return {"trace": str(m.path), "idle_share": round(m.idle_share, 6),
             "hta_idle_share": round(m.hta_idle_share, 6), "events": m.events,

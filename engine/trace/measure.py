@@ -34,7 +34,8 @@ class Measurement:
     events: int = 0
     bytes: int = 0
     gpu_events_in_file: int = 0
-    gpu_events_without_stream: int = 0   # their args name no stream: placed by tid; HTA leaves them out
+    gpu_events_without_stream: int = 0   # kept, args naming no stream: placed by tid, off HTA's timeline
+    any_streamless: bool = False         # any GPU event in the file without a stream id
     sync_events_in_file: int = 0
     sync_events: int = 0
     kernels_in_file: int = 0
@@ -136,6 +137,7 @@ def _read(reader: TraceReader, m: Measurement, classifier: Classifier, s: Settin
     sync_cat = len(classifier.names)  # a slot past the kernel categories: timeline only
     steps: dict[int, Step] = {}
     span: tuple[float, float] | None = None
+    any_streamless = False
     file = str(m.path)
     for first, chunk in reader.chunks():
         m.events += len(chunk)
@@ -154,14 +156,15 @@ def _read(reader: TraceReader, m: Measurement, classifier: Classifier, s: Settin
                 is_kernel = cat == "kernel"
                 m.gpu_events_in_file += 1
                 m.kernels_in_file += is_kernel
-                m.gpu_events_without_stream += ids.stream is None
+                streamless = ids.stream is None or ids.stream == -1   # HTA's "no stream"
+                any_streamless = any_streamless or streamless
                 if type(ts) is float or type(dur) is float:
                     m.float_timestamps = True
                 name = ev.name
                 gpu.add((_int(ev.pid if ids.device is None else ids.device, i, file, "device"), ts, ts + dur,
                          _int(ev.tid if ids.stream is None else ids.stream, i, file, "stream"),
                          _corr(ids), classifier.index(name if isinstance(name, str) else "", cat),
-                         (KERNEL if is_kernel else 0) | (STREAMLESS if ids.stream is None else 0), i))
+                         (KERNEL if is_kernel else 0) | (STREAMLESS if streamless else 0), i))
             elif kind == _SYNC:
                 ids = _ids(ev, i, file)
                 stream = ids.stream
@@ -188,6 +191,7 @@ def _read(reader: TraceReader, m: Measurement, classifier: Classifier, s: Settin
             elif span is None:
                 span = (ts, ts + dur)
     m.steps = sorted(steps.values(), key=lambda st: st.ts)
+    m.any_streamless = any_streamless
     return span
 
 
@@ -298,12 +302,13 @@ def _timeline(m: Measurement, gpu: SortedSpill, classifier: Classifier, s: Setti
     comm_cat = classifier.names.index(s.communication_category) \
         if s.communication_category in classifier.names else -1
     ctx = Context(str(m.path), dev_names, m.float_timestamps, n, comm_cat, s.checks.same_stream_overlap_us,
-                  hta_streams_only=m.gpu_events_without_stream < m.gpu_events_in_file)
+                  any_streamless=m.any_streamless)
     t = Timeline(ctx, m.steps, launched, span, s.checks.clock_slack_us, n + 1)
     t.run(gpu)
     if not t.devices:
         raise TraceError(f"no GPU activity left after leaving out ProfilerStep#{m.excluded_step}",
                          str(m.path), "traceEvents", "cat")
     m.devices, m.gap, m.overlaps, m.excluded_events = t.devices, t.gap, t.overlaps, t.excluded
+    m.gpu_events_without_stream = t.streamless
     m.kernel_duration, m.sync_events = t.mix.kernel_duration, t.mix.sync_events
     m.category_us = dict(zip(classifier.names, t.mix.category_us[:n], strict=True))

@@ -27,7 +27,7 @@ from regime.engine.trace.reader import TraceError
 
 # GPU spill record: device, start, end, stream, correlation, category, flags, event index
 G_DEV, G_START, G_END, G_STREAM, G_CORR, G_CAT, G_FLAGS, G_INDEX = range(8)
-KERNEL, STREAMLESS = 1, 2   # flags: a kernel (not a copy or a wait); no stream id in its args
+KERNEL, STREAMLESS = 1, 2   # flags: a kernel (not a copy or a wait); no stream id (or −1) in its args
 
 
 @dataclass
@@ -53,6 +53,7 @@ class Device:
     busy_us: float = 0.0
     hta_window_us: float = 0.0   # HTA's figures: timestamps rounded inward to whole µs
     hta_busy_us: float = 0.0
+    on_hta_timeline: bool = True  # False: none of its events has a stream id, so HTA lists no such device
     comm_us: float = 0.0         # union of communication kernels
     comp_us: float = 0.0         # union of the other kernels (HTA's "computation")
     comm_or_comp_us: float = 0.0  # union of both: comm ∩ comp = comm + comp − this
@@ -223,7 +224,7 @@ class Context:
     sync_cat: int            # category slot of stream waits
     comm_cat: int            # category slot of communication kernels, −1 if none
     tol: float               # same-stream overlap tolerated, µs
-    hta_streams_only: bool   # HTA leaves events without a stream id off its timeline (stream −1)
+    any_streamless: bool     # some GPU event in the file names no stream: keep HTA's other timeline
 
 
 class DeviceTimeline:
@@ -235,7 +236,9 @@ class DeviceTimeline:
         self.ctx, self.mix, self.gaps = ctx, mix, gaps
         self.device = Device(int(rec[G_DEV]), ctx.names.get(int(rec[G_DEV])))
         self.busy = Busy(start, end)
-        self.hta: Busy | None = None
+        self.hta: Busy | None = None           # every event, rounded as HTA rounds
+        self.hta_streams: Busy | None = None   # only those with a stream id, as HTA selects them
+        self.streamless = 0
         self._hta_add(rec, start, end)
         self.comm, self.comp, self.both = Union(), Union(), Union()
         self.order = StreamOrder(ctx.tol, overlaps, ctx.file)
@@ -249,15 +252,21 @@ class DeviceTimeline:
         self._feed(rec)
 
     def _hta_add(self, rec: tuple, start: float, end: float) -> None:
-        """HTA's timeline: whole-µs rounding, and only events with a stream id when the trace
-        gives them (an MTIA trace has DMA events without one; HTA gives them stream −1)."""
-        if self.ctx.hta_streams_only and int(rec[G_FLAGS]) & STREAMLESS:
-            return
+        """HTA's timeline: whole-µs rounding, and only events with a stream id (HTA gives the
+        others stream −1 and leaves them out: an MTIA trace has DMA events without one). Which
+        of the two is HTA's depends on all devices' kept events, so Timeline picks at the end;
+        a trace with no streamless event at all keeps one accumulator."""
         s, e = hta_round(start, end, self.ctx.rounding)
         if self.hta is None:
             self.hta = Busy(s, e)
         else:
             self.hta.add(s, e)
+        if not self.ctx.any_streamless:
+            return
+        if int(rec[G_FLAGS]) & STREAMLESS:
+            self.streamless += 1
+        else:
+            self.hta_streams = _extend(self.hta_streams, s, e)
 
     def _feed(self, rec: tuple) -> None:
         start, end, cat = rec[G_START], rec[G_END], int(rec[G_CAT])
@@ -290,6 +299,13 @@ class DeviceTimeline:
         return dev
 
 
+def _extend(busy: Busy | None, start: float, end: float) -> Busy:
+    if busy is None:
+        return Busy(start, end)
+    busy.add(start, end)
+    return busy
+
+
 class Timeline:
     """All devices of one trace: the records the profiler kept (launched before the last step,
     when one is left out), each checked against the profiled window and handed to its device."""
@@ -302,9 +318,11 @@ class Timeline:
         self.gap = LogHistogram()
         self.overlaps = StreamOverlaps()
         self.excluded = 0
+        self.streamless = 0   # kept GPU events without a stream id
 
     def run(self, records: Iterable[tuple]) -> None:
         launched, current = self.launched, None
+        timelines: list[DeviceTimeline] = []
         for rec in records:
             corr = rec[G_CORR]
             if launched is not None and (corr < 0 or corr not in launched):
@@ -317,8 +335,21 @@ class Timeline:
             if current is not None:
                 self.devices.append(current.close())
             current = DeviceTimeline(rec, self.ctx, self.steps, self.mix, self.gap, self.overlaps)
+            timelines.append(current)
         if current is not None:
             self.devices.append(current.close())
+        self._hta_selection(timelines)
+
+    def _hta_selection(self, timelines: list[DeviceTimeline]) -> None:
+        """Where some kept events name a stream and some do not, HTA's figures are those of the
+        events with a stream id; a device with none of them is not on HTA's timeline."""
+        self.streamless = sum(t.streamless for t in timelines)
+        if not 0 < self.streamless < sum(d.events for d in self.devices):
+            return
+        for t, dev in zip(timelines, self.devices, strict=True):
+            streams = t.hta_streams
+            dev.hta_busy_us, dev.hta_window_us = (streams.busy, streams.window) if streams else (0.0, 0.0)
+            dev.on_hta_timeline = streams is not None
 
     def _in_window(self, start: float, index: int) -> None:
         span, slack = self.span, self.slack

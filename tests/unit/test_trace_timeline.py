@@ -176,3 +176,25 @@ def test_a_gpu_event_without_a_stream_id_is_busy_but_not_on_htas_timeline(tmp_pa
     assert (d.hta_window_us, d.hta_busy_us) == (30, 20)
     only = run(tmp_path, [{**kernel(0, 10), "args": {}}, {**kernel(20, 10), "args": {}}])
     assert (only.devices[0].hta_window_us, only.devices[0].hta_busy_us) == (30, 20)
+
+
+def test_htas_choice_of_events_follows_the_events_kept_not_the_file(tmp_path):
+    """The one kernel with a stream id runs after the last step and is left out: every kept
+    event is streamless, so both figures keep them (HTA would measure nothing)."""
+    nameless = {"args": {"device": 0, "correlation": 1}}
+    m = run(tmp_path, [
+        step(1, 0, 100), launch(1, corr=1), step(2, 100, 100), launch(101, corr=2),
+        {**kernel(10, 10), **nameless}, {**kernel(30, 10), **nameless}, kernel(110, 5, corr=2)])
+    d = m.devices[0]
+    assert m.excluded_events == 1 and m.gpu_events_without_stream == 2
+    assert (d.hta_window_us, d.hta_busy_us, d.on_hta_timeline) == (30, 20, True)
+
+
+def test_a_device_with_only_streamless_events_is_not_on_htas_timeline(tmp_path):
+    m = run(tmp_path, [kernel(0, 10, device=0), kernel(20, 10, device=0),
+                       {**kernel(0, 10, device=1), "args": {"device": 1, "stream": -1}}])
+    d0, d1 = m.devices
+    assert m.gpu_events_without_stream == 1   # stream −1 is HTA's "no stream"
+    assert (d0.on_hta_timeline, d1.on_hta_timeline) == (True, False)
+    assert (d1.window_us, d1.busy_us) == (10, 10)   # still busy time on the exact timeline
+    assert m.hta_idle_share == pytest.approx(1 / 3)
