@@ -124,8 +124,6 @@ def _chart(m: ChartModel, ctx: lang.Context) -> Chart:
             raise RegimeError(f"'{group.name}' is not a group fact", field="extra_roofs.group")
     moves = {_bound_field(name, ctx): point(p, f"moves.{name}") for name, p in m.moves.items()}
     over = m.overhead
-    bars = {label: _formula(f, over.unit, ctx, f"overhead.bars.{label}")
-            for label, f in over.bars.items()} if over else {}
     return Chart(
         axes=Axes(**ax.model_dump()), compute_roof=_formula(m.compute_roof, ax.y, ctx, "compute_roof"),
         bandwidth_roof=_formula(m.bandwidth_roof, ax.bandwidth, ctx, "bandwidth_roof"),
@@ -134,7 +132,11 @@ def _chart(m: ChartModel, ctx: lang.Context) -> Chart:
         extra_roofs=RoofGroup(m.extra_roofs.group, m.extra_roofs.members) if m.extra_roofs else None,
         overhead_when=_condition(over.when, ctx) if over else None,
         overhead=Overhead(over.unit, over.display) if over else None,
-        overhead_bars=bars)
+        overhead_bars=_bars(over, ctx) if over else {})
+
+
+def _bars(over: OverheadModel, ctx: lang.Context) -> dict[str, lang.Expression]:
+    return {label: _formula(f, over.unit, ctx, f"overhead.bars.{label}") for label, f in over.bars.items()}
 
 
 def _formula(source: str, unit: str | None, ctx: lang.Context, where: str = "") -> lang.Expression:
