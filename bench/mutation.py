@@ -32,7 +32,7 @@ from typing import Any
 import yaml
 
 from regime.core.errors import RegimeError
-from regime.core.yamlsrc import load_yaml
+from regime.core.yamlsrc import load_yaml, plain
 from regime.engine.knowledge import TEST_SUFFIX
 from regime.engine.paths import CASES_DIR, RULES_DIR
 
@@ -95,18 +95,10 @@ def _expression_mutants(pack: str, rule: dict, i: int, key: str) -> list[Mutant]
 
 # ---- running one mutant (in a worker process) -----------------------------------------------
 
-def _plain(x: Any) -> Any:
-    if isinstance(x, dict):
-        return {str(k): _plain(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_plain(v) for v in x]
-    return x
-
-
 def _write_mutant(m: Mutant, into: Path) -> None:
     shutil.rmtree(into, ignore_errors=True)
     shutil.copytree(RULES_DIR, into)
-    doc = _plain(load_yaml(RULES_DIR / m.pack))
+    doc = plain(load_yaml(RULES_DIR / m.pack))
     node = doc
     for key in m.path[:-1]:
         node = node[key]
@@ -131,7 +123,7 @@ def _pack_tests_fail(k, rules: Path) -> str | None:
     seen: dict[str, Any] = {}
     for path in packtest.test_files([rules]):
         for body, test in packtest.read_file(path):
-            key = json.dumps(_plain({x: body[x] for x in body if x not in ("name", "expect")}),
+            key = json.dumps(plain({x: body[x] for x in body if x not in ("name", "expect")}),
                              sort_keys=True, default=str)
             try:
                 packtest.check_names(test.expect, k)

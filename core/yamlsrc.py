@@ -198,6 +198,16 @@ def _prescan(text: str) -> None:
             depth -= 1
 
 
+def plain(x: Any) -> Any:
+    """A loaded document as plain dicts, lists and scalars (no line-numbered subclasses, string
+    keys), ready for yaml.safe_dump or json."""
+    if isinstance(x, dict):
+        return {str(k): plain(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [plain(v) for v in x]
+    return x
+
+
 def line_of(mapping: Any, key: str) -> int | None:
     """Line of `key` in a mapping loaded by load_yaml, if known."""
     return mapping.line_of(key) if isinstance(mapping, LineDict) else None

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from regime.core import units
 from regime.core.errors import RegimeError, did_you_mean
-from regime.core.yamlsrc import load_yaml, validated
+from regime.core.yamlsrc import load_yaml, plain, validated
 from regime.engine.grading import variants as vfiles
 from regime.engine.grading.grader import GRADING_DIR, Grader
 from regime.engine.grading.key import Key
@@ -234,7 +234,7 @@ def _ensure_coverage(grader: Grader, spec: VariantSpec, draws: CaseDraws, base: 
 
 def _one_variant(grader: Grader, draws: CaseDraws, base: dict, rng: random.Random, path: Path,
                  label: str) -> Key:
-    raw = _plain(base)
+    raw = plain(base)
     facts = raw.setdefault("facts", {})
     if draws.hardware:
         raw["hardware"] = rng.choice(draws.hardware)
@@ -346,14 +346,6 @@ def _set(facts: dict, name: str, value: Any) -> None:
         facts.setdefault(group, {})[member] = value
     else:
         facts[name] = value
-
-
-def _plain(x: Any) -> Any:
-    if isinstance(x, dict):
-        return {str(k): _plain(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_plain(v) for v in x]
-    return x
 
 
 def _write_manifest(ex: Exercise, out: Path, grader: Grader) -> None:
