@@ -25,12 +25,12 @@ demo: $(BIN)/regime
 # pytest-xdist: one worker per CPU (-n auto), so two cores run the suite in about half the time.
 test: $(BIN)/regime typecheck
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -n auto
 
-# mypy on the package as installed (a link tree from pyproject's package-dir mapping).
+# mypy on the package, followed through regime/'s links from the checkout.
 typecheck: $(BIN)/regime
-	$(BIN)/python tests/package_tree.py build/typecheck
-	cd build/typecheck && ../../$(BIN)/mypy --config-file ../../pyproject.toml -p regime
+	$(BIN)/mypy -p regime
 
 # The edit loop: in-process tests only (no fresh interpreters, fuzzing or differential runs).
 test-fast: $(BIN)/regime

@@ -34,9 +34,9 @@ import casegen  # noqa: E402
 
 from regime.durable import engine as durable_engine  # noqa: E402
 from regime.engine import api, lang  # noqa: E402
-from regime.engine.knowledge import Knowledge  # noqa: E402
-from regime.engine.packs import parse_context  # noqa: E402
-from regime.engine.paths import builtin_cases  # noqa: E402
+from regime.engine.knowledge.load import parse_context  # noqa: E402
+from regime.engine.knowledge.model import Knowledge  # noqa: E402
+from regime.engine.knowledge.paths import builtin_cases  # noqa: E402
 from regime.engine.run import durable_bridge, session  # noqa: E402
 from regime.engine.run.firing import Run  # noqa: E402
 from regime.facts.case import Case, load_case  # noqa: E402

@@ -33,8 +33,8 @@ import yaml
 
 from regime.core.errors import RegimeError
 from regime.core.yamlsrc import load_yaml, plain
-from regime.engine.knowledge import TEST_SUFFIX
-from regime.engine.paths import CASES_DIR, RULES_DIR
+from regime.engine.knowledge.model import TEST_SUFFIX
+from regime.engine.knowledge.paths import CASES_DIR, RULES_DIR
 
 FLIPS = {">=": ">", ">": ">=", "<=": "<", "<": "<=", "==": "!=", "!=": "=="}
 KINDS = {">=": "boundary", ">": "boundary", "<=": "boundary", "<": "boundary", "==": "operator",
@@ -108,7 +108,7 @@ def _write_mutant(m: Mutant, into: Path) -> None:
 
 def _load(rules: Path):
     from regime.engine import api
-    from regime.engine.packs import load_knowledge
+    from regime.engine.knowledge.load import load_knowledge
     from regime.facts.vocabulary import load_vocabulary
 
     k = load_knowledge(load_vocabulary(), [rules])
@@ -118,7 +118,7 @@ def _load(rules: Path):
 
 def _pack_tests_fail(k, rules: Path) -> str | None:
     """The first failing pack test ('file: name'), or None when every test passes."""
-    from regime.engine import packtest
+    from regime.engine.authoring import packtest
 
     seen: dict[str, Any] = {}
     for path in packtest.test_files([rules]):
@@ -197,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     todo = [m for m in mutants() if (not args.pack or Path(m.pack).stem in args.pack)
             and (not args.kind or m.kind in args.kind)]
-    from regime.engine import packtest
+    from regime.engine.authoring import packtest
 
     try:  # a broken test file is the tests' fault, not a mutant's: say so once, up front
         for path in packtest.test_files([RULES_DIR]):

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from regime.engine import api  # noqa: E402
-from regime.engine.paths import builtin_cases  # noqa: E402
+from regime.engine.knowledge.paths import builtin_cases  # noqa: E402
 from regime.engine.run.session import Runner  # noqa: E402
 from regime.facts.case import load_case  # noqa: E402
 

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from regime.core.errors import RegimeError, did_you_mean
-from regime.engine import knowledge_cache
-from regime.engine.knowledge import Knowledge, layer_name, pack_files
-from regime.engine.paths import CASES_DIR, RULES_DIR
+from regime.engine.knowledge import cache as knowledge_cache
+from regime.engine.knowledge.model import Knowledge, layer_name, pack_files
+from regime.engine.knowledge.paths import CASES_DIR, RULES_DIR
 from regime.engine.run import session
 from regime.engine.run.diagnosis import Diagnosis
 from regime.engine.run.session import Runner
@@ -50,7 +50,7 @@ def knowledge(extra_rules: Sequence[Path] = ()) -> Knowledge:
 
 
 def _load(dirs: list[Path]) -> Knowledge:
-    from regime.engine.packs import load_knowledge  # its pydantic schemas: only when compiling
+    from regime.engine.knowledge.load import load_knowledge  # its pydantic schemas: only when compiling
 
     k = load_knowledge(load_vocabulary(), dirs)
     for rule in k.rules:  # what each rule reads, worked out now so the cache keeps it

@@ -13,7 +13,7 @@ from pathlib import Path
 from regime.core import units
 from regime.core.errors import RegimeError, did_you_mean
 from regime.engine import lang
-from regime.engine.knowledge import Knowledge, Rule
+from regime.engine.knowledge.model import Knowledge, Rule
 from regime.engine.run.diagnosis import Diagnosis
 
 

@@ -15,9 +15,9 @@ from typing import Any
 
 from regime.core.errors import RegimeError
 from regime.engine import whatif
-from regime.engine.knowledge import Knowledge
+from regime.engine.knowledge.model import Knowledge
+from regime.engine.knowledge.spec_types import evaluate
 from regime.engine.report import display
-from regime.engine.report.spec_types import evaluate
 from regime.facts.case import Case
 
 RANGE = re.compile(r"^\s*([a-z][a-z0-9_]*)\s*=\s*(\S+?)\s*\.\.\s*(\S+?)\s*$")

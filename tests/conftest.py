@@ -18,8 +18,8 @@ import pytest
 
 from regime.core.errors import RegimeError
 from regime.engine import api
-from regime.engine.knowledge import Knowledge
-from regime.engine.packs import load_knowledge
+from regime.engine.knowledge.load import load_knowledge
+from regime.engine.knowledge.model import Knowledge
 from regime.facts.vocabulary import load_vocabulary
 
 # The knowledge cache of this test run (and of the CLIs it starts) is its own, never the user's.

@@ -27,8 +27,8 @@ import casegen  # noqa: E402
 
 from regime.core.errors import RegimeError  # noqa: E402
 from regime.engine import api  # noqa: E402
-from regime.engine.knowledge import Knowledge  # noqa: E402
-from regime.engine.paths import builtin_cases  # noqa: E402
+from regime.engine.knowledge.model import Knowledge  # noqa: E402
+from regime.engine.knowledge.paths import builtin_cases  # noqa: E402
 from regime.engine.report import output  # noqa: E402
 from regime.engine.run.firing import EngineFault  # noqa: E402
 from regime.facts.case import load_case  # noqa: E402

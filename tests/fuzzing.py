@@ -26,9 +26,9 @@ from hypothesis import strategies as st
 
 from regime.core.errors import RegimeError
 from regime.engine import api
-from regime.engine.knowledge import Knowledge
-from regime.engine.packs import load_knowledge
-from regime.engine.paths import RULES_DIR
+from regime.engine.knowledge.load import load_knowledge
+from regime.engine.knowledge.model import Knowledge
+from regime.engine.knowledge.paths import RULES_DIR
 from regime.engine.report import output
 from regime.facts.vocabulary import load_vocabulary
 

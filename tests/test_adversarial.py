@@ -10,7 +10,7 @@ from conftest import ROOT, run_cli
 
 from regime.core.errors import RegimeError
 from regime.engine import api, lang
-from regime.engine.packs import load_knowledge
+from regime.engine.knowledge.load import load_knowledge
 from regime.engine.run import durable_bridge
 from regime.facts.vocabulary import load_vocabulary
 

@@ -9,7 +9,7 @@ from conftest import GOOD_CASE, TOY, case_error, run_cli, write
 
 from regime.core.errors import RegimeError
 from regime.engine import api
-from regime.engine.packs import load_knowledge
+from regime.engine.knowledge.load import load_knowledge
 from regime.facts.vocabulary import load_vocabulary
 
 

@@ -11,7 +11,7 @@ import pytest
 from conftest import GOOD_CASE, ROOT, run_cli, write
 
 from regime.engine import batch
-from regime.engine.paths import builtin_cases
+from regime.engine.knowledge.paths import builtin_cases
 
 
 def _batch_dir(tmp_path):

@@ -23,7 +23,7 @@ from test_snapshots import SOLUTION_CASES
 
 from regime.engine import api
 from regime.engine.cli import report_files
-from regime.engine.paths import CASES_DIR
+from regime.engine.knowledge.paths import CASES_DIR
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = [pytest.mark.e2e, pytest.mark.skipif(

@@ -13,7 +13,7 @@ import pytest
 from conftest import ROOT, run_cli, write
 
 from regime.engine import api, sweep, whatif
-from regime.engine.paths import CASES_DIR
+from regime.engine.knowledge.paths import CASES_DIR
 from regime.engine.report import chart, model
 from regime.facts.vocabulary import load_vocabulary
 
@@ -32,7 +32,8 @@ def test_chart_svg_is_byte_stable_in_and_across_processes(model_of):
     assert first == chart.render(m.chart, "e", "svg")
     # dotted module paths, so that a module move's rewrite of imports reaches this code too
     code = ("import sys; import regime.engine.api as api; import regime.engine.report.chart as charts; "
-            "import regime.engine.report.model as models; from regime.engine.paths import CASES_DIR; "
+            "import regime.engine.report.model as models; "
+            "from regime.engine.knowledge.paths import CASES_DIR; "
             "k = api.knowledge(); m = models.build(api.diagnose(CASES_DIR / 'e_doesnt_add_up.yaml', k), k); "
             "sys.stdout.buffer.write(charts.render(m.chart, 'e', 'svg'))")
     other = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=300, cwd=ROOT)
@@ -62,7 +63,7 @@ def test_no_fact_name_is_hard_coded_in_the_report_code():
                  regime.engine.report.model regime.engine.report.render_text
                  regime.engine.report.render_markdown regime.engine.report.render_html
                  regime.engine.sweep regime.engine.whatif regime.engine.cli.review
-                 regime.engine.cli.report_files regime.engine.report.spec regime.engine.report.display"""
+                 regime.engine.cli.report_files regime.engine.knowledge.spec regime.engine.report.display"""
     for module in modules.split():
         code = Path(importlib.util.find_spec(module).origin).read_text(encoding="utf-8")  # wherever it moves
         for name in names:

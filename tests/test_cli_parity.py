@@ -103,6 +103,6 @@ def test_diagnose_reads_the_same_whichever_parser_takes_it():
 
 
 def test_schema_help_names_every_schema():
-    from regime.engine import schema as schemas
+    from regime.engine.authoring import schema as schemas
     text = CliRunner().invoke(app, ["schema", "--help"]).output
     assert all(name in text for name in schemas.MODELS)

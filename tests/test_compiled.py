@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from regime.engine import api
-from regime.engine.paths import builtin_cases
+from regime.engine.knowledge.paths import builtin_cases
 from regime.facts.case import load_case
 
 IDLE_RULES = 60

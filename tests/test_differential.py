@@ -15,7 +15,7 @@ import pytest
 
 from regime.core.errors import RegimeError
 from regime.engine import api
-from regime.engine.paths import builtin_cases
+from regime.engine.knowledge.paths import builtin_cases
 from regime.engine.run.compiled import CompiledRunner
 
 pytestmark = pytest.mark.slow

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from regime.engine import api
-from regime.engine.paths import CASES_DIR
+from regime.engine.knowledge.paths import CASES_DIR
 from regime.engine.report import display, model
 
 

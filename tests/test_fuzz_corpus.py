@@ -13,8 +13,8 @@ from rich.console import Console
 
 from regime.core.errors import RegimeError
 from regime.engine import api
-from regime.engine.packs import load_knowledge
-from regime.engine.paths import RULES_DIR
+from regime.engine.knowledge.load import load_knowledge
+from regime.engine.knowledge.paths import RULES_DIR
 from regime.engine.report import output
 from regime.facts.vocabulary import load_vocabulary
 

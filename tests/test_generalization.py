@@ -22,7 +22,7 @@ import pytest
 import yaml
 
 from regime.engine import api
-from regime.engine.paths import CASES_DIR
+from regime.engine.knowledge.paths import CASES_DIR
 
 # --- datasheet numbers ---------------------------------------------------------------------------------
 # Dense tensor-core rates (no 2:4 sparsity), decimal units (1 TB = 1e12 B). A dtype missing from `flops`

@@ -293,7 +293,7 @@ def test_gradescope_and_prairielearn_results_validate(class_of_variants, tmp_pat
 
 
 def test_csv_rows_and_class_summary(grader, tmp_path):
-    from regime.engine.grading.cli import GradeFormat, _write
+    from regime.engine.cli.grade import GradeFormat, _write
     results = batch.grade_all(grader, batch.expand([ROOT / "answers"]))
     _write(results, GradeFormat.csv, tmp_path, output)
     rows = (tmp_path / "grades.csv").read_text(encoding="utf-8").splitlines()

@@ -10,7 +10,7 @@ from conftest import ROOT, case_error, run_cli, write
 
 from regime.core.errors import RegimeError, did_you_mean
 from regime.engine import lang
-from regime.engine.packs import load_knowledge
+from regime.engine.knowledge.load import load_knowledge
 from regime.facts.vocabulary import load_vocabulary
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from regime.engine import api
-from regime.engine.paths import CASES_DIR
+from regime.engine.knowledge.paths import CASES_DIR
 
 # Shapes (HF config.json) and per-token KV bytes: 2 (K, V) × layers × KV heads × head dim × bytes.
 KV_L3_8B_BF16 = 2 * 32 * 8 * 128 * 2           # 131,072 B (also Mixtral-8x7B)

@@ -8,8 +8,8 @@ import pytest
 from conftest import ROOT
 
 from regime.core.yamlsrc import load_yaml
+from regime.engine.knowledge.paths import builtin_cases
 from regime.engine.lang import parser
-from regime.engine.paths import builtin_cases
 
 RULE_FILES = sorted((ROOT / "rules").glob("*.yaml"))
 

@@ -12,7 +12,7 @@ from conftest import ROOT, TESTS, run_cli, write
 
 from regime.core.errors import RegimeError
 from regime.engine import api
-from regime.engine.paths import CASES_DIR
+from regime.engine.knowledge.paths import CASES_DIR
 from regime.engine.report import output
 
 SITE_KV = TESTS / "layers" / "site_kv"

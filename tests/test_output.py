@@ -7,7 +7,7 @@ import json
 import pytest
 from conftest import ROOT, run_cli
 
-from regime.engine.paths import builtin_cases
+from regime.engine.knowledge.paths import builtin_cases
 
 
 @pytest.mark.e2e

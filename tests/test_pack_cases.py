@@ -12,8 +12,9 @@ import pytest
 
 from regime.core.errors import RegimeError
 from regime.core.yamlsrc import load_yaml
-from regime.engine import api, packtest
-from regime.engine.paths import RULES_DIR
+from regime.engine import api
+from regime.engine.authoring import packtest
+from regime.engine.knowledge.paths import RULES_DIR
 
 FILES = packtest.test_files(packtest.default_dirs())
 CASES = [(path, body, test) for path in FILES for body, test in packtest.read_file(path)]

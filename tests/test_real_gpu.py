@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from regime.engine import api
-from regime.engine.paths import CASES_DIR
+from regime.engine.knowledge.paths import CASES_DIR
 from regime.engine.trace import merge
 
 DATA = Path(__file__).parent / "data"

@@ -16,7 +16,7 @@ from syrupy.extensions.json import JSONSnapshotExtension
 from test_snapshots import SOLUTION_CASES
 
 from regime.engine import api
-from regime.engine.paths import CASES_DIR
+from regime.engine.knowledge.paths import CASES_DIR
 from regime.engine.report import model, render_html, render_markdown, render_text
 
 RAW_FLOAT = re.compile(r"\d\.\d{7,}|\de[+-]\d")

@@ -10,7 +10,7 @@ import pytest
 from syrupy.extensions.json import JSONSnapshotExtension
 
 from regime.engine import api
-from regime.engine.paths import CASES_DIR
+from regime.engine.knowledge.paths import CASES_DIR
 from regime.engine.report import output
 
 # Every shipped case: the solution's (a_..e_), generalization (g_), knowledge beyond the solution

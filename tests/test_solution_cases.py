@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from regime.engine import api
-from regime.engine.paths import CASES_DIR
+from regime.engine.knowledge.paths import CASES_DIR
 
 
 @pytest.fixture(scope="module")

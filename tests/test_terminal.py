@@ -15,8 +15,8 @@ import uuid
 import pytest
 from conftest import ROOT
 
-from regime.engine import terminal
-from regime.engine.terminal import Column
+from regime.engine.report import terminal
+from regime.engine.report.terminal import Column
 
 REGIME = [sys.executable, "-m", "regime.engine.cli.entry"]
 SUMMARY = ["diagnose", "--quiet"]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from regime.engine import api
-from regime.engine.paths import builtin_cases
+from regime.engine.knowledge.paths import builtin_cases
 from regime.engine.trace import merge
 
 DATA = Path(__file__).parent / "data"

@@ -56,7 +56,7 @@ def diagnose(
     """Diagnose each case: regime, evidence, fixes in priority order, rejections, next
     measurements. Default: every built-in case. Results stream in input order; a refused input
     is reported in its place (and as an 'error:' line on stderr), exit code 2."""
-    from regime.engine.cli.entry import run_diagnose
+    from regime.engine.cli.diagnose import run_diagnose
     opts = {"refs": [str(c) for c in cases or ()], "format": value(fmt), "rules": value(rules or []),
             "engine": value(engine), "trace": trace, "set": list(sets or []), "quiet": quiet, "jobs": jobs}
     exit_with(run_diagnose(opts))
@@ -85,7 +85,7 @@ def why(
 
 def _print_version(show: bool) -> None:
     if show:
-        from regime.engine.version import version_text
+        from regime.engine.knowledge.version import version_text
 
         sys.stdout.write(version_text())
         raise typer.Exit()
@@ -101,8 +101,8 @@ def _root(version: Annotated[bool, typer.Option(
 
 def _register() -> None:
     from regime.engine.cli import check, listing, packtest, review, schema
-    from regime.engine.grading import cli as grading_cli
-    from regime.engine.trace import command as trace_command
+    from regime.engine.cli import grade as grading_cli
+    from regime.engine.cli import trace as trace_command
 
     commands: dict[str, Callable[..., None]] = {
         "trace": trace_command.trace, "report": review.report, "sweep": review.sweep,
@@ -116,12 +116,3 @@ def _register() -> None:
 
 
 _register()
-
-
-def main() -> None:
-    from regime.engine.cli.entry import main as entry
-    entry()
-
-
-if __name__ == "__main__":
-    main()

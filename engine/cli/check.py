@@ -22,8 +22,8 @@ def check(
     codes: Annotated[bool, typer.Option("--codes", help="List the lint codes and exit.")] = False,
 ) -> None:
     """Validate the packs (built-in plus --rules) and lint them: errors first, then warnings."""
-    from regime.engine import lint, packtest  # the linter loads pint: only `check` pays for it
-    from regime.engine.paths import RULES_DIR, builtin_cases
+    from regime.engine.authoring import lint, packtest  # the linter loads pint: only `check` pays for it
+    from regime.engine.knowledge.paths import RULES_DIR, builtin_cases
     if codes:
         for c in lint.CODES.values():
             sys.stdout.write(f"{c.code} {c.severity:<7} {c.name}: {c.summary}\n")
@@ -53,7 +53,7 @@ def check(
 
 
 def _split(values: list[str] | None) -> list[str]:
-    from regime.engine import lint
+    from regime.engine.authoring import lint
     out = [v.strip() for item in values or [] for v in item.split(",") if v.strip()]
     unknown = [v for v in out if not any(c.startswith(v.upper()) for c in lint.CODES)]
     if unknown:

@@ -141,7 +141,7 @@ def cases(refs: Sequence[Path | str], trace: Path | None = None) -> list[Path | 
     """Each reference as the case files it stands for, in order; a reference that names nothing
     is a RegimeError in its place. No reference: every built-in case, or the trace alone."""
     from regime.engine import batch
-    from regime.engine.paths import builtin_cases
+    from regime.engine.knowledge.paths import builtin_cases
     if not refs:
         return [trace] if trace is not None else list(builtin_cases())
     return list(batch.expand(_resolve(Path(r)) for r in refs))

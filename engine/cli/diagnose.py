@@ -10,6 +10,7 @@ processes and nothing outlives its case: memory stays flat over any number of ca
 from __future__ import annotations
 
 import io
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,17 @@ from regime.engine import batch
 from regime.engine.cli import core
 from regime.engine.cli.core import Done
 from regime.engine.report import output
+
+
+def run_diagnose(opts: dict) -> int:
+    """`regime diagnose` on parsed options, whichever parser read them."""
+    try:
+        return main(opts)
+    except BrokenPipeError:  # `regime diagnose ... | head`: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except KeyboardInterrupt:
+        return 130
 
 
 def main(opts: dict[str, Any]) -> int:

@@ -23,22 +23,11 @@ def main(argv: list[str] | None = None) -> None:
         from regime.engine.cli import core
         opts = core.parse(args[1:], core.DIAGNOSE)
         if opts is not None:
+            from regime.engine.cli.diagnose import run_diagnose
             raise SystemExit(run_diagnose(opts))
         gc.enable()
     from regime.engine.cli.app import app
     app(args=args, prog_name="regime")
-
-
-def run_diagnose(opts: dict) -> int:
-    """`regime diagnose` on parsed options, whichever parser read them."""
-    try:
-        from regime.engine.cli import diagnose
-        return diagnose.main(opts)
-    except BrokenPipeError:  # `regime diagnose ... | head`: the reader has what it wanted
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
-    except KeyboardInterrupt:
-        return 130
 
 
 if __name__ == "__main__":

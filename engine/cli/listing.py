@@ -15,8 +15,8 @@ from regime.core.yamlsrc import line_of, load_yaml
 from regime.engine import api
 from regime.engine.cli import core
 from regime.engine.cli.options import RulesOpt, TextOrJsonOpt, exit_with, value
-from regime.engine.knowledge import Knowledge
-from regime.engine.paths import builtin_cases
+from regime.engine.knowledge.model import Knowledge
+from regime.engine.knowledge.paths import builtin_cases
 from regime.facts.catalogue import CATALOGUE_DIR
 from regime.facts.vocabulary import VOCABULARY_FILE
 

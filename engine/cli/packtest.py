@@ -23,7 +23,7 @@ def test(
 ) -> None:
     """Run pack tests (*.test.yaml): each case's expected conclusions, with coverage of the rules.
     --rules layers are loaded as for every command, and their tests run when no DIR is given."""
-    from regime.engine import packtest  # its pydantic models: only `test` builds them
+    from regime.engine.authoring import packtest  # its pydantic models: only `test` builds them
     given = dirs or rules or packtest.default_dirs()
     try:
         layers = list(dict.fromkeys([*(rules or []), *packtest.layers_for(given)]))

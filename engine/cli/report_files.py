@@ -8,7 +8,7 @@ from html import escape
 from pathlib import Path
 
 from regime.engine.api import Outcome
-from regime.engine.knowledge import Knowledge
+from regime.engine.knowledge.model import Knowledge
 from regime.engine.report import chart, render_html, render_markdown
 from regime.engine.report.model import ReportModel, build
 

@@ -16,7 +16,7 @@ from regime.engine.cli.options import exit_with
 
 
 def _names(incomplete: str = "") -> list[str]:
-    from regime.engine import schema as schemas
+    from regime.engine.authoring import schema as schemas
     return [n for n in schemas.MODELS if n.startswith(incomplete)]
 
 
@@ -24,7 +24,7 @@ def schema(name: Annotated[str, typer.Argument(
         metavar="NAME", help="Which file format: pack, layer, case, test, vocabulary or catalogue.",
         autocompletion=_names)]) -> None:
     """Print a JSON Schema (editors: '# yaml-language-server: $schema=schemas/NAME.schema.json')."""
-    from regime.engine import schema as schemas
+    from regime.engine.authoring import schema as schemas
     if name not in schemas.MODELS:
         exit_with(core.refuse(RegimeError(f"no schema '{name}'{did_you_mean(name, schemas.MODELS)}",
                                           field="NAME")))

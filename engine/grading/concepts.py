@@ -17,7 +17,7 @@ from pathlib import Path
 
 from regime.core.errors import RegimeError
 from regime.core.yamlsrc import load_yaml
-from regime.engine.knowledge import Knowledge
+from regime.engine.knowledge.model import Knowledge
 
 _CONTRACTIONS = (("n't", " not"), ("can not", "can not"), ("cannot", "can not"), ("won not", "will not"),
                  ("'re", " are"), ("'s", ""), ("'ll", " will"), ("'ve", " have"), ("'d", " would"))

@@ -20,8 +20,8 @@ from regime.engine.grading.key import Key, build_key
 from regime.engine.grading.rubric import Rubric, load_rubric, rubric_files
 from regime.engine.grading.score import Applied, Part, score
 from regime.engine.grading.submission import read_answer
-from regime.engine.knowledge import Knowledge, pack_files
-from regime.engine.paths import CASES_DIR, RULES_DIR
+from regime.engine.knowledge.model import Knowledge, pack_files
+from regime.engine.knowledge.paths import CASES_DIR, RULES_DIR
 from regime.engine.run.session import EngineFault
 from regime.facts import catalogue
 from regime.facts.case import load_case

@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from regime.core import units
-from regime.engine.knowledge import Knowledge
+from regime.engine.knowledge.model import Knowledge
+from regime.engine.knowledge.spec_types import Chart, evaluate, holds
 from regime.engine.report import display
-from regime.engine.report.spec_types import Chart, evaluate, holds
 from regime.engine.run.diagnosis import Diagnosis
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from regime.core import units
 from regime.core.names import member_id
 from regime.engine import lang
-from regime.engine.knowledge import Knowledge
+from regime.engine.knowledge.model import Knowledge
 
 _DECIMAL = re.compile(r"(?<![\w.])\d+\.\d+(?![\w.])")
 _PREC = {"+": 1, "-": 1, "*": 2, "/": 2}

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from regime.engine import lang
-from regime.engine.knowledge import Knowledge
+from regime.engine.knowledge.model import Knowledge
 from regime.engine.report import display
 from regime.engine.run.diagnosis import Conclusion, Diagnosis
 

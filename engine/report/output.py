@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from regime.core import units
 from regime.core.errors import RegimeError, one_line
-from regime.engine.knowledge import Knowledge
+from regime.engine.knowledge.model import Knowledge
 from regime.engine.run.diagnosis import Conclusion, Diagnosis
 
 if TYPE_CHECKING:  # rich is imported by the text renderers only: JSON output never loads it
@@ -110,7 +110,7 @@ def print_text(d: Diagnosis, k: Knowledge, console: Console) -> None:
 def print_refused(err: RegimeError, file: str, console: Console) -> None:
     from rich.text import Text
 
-    from regime.engine import terminal
+    from regime.engine.report import terminal
     with terminal.trimmed(console):
         console.rule(Text.assemble((Path(file).name, "bold"), " — ", ("refused", "red")))  # full path follows
         for e in err.all():

@@ -7,7 +7,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from regime.engine import terminal
+from regime.engine.report import terminal
 from regime.engine.report.model import Fact, Item, Node, ReportModel
 
 

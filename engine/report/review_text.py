@@ -7,30 +7,30 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from regime.engine import terminal, whatif
-from regime.engine.report import display
+from regime.engine.report import display, terminal
 from regime.engine.report.model import ReportModel
-from regime.engine.terminal import Column
+from regime.engine.report.terminal import Column
+from regime.engine.report.whatif_diff import WhatIf, describe
 
 
-def _head(w: whatif.WhatIf) -> str:
+def _head(w: WhatIf) -> str:
     return (f"What-if {', '.join(w.sets)}; dropped as measured at the original operating point: "
             f"{', '.join(display.label(n) for n in w.dropped) or 'none'}"
             + (f"; kept (nothing re-derives them): {', '.join(w.kept)}" if w.kept else ""))
 
 
-def what_if_doc(w: whatif.WhatIf, diff: dict[str, Any]) -> dict[str, Any]:
+def what_if_doc(w: WhatIf, diff: dict[str, Any]) -> dict[str, Any]:
     """The `what_if` member of a what-if's JSON result: what was set, dropped, kept, changed."""
     return {"set": w.sets, "dropped": w.dropped, "kept": w.kept, "changes": diff}
 
 
-def what_if_markdown(model: ReportModel, w: whatif.WhatIf, diff: dict[str, Any]) -> str:
+def what_if_markdown(model: ReportModel, w: WhatIf, diff: dict[str, Any]) -> str:
     from regime.engine.report import render_markdown
-    return (f"> {_head(w)}\n>\n" + "".join(f"> - {x}\n" for x in whatif.describe(diff)) + "\n"
+    return (f"> {_head(w)}\n>\n" + "".join(f"> - {x}\n" for x in describe(diff)) + "\n"
             + render_markdown.to_markdown(model))
 
 
-def print_what_if(model: ReportModel, w: whatif.WhatIf, diff: dict[str, Any], console) -> None:
+def print_what_if(model: ReportModel, w: WhatIf, diff: dict[str, Any], console) -> None:
     """The changed case's text report, led by what changed."""
     from rich.table import Table
     from rich.text import Text
@@ -42,7 +42,7 @@ def print_what_if(model: ReportModel, w: whatif.WhatIf, diff: dict[str, Any], co
         grid = Table.grid(padding=(0, 1))
         grid.add_column(no_wrap=True)
         grid.add_column(ratio=1)
-        for x in whatif.describe(diff):
+        for x in describe(diff):
             grid.add_row(Text("  •"), Text(x))
         console.print(grid)
     render_text.print_report(model, console)

@@ -12,7 +12,7 @@ byte-identical output with durable.
 from __future__ import annotations
 
 from regime.core.errors import RegimeError
-from regime.engine.knowledge import Knowledge
+from regime.engine.knowledge.model import Knowledge
 from regime.engine.run import session
 from regime.engine.run.diagnosis import Diagnosis
 from regime.engine.run.firing import EngineFault, Plan, Program, Run

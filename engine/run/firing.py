@@ -23,7 +23,7 @@ from typing import Any
 from regime.core import units
 from regime.core.errors import RegimeError
 from regime.engine import lang
-from regime.engine.knowledge import Knowledge, Rule
+from regime.engine.knowledge.model import Knowledge, Rule
 from regime.engine.lang.template import BARE, Field
 from regime.engine.run.diagnosis import Bound, Conclusion, Diagnosis, Firing
 from regime.engine.run.settle import settle

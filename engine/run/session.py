@@ -17,7 +17,7 @@ import itertools
 
 from regime.core.errors import RegimeError
 from regime.engine import lang
-from regime.engine.knowledge import Knowledge
+from regime.engine.knowledge.model import Knowledge
 from regime.engine.run import durable_bridge
 from regime.engine.run.diagnosis import Diagnosis
 from regime.engine.run.firing import ANCHOR, EngineFault, Plan, Program, Run, priority

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from regime.engine.knowledge import Knowledge
+from regime.engine.knowledge.model import Knowledge
 from regime.engine.run.diagnosis import Conclusion, Diagnosis
 
 VERDICTS = ("fix", "reject")

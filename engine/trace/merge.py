@@ -8,7 +8,7 @@ from pathlib import Path
 from regime.core import units
 from regime.core.errors import RegimeError
 from regime.engine import api
-from regime.engine.knowledge import Knowledge
+from regime.engine.knowledge.model import Knowledge
 from regime.engine.run.diagnosis import Conclusion
 from regime.engine.run.session import EngineFault
 from regime.engine.trace import case_out

@@ -10,7 +10,7 @@ import pytest
 import yaml
 from conftest import ROOT, TESTS, run_cli
 
-from regime.engine import schema
+from regime.engine.authoring import schema
 
 SHIPPED = sorted([*ROOT.glob("rules/*.yaml"), *ROOT.glob("cases/*.yaml"), ROOT / "facts" / "vocabulary.yaml",
                   *ROOT.glob("facts/catalogue/*.yaml")])

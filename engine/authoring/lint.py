@@ -17,7 +17,7 @@ import pint
 from regime.core import units
 from regime.core.yamlsrc import load_yaml
 from regime.engine import lang
-from regime.engine.knowledge import TEST_SUFFIX, Knowledge, Rule
+from regime.engine.knowledge.model import TEST_SUFFIX, Knowledge, Rule
 from regime.engine.lang import Bin, BoolOp, Call, Cmp, Lookup, Node, Not, Num, Ref, dimensions, overlap
 from regime.facts.catalogue import CATALOGUE_DIR
 
@@ -404,7 +404,7 @@ def _exclusive(a: Rule, b: Rule) -> bool:
 
 
 def _context(k: Knowledge) -> lang.Context:
-    from regime.engine.packs import parse_context  # pydantic pack models: only when linting
+    from regime.engine.knowledge.load import parse_context  # pydantic pack models: only when linting
     return parse_context(k)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from regime.engine.knowledge import Knowledge, Lever
+from regime.engine.knowledge.model import Knowledge, Lever
 from regime.engine.run.diagnosis import Conclusion, Diagnosis
 from regime.engine.run.settle import settle
 from regime.facts.record import FactRecord

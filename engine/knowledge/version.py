@@ -13,7 +13,7 @@ from pathlib import Path
 import yaml
 
 import regime
-from regime.engine.paths import RULES_DIR
+from regime.engine.knowledge.paths import RULES_DIR
 
 DURABLE_RELEASE = "2.0.28"
 

@@ -10,8 +10,10 @@ import sys
 import pytest
 from conftest import ROOT, write
 
-from regime.engine import api, knowledge_cache, packs
-from regime.engine.paths import builtin_cases
+from regime.engine import api
+from regime.engine.knowledge import cache as knowledge_cache
+from regime.engine.knowledge import load as packs
+from regime.engine.knowledge.paths import builtin_cases
 from regime.engine.report import output
 
 SITE = "pack: site\ndescription: site\noverrides:\n  parameters: {near_ceiling: 0.9}\n"

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # the checkout, or site-packages/regime
 RULES_DIR = ROOT / "rules"
 CASES_DIR = ROOT / "cases"
 

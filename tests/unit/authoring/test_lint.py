@@ -6,8 +6,9 @@ import pytest
 from conftest import TESTS, run_cli
 
 from regime.core.errors import RegimeError
-from regime.engine import api, lint, packtest
-from regime.engine.paths import RULES_DIR, builtin_cases
+from regime.engine import api
+from regime.engine.authoring import lint, packtest
+from regime.engine.knowledge.paths import RULES_DIR, builtin_cases
 
 # A code about pack tests keeps its pack in a folder of its own, with its tests beside it.
 BROKEN = sorted(p for p in (TESTS / "lint_packs").glob("rg*.yaml")) + sorted(

@@ -1,31 +1,21 @@
-"""Rule packs: load YAML, validate every rule, and build the Knowledge the sessions run.
-
-All validation happens here, so a pack error names the file, line, rule id and field, and
-durable-rules only ever sees rulesets that were checked first. (It is over 400 lines for that
-reason: the pack's pydantic shapes, the passes over a layer and each check the loader makes sit
-beside the step that needs them. The shapes could move to a module of their own next.)
-"""
+"""Rule packs loaded: each layer read, declared, amended and checked, in order, into the
+Knowledge the sessions run. Shapes are knowledge/shapes.py, each rule's compile knowledge/compile.py;
+a pack error names the file, line, rule id and field."""
 
 from __future__ import annotations
 
 import fnmatch
 import math
-import re
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, model_validator
-
-from regime.core import limits, units
+from regime.core import units
 from regime.core.errors import RegimeError, did_you_mean
-from regime.core.names import member_id
-from regime.core.yamlsrc import expect_mapping, line_at, line_of, load_yaml, validated
+from regime.core.yamlsrc import expect_mapping, line_of, load_yaml, validated
 from regime.engine import lang
-from regime.engine.knowledge import (
-    BUILTIN,
-    TEST_SUFFIX,
+from regime.engine.knowledge.compile import compile_rule, condition, parse_context
+from regime.engine.knowledge.model import (
     Amendment,
     Claim,
     Knowledge,
@@ -35,145 +25,13 @@ from regime.engine.knowledge import (
     layer_name,
     pack_files,
 )
-from regime.engine.lang import dimensions, overlap
-from regime.engine.lang.template import parse_template
-from regime.engine.report.spec import compile_sections
+from regime.engine.knowledge.shapes import ID, ClaimModel, LeverModel, OverrideModel, PackModel, ParamModel
+from regime.engine.knowledge.spec import compile_sections
+from regime.engine.lang import overlap
 from regime.facts import catalogue
-from regime.facts.vocabulary import FactSpec, Interval, Vocabulary, parse_specs
+from regime.facts.vocabulary import FactSpec, Vocabulary, parse_specs
 
-KINDS = ("derive", "diagnose", "finding", "fix", "reject", "ask")
-ID = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
-
-
-# ---- YAML shapes -----------------------------------------------------------------------------
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class ParamModel(_Strict):
-    meaning: str
-    source: str
-    value: float | None = None
-    unit: str = "1"
-    display: str | None = None
-    table: dict[str, float] | None = None
-    list: tuple[str, ...] | None = Field(default=None, alias="list")
-    range: str | None = None  # valid values, checked at declaration and on every override
-
-    @model_validator(mode="after")
-    def _one_shape(self) -> ParamModel:
-        shapes = [x is not None for x in (self.value, self.table, self.list)]
-        if sum(shapes) != 1:
-            raise ValueError("a parameter has exactly one of value, table or list")
-        if self.range is not None:
-            Interval.parse(self.range)
-        for v in [self.value, *(self.table or {}).values()]:
-            _plausible(v)
-        if self.list is not None:
-            ids = [member_id(m) for m in self.list]
-            if not ids or len(set(ids)) != len(ids):
-                raise ValueError("a list parameter names at least one member, each once")
-        return self
-
-
-def _plausible(v: float | None) -> None:
-    if v is not None and not limits.plausible(v):
-        raise ValueError(f"{v!r} is out of range ({limits.describe()})")
-
-
-class LeverModel(_Strict):
-    meaning: str
-    attacks: tuple[str, ...]  # resource ids, declared in a pack's `resources:` section
-    aliases: tuple[str, ...] = ()
-    escalates: str | None = None  # a stronger form of this lever: same verdicts are said once
-
-
-class ClaimModel(_Strict):
-    text: str
-    aliases: tuple[str, ...] = ()
-
-
-class RuleModel(_Strict):
-    id: str
-    description: str
-    when: str | None = None
-    because: str
-    refs: tuple[str, ...] = ()
-    derive: str | None = None
-    formula: StrictStr | StrictFloat | StrictInt | None = None
-    diagnose: str | None = None
-    value: str | None = None
-    finding: str | None = None
-    fix: str | None = None
-    priority: int | None = Field(default=None, ge=1, le=99)
-    bound: tuple[str, ...] = ()
-    reject: str | None = None
-    claim: str | None = None
-    ask: str | None = None
-    order: int | None = Field(default=None, ge=1, le=99)
-    replaces: str | None = None      # a layer rule taking the place of a loaded rule
-    precedence: int = Field(default=0, ge=0, le=50)  # among rules concluding about one fact
-    holds: tuple[str, ...] = ()     # finding: verdict kinds it makes conditional
-    condition: str | None = None    # fix/reject: what the verdict depends on (a template)
-
-    @model_validator(mode="after")
-    def _one_conclusion(self) -> RuleModel:
-        if not ID.match(self.id):
-            raise ValueError(f"rule id '{self.id}' must be lower_snake_case")
-        given = [k for k in KINDS if getattr(self, k) is not None]
-        if self.claim is not None and "reject" not in given:
-            given.append("reject")
-        if len(given) != 1:
-            raise ValueError(f"a rule has exactly one conclusion ({', '.join(KINDS)}); got "
-                             f"{', '.join(given) or 'none'}")
-        kind = given[0]
-        needs = {"derive": ["formula"], "diagnose": ["value"], "fix": ["priority"], "ask": ["order"]}
-        for key in needs.get(kind, []):
-            if getattr(self, key) is None:
-                raise ValueError(f"a {kind} rule needs '{key}'")
-        if kind == "reject" and (self.reject is None) == (self.claim is None):
-            raise ValueError("a reject rule names exactly one of 'reject' (a lever) or 'claim'")
-        if kind != "fix" and (self.priority is not None or self.bound):
-            raise ValueError("'priority' and 'bound' belong to fix rules")
-        if self.holds and (kind != "finding" or set(self.holds) - {"fix", "reject"}):
-            raise ValueError("'holds' belongs to finding rules and lists fix and/or reject")
-        if self.condition is not None and kind not in ("fix", "reject"):
-            raise ValueError("'condition' belongs to fix and reject rules")
-        return self
-
-    @property
-    def kind(self) -> str:
-        return next(k for k in KINDS if getattr(self, k) is not None) if self.claim is None \
-            else "reject"
-
-
-class OverrideModel(_Strict):
-    parameters: dict[str, StrictFloat | StrictInt | StrictStr] = {}  # '60%', 0.6: unit-aware
-    disable: tuple[str, ...] = ()     # rule ids or globs ('advise_*')
-    and_when: dict[str, str] = {}     # rule id -> extra condition, joined with 'and'
-
-
-class PackModel(_Strict):
-    pack: str
-    version: str | None = None  # optional; `regime --version` adds a hash of the file either way
-    description: str
-    resources: dict[str, str] = {}
-    parameters: dict[str, Any] = {}
-    facts: dict[str, Any] = {}
-    levers: dict[str, Any] = {}
-    claims: dict[str, Any] = {}
-    rules: list[Any] = []
-    overrides: OverrideModel | None = None
-    hardware: dict[str, Any] = {}    # catalogue entries this layer adds (same shape as the catalogue)
-    models: dict[str, Any] = {}
-    report: dict[str, Any] | None = None  # engine/report/spec.py
-
-
-# ---- loading (the compiled types and pack_files live in regime.engine.knowledge) ----------------
-
-__all__ = ["TEST_SUFFIX", "Amendment", "Claim", "Knowledge", "Lever", "Parameter", "Rule", "layer_name",
-           "load_knowledge", "pack_files"]
+__all__ = ["load_knowledge", "parse_context"]
 
 
 Doc = tuple[Path, str, dict, "PackModel"]  # file, layer, raw mapping, validated shape
@@ -206,7 +64,7 @@ def load_knowledge(vocabulary: Vocabulary, dirs: Iterable[Path]) -> Knowledge:
     placed: dict[str, Rule] = {}
     for path, layer, raw, model in docs:
         for i, body in enumerate(model.rules):
-            _place(k, placed, _compile_rule(k, path, model.pack, raw["rules"], i, body, layer), body)
+            _place(k, placed, compile_rule(k, path, model.pack, raw["rules"], i, body, layer), body)
     for path, layer, raw, model in docs:
         if model.overrides:
             _disable(k, placed, path, layer, raw, model.overrides)
@@ -276,7 +134,7 @@ def _narrow(k: Knowledge, placed: dict[str, Rule], path: Path, layer: str, raw: 
             raise RegimeError(f"and_when names unknown rule '{rid}'{did_you_mean(rid, placed)}",
                               file=str(path), line=line, field=f"overrides.and_when.{rid}")
         try:
-            cond = _condition(extra, parse_context(k))
+            cond = condition(extra, parse_context(k))
         except RegimeError as err:
             raise RegimeError(f"and_when of '{rid}': {err.message}", file=str(path), line=line,
                               field=f"overrides.and_when.{rid}") from None
@@ -464,138 +322,3 @@ def _apply_overrides(k: Knowledge, path: Path, layer: str, raw: dict, ov: Overri
         was = units.format_quantity(p.value, _canonical(p.unit), p.display or _percent(_canonical(p.unit)))
         now = units.format_quantity(value, _canonical(p.unit), p.display or _percent(_canonical(p.unit)))
         k.amendments.append(Amendment("override", name, layer, str(path), line, f"{was} -> {now}"))
-
-
-def parse_context(k: Knowledge) -> lang.Context:
-    """What names mean in this knowledge's expressions: its facts, parameters, levers and claims."""
-    return lang.Context(
-        vocabulary=k.vocabulary,
-        scalars=k.scalar_values(),
-        tables={n: p.table for n, p in k.parameters.items() if p.table is not None},
-        param_units={n: p.unit for n, p in k.parameters.items()},
-        lists={n: p.items for n, p in k.parameters.items() if p.items is not None},
-        flag_ids={"levers": frozenset(k.levers), "claims": frozenset(k.claims)},
-        findings=frozenset(k.findings),
-    )
-
-
-def _compile_rule(k: Knowledge, path: Path, pack: str, section: list, index: int, body: Any,
-                  layer: str = BUILTIN) -> Rule:
-    file = str(path)
-    line = getattr(body, "line", None) or line_at(section, index) or 0
-    if not isinstance(body, dict):
-        raise RegimeError(f"rule #{index + 1} must be a mapping", file=file, line=line or None,
-                          field=f"rules[{index}]")
-    rid = body.get("id", f"#{index + 1}")
-    m = validated(RuleModel, body, file, line=line or None, message=f"rule '{rid}': ")
-    ctx = parse_context(k)
-
-    def located(key: str, fn):
-        try:
-            return fn()
-        except RegimeError as err:
-            where = err.field or key
-            raise RegimeError(f"rule '{m.id}': {err.message}", file=file,
-                              line=line_of(body, where) or line, field=where) from None
-
-    when = located("when", lambda: _condition(m.when, ctx)) if m.when is not None else None
-    scalars = {n: p.unit for n, p in k.parameters.items() if p.value is not None}
-    rule = Rule(id=m.id, kind=m.kind, pack=pack, file=file, line=line, layer=layer,
-                precedence=m.precedence, description=m.description, refs=m.refs, when=when,
-                holds=m.holds,
-                because=located("because", lambda: parse_template(m.because, k.vocabulary, scalars)),
-                condition=located("condition", lambda: parse_template(m.condition, k.vocabulary, scalars))
-                if m.condition is not None else None)
-    located("bound", lambda: [_bound_field(b, k.vocabulary) for b in m.bound])
-    return located("claim" if m.claim is not None else m.kind, lambda: _conclusion(k, ctx, m, rule))
-
-
-def _condition(source: str, ctx: lang.Context) -> lang.Expression:
-    e = lang.parse(source, ctx, "condition")
-    lang.check_category_literals(e, ctx.vocabulary)
-    dimensions.check_condition(e, ctx)
-    lang.to_durable(e.tree)  # proves it compiles; raises on tables/total() in conditions
-    return e
-
-
-def _conclusion(k: Knowledge, ctx: lang.Context, m: RuleModel, rule: Rule) -> Rule:
-    if m.kind == "derive":
-        # mypy cannot see it: this branch is taken only when m.derive is set
-        spec = k.vocabulary.get(m.derive)  # type: ignore[arg-type]
-        if spec.kind not in ("number", "category"):
-            raise RegimeError(f"cannot derive a {spec.kind} fact")
-        try:
-            formula = lang.parse(m.formula, ctx, "formula")
-            _check_derived_type(formula, spec, k.vocabulary)
-            if spec.kind == "number":
-                dimensions.check_formula(formula, spec.unit, ctx)
-        except RegimeError as err:
-            raise err.located(field="formula") from None
-        return replace(rule, formula=formula, target=m.derive)
-    if m.kind == "diagnose":
-        # mypy cannot see it: this branch is taken only when m.diagnose is set
-        spec = k.vocabulary.get(m.diagnose)  # type: ignore[arg-type]
-        if spec.kind != "category":
-            raise RegimeError(f"diagnose sets a category fact; '{m.diagnose}' is a {spec.kind}")
-        value = m.value or ""
-        if value in spec.values:
-            return replace(rule, target=m.diagnose, value=value)
-        other = k.vocabulary.specs.get(value)
-        if other is None or other.values != spec.values:
-            raise RegimeError(f"'{value}' is neither a value of {m.diagnose} nor a fact with the "
-                              f"same values{did_you_mean(value, [*spec.values, *k.vocabulary.specs])}")
-        return replace(rule, target=m.diagnose, copy_from=value)
-    if m.kind == "finding":
-        return replace(rule, subject=_id(m.finding, "finding"))
-    if m.kind == "fix":
-        _known(m.fix, k.levers, "lever")
-        return replace(rule, subject=m.fix, priority=m.priority,
-                       bound=tuple(_bound_field(b, k.vocabulary) for b in m.bound))
-    if m.kind == "reject":
-        if m.reject is not None:
-            _known(m.reject, k.levers, "lever")
-            return replace(rule, subject=m.reject)
-        _known(m.claim, k.claims, "claim")
-        return replace(rule, subject=m.claim)
-    # mypy cannot see it: this branch is taken only when m.ask is set
-    k.vocabulary.get(m.ask)  # type: ignore[arg-type]
-    return replace(rule, subject=m.ask, order=m.order)
-
-
-def _check_derived_type(formula: lang.Expression, spec: FactSpec, vocabulary: Vocabulary) -> None:
-    """A number fact gets a number; a category fact gets a category whose values it accepts."""
-    tree = formula.tree
-    if spec.kind == "number":
-        if isinstance(tree, lang.Str) or (isinstance(tree, lang.Ref) and tree.kind != "number"
-                                          and tree.kind != "group"):
-            kind = getattr(tree, "kind", "text")
-            raise RegimeError(f"'{spec.name}' is a number; the formula gives a {kind}")
-        return
-    if not isinstance(tree, lang.Ref) or tree.kind != "category":
-        raise RegimeError(f"'{spec.name}' is a category; its formula must name a category fact")
-    extra = set(vocabulary.get(tree.name).values) - set(spec.values)
-    if extra:
-        raise RegimeError(f"{tree.name} can be {sorted(extra)}, which {spec.name} does not allow")
-
-
-def _bound_field(text: str, vocabulary: Vocabulary) -> str:
-    """'amdahl_flop_util' or 'kernel_share[to_copy]' -> the working-memory field it names."""
-    m = re.match(r"^([a-z][a-z0-9_]*)(?:\[([^\]]+)\])?$", text)
-    if not m:
-        raise RegimeError(f"bound '{text}' must name a fact or a group member")
-    spec = vocabulary.get(m[1])
-    if spec.kind not in ("number", "group") or (spec.kind == "group") != bool(m[2]):
-        raise RegimeError(f"bound '{text}' must name a number fact or one group member")
-    return m[1] if not m[2] else f"{m[1]}__{member_id(m[2])}"
-
-
-def _id(value: str | None, what: str) -> str:
-    if value is None or not ID.match(value):
-        raise RegimeError(f"{what} id '{value}' must be lower_snake_case")
-    return value
-
-
-def _known(name: str | None, table: dict, what: str) -> None:
-    if name not in table:
-        raise RegimeError(f"unknown {what} '{name}'{did_you_mean(name or '', table)}; a new {what} is "
-                          f"declared under '{what}s:' in a pack (see regime list {what}s)")

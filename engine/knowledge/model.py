@@ -15,8 +15,8 @@ from typing import Any
 from regime.core import units
 from regime.core.errors import RegimeError
 from regime.engine import lang
+from regime.engine.knowledge.spec_types import ReportSpec
 from regime.engine.lang.template import Template
-from regime.engine.report.spec_types import ReportSpec
 from regime.facts.vocabulary import Interval, Vocabulary
 
 BUILTIN = "built-in"  # the layer name of the packs that ship with regime
@@ -173,5 +173,5 @@ def pack_files(dirs: Iterable[Path]) -> list[Path]:
 
 def layer_name(d: Path) -> str:
     """How outputs name a layer: 'built-in' for the shipped packs, else the path as given."""
-    from regime.engine.paths import RULES_DIR
+    from regime.engine.knowledge.paths import RULES_DIR
     return BUILTIN if d.resolve() == RULES_DIR.resolve() else str(d)

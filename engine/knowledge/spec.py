@@ -16,8 +16,8 @@ from regime.core.errors import RegimeError
 from regime.core.names import member_id
 from regime.core.yamlsrc import line_of, validated
 from regime.engine import lang
+from regime.engine.knowledge.spec_types import Axes, Chart, Overhead, Point, ReportSpec, RoofGroup
 from regime.engine.lang import dimensions
-from regime.engine.report.spec_types import Axes, Chart, Overhead, Point, ReportSpec, RoofGroup
 
 
 class _Strict(BaseModel):

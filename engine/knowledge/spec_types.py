@@ -1,4 +1,4 @@
-"""What a pack's `report:` section compiles to (engine/report/spec.py compiles it): plain
+"""What a pack's `report:` section compiles to (engine/knowledge/spec.py compiles it): plain
 dataclasses, so the knowledge cache and the reports never build a pydantic schema."""
 
 from __future__ import annotations

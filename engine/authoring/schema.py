@@ -14,10 +14,17 @@ from typing import Any, Union
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from regime.core.shape import REQUIRED
-from regime.engine.packs import ClaimModel, LeverModel, OverrideModel, PackModel, ParamModel, RuleModel
-from regime.engine.packtest import PackTestModel
-from regime.engine.packtest import TestFileModel as _TestFile
-from regime.engine.paths import ROOT
+from regime.engine.authoring.packtest import PackTestModel
+from regime.engine.authoring.packtest import TestFileModel as _TestFile
+from regime.engine.knowledge.paths import ROOT
+from regime.engine.knowledge.shapes import (
+    ClaimModel,
+    LeverModel,
+    OverrideModel,
+    PackModel,
+    ParamModel,
+    RuleModel,
+)
 from regime.facts.case import CASE_KEYS
 from regime.facts.vocabulary import spec_model
 

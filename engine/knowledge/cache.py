@@ -41,7 +41,7 @@ from regime.facts import catalogue
 MAGIC = b"regime-knowledge-cache 1\n"
 KEEP = 8
 # sub-packages whose code decides what the packs compile to
-_SOURCES = ("core", "facts", "engine", "engine.lang", "engine.run", "engine.report")
+_SOURCES = ("core", "facts", "engine", "engine.knowledge", "engine.lang", "engine.run", "engine.report")
 _DEPENDENCIES = ("pint", "pydantic", "pydantic_core", "yaml")
 
 

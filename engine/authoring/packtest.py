@@ -26,8 +26,8 @@ from regime.core import units
 from regime.core.errors import RegimeError, did_you_mean
 from regime.core.yamlsrc import LineDict, load_yaml, validated
 from regime.engine import api, explain
-from regime.engine.knowledge import TEST_SUFFIX, Knowledge, Rule, layer_name
-from regime.engine.paths import RULES_DIR
+from regime.engine.knowledge.model import TEST_SUFFIX, Knowledge, Rule, layer_name
+from regime.engine.knowledge.paths import RULES_DIR
 from regime.engine.run.diagnosis import Diagnosis
 from regime.engine.run.firing import NO_VERDICT
 from regime.facts.case import CASE_KEYS, load_case

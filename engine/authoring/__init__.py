@@ -1,0 +1,1 @@
+"""Tools for pack authors: lint, pack tests, JSON schemas."""

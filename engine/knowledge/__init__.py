@@ -1,0 +1,1 @@
+"""The knowledge layer: packs read, checked, compiled and cached."""

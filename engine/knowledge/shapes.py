@@ -1,0 +1,139 @@
+"""The YAML shapes of a rule pack (pydantic): what a pack may say, checked before anything is
+compiled, so an error names the file, line, rule id and field."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, model_validator
+
+from regime.core import limits
+from regime.core.names import member_id
+from regime.facts.vocabulary import Interval
+
+KINDS = ("derive", "diagnose", "finding", "fix", "reject", "ask")
+ID = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ParamModel(_Strict):
+    meaning: str
+    source: str
+    value: float | None = None
+    unit: str = "1"
+    display: str | None = None
+    table: dict[str, float] | None = None
+    list: tuple[str, ...] | None = Field(default=None, alias="list")
+    range: str | None = None  # valid values, checked at declaration and on every override
+
+    @model_validator(mode="after")
+    def _one_shape(self) -> ParamModel:
+        shapes = [x is not None for x in (self.value, self.table, self.list)]
+        if sum(shapes) != 1:
+            raise ValueError("a parameter has exactly one of value, table or list")
+        if self.range is not None:
+            Interval.parse(self.range)
+        for v in [self.value, *(self.table or {}).values()]:
+            _plausible(v)
+        if self.list is not None:
+            ids = [member_id(m) for m in self.list]
+            if not ids or len(set(ids)) != len(ids):
+                raise ValueError("a list parameter names at least one member, each once")
+        return self
+
+
+def _plausible(v: float | None) -> None:
+    if v is not None and not limits.plausible(v):
+        raise ValueError(f"{v!r} is out of range ({limits.describe()})")
+
+
+class LeverModel(_Strict):
+    meaning: str
+    attacks: tuple[str, ...]  # resource ids, declared in a pack's `resources:` section
+    aliases: tuple[str, ...] = ()
+    escalates: str | None = None  # a stronger form of this lever: same verdicts are said once
+
+
+class ClaimModel(_Strict):
+    text: str
+    aliases: tuple[str, ...] = ()
+
+
+class RuleModel(_Strict):
+    id: str
+    description: str
+    when: str | None = None
+    because: str
+    refs: tuple[str, ...] = ()
+    derive: str | None = None
+    formula: StrictStr | StrictFloat | StrictInt | None = None
+    diagnose: str | None = None
+    value: str | None = None
+    finding: str | None = None
+    fix: str | None = None
+    priority: int | None = Field(default=None, ge=1, le=99)
+    bound: tuple[str, ...] = ()
+    reject: str | None = None
+    claim: str | None = None
+    ask: str | None = None
+    order: int | None = Field(default=None, ge=1, le=99)
+    replaces: str | None = None      # a layer rule taking the place of a loaded rule
+    precedence: int = Field(default=0, ge=0, le=50)  # among rules concluding about one fact
+    holds: tuple[str, ...] = ()     # finding: verdict kinds it makes conditional
+    condition: str | None = None    # fix/reject: what the verdict depends on (a template)
+
+    @model_validator(mode="after")
+    def _one_conclusion(self) -> RuleModel:
+        if not ID.match(self.id):
+            raise ValueError(f"rule id '{self.id}' must be lower_snake_case")
+        given = [k for k in KINDS if getattr(self, k) is not None]
+        if self.claim is not None and "reject" not in given:
+            given.append("reject")
+        if len(given) != 1:
+            raise ValueError(f"a rule has exactly one conclusion ({', '.join(KINDS)}); got "
+                             f"{', '.join(given) or 'none'}")
+        kind = given[0]
+        needs = {"derive": ["formula"], "diagnose": ["value"], "fix": ["priority"], "ask": ["order"]}
+        for key in needs.get(kind, []):
+            if getattr(self, key) is None:
+                raise ValueError(f"a {kind} rule needs '{key}'")
+        if kind == "reject" and (self.reject is None) == (self.claim is None):
+            raise ValueError("a reject rule names exactly one of 'reject' (a lever) or 'claim'")
+        if kind != "fix" and (self.priority is not None or self.bound):
+            raise ValueError("'priority' and 'bound' belong to fix rules")
+        if self.holds and (kind != "finding" or set(self.holds) - {"fix", "reject"}):
+            raise ValueError("'holds' belongs to finding rules and lists fix and/or reject")
+        if self.condition is not None and kind not in ("fix", "reject"):
+            raise ValueError("'condition' belongs to fix and reject rules")
+        return self
+
+    @property
+    def kind(self) -> str:
+        return next(k for k in KINDS if getattr(self, k) is not None) if self.claim is None \
+            else "reject"
+
+
+class OverrideModel(_Strict):
+    parameters: dict[str, StrictFloat | StrictInt | StrictStr] = {}  # '60%', 0.6: unit-aware
+    disable: tuple[str, ...] = ()     # rule ids or globs ('advise_*')
+    and_when: dict[str, str] = {}     # rule id -> extra condition, joined with 'and'
+
+
+class PackModel(_Strict):
+    pack: str
+    version: str | None = None  # optional; `regime --version` adds a hash of the file either way
+    description: str
+    resources: dict[str, str] = {}
+    parameters: dict[str, Any] = {}
+    facts: dict[str, Any] = {}
+    levers: dict[str, Any] = {}
+    claims: dict[str, Any] = {}
+    rules: list[Any] = []
+    overrides: OverrideModel | None = None
+    hardware: dict[str, Any] = {}    # catalogue entries this layer adds (same shape as the catalogue)
+    models: dict[str, Any] = {}
+    report: dict[str, Any] | None = None  # engine/knowledge/spec.py
