@@ -322,6 +322,56 @@ def rocprof_kernel_trace_csv_figures(path):
 
 
 # --------------------------------------------------------------------------
+# rocpd SQLite (rocprofiler-sdk >= 1.0 / ROCm 7.0, schema_version "3")
+# --------------------------------------------------------------------------
+# Read through the un-suffixed views (rocpd_kernel_dispatch -> rocpd_kernel_dispatch_<uuid>),
+# which exist in every rocpd file; agent_id / kernel_id / queue_id / stream_id are ROW IDS
+# into rocpd_info_* (OS pid is rocpd_info_process.pid, not rocpd_kernel_dispatch.pid).
+
+ROCPD_SQL = {
+    "metadata": "SELECT tag, value FROM rocpd_metadata",
+    "kernels": (
+        "SELECT K.agent_id, A.absolute_index, A.type, K.queue_id, K.stream_id, K.start, K.end, "
+        "S.display_name, S.kernel_name FROM rocpd_kernel_dispatch K "
+        "JOIN rocpd_info_agent A ON A.id = K.agent_id AND A.guid = K.guid "
+        "JOIN rocpd_info_kernel_symbol S ON S.id = K.kernel_id AND S.guid = K.guid"),
+    "copies": "SELECT dst_agent_id, start, end FROM rocpd_memory_copy",
+    "upstream_busy_view": "SELECT agent_id, type, GpuTime, WallTime, Busy FROM busy",
+    "upstream_top_kernels_view": "SELECT name, total_calls, total_duration FROM top_kernels",
+}
+
+
+def rocpd_figures(path):
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    meta = dict(con.execute(ROCPD_SQL["metadata"]).fetchall())
+    ks = con.execute(ROCPD_SQL["kernels"]).fetchall()
+    cps = con.execute(ROCPD_SQL["copies"]).fetchall()
+    devs = sorted({r[0] for r in ks} | {r[0] for r in cps})
+    fig = {
+        "format": "rocpd sqlite",
+        "schema_version": meta.get("schema_version"),
+        "uuid_suffix": meta.get("uuid"),
+        "tables": [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")],
+        "views": [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='view' ORDER BY name")],
+        "kernel_dispatch_count": len(ks),
+        "memory_copy_count": len(cps),
+        "per_agent": {d: {"kernels": busy_block([(r[5], r[6]) for r in ks if r[0] == d]),
+                          "all": busy_block([(r[5], r[6]) for r in ks if r[0] == d]
+                                            + [(r[1], r[2]) for r in cps if r[0] == d])} for d in devs},
+        "per_queue_gaps_kernels": stream_gap_table((r[0], r[3], r[5], r[6]) for r in ks),
+        "kernel_total_ns_sum": sum(r[6] - r[5] for r in ks),
+        "top5_kernels_by_total_time": top_kernels((r[7], r[5], r[6]) for r in ks),
+        "upstream_busy_view_rows": [list(r) for r in con.execute(ROCPD_SQL["upstream_busy_view"])],
+        "upstream_top_kernels_view_rows": [list(r) for r in con.execute(ROCPD_SQL["upstream_top_kernels_view"])],
+        "note": "CONSTRUCTED here by rocpd/build_rocpd_fixture.py from the upstream schema and the real "
+                "rocprof_csv/kernel_trace.csv; figures must equal that CSV's.  Upstream 'busy' view SUMS "
+                "durations (no union) and uses one global wall time.",
+    }
+    con.close()
+    return fig
+
+
+# --------------------------------------------------------------------------
 # Nsight Compute CSV (ncu --csv), details page (long form) or raw page (wide)
 # --------------------------------------------------------------------------
 
@@ -459,6 +509,7 @@ FILES = [
     ("nsys_csv/pipit_derived/cloverleaf-cuda_api_trace.csv", pipit_event_csv_figures),
     ("rocprof_json/908_results.json.gz", rocprof_json_figures),
     ("rocprof_csv/kernel_trace.csv", rocprof_kernel_trace_csv_figures),
+    ("rocpd/constructed/kernel_trace_as_rocpd.db", rocpd_figures),
     ("ncu_csv/cublaslt_ncu.log", ncu_csv_figures),
 ]
 
@@ -547,7 +598,7 @@ def main(argv=None):
     ap.add_argument("--check", action="store_true", help="compare with the JSON twin EXPECTED.json")
     a = ap.parse_args(argv)
     figs = compute_all()
-    doc = {"sql_used_for_nsys_sqlite": NSYS_SQL, "pipit_agreement": PIPIT_AGREEMENT, "files": figs}
+    doc = {"sql_used_for_nsys_sqlite": NSYS_SQL, "sql_used_for_rocpd": ROCPD_SQL, "pipit_agreement": PIPIT_AGREEMENT, "files": figs}
     text = HEADER + to_yaml(doc) + "\n"
     if a.write:
         with open(os.path.join(HERE, "EXPECTED.yaml"), "w") as fh:
