@@ -390,16 +390,28 @@ def _num(text):
     return float(text.replace(",", ""))
 
 
+def _conv(key, value, unit):
+    """Durations to ns (rounded to 1e-3 ns to shed float noise); percentages as they are."""
+    if key == "duration":
+        return round(_num(value) * _TIME_TO_NS[unit], 3)
+    return _num(value)
+
+
 def _ncu_csv_text(path):
     """Drop ncu's '==PROF==' lines and the application's own stdout before the header."""
     with open(path, newline="") as fh:
         lines = fh.read().splitlines()
-    start = next(i for i, l in enumerate(lines) if l.startswith('"ID",'))
+    start = next((i for i, l in enumerate(lines) if l.startswith('"ID",')), None)
+    if start is None:
+        return None, lines
     return "\n".join(l for l in lines[start:] if not l.startswith("==")) + "\n", start
 
 
 def ncu_csv_figures(path):
     text, skipped = _ncu_csv_text(path)
+    if text is None:  # ncu wrote only its own messages (e.g. an option error), no CSV at all
+        return {"format": "ncu --csv", "page": None, "kernel_count": 0, "csv_header_found": False,
+                "error_lines": [l for l in skipped if l.startswith("==ERROR==")]}
     rows = list(csv.reader(io.StringIO(text)))
     header = rows[0]
     fig = {"format": "ncu --csv", "preamble_lines_skipped": skipped, "columns": header}
@@ -416,11 +428,22 @@ def ncu_csv_figures(path):
                                          "device": r[ix["Device"]], "cc": r[ix["CC"]],
                                          "grid": r[ix["Grid Size"]], "block": r[ix["Block Size"]]})
             name, unit, value = r[ix["Metric Name"]], r[ix["Metric Unit"]], r[ix["Metric Value"]]
-            for key, want in _DETAILS_NAMES.items():
-                if name == want and value != "":
-                    k[key] = _num(value) * (_TIME_TO_NS[unit] if key == "duration" else 1)
-                    if key == "duration":
-                        k["duration_unit_in_file"] = unit
+            section = r[ix["Section Name"]]
+            if value == "":
+                continue
+            # The friendly names are taken from the Speed-Of-Light section only: "Memory Throughput"
+            # also appears in "Memory Workload Analysis" in Gbyte/s.
+            if section == "GPU Speed Of Light Throughput":
+                for key, want in _DETAILS_NAMES.items():
+                    if name == want:
+                        k[key] = _conv(key, value, unit)
+                        if key == "duration":
+                            k["duration_unit_in_file"] = unit
+            # raw metric names requested with --metrics land in "Command line profiler metrics"
+            for key, want in _RAW_NAMES.items():
+                for w in ([want] if isinstance(want, str) else want):
+                    if name == w:
+                        k["raw_" + key] = _conv(key, value, unit)
     else:                                             # raw page: row 2 holds the units
         fig["page"] = "raw"
         units = rows[1]
@@ -431,18 +454,54 @@ def ncu_csv_figures(path):
             for key, want in _RAW_NAMES.items():
                 for w in ([want] if isinstance(want, str) else want):
                     if w in ix and r[ix[w]] != "":
-                        f = _TIME_TO_NS[units[ix[w]]] if key == "duration" else 1
-                        k[key] = _num(r[ix[w]]) * f
+                        k[key] = _conv(key, r[ix[w]], units[ix[w]])
     ks = [kernels[k] for k in sorted(kernels, key=int)]
     fig["kernel_count"] = len(ks)
     fig["kernels"] = ks
-    tot = sum(k.get("duration", 0) for k in ks)
-    fig["duration_total_ns"] = tot
+    fig.update(_ncu_summary(ks))
+    return fig
+
+
+def _ncu_summary(ks):
+    out = {"duration_total_ns": sum(k.get("duration", 0) for k in ks)}
     for key in ("dram_pct", "sm_pct", "mem_pct"):
         have = [k for k in ks if key in k and "duration" in k]
-        fig[f"{key}_duration_weighted_mean"] = (
+        out[f"{key}_duration_weighted_mean"] = (
             round(sum(k[key] * k["duration"] for k in have) / sum(k["duration"] for k in have), 6)
             if have else None)
+    return out
+
+
+def ncu_csv_set_figures(folder):
+    """A folder of one-launch details-page CSVs (kernel_NNNN.details.csv), taken together,
+    plus agreement with the folder's third-party summary (metrics_summary.by_llm-perf-opt.csv)."""
+    names = sorted(f for f in os.listdir(folder) if f.endswith(".details.csv"))
+    ks = []
+    for n in names:
+        f = ncu_csv_figures(os.path.join(folder, n))
+        assert f["kernel_count"] == 1, n
+        k = dict(f["kernels"][0])
+        k["file"] = n
+        ks.append(k)
+    fig = {"format": "ncu --csv details page, one launch per file", "files": len(names), "kernel_count": len(ks),
+           "kernels": ks}
+    fig.update(_ncu_summary(ks))
+    fig["raw_equals_friendly"] = all(
+        k.get("raw_duration") == k.get("duration") and k.get("raw_dram_pct") == k.get("dram_pct")
+        and k.get("raw_sm_pct") == k.get("sm_pct") for k in ks)
+    summ = os.path.join(folder, "metrics_summary.by_llm-perf-opt.csv")
+    if os.path.exists(summ):
+        with open(summ, newline="") as fh:
+            theirs = {r["kernel_id"].split("_")[0] + "_" + r["kernel_id"].split("_")[1]: r for r in csv.DictReader(fh)}
+        agree = []
+        for k in ks:
+            t = theirs.get(k["file"].split(".")[0])
+            agree.append(t is not None
+                         and abs(float(t["duration_us"]) * 1e3 - k["duration"]) < 1e-6 * max(1.0, k["duration"])
+                         and abs(float(t["sm_throughput_pct"]) - k["sm_pct"]) < 1e-9
+                         and abs(float(t["dram_throughput_pct"]) - k["dram_pct"]) < 1e-9)
+        fig["agrees_with_llm_perf_opt_metrics_summary"] = {"kernels_compared": len(agree),
+                                                            "kernels_agreeing": sum(agree)}
     return fig
 
 
@@ -511,6 +570,8 @@ FILES = [
     ("rocprof_csv/kernel_trace.csv", rocprof_kernel_trace_csv_figures),
     ("rocpd/constructed/kernel_trace_as_rocpd.db", rocpd_figures),
     ("ncu_csv/cublaslt_ncu.log", ncu_csv_figures),
+    ("ncu_csv/llm-perf-opt_dsocr", ncu_csv_set_figures),
+    ("ncu_csv/llm-perf-opt_error_only_raw.csv", ncu_csv_figures),
 ]
 
 
