@@ -533,6 +533,31 @@ def nsys_nvtx_pptrace_csv_figures(path):
     }
 
 
+def nsys_kern_sum_csv_figures(path):
+    """`nsys stats -r cuda_gpu_kern_sum --format csv`: one row per kernel name."""
+    with open(path, newline="") as fh:
+        lines = fh.read().splitlines()
+    start = next(i for i, l in enumerate(lines) if l.startswith("Time (%)"))
+    rows = list(csv.DictReader(io.StringIO("\n".join(lines[start:]) + "\n")))
+    num = lambda v: float(v.replace(",", ""))  # noqa: E731
+    tot = [int(num(r["Total Time (ns)"])) for r in rows]
+    inst = [int(num(r["Instances"])) for r in rows]
+    ranked = sorted(range(len(rows)), key=lambda i: (-tot[i], rows[i]["Name"]))[:5]
+    return {
+        "format": "nsys stats cuda_gpu_kern_sum csv",
+        "columns": list(rows[0].keys()),
+        "preamble_lines_skipped": start,
+        "distinct_kernel_names": len(rows),
+        "kernel_count": sum(inst),
+        "kernel_total_ns": sum(tot),
+        "time_pct_sum": round(sum(num(r["Time (%)"]) for r in rows), 6),
+        "max_abs_avg_x_instances_minus_total_ns": round(max(
+            abs(num(r["Avg (ns)"]) * i - t) for r, i, t in zip(rows, inst, tot)), 3),
+        "top5_kernels_by_total_time": [{"name": rows[i]["Name"], "total_ns": tot[i], "count": inst[i]}
+                                       for i in ranked],
+    }
+
+
 def pipit_event_csv_figures(path):
     """pipit's own Trace.events dump (Enter/Leave rows); NOT an nsys stats report."""
     with open(path, newline="") as fh:
@@ -564,6 +589,12 @@ FILES = [
     ("nsys_sqlite/perlmutter-cloverleaf-cuda.sqlite.gz", nsys_sqlite_figures),
     ("nsys_sqlite/saxpy-mpi-cuda_nsys_perlmutter0.sqlite.gz", nsys_sqlite_figures),
     ("nsys_csv/nbody-nvtx_trace.csv", nsys_nvtx_pptrace_csv_figures),
+    ("nsys_csv/llm-perf-opt_dsocr/all-stage.cuda_gpu_kern_sum.csv", nsys_kern_sum_csv_figures),
+    ("nsys_csv/llm-perf-opt_dsocr/clip.cuda_gpu_kern_sum.csv", nsys_kern_sum_csv_figures),
+    ("nsys_csv/llm-perf-opt_dsocr/decode.cuda_gpu_kern_sum.csv", nsys_kern_sum_csv_figures),
+    ("nsys_csv/llm-perf-opt_dsocr/prefill.cuda_gpu_kern_sum.csv", nsys_kern_sum_csv_figures),
+    ("nsys_csv/llm-perf-opt_dsocr/projector.cuda_gpu_kern_sum.csv", nsys_kern_sum_csv_figures),
+    ("nsys_csv/llm-perf-opt_dsocr/sam.cuda_gpu_kern_sum.csv", nsys_kern_sum_csv_figures),
     ("nsys_csv/pipit_derived/cloverleaf_gpu_trace.csv", pipit_event_csv_figures),
     ("nsys_csv/pipit_derived/cloverleaf-cuda_api_trace.csv", pipit_event_csv_figures),
     ("rocprof_json/908_results.json.gz", rocprof_json_figures),
