@@ -1,0 +1,3 @@
+--
+-- Views related to markers
+--
