@@ -49,12 +49,26 @@ class RegimeError(Exception):
         """Each error this one stands for (one; several for a RegimeErrors)."""
         return [self]
 
+    def __reduce__(self) -> tuple:
+        """Pickle as plain data (class, message, and the location fields), so an error found in a
+        `--jobs N` worker reaches the parent as it was raised. Exception's own reduce calls
+        cls(*args), which subclasses with other signatures (TraceError, RegimeErrors) cannot take."""
+        return (_rebuild, (type(self), self.args, dict(self.__dict__)))
+
     def __str__(self) -> str:
         where = self.file or "<input>"
         if self.line:
             where += f":{self.line}"
         field = f" {one_line(self.field)}:" if self.field else ""
         return one_line(f"{where}:{field} {self.message}")
+
+
+def _rebuild(cls: type[RegimeError], args: tuple, state: dict) -> RegimeError:
+    """Unpickle a RegimeError (or subclass) without calling its __init__."""
+    err = cls.__new__(cls, *args)
+    err.args = args
+    err.__dict__.update(state)
+    return err
 
 
 class RegimeErrors(RegimeError):

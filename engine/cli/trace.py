@@ -57,10 +57,7 @@ def trace(
     if output is None:
         sys.stdout.write(text)
         return
-    try:
-        output.write_text(text, encoding="utf-8")
-    except OSError as err:
-        raise typer.Exit(core.refuse(RegimeError(str(err.strerror), file=str(output)))) from None
+    _write(output, text)
     sys.stderr.write(f"wrote {output}: {len(mapping['facts'])} facts measured from {trace_file}\n")
 
 
@@ -68,6 +65,8 @@ def _ranks(traces: list[Path], jobs: int, rules: list[Path] | None, max_bytes: f
            output: Path | None, fmt: CaseFormat) -> None:
     from regime.engine.trace import case_out
     from regime.engine.trace.ranks import fleet_report
+    if output is not None and not output.parent.is_dir():  # before the ranks are measured
+        _write(output, "")
     report, errors = fleet_report(traces, jobs, rules, max_bytes)
     for err in errors:
         core.error(err)
@@ -76,6 +75,14 @@ def _ranks(traces: list[Path], jobs: int, rules: list[Path] | None, max_bytes: f
     if output is None:
         sys.stdout.write(text)
     else:
-        output.write_text(text, encoding="utf-8")
+        _write(output, text)
     if errors:
         raise typer.Exit(core.EXIT_BAD_INPUT)
+
+
+def _write(output: Path, text: str) -> None:
+    """Write the case or report; a path that cannot be written is a one-line error, exit 2."""
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise typer.Exit(core.refuse(RegimeError(str(err.strerror or err), file=str(output)))) from None

@@ -117,15 +117,15 @@ class Concepts:
         table = self.phrases.get(kind, {})
         starts = self.starts.get(kind, {})
         out: list[Match] = []
+        around = set(self._words(context)) if context else set(ws)  # once per clause, not per match
+        cues = _CueSpans(ws, self.neg_before, self.neg_anywhere)
         i = 0
         while i < len(ws):
             for n in starts.get(ws[i], ()):
                 key = ws[i:i + n]
                 if key in table:
-                    around = set(self._words(context)) if context else set(ws)
                     concepts = self._disambiguate(kind, table[key], around - set(key))
-                    out.append(Match(kind, concepts, self.shown[(kind, key)], i,
-                                     self._negated(list(ws), i, n)))
+                    out.append(Match(kind, concepts, self.shown[(kind, key)], i, cues.negated(i, n)))
                     i += n
                     break
             else:
@@ -140,13 +140,6 @@ class Concepts:
         best = max(scores.values())
         winners = tuple(sorted(c for c, s in scores.items() if s == best))
         return winners if best > 0 else tuple(sorted(concepts))
-
-    def _negated(self, ws: list[str], i: int, n: int) -> bool:
-        before = f" {' '.join(ws[:i])} "
-        after = f" {' '.join(ws[i + n:])} "
-        if any(cue in before for cue in self.neg_before_text):
-            return True
-        return any(cue in before or cue in after for cue in self.neg_anywhere_text)
 
     def closest(self, kind: str, text: str) -> str | None:
         """The concept whose aliases and meaning share most words with `text` (for 'did you
@@ -237,6 +230,30 @@ def _singular(w: str) -> str:
 
 def clauses(text: str) -> list[str]:
     return [c for c in _CLAUSE.split(text) if c and c.strip()]
+
+
+class _CueSpans:
+    """Where negation cues occur in one clause, found once, so judging each match is O(1): a
+    'before' cue negates a match it ends before, an 'anywhere' cue one it does not overlap. (Joining
+    the words before and after every match was quadratic in a long answer item.)"""
+
+    def __init__(self, ws: tuple[str, ...], before: tuple[tuple[str, ...], ...],
+                 anywhere: tuple[tuple[str, ...], ...]) -> None:
+        self.first_end = min((e for cue in (*before, *anywhere) for _, e in _spans(ws, cue)), default=None)
+        anywhere_spans = [s for cue in anywhere for s in _spans(ws, cue)]
+        self.last_start = max((s for s, _ in anywhere_spans), default=None)
+
+    def negated(self, i: int, n: int) -> bool:
+        return (self.first_end is not None and self.first_end <= i) or \
+            (self.last_start is not None and self.last_start >= i + n)
+
+
+def _spans(ws: tuple[str, ...], cue: tuple[str, ...]) -> list[tuple[int, int]]:
+    """(start, end) of each occurrence of the word sequence `cue` in `ws`."""
+    n = len(cue)
+    if not n:
+        return []
+    return [(j, j + n) for j in range(len(ws) - n + 1) if ws[j] == cue[0] and ws[j:j + n] == cue]
 
 
 def _contains(ws: list[str], cue: tuple[str, ...]) -> bool:
