@@ -124,7 +124,7 @@ class Concepts:
             for n in starts.get(ws[i], ()):
                 key = ws[i:i + n]
                 if key in table:
-                    concepts = self._disambiguate(kind, table[key], around - set(key))
+                    concepts = self._disambiguate(kind, table[key], around, key)
                     out.append(Match(kind, concepts, self.shown[(kind, key)], i, cues.negated(i, n)))
                     i += n
                     break
@@ -132,11 +132,14 @@ class Concepts:
                 i += 1
         return out
 
-    def _disambiguate(self, kind: str, concepts: set[str], around: set[str]) -> tuple[str, ...]:
+    def _disambiguate(self, kind: str, concepts: set[str], around: set[str],
+                      key: tuple[str, ...]) -> tuple[str, ...]:
+        """The concepts whose meaning shares most words with `around` (less the alias itself and
+        ignored words); cost in the size of the meanings, not of the item (a long item is one set)."""
         if len(concepts) == 1 or kind != "lever":
             return tuple(sorted(concepts))
-        around = around - self.ignore
-        scores = {c: len(around & self.meanings.get(c, set())) for c in concepts}
+        scores = {c: sum(1 for w in self.meanings.get(c, ()) if w in around and w not in key
+                         and w not in self.ignore) for c in concepts}
         best = max(scores.values())
         winners = tuple(sorted(c for c, s in scores.items() if s == best))
         return winners if best > 0 else tuple(sorted(concepts))
