@@ -15,7 +15,7 @@ MAX_REPORTED = 10
 # Anything that would break a message across lines or move a terminal's cursor: C0/C1 controls
 # and Unicode line/paragraph separators. Messages quote untrusted input, so they are flattened.
 _BREAKS = re.compile(r"\s*[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]+\s*")
-_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
+_CONTROL = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")  # and bidi
 
 
 def one_line(text: str) -> str:

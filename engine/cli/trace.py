@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from regime.core.errors import RegimeError
+from regime.core.escape import one_line
 from regime.engine.cli import core
 from regime.engine.cli.options import JobsOpt, RulesOpt
 
@@ -49,7 +50,7 @@ def trace(
     except RegimeError as err:
         raise typer.Exit(core.refuse(err)) from None
     for finding in trace_findings(mapping):
-        sys.stderr.write(f"note: {trace_file}: {finding.because}\n")
+        sys.stderr.write(f"note: {one_line(str(trace_file))}: {one_line(finding.because)}\n")
     if output is not None:
         mapping.pop("id")  # a case file's id is its file name, as for every other case
     text = (json.dumps(mapping, indent=2, ensure_ascii=False) + "\n" if fmt is CaseFormat.json
