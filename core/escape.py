@@ -32,7 +32,7 @@ _BREAKS = re.compile(r"\s*[\r\n\t]+\s*")
 # Markdown's inline specials (CommonMark lets a backslash escape any of them); < > & become
 # entities instead. A list marker or heading only counts at the start: escaped there.
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#!|~])")
-_MD_LEAD = re.compile(r"^(\d*)([-+.)=>])")
+_MD_LEAD = re.compile(r"^(\d*)([-+.)=])")
 _CSV_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 
 

@@ -242,21 +242,20 @@ class _CueSpans:
 
     def __init__(self, ws: tuple[str, ...], before: tuple[tuple[str, ...], ...],
                  anywhere: tuple[tuple[str, ...], ...]) -> None:
-        self.first_end = min((e for cue in (*before, *anywhere) for _, e in _spans(ws, cue)), default=None)
-        anywhere_spans = [s for cue in anywhere for s in _spans(ws, cue)]
-        self.last_start = max((s for s, _ in anywhere_spans), default=None)
+        at: dict[str, list[int]] = {}
+        for j, w in enumerate(ws):
+            at.setdefault(w, []).append(j)
+
+        def spans(cue: tuple[str, ...]) -> list[tuple[int, int]]:
+            n = len(cue)
+            return [(j, j + n) for j in at.get(cue[0], ()) if ws[j:j + n] == cue] if n else []
+
+        self.first_end = min((e for cue in (*before, *anywhere) for _, e in spans(cue)), default=None)
+        self.last_start = max((s for cue in anywhere for s, _ in spans(cue)), default=None)
 
     def negated(self, i: int, n: int) -> bool:
         return (self.first_end is not None and self.first_end <= i) or \
             (self.last_start is not None and self.last_start >= i + n)
-
-
-def _spans(ws: tuple[str, ...], cue: tuple[str, ...]) -> list[tuple[int, int]]:
-    """(start, end) of each occurrence of the word sequence `cue` in `ws`."""
-    n = len(cue)
-    if not n:
-        return []
-    return [(j, j + n) for j in range(len(ws) - n + 1) if ws[j] == cue[0] and ws[j:j + n] == cue]
 
 
 def _contains(ws: list[str], cue: tuple[str, ...]) -> bool:

@@ -40,8 +40,9 @@ def _source(f: Fact) -> str:
 def _inputs(m: ReportModel) -> list[str]:
     i = m.inputs
     lines = ["## Inputs", ""]
-    if i.summary:
-        lines += [f"> {md(i.summary)}", ""]  # the case's words: text, never markup
+    summary = md(i.summary or "")  # the case's words: text, never markup
+    if summary:
+        lines += [f"> {summary}", ""]
     lines.append(f"- **Case file:** {md(m.path)}")
     if i.hardware:
         lines.append(f"- **Hardware:** {md(i.hardware)}")
