@@ -58,7 +58,7 @@ def load_json(data: bytes | memoryview) -> Any:
     try:
         return orjson.loads(data) if len(data) <= ORJSON_MAX else json.loads(bytes(data))
     except json.JSONDecodeError as err:  # orjson's error is a subclass
-        message = TOO_DEEP if "recursion" in err.msg.lower() else err.msg
+        message = TOO_DEEP if "recursion" in err.msg.lower() or "depth" in err.msg.lower() else err.msg
         if "infinity" in message or "out of range" in message:
             message = "number out of range"
         raise BadJSON(message, err.pos) from None
