@@ -12,7 +12,7 @@ same way whichever profiler wrote it:
 
 - `load_json(data)`: bytes to Python, or `BadJSON` (message, byte position) — never an
   OverflowError or RecursionError, whatever the nesting or the numbers;
-- `decode_typed(decoder, data)`: a typed msgspec decode, BadJSON when it cannot be decoded (bad
+- `decode_typed(decoder, data)`: msgspec typed decoding, BadJSON when it cannot be decoded (bad
   JSON, a number out of range, nesting past the decoder's depth: message TOO_DEEP);
   `decode_or_none` the same with None, for a fast path that falls back to a careful one;
 - `event_args(raw, file, index)`: an event's raw `args` as a dict, located on failure;

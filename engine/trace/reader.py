@@ -209,7 +209,7 @@ class TraceReader:
 
     def _last_boundary(self) -> int | None:
         """End (exclusive) of the last event in the buffer that a ',{' or ']' follows, within
-        `cap`. After a cut fails to decode, the next try goes half as far (until the read passes
+        `cap`. After a cut is not valid JSON, the next try goes half as far (until the read passes
         that point): a '}]' inside a value after the array (deviceProperties written last), or an
         unreadable event, then costs O(log n) block decodes, not one per remaining event."""
         buf, hi = self.buf, len(self.buf)
