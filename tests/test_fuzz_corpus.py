@@ -422,6 +422,7 @@ def replay(folder: str, tmp_path: Path, regime: list[str], runs: list[Run]) -> N
     work = tmp_path / folder
     shutil.copytree(CORPUS / folder, work)
     _setup(folder, work)
+    errors_without_jobs: dict[tuple[str, ...], list[str]] = {}
     for args, allowed in runs:
         argv = [a.replace("{cases}", str(ROOT / "cases")).replace("{answers}", str(ROOT / "answers"))
                 for a in args]
@@ -429,6 +430,10 @@ def replay(folder: str, tmp_path: Path, regime: list[str], runs: list[Run]) -> N
         proc = subprocess.run([*regime, *argv], capture_output=True, text=True, cwd=work, timeout=300,
                               env={**os.environ, "COLUMNS": "120"})  # a kill limit, not a timed assert
         check_contract(proc, args, allowed, work, before)
+        # `--jobs N` reports what `--jobs 1` does
+        jobs = args.index("--jobs") if "--jobs" in args else len(args)
+        errors = [ln for ln in proc.stderr.splitlines() if ln.startswith("error:")]
+        assert errors_without_jobs.setdefault(args[:jobs] + args[jobs + 2:], errors) == errors, args
 
 
 @pytest.mark.e2e
