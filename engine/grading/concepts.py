@@ -119,12 +119,15 @@ class Concepts:
         out: list[Match] = []
         around = set(self._words(context)) if context else set(ws)  # once per clause, not per match
         cues = _CueSpans(ws, self.neg_before, self.neg_anywhere)
+        chosen: dict[tuple[str, ...], tuple[str, ...]] = {}
         i = 0
         while i < len(ws):
             for n in starts.get(ws[i], ()):
                 key = ws[i:i + n]
                 if key in table:
-                    concepts = self._disambiguate(kind, table[key], around, key)
+                    concepts = chosen.get(key)
+                    if concepts is None:  # the same alias again: the same words around it
+                        concepts = chosen[key] = self._disambiguate(kind, table[key], around, key)
                     out.append(Match(kind, concepts, self.shown[(kind, key)], i, cues.negated(i, n)))
                     i += n
                     break
