@@ -15,7 +15,7 @@ MAX_REPORTED = 10
 # Anything that would break a message across lines or move a terminal's cursor: C0/C1 controls
 # and Unicode line/paragraph separators. Messages quote untrusted input, so they are flattened.
 _BREAKS = re.compile(r"\s*[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]+\s*")
-_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
+_CONTROL = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")  # and bidi
 
 
 def one_line(text: str) -> str:
@@ -49,12 +49,26 @@ class RegimeError(Exception):
         """Each error this one stands for (one; several for a RegimeErrors)."""
         return [self]
 
+    def __reduce__(self) -> tuple:
+        """Pickle as plain data (class, message, and the location fields), so an error found in a
+        `--jobs N` worker reaches the parent as it was raised. Exception's own reduce calls
+        cls(*args), which subclasses with other signatures (TraceError, RegimeErrors) cannot take."""
+        return (_rebuild, (type(self), self.args, dict(self.__dict__)))
+
     def __str__(self) -> str:
         where = self.file or "<input>"
         if self.line:
             where += f":{self.line}"
         field = f" {one_line(self.field)}:" if self.field else ""
         return one_line(f"{where}:{field} {self.message}")
+
+
+def _rebuild(cls: type[RegimeError], args: tuple, state: dict) -> RegimeError:
+    """Unpickle a RegimeError (or subclass) without calling its __init__."""
+    err = cls.__new__(cls, *args)
+    err.args = args
+    err.__dict__.update(state)
+    return err
 
 
 class RegimeErrors(RegimeError):

@@ -100,3 +100,27 @@ def run_cli(*args: str, cwd: Path | None = None,
     """Run `regime` in a fresh interpreter, as a user would (`env`: added to the environment)."""
     return subprocess.run([sys.executable, "-m", "regime.engine.cli.entry", *args], capture_output=True,
                           text=True, cwd=cwd or ROOT, timeout=300, env={**os.environ, **(env or {})})
+
+
+@pytest.fixture(scope="session")
+def installed_regime(tmp_path_factory) -> Path:
+    """`regime` from a wheel of this checkout in a fresh venv, built once per test session (the
+    venv borrows the test venv's dependencies through a .pth file: no network)."""
+    import site
+    import sysconfig
+    work = tmp_path_factory.mktemp("installed")
+    wheels, fresh = work / "wheels", work / "venv"
+
+    def run(*cmd: object) -> str:
+        done = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, f"{cmd}\n{done.stdout}{done.stderr}"
+        return done.stdout
+
+    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-w", wheels, ROOT)
+    run(sys.executable, "-m", "venv", fresh)
+    py = fresh / "bin" / "python"
+    run(py, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", *wheels.glob("regime-*.whl"))
+    purelib = Path(run(py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])").strip())
+    deps = [p for p in {*site.getsitepackages(), sysconfig.get_paths()["purelib"]} if Path(p).is_dir()]
+    (purelib / "regime_test_deps.pth").write_text("\n".join(deps) + "\n", encoding="utf-8")
+    return fresh / "bin" / "regime"

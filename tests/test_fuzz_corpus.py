@@ -3,8 +3,14 @@ one-line `error: FILE:LINE: FIELD: message` errors with exit code 2, and a batch
 
 from __future__ import annotations
 
+import csv
 import io
+import json
+import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -241,3 +247,204 @@ def test_a_derivation_outside_plausible_magnitudes_is_a_finding_not_a_fault(tmp_
     failed = [c for c in d.conclusions if c.id == "derivation_failed" and c.rule == "make_tiny"]
     assert failed and "outside the valid range 0 or 1e-18 <= |x| <= 1e+18" in failed[0].because
     assert "tiny_x" not in d.facts and not [c for c in d.conclusions if c.id == "tiny_seen"]
+
+
+# ---- every folder of the (shared) fuzz corpus, through the CLI, against its README's contract --------
+# Each folder is a class with its reproducers and HOW.txt (tests/fuzz_corpus/SHARED_README.md states the
+# contract). A run: (arguments, the exit codes the contract allows). "{cases}" is the project's cases/.
+
+Run = tuple[tuple[str, ...], frozenset[int]]
+OK, REFUSED, EITHER = frozenset({0}), frozenset({2}), frozenset({0, 2})
+FORMATS = ("text", "json", "markdown")
+
+
+def diag(*files: str, rc: frozenset[int] = EITHER, extra: tuple[str, ...] = ()) -> list[Run]:
+    return [(("diagnose", *files, *extra, "--format", f), rc) for f in FORMATS]
+
+
+def pack_runs(*files: str) -> list[Run]:
+    return [(("check", "--rules", "pack"), EITHER),
+            *(run for f in files for run in diag(f, extra=("--rules", "pack")))]
+
+
+def trace(*files: str, rc: frozenset[int] = REFUSED) -> list[Run]:
+    return [(("trace", f), rc) for f in files] + [(("diagnose", "--trace", files[0]), rc)]
+
+
+FOLDERS: dict[str, list[Run]] = {
+    "crash_AttributeError_engine_yamlsrc_py_50_construct_mapping": diag("fz_001418.yaml"),
+    "crash_AttributeError_facts_catalogue_py_52_entry_facts": diag("fz_001483.yaml"),
+    "crash_KeyError_engine_yamlsrc_py_50_construct_mapping": diag("fz_003765.yaml"),
+    "crash_MarkupError_engine_report_py_108_section": pack_runs("{cases}/a_chatbot.yaml", "edge_huge.yaml"),
+    "crash_MarkupError_engine_report_py_89_print_text": diag("fz_000734.yaml"),
+    "crash_OverflowError_engine_units_py_92_parse_quantity": diag("fz_006935.yaml"),
+    "crash_TypeError_engine_expr_py_705_compare": diag("fz_001729.yaml"),
+    "crash_cli_rc_1_KeyError": diag("fz_cli_00085.yaml"),
+    "engine_fault_EngineFault_engine_fault_please_report_case_fz_N_TypeErro": diag("fz_000176.yaml"),
+    "engine_fault_EngineFault_engine_fault_please_report_case_g_balanced_ne":
+        pack_runs("{cases}/g_balanced_near_ridge_h100.yaml", "edge_tiny.yaml"),
+    "engine_fault_EngineFault_engine_fault_please_report_case_g_batchN_hN_b":
+        pack_runs("{cases}/g_batch256_h100_bandwidth_bound.yaml", "edge_huge.yaml"),
+    "engine_fault_EngineFault_engine_fault_please_report_case_g_fpN_wNaN_bN":
+        pack_runs("{cases}/g_fp8_w8a8_b200.yaml", "edge_tiny.yaml"),
+    "engine_fault_EngineFault_engine_fault_please_report_case_g_overhead_de":
+        pack_runs("{cases}/g_overhead_decode_h100_pcie.yaml", "edge_huge.yaml"),
+    "engine_fault_cli_engine_fault": diag("fz_cli_00102.yaml"),
+    "manual_bigint_yaml": diag("c.yaml", rc=REFUSED),
+    "manual_hexint_overflow": diag("c.yaml", rc=REFUSED),
+    "manual_inline_category": diag("c.yaml", rc=REFUSED),
+    "manual_log_unit_case": diag("c.yaml", rc=REFUSED),
+    "manual_offset_unit_pack": [(("check", "--rules", "pack"), REFUSED)],
+    "manual_underflow_pack": [(("check", "--rules", "pack"), REFUSED),
+                              (("diagnose", "{cases}/a_chatbot.yaml", "--rules", "pack", "--format", "json"),
+                               REFUSED)],
+    "multiline_error_cli_error_message_spans_several_lines": diag("fz_cli_00157.yaml"),
+    "set-drops-refused-inputs-exit0": [
+        (("diagnose", "nope_case", "--set", "batch=8", "--format", "json"), REFUSED),
+        (("diagnose", "emptydir", "--set", "batch=8"), REFUSED),
+        (("diagnose", "nope_case", "a_chatbot", "--set", "batch=8", "--format", "json"), REFUSED)],
+    "set-json-not-an-envelope": [
+        (("diagnose", "a_chatbot", "b_training_run", "--set", "batch=8", "--format", "json"), OK),
+        (("diagnose", "a_chatbot", "--set", "batch=8", "--format", "jsonl"), OK)],
+    "slow-refusal-many-unknown-keys": [(("diagnose", "many_unknown_facts.yaml", "--format", "json"), REFUSED),
+                                       (("diagnose", "many_unknown_keys.yaml"), REFUSED)],
+    "trace-args-not-a-mapping": trace("trace.json", "trace_runtime.json"),
+    "trace-huge-header-memory": trace("header2m.json.gz", "evname10m.json.gz", rc=EITHER),
+    "trace-args-number-out-of-range": [
+        *trace("counter_1e400.json", "kernel_correlation_1e400.json", "runtime_correlation_400digits.json"),
+        (("trace", "ranks", "--jobs", "2"), REFUSED)],
+    "trace-deep-args-recursion": trace("deep_args_1000.json", "deep_cpu_op_args_1000.json"),
+    "trace-ranks-jobs-error-lost": [(("trace", "ranks", "--jobs", "1"), REFUSED),
+                                    (("trace", "ranks", "--jobs", "2"), REFUSED)],
+    "trace-ranks-output-unwritable": [
+        (("trace", "rank0.json.gz", "rank1.json.gz", "-o", "missing_dir/fleet.yaml"), REFUSED),
+        (("trace", "rank0.json.gz", "-o", "missing_dir/case.yaml"), REFUSED)],
+    "trace-trailing-header-quadratic": trace("empties_then_device.json", "sampled_device_after.json.gz",
+                                             rc=OK),
+    "trace-counter-values-unchecked": trace("ffma_1e308.json", "dram_negative.json", "ffma_30digits.json",
+                                            "counters_null.json"),
+    "grade-number-exponent-overflow": [(("grade", "answer.md"), REFUSED),
+                                       (("grade", "answer.yaml"), REFUSED)],
+    "grade-long-item-quadratic": [(("grade", "batching_x8000.md"), OK),
+                                  (("grade", "{answers}/a_chatbot.solution.md", "batching_x8000.md", "--jobs",
+                                    "2", "--format", "csv"), OK)],
+    "grade-csv-formula-injection": [
+        (("grade", "class", "--format", "csv", "-o", "out"), REFUSED),  # one answer names an unknown case
+        (("grade", "class/=HYPERLINK(\"http:__evil.example\").yaml", "class/at_student.yaml",
+          "--format", "csv"), OK)],
+    "grade-feedback-markdown-injection": [(("grade", "html_answer.md", "--format", f, "-o", f), OK)
+                                          for f in ("gradescope", "prairielearn")],
+    "report-markdown-title-injection": [(("report", "injected_title.yaml", "-o", "rep"), OK),
+                                        *diag("injected_title.yaml", rc=OK)],
+    "report-title-control-chars": [
+        *diag("ansi_title.yaml", rc=OK), *diag("bidi_title.yaml", rc=OK),
+        (("diagnose", "--quiet", "ansi_title.yaml", "bidi_title.yaml"), OK),
+        (("report", "ansi_title.yaml", "bidi_title.yaml", "-o", "rep"), OK),
+        (("trace", "esc_device_trace.json"), OK)],
+    "exercise-student-folder-collision": [
+        (("exercise", "make", "a_chatbot", "--students", f"roster_{r}.csv", "--seed", "7", "-o", f"v_{r}"),
+         REFUSED) for r in ("umlaut", "separators", "long")],
+}
+
+
+def _setup(folder: str, work: Path) -> None:
+    """What HOW.txt builds by hand before its commands (git keeps no empty folder)."""
+    if folder == "set-drops-refused-inputs-exit0":
+        (work / "emptydir").mkdir(exist_ok=True)
+    if folder == "trace-args-number-out-of-range":
+        (work / "ranks").mkdir()
+        shutil.copy(work / "counter_1e400.json", work / "ranks" / "r1.json")
+        shutil.copy(work / "kernel_correlation_1e400.json", work / "ranks" / "r0.json")
+
+
+def test_every_corpus_folder_is_in_the_table():
+    assert sorted(p.name for p in CORPUS.iterdir() if (p / "HOW.txt").is_file()) == sorted(FOLDERS)
+
+
+_LOCATED = re.compile(r"^error: [^\s:][^:]*:")  # error: FILE:... (FILE: an input, a path, an option)
+# The corpus's payloads as they would read unescaped (Regime's own pages hold <svg> charts).
+_TAGS = re.compile(r"<script>|<img src|<svg onload", re.I)  # the corpus's payloads, unescaped
+_MD_MARKUP = re.compile(r"\]\((?:javascript|https?):|^#+ Verdict", re.I | re.M)  # a link; a forged heading
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _number(cell: str) -> bool:
+    try:
+        float(cell)
+    except ValueError:
+        return False
+    return True
+
+
+def assert_nothing_injected(name: str, text: str) -> None:
+    """What Regime wrote: no raw terminal control, no bidi override outside JSON data, no markup
+    from the inputs in Markdown/HTML, no CSV cell a spreadsheet would run."""
+    assert "\x1b" not in text and "\x07" not in text, name
+    if name.endswith(".json") and not name.endswith("results.json"):
+        return  # JSON is data: the raw value, its control characters escaped by the encoder
+    assert not _BIDI.search(text), name
+    markdown = name.endswith((".md", "results.json"))  # Gradescope/PrairieLearn fields are Markdown
+    if markdown or name.endswith(".html"):
+        assert not _TAGS.search(text), (name, _TAGS.search(text))
+    if markdown:
+        assert not _MD_MARKUP.search(text), (name, _MD_MARKUP.search(text))
+    if name.endswith(".csv"):
+        for row in csv.reader(io.StringIO(text)):
+            for cell in row:
+                assert _number(cell) or not cell.startswith(_FORMULA), (name, cell)
+
+
+def check_contract(proc: subprocess.CompletedProcess, args: tuple[str, ...], allowed: frozenset[int],
+                   work: Path, before: set[Path]) -> None:
+    said = proc.stdout + proc.stderr
+    assert proc.returncode in allowed, (args, proc.returncode, said[-2000:])
+    assert "Traceback" not in said and "engine fault" not in said.lower(), (args, said[-2000:])
+    errors = [ln for ln in proc.stderr.splitlines() if ln.startswith("error:")]
+    assert all(_LOCATED.match(ln) for ln in errors), (args, errors)
+    if proc.returncode == 2:
+        assert errors, (args, proc.stderr[-2000:])
+    fmt = args[args.index("--format") + 1] if "--format" in args else "text"
+    if fmt == "json" and "-o" not in args and proc.stdout:  # (knowledge refused: no envelope yet)
+        json.loads(proc.stdout)  # one envelope
+    if fmt == "jsonl":
+        assert all(json.loads(ln) is not None for ln in proc.stdout.splitlines())
+    out_name = {"csv": "stdout.csv", "json": "stdout.json", "jsonl": "stdout.json",
+                "markdown": "stdout.md"}.get(fmt, "stdout.txt")
+    assert_nothing_injected(out_name, proc.stdout)
+    assert "\x1b" not in proc.stderr and not _BIDI.search(proc.stderr), args
+    for path in sorted(set(work.rglob("*")) - before):
+        if path.is_file() and path.suffix in (".md", ".html", ".csv", ".json", ".yaml", ".txt"):
+            assert_nothing_injected(path.name, path.read_text(encoding="utf-8"))
+
+
+def replay(folder: str, tmp_path: Path, regime: list[str], runs: list[Run]) -> None:
+    work = tmp_path / folder
+    shutil.copytree(CORPUS / folder, work)
+    _setup(folder, work)
+    errors_without_jobs: dict[tuple[str, ...], list[str]] = {}
+    for args, allowed in runs:
+        argv = [a.replace("{cases}", str(ROOT / "cases")).replace("{answers}", str(ROOT / "answers"))
+                for a in args]
+        before = set(work.rglob("*"))
+        proc = subprocess.run([*regime, *argv], capture_output=True, text=True, cwd=work, timeout=300,
+                              env={**os.environ, "COLUMNS": "120"})  # a kill limit, not a timed assert
+        check_contract(proc, args, allowed, work, before)
+        # `--jobs N` reports what `--jobs 1` does
+        jobs = args.index("--jobs") if "--jobs" in args else len(args)
+        errors = [ln for ln in proc.stderr.splitlines() if ln.startswith("error:")]
+        assert errors_without_jobs.setdefault(args[:jobs] + args[jobs + 2:], errors) == errors, args
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("folder", sorted(FOLDERS))
+def test_corpus_folder_keeps_the_contract(folder, tmp_path):
+    replay(folder, tmp_path, [sys.executable, "-m", "regime.engine.cli.entry"], FOLDERS[folder])
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("folder", sorted(FOLDERS))
+def test_corpus_folder_keeps_the_contract_installed(folder, tmp_path, installed_regime):
+    """The same through the wheel (one install per session): its first runs, so every folder is
+    replayed on the installed package without doubling the suite's time."""
+    replay(folder, tmp_path, [str(installed_regime)], FOLDERS[folder][:2])

@@ -4,9 +4,10 @@ chart beside it, and the report model as JSON; one index page links them all."""
 from __future__ import annotations
 
 import json
-from html import escape
 from pathlib import Path
+from urllib.parse import quote
 
+from regime.core.escape import html_text as escape
 from regime.engine.api import Outcome
 from regime.engine.knowledge.model import Knowledge
 from regime.engine.report import chart, render_html, render_markdown
@@ -76,9 +77,10 @@ def _row(doc: dict, fresh: set[str]) -> str:
     case = str(doc["case"])
     top = (doc.get("fixes") or [None])[0]
     bound = ", ".join(f"{b['name']} = {b['text']}" for b in top.get("bounds", [])) if top else ""
-    return (f'<tr><td><a href="{escape(case)}.html">{escape(case)}</a></td>'
+    href = quote(case)  # a relative path whatever the name (":" escaped: never javascript: or another scheme)
+    return (f'<tr><td><a href="{escape(href)}.html">{escape(case)}</a></td>'
             f"<td>{escape(str(doc.get('title', '')))}</td>"
             f"<td>{escape(str(doc['verdict'].get('line', '')).split(';')[0])}</td>"
             f"<td>{escape(top['title'] if top else '—')}</td><td>{escape(bound)}</td>"
-            f'<td><a href="{escape(case)}.md">Markdown</a></td>'
+            f'<td><a href="{escape(href)}.md">Markdown</a></td>'
             f"<td>{'this run' if case in fresh else 'an earlier run'}</td></tr>")

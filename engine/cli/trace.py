@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from regime.core.errors import RegimeError
+from regime.core.escape import one_line
 from regime.engine.cli import core
 from regime.engine.cli.options import JobsOpt, RulesOpt
 
@@ -49,7 +50,7 @@ def trace(
     except RegimeError as err:
         raise typer.Exit(core.refuse(err)) from None
     for finding in trace_findings(mapping):
-        sys.stderr.write(f"note: {trace_file}: {finding.because}\n")
+        sys.stderr.write(f"note: {one_line(str(trace_file))}: {one_line(finding.because)}\n")
     if output is not None:
         mapping.pop("id")  # a case file's id is its file name, as for every other case
     text = (json.dumps(mapping, indent=2, ensure_ascii=False) + "\n" if fmt is CaseFormat.json
@@ -57,10 +58,7 @@ def trace(
     if output is None:
         sys.stdout.write(text)
         return
-    try:
-        output.write_text(text, encoding="utf-8")
-    except OSError as err:
-        raise typer.Exit(core.refuse(RegimeError(str(err.strerror), file=str(output)))) from None
+    _write(output, text)
     sys.stderr.write(f"wrote {output}: {len(mapping['facts'])} facts measured from {trace_file}\n")
 
 
@@ -68,6 +66,8 @@ def _ranks(traces: list[Path], jobs: int, rules: list[Path] | None, max_bytes: f
            output: Path | None, fmt: CaseFormat) -> None:
     from regime.engine.trace import case_out
     from regime.engine.trace.ranks import fleet_report
+    if output is not None and not output.parent.is_dir():  # before the ranks are measured
+        _write(output, "")
     report, errors = fleet_report(traces, jobs, rules, max_bytes)
     for err in errors:
         core.error(err)
@@ -76,6 +76,14 @@ def _ranks(traces: list[Path], jobs: int, rules: list[Path] | None, max_bytes: f
     if output is None:
         sys.stdout.write(text)
     else:
-        output.write_text(text, encoding="utf-8")
+        _write(output, text)
     if errors:
         raise typer.Exit(core.EXIT_BAD_INPUT)
+
+
+def _write(output: Path, text: str) -> None:
+    """Write the case or report; a path that cannot be written is a one-line error, exit 2."""
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise typer.Exit(core.refuse(RegimeError(str(err.strerror or err), file=str(output)))) from None

@@ -117,36 +117,35 @@ class Concepts:
         table = self.phrases.get(kind, {})
         starts = self.starts.get(kind, {})
         out: list[Match] = []
+        around = set(self._words(context)) if context else set(ws)  # once per clause, not per match
+        cues = _CueSpans(ws, self.neg_before, self.neg_anywhere)
+        chosen: dict[tuple[str, ...], tuple[str, ...]] = {}
         i = 0
         while i < len(ws):
             for n in starts.get(ws[i], ()):
                 key = ws[i:i + n]
                 if key in table:
-                    around = set(self._words(context)) if context else set(ws)
-                    concepts = self._disambiguate(kind, table[key], around - set(key))
-                    out.append(Match(kind, concepts, self.shown[(kind, key)], i,
-                                     self._negated(list(ws), i, n)))
+                    concepts = chosen.get(key)
+                    if concepts is None:  # the same alias again: the same words around it
+                        concepts = chosen[key] = self._disambiguate(kind, table[key], around, key)
+                    out.append(Match(kind, concepts, self.shown[(kind, key)], i, cues.negated(i, n)))
                     i += n
                     break
             else:
                 i += 1
         return out
 
-    def _disambiguate(self, kind: str, concepts: set[str], around: set[str]) -> tuple[str, ...]:
+    def _disambiguate(self, kind: str, concepts: set[str], around: set[str],
+                      key: tuple[str, ...]) -> tuple[str, ...]:
+        """The concepts whose meaning shares most words with `around` (less the alias itself and
+        ignored words); cost in the size of the meanings, not of the item (a long item is one set)."""
         if len(concepts) == 1 or kind != "lever":
             return tuple(sorted(concepts))
-        around = around - self.ignore
-        scores = {c: len(around & self.meanings.get(c, set())) for c in concepts}
+        scores = {c: sum(1 for w in self.meanings.get(c, ()) if w in around and w not in key
+                         and w not in self.ignore) for c in concepts}
         best = max(scores.values())
         winners = tuple(sorted(c for c, s in scores.items() if s == best))
         return winners if best > 0 else tuple(sorted(concepts))
-
-    def _negated(self, ws: list[str], i: int, n: int) -> bool:
-        before = f" {' '.join(ws[:i])} "
-        after = f" {' '.join(ws[i + n:])} "
-        if any(cue in before for cue in self.neg_before_text):
-            return True
-        return any(cue in before or cue in after for cue in self.neg_anywhere_text)
 
     def closest(self, kind: str, text: str) -> str | None:
         """The concept whose aliases and meaning share most words with `text` (for 'did you
@@ -237,6 +236,29 @@ def _singular(w: str) -> str:
 
 def clauses(text: str) -> list[str]:
     return [c for c in _CLAUSE.split(text) if c and c.strip()]
+
+
+class _CueSpans:
+    """Where negation cues occur in one clause, found once, so judging each match is O(1): a
+    'before' cue negates a match it ends before, an 'anywhere' cue one it does not overlap. (Joining
+    the words before and after every match was quadratic in a long answer item.)"""
+
+    def __init__(self, ws: tuple[str, ...], before: tuple[tuple[str, ...], ...],
+                 anywhere: tuple[tuple[str, ...], ...]) -> None:
+        at: dict[str, list[int]] = {}
+        for j, w in enumerate(ws):
+            at.setdefault(w, []).append(j)
+
+        def spans(cue: tuple[str, ...]) -> list[tuple[int, int]]:
+            n = len(cue)
+            return [(j, j + n) for j in at.get(cue[0], ()) if ws[j:j + n] == cue] if n else []
+
+        self.first_end = min((e for cue in (*before, *anywhere) for _, e in spans(cue)), default=None)
+        self.last_start = max((s for cue in anywhere for s, _ in spans(cue)), default=None)
+
+    def negated(self, i: int, n: int) -> bool:
+        return (self.first_end is not None and self.first_end <= i) or \
+            (self.last_start is not None and self.last_start >= i + n)
 
 
 def _contains(ws: list[str], cue: tuple[str, ...]) -> bool:

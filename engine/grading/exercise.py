@@ -149,6 +149,7 @@ def read_roster(path: Path) -> Roster:
         seen[sid] = lineno
     if not seen:
         raise RegimeError(f"roster names no students in column '{roster.column}'", file=str(path))
+    vfiles.check_folders(list(seen), str(path), list(seen.values()))
     roster.extend(seen)
     return roster
 
@@ -168,6 +169,7 @@ def make(grader: Grader, case_path: Path, students: list[str], seed: str, out: P
     for r in requested:
         if r not in regimes:
             raise RegimeError(f"unknown regime '{r}'{did_you_mean(r, regimes)}", field="--cover")
+    vfiles.check_folders(students)
     ex = Exercise(case_id, seed, requested=requested)
     out.mkdir(parents=True, exist_ok=True)
     for student in students:

@@ -13,6 +13,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from regime.core.escape import csv_cell, markdown_inline, terminal_text
 from regime.engine.grading.grader import Result
 from regime.engine.grading.rubric import PARTS
 
@@ -28,6 +29,12 @@ def _dumps(payload: Any) -> str:
 # ---- text -----------------------------------------------------------------------------------------
 
 def text(r: Result) -> str:
+    """For a terminal: what the student wrote (quoted in feedback, ids, file names) can carry no
+    control or bidi character."""
+    return terminal_text(_text(r))
+
+
+def _text(r: Result) -> str:
     who = " / ".join(x for x in (r.student, r.case) if x)
     if not r.graded:
         return f"{r.submission}{f' ({who})' if who else ''}: NOT GRADED\n" + "".join(
@@ -60,21 +67,22 @@ def weights_line(r: Result) -> list[str]:
 
 
 def markdown(r: Result) -> str:
-    """The feedback a student reads (Gradescope and PrairieLearn show it)."""
+    """The feedback a student reads (Gradescope and PrairieLearn show it as Markdown): every
+    line that quotes the submission is escaped, so it renders as the text written."""
     if not r.graded:
-        errors = "".join(f"- `{e}`\n" for e in r.errors)
+        errors = "".join(f"- {markdown_inline(e)}\n" for e in r.errors)
         return "**Not graded.** Fix these problems and resubmit:\n\n" + errors
     out = [f"**Score: {r.score:g} / {r.max_score:g}**", "", *weights_line(r), ""]
     for p in r.parts:
         if p.max_points:
             out.append(f"- {TITLES[p.part]}: {p.points:g} / {p.max_points:g}")
     for pen in r.penalties:
-        out.append(f"- Penalty `{pen.id}`: −{pen.points:g} — {pen.feedback}")
+        out.append(f"- Penalty `{pen.id}`: −{pen.points:g} — {markdown_inline(pen.feedback)}")
     return "\n".join(out) + f"\n\n_fingerprint {r.fingerprint}_\n"
 
 
 def _part_output(feedback: list[str]) -> str:
-    return "\n".join(f"- {f}" for f in feedback) if feedback else "Full marks."
+    return "\n".join(f"- {markdown_inline(f)}" for f in feedback) if feedback else "Full marks."
 
 
 # ---- JSON -----------------------------------------------------------------------------------------
@@ -95,10 +103,11 @@ def to_csv(results: list[Result]) -> str:
     w.writerow(CSV_COLUMNS)
     for r in results:
         points = {p.part: f"{p.points:g}" for p in r.parts if p.max_points}
-        w.writerow([r.submission, r.student or "", r.case or "", r.format or "",
+        w.writerow([*map(csv_cell, (r.submission, r.student or "", r.case or "", r.format or "")),
                      "graded" if r.graded else "not graded", *(points.get(p, "") for p in PARTS),
                      f"{sum(x.points for x in r.penalties):g}", f"{r.score:g}" if r.graded else "",
-                     f"{r.max_score:g}", " ".join(r.wrong_levers), " | ".join(r.errors), r.fingerprint])
+                     f"{r.max_score:g}", csv_cell(" ".join(r.wrong_levers)), csv_cell(" | ".join(r.errors)),
+                     r.fingerprint])
     return buf.getvalue()
 
 
@@ -154,20 +163,21 @@ def summary_csv(results: list[Result]) -> str:
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(SUMMARY_COLUMNS)
     for case, s in summary(results).items():
+        cell = csv_cell(case)  # the case name comes from the submission
         graded = s["submissions"] - s["not_graded"]
         mean, top = ("", "") if s["mean_points"] is None else (f"{s['mean_points']:g}",
                                                                f"{s['max_points']:g}")
         full = sum(1 for r in results
                    if r.graded and (r.case or "(unknown)") == case and r.score >= r.max_score)
         rate = f"{full / graded:.4g}" if graded else ""
-        w.writerow([case, "total", s["submissions"], graded, rate, mean, top, ""])
-        w.writerow([case, "not graded", s["submissions"], graded, "", "", "", s["not_graded"]])
+        w.writerow([cell, "total", s["submissions"], graded, rate, mean, top, ""])
+        w.writerow([cell, "not graded", s["submissions"], graded, "", "", "", s["not_graded"]])
         for part, fig in s["parts"].items():
-            w.writerow([case, f"part: {part}", s["submissions"], fig["graded"],
+            w.writerow([cell, f"part: {part}", s["submissions"], fig["graded"],
                         f"{s['success_rate'][part]:g}", f"{fig['mean_points']:g}",
                         f"{fig['max_points']:g}", ""])
         for lever, count in s["wrong_levers"].items():
-            w.writerow([case, f"wrong lever: {lever}", s["submissions"], graded, "", "", "", count])
+            w.writerow([cell, csv_cell(f"wrong lever: {lever}"), s["submissions"], graded, "", "", "", count])
     return buf.getvalue()
 
 
@@ -186,7 +196,8 @@ def gradescope(r: Result) -> dict[str, Any]:
                       "output": _part_output(p.feedback), "output_format": "md"})
     for pen in r.penalties:
         tests.append({"name": f"Penalty: {pen.id}", "score": 0.0, "max_score": 0.0, "status": "failed",
-                      "output": f"−{pen.points:g} points. {pen.feedback}", "output_format": "md"})
+                      "output": f"−{pen.points:g} points. {markdown_inline(pen.feedback)}",
+                      "output_format": "md"})
     return {"score": r.score if r.graded else 0.0, "output": markdown(r), "output_format": "md",
             "tests": tests, "extra_data": _extra(r)}
 
@@ -200,7 +211,8 @@ def prairielearn(r: Result) -> dict[str, Any]:
               "message": "Full marks." if p.points >= p.max_points - 1e-9 else "See the feedback.",
               "output": _part_output(p.feedback)} for p in r.parts if p.max_points]
     tests += [{"name": f"Penalty: {pen.id}", "points": 0.0, "max_points": 0.0,
-               "message": f"−{pen.points:g} points", "output": pen.feedback} for pen in r.penalties]
+               "message": f"−{pen.points:g} points", "output": markdown_inline(pen.feedback)}
+              for pen in r.penalties]
     score = round(r.score / r.max_score, 6) if r.max_score else 0.0
     return {"gradable": True, "score": score, "message": f"Score {r.score:g} / {r.max_score:g} "
             f"(fingerprint {r.fingerprint})", "output": markdown(r), "tests": tests}

@@ -27,6 +27,22 @@ def safe_name(name: str) -> str:
     return cleaned
 
 
+def check_folders(students: list[str], file: str | None = None, lines: list[int] | None = None) -> None:
+    """Refuse two ids that would share one folder: the same safe_name() as a case-insensitive file
+    system compares names ('müller@'/'möller@', 'a/b'/'a_b', '.alice'/'alice', 'Bob'/'bob'), so no
+    student's variant overwrites another's. `lines`: where each id was read, for the message."""
+    seen: dict[str, int] = {}
+    for i, sid in enumerate(students):
+        key = safe_name(sid).casefold()
+        j = seen.setdefault(key, i)
+        if j != i:
+            where = f" (line {lines[j]})" if lines else ""
+            raise RegimeError(f"student '{sid}' would share the folder '{safe_name(sid)}' with "
+                              f"'{students[j]}'{where}; ids must differ in their first 64 ASCII "
+                              "letters, digits and _ . @ + -",
+                              file=file, line=lines[i] if lines else None)
+
+
 HANDOUT, KEYS = "handout", "keys"
 
 

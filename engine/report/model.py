@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from regime.core.escape import terminal_text
 from regime.engine import lang
 from regime.engine.knowledge.model import Knowledge
 from regime.engine.report import display
@@ -130,7 +131,8 @@ def build(d: Diagnosis, k: Knowledge) -> ReportModel:
     verdict = _verdict(d, items)
     from regime.engine.report import chart_data  # the chart's numbers come from the same facts
     return ReportModel(
-        case=d.case, title=d.title, path=Path(d.path).name, verdict=verdict,
+        case=terminal_text(d.case), title=terminal_text(d.title), path=terminal_text(Path(d.path).name),
+        verdict=verdict,
         inputs=_inputs(d, k, used), derivations=derivations,
         appendix=[fact(n, d, k) for n in sorted(d.facts) if n not in used and not _hidden(n, d)],
         chart=chart_data.build(d, k, items["fixes"]), **items)
@@ -274,7 +276,8 @@ def _inputs(d: Diagnosis, k: Knowledge, used: set[str]) -> Inputs:
         return [fact(n, d, k) for n, r in sorted(d.facts.items())
                 if r.source == source and n in used and not _hidden(n, d)]
     layers, overrides = layers_and_overrides(d)
-    return Inputs(d.hardware, d.model, d.summary, listed("measured"), listed("catalogue"),
+    summary = d.summary and terminal_text(d.summary)
+    return Inputs(d.hardware, d.model, summary, listed("measured"), listed("catalogue"),
                   listed("assumed"), d.knowledge_line(), layers, overrides)
 
 

@@ -7,8 +7,7 @@ every figure, folded with `<details>` (open only for the figures the verdict cit
 
 from __future__ import annotations
 
-from html import escape
-
+from regime.core.escape import html_text as escape  # control and bidi characters made visible too
 from regime.engine.report.model import Fact, Item, Node, ReportModel
 
 CSS = """

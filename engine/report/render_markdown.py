@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
+from regime.core.escape import markdown_inline as md
 from regime.engine.report.model import Fact, Item, Node, ReportModel
 
 
 def to_markdown(m: ReportModel, chart_png: str | None = None) -> str:
-    lines = [f"# {m.case} — {m.title}", "", f"**Verdict:** {m.verdict.line}", "",
+    lines = [f"# {md(m.case)} — {md(m.title)}", "", f"**Verdict:** {m.verdict.line}", "",
              f"_{m.inputs.knowledge}_", ""]
     for n, (title, items) in enumerate(m.sections()):
         if n == 2 and chart_png:  # after the fixes and rejections, with the evidence
-            lines += [f"![Roofline of {m.case}]({chart_png})", ""]
+            lines += [f"![Roofline of {md(m.case)}]({quote(chart_png)})", ""]
         if items:
             lines += [f"## {title}", ""] + [_item(i, it) for i, it in enumerate(items, 1)] + [""]
     lines += _inputs(m)
@@ -37,13 +40,14 @@ def _source(f: Fact) -> str:
 def _inputs(m: ReportModel) -> list[str]:
     i = m.inputs
     lines = ["## Inputs", ""]
-    if i.summary:
-        lines += [f"> {i.summary}", ""]
-    lines.append(f"- **Case file:** `{m.path}`")
+    summary = md(i.summary or "")  # the case's words: text, never markup
+    if summary:
+        lines += [f"> {summary}", ""]
+    lines.append(f"- **Case file:** {md(m.path)}")
     if i.hardware:
-        lines.append(f"- **Hardware:** {i.hardware}")
+        lines.append(f"- **Hardware:** {md(i.hardware)}")
     if i.model:
-        lines.append(f"- **Model:** {i.model}")
+        lines.append(f"- **Model:** {md(i.model)}")
     lines.append(f"- **Knowledge layers:** {'; '.join(i.layers)}")
     if i.overrides:
         lines.append(f"- **Overrides active:** {'; '.join(i.overrides)}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from regime.engine.trace.guards import measured_value
 from regime.engine.trace.settings import Counters as CounterSettings
 
 
@@ -30,6 +31,7 @@ class CounterTotals:
     flops: dict[str, float] = field(default_factory=dict)
     dram_bytes: float = 0.0
     dram_ranges: int = 0
+    flop_ranges: int = 0            # ranges with at least one FLOP counter measured
     tensor_counters: bool = False
     time_us: float = 0.0            # union of the ranges' intervals
     durations: set[float] = field(default_factory=set)
@@ -42,7 +44,8 @@ class CounterTotals:
 
     @property
     def flop_rate(self) -> float | None:
-        return self.flops_total / (self.time_us * 1e-6) if self.time_us > 0 else None
+        """None when no range measured a FLOP counter: not measured is not 0 FLOP/s."""
+        return self.flops_total / (self.time_us * 1e-6) if self.flop_ranges and self.time_us > 0 else None
 
     @property
     def dram_bandwidth(self) -> float | None:
@@ -58,19 +61,25 @@ class CounterReader:
         self.per_instruction = {name: (prec, float(n)) for name, (prec, n) in s.flops.items()}
         self.totals = CounterTotals(flops={p: 0.0 for p, _ in s.flops.values()})
 
-    def add(self, index: int, name: str, ts: float, dur: float, args: dict) -> None:
+    def add(self, index: int, name: str, ts: float, dur: float, args: dict, file: str = "<trace>") -> None:
+        """One range's counters. A null counter was not measured (skipped); a negative, non-finite
+        or implausible one refuses the trace at this event (guards.measured_value)."""
         t, s = self.totals, self.s
         t.ranges += 1
         flops: dict[str, float] = {}
         for key, value in args.items():
             hit = self.per_instruction.get(key)
-            if hit is not None and type(value) in (int, float) and value >= 0:
-                flops[hit[0]] = flops.get(hit[0], 0.0) + value * hit[1]
+            if hit is not None:
+                v = measured_value(value, file, index, key)
+                if v is not None:
+                    flops[hit[0]] = flops.get(hit[0], 0.0) + v * hit[1]
             elif not t.tensor_counters and key.startswith(tuple(s.tensor_prefixes)):
                 t.tensor_counters = True
         for prec, v in flops.items():
             t.flops[prec] += v
-        dram = _dram(args, s)
+        if flops:
+            t.flop_ranges += 1
+        dram = _dram(args, s, file, index)
         if dram is not None:
             t.dram_bytes += dram
             t.dram_ranges += 1
@@ -82,14 +91,10 @@ class CounterReader:
             t.listed.append(Range(index, name, ts, dur, flops, dram))
 
 
-def _dram(args: dict, s: CounterSettings) -> float | None:
-    whole = _number(args.get(s.dram_bytes))
+def _dram(args: dict, s: CounterSettings, file: str, index: int) -> float | None:
+    whole = measured_value(args.get(s.dram_bytes), file, index, s.dram_bytes)
     if whole is not None:
         return whole
-    found = [v for v in (_number(args.get(k)) for k in s.dram_bytes_parts) if v is not None]
+    found = [v for v in (measured_value(args.get(k), file, index, k) for k in s.dram_bytes_parts)
+             if v is not None]
     return math.fsum(found) if found else None
-
-
-def _number(v: object) -> float | None:
-    """A JSON number as a float; None for anything else (true/false included)."""
-    return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else None

@@ -15,11 +15,9 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import msgspec
-import orjson
-
 from regime.engine.trace.corrset import CorrelationSet
 from regime.engine.trace.counters import CounterReader, CounterTotals
+from regime.engine.trace.guards import MAX_ID, decode_or_none, event_args, event_id
 from regime.engine.trace.kernels import Classifier
 from regime.engine.trace.quantiles import LogHistogram
 from regime.engine.trace.reader import IDS, NO_IDS, Event, Ids, TraceError, TraceReader
@@ -177,7 +175,7 @@ def _read(reader: TraceReader, m: Measurement, classifier: Classifier, s: Settin
                 runtime.add((ts, dur, _corr(_ids(ev, i, file)), type(name) is str and name in launch_calls))
             elif kind == _COUNTER:
                 name = ev.name
-                counters.add(i, name if isinstance(name, str) else "", ts, dur, _args(ev, i, file))
+                counters.add(i, name if isinstance(name, str) else "", ts, dur, _args(ev, i, file), file)
             elif kind == _STEP_MARK:
                 name = ev.name
                 if isinstance(name, str) and name.startswith(step_prefix) and ts > m.last_step_mark:
@@ -219,23 +217,11 @@ def _time(ev: Event, i: int, file: str, max_kernel: float) -> tuple[float, float
 
 def _args(ev: Event, i: int, file: str) -> dict:
     """The event's args, decoded now: the parse left them raw, as most events never need them."""
-    raw = ev.args
-    args = orjson.loads(memoryview(raw)) if raw else None  # msgspec has checked it is valid JSON
-    if type(args) is dict:
-        return args
-    if args is None:
-        return {}
-    raise TraceError(f"expected an object, got {type(args).__name__} {str(args)[:40]!r}", file,
-                     f"event {i}", f"traceEvents[{i}].args")
+    return event_args(memoryview(ev.args), file, i) if ev.args else {}
 
 
 def _int(v: object, i: int, file: str, key: str) -> int:
-    if type(v) is int:
-        return v
-    if isinstance(v, str) and v.lstrip("-").isdigit():
-        return int(v)
-    raise TraceError(f"expected an integer {key} id, got {str(v)[:40]!r}", file, f"event {i}",
-                     f"traceEvents[{i}].args.{key}")
+    return event_id(v, file, i, key)
 
 
 def _ids(ev: Event, i: int, file: str) -> Ids:
@@ -243,11 +229,14 @@ def _ids(ev: Event, i: int, file: str) -> Ids:
     raw = ev.args
     if not raw:
         return NO_IDS
-    try:
-        return IDS.decode(raw)
-    except msgspec.ValidationError:  # null, or not an object: _args says which
+    ids = decode_or_none(IDS, raw)
+    if ids is None:  # null, not an object, a number out of range: _args says which
         _args(ev, i, file)
         return NO_IDS
+    c = ids.correlation
+    if type(c) is int and not -MAX_ID <= c < MAX_ID:  # other types name no launch: ignored
+        event_id(c, file, i, "correlation")  # refuses it, located
+    return ids
 
 
 def _corr(ids: Ids) -> float:

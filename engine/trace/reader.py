@@ -11,7 +11,6 @@ inflating the file is source.py's.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Any
 import msgspec
 import orjson
 
+from regime.engine.trace.guards import TOO_DEEP, BadJSON, decode_or_none, decode_typed, load_json
 from regime.engine.trace.source import Source, TraceError
 
 BLOCK = 1 << 20
@@ -66,6 +66,7 @@ class TraceReader:
         self.header: dict[str, Any] = {}
         self.buf, self.pos, self.base, self.eof = b"", 0, 0, False
         self.index = 0  # events yielded so far
+        self.cap: int | None = None  # absolute offset no cut may pass (set when one failed)
 
     # ---- buffer --------------------------------------------------------------------------
     def _fill(self, src: Source, need: int | None = None) -> bool:
@@ -167,9 +168,10 @@ class TraceReader:
             if not self._fill(src, len(self.buf) - self.pos + BLOCK):
                 raise self._truncated_or(src, "unterminated value", field=key)
         try:
-            value = _decode(self.buf[self.pos:end])
-        except json.JSONDecodeError as err:
-            raise self._fail(f"malformed JSON: {err.msg}", offset=self.pos + err.pos, field=key) from None
+            value = load_json(self.buf[self.pos:end])
+        except BadJSON as err:
+            raise self._fail(f"malformed JSON: {err.message}", offset=self.pos + (err.pos or 0),
+                             field=key) from None
         self.pos = end
         return value
 
@@ -194,11 +196,10 @@ class TraceReader:
             if cut is None:
                 yield from self._careful(src)  # one event, however long, within the limit
             else:
-                try:
-                    chunk = _EVENTS.decode(b"[" + self.buf[self.pos:cut] + b"]")
-                except (msgspec.DecodeError, msgspec.ValidationError):
-                    chunk = None  # a boundary inside a string, or bad JSON: find out event by event
+                # None: a boundary inside a string, or bad JSON: find out event by event
+                chunk = decode_or_none(_EVENTS, b"[" + self.buf[self.pos:cut] + b"]")
                 if chunk is None:
+                    self.cap = self.base + self.pos + (cut - self.pos) // 2  # next try: half as far
                     yield from self._careful(src)
                 else:
                     yield self.index, chunk
@@ -207,8 +208,16 @@ class TraceReader:
             after_event = True
 
     def _last_boundary(self) -> int | None:
-        """End (exclusive) of the last event in the buffer that a ',{' or ']' follows."""
+        """End (exclusive) of the last event in the buffer that a ',{' or ']' follows, within
+        `cap`. After a cut is not valid JSON, the next try goes half as far (until the read passes
+        that point): a '}]' inside a value after the array (deviceProperties written last), or an
+        unreadable event, then costs O(log n) block decodes, not one per remaining event."""
         buf, hi = self.buf, len(self.buf)
+        if self.cap is not None:
+            if self.cap <= self.base + self.pos:
+                self.cap = None  # passed
+            else:
+                hi = min(hi, self.cap - self.base)
         for _ in range(64):
             brace = buf.rfind(b"}", self.pos, hi)
             if brace < 0:
@@ -233,15 +242,16 @@ class TraceReader:
                 raise self._truncated_or(src, "unterminated event", field=f"traceEvents[{self.index}]")
         data = self.buf[self.pos:end]
         try:
-            event = _EVENT.decode(data)
-        except (msgspec.DecodeError, msgspec.ValidationError):
+            event = decode_typed(_EVENT, data)
+        except BadJSON as typed:
+            where, field = f"event {self.index}", f"traceEvents[{self.index}]"
             try:
-                _decode(data)  # which JSON error, and where
-            except json.JSONDecodeError as err:
-                raise TraceError(f"malformed JSON: {err.msg} (byte {self.base + self.pos + err.pos})",
-                                 self.file, f"event {self.index}", f"traceEvents[{self.index}]") from None
-            raise TraceError("not an object", self.file, f"event {self.index}",
-                             f"traceEvents[{self.index}]") from None
+                load_json(data)  # which JSON error, and where
+            except BadJSON as err:
+                at = "" if err.pos is None else f" (byte {self.base + self.pos + err.pos})"
+                raise TraceError(f"malformed JSON: {err.message}{at}", self.file, where, field) from None
+            raise TraceError(TOO_DEEP if typed.message == TOO_DEEP else "not an object",
+                             self.file, where, field) from None
         yield self.index, [event]
         self.index += 1
         self.pos = end
@@ -304,12 +314,6 @@ def _string_end(buf: bytes, at: int) -> int | None:
         if (q - 1 - back) % 2 == 0:
             return q + 1
         at = q + 1
-
-
-def _decode(data: bytes) -> Any:
-    """orjson for the usual small value; past a block, the standard library, whose memory is about
-    twice the value's bytes where orjson's parser takes about thirteen times."""
-    return orjson.loads(data) if len(data) <= BLOCK else json.loads(data)
 
 
 def _value_end(buf: bytes, pos: int) -> int | None:
