@@ -44,6 +44,14 @@ def case_mapping(m: Measurement, hardware: str | None = None, model: str | None 
 
     if m.devices:
         _timeline_facts(m, put)
+    elif m.category_us and sum(m.category_us.values()) > 0:
+        total = sum(m.category_us.values())
+        put("kernel_share", _shares(m.category_us, total),
+            f"summed kernel durations by kernel-name category (facts/kernels.yaml) over {total:,.0f} µs of "
+            f"kernel time in {m.format}")
+    for fact, (value, source) in m.utilization.items():
+        facts[fact] = _pct(value)
+        sources[fact] = source
     if m.counters is not None:
         _counter_facts(m.counters, put, known or (lambda _: False))
     _steps(m, put)
@@ -82,7 +90,8 @@ def _timeline_facts(m: Measurement, put) -> None:
     if len(m.devices) > 1:
         put("device_idle_share", {f"gpu{d.id}": _pct(d.idle_share) for d in m.devices},
             "per device, as gpu_idle_share")
-    put("kernel_count", m.kernels, f"events with cat 'kernel' in the analysed window{excl}")
+    put("kernel_count", m.kernels, f"events with cat 'kernel' in the analysed window{excl}" if _kineto(m)
+        else f"kernels in {m.format}")
     for fact, q, label in (("kernel_duration", 0.5, "median"),
                            ("kernel_duration_p90", 0.9, "90th percentile")):
         v = m.kernel_duration.quantile(q)
@@ -144,8 +153,15 @@ def _counters_profile(c: CounterTotals) -> dict[str, Any]:
     return out
 
 
+def _kineto(m: Measurement) -> bool:
+    return m.format == Measurement.format
+
+
 def _case_id(name: str) -> str:
-    stem = name.removesuffix(".gz").removesuffix(".json").lower()
+    stem = name.removesuffix(".gz")
+    for suffix in (".json", ".sqlite", ".db", ".csv", ".log"):
+        stem = stem.removesuffix(suffix)
+    stem = stem.lower()
     clean = "".join(c if c.isalnum() or c in "_-" else "_" for c in stem).strip("_-")
     return ("trace_" + clean)[:64] if clean else "trace"
 
@@ -182,9 +198,13 @@ def _catalogue_name(m: Measurement, extra: dict[str, dict] | None) -> tuple[str 
 
 
 def _summary(m: Measurement) -> str:
-    names = sorted({d.name for d in m.devices if d.name}) or ["no deviceProperties"]
-    text = f"Measured by `regime trace` from {m.path.name} ({m.events:,} events, {', '.join(names)})."
-    if m.devices:
+    names = sorted({d.name for d in m.devices if d.name}) or [
+        "no deviceProperties" if _kineto(m) else "no device names"]
+    what = "" if _kineto(m) else f", {m.format}"
+    text = f"Measured by `regime trace` from {m.path.name}{what} ({m.events:,} events, {', '.join(names)})."
+    if m.devices and not _kineto(m):
+        text += f" Idle share {m.idle_share:.2%} on exact timestamps."
+    elif m.devices:
         text += (f" Idle share {m.idle_share:.2%} on exact timestamps; HTA 0.5's rounding of each interval "
                  f"inward to whole µs gives {m.hta_idle_share:.2%}.")
     c = m.counters
@@ -201,6 +221,8 @@ def _summary(m: Measurement) -> str:
     if 0 < n < sum(d.events for d in m.devices):
         text += (f" {n:,} GPU events name no stream: they are busy time here, placed by thread id, and "
                  "left out of the HTA-rounded figure as HTA leaves them out (stream −1).")
+    for note in m.notes:
+        text += " " + note
     return text
 
 

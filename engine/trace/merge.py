@@ -13,7 +13,7 @@ from regime.engine.run.diagnosis import Conclusion
 from regime.engine.run.session import EngineFault
 from regime.engine.trace import case_out
 from regime.engine.trace.kernels import load_classifier
-from regime.engine.trace.measure import measure
+from regime.engine.trace.profilers.detect import measure_any
 from regime.engine.trace.settings import Disagreement, settings
 from regime.facts.case import Case, load_case
 from regime.facts.record import FactRecord
@@ -34,7 +34,7 @@ def trace_case(trace: Path, k: Knowledge, layers: list[Path] | None = None, hard
                model: str | None = None, max_bytes: float | None = None) -> tuple[dict, Case]:
     """Measure a trace; return the case mapping and the validated Case built from it."""
     s = settings()
-    m = measure(trace, load_classifier(layers or []), s, max_bytes)
+    m = measure_any(trace, load_classifier(layers or []), s, max_bytes)
     extra = {key: entry for key, (entry, _) in k.catalogue.get("hardware", {}).items()}
     mapping = case_out.case_mapping(m, hardware, model, extra, k.vocabulary.__contains__)
     return mapping, load_case(trace, k.vocabulary, k.levers, k.claims, k.catalogue, raw=mapping)

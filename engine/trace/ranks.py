@@ -17,10 +17,11 @@ from regime.core.errors import RegimeError
 from regime.engine import batch
 from regime.engine.trace import case_out
 from regime.engine.trace.kernels import load_classifier
-from regime.engine.trace.measure import Measurement, measure
+from regime.engine.trace.measure import Measurement
+from regime.engine.trace.profilers.detect import measure_any
 from regime.engine.trace.settings import Ranks, settings
 
-TRACE_SUFFIXES = (".json", ".json.gz")
+TRACE_SUFFIXES = (".json", ".json.gz", ".sqlite", ".sqlite.gz", ".db", ".csv")
 
 
 @dataclass
@@ -47,7 +48,8 @@ def expand(inputs: list[Path]) -> list[Path | RegimeError]:
         if path.is_dir():
             found = sorted(p for p in path.iterdir() if p.is_file() and p.name.endswith(TRACE_SUFFIXES))
             if not found:
-                out.append(RegimeError("no traces (*.json, *.json.gz) in this directory", file=str(path)))
+                suffixes = ", ".join("*" + x for x in TRACE_SUFFIXES)
+                out.append(RegimeError(f"no traces ({suffixes}) in this directory", file=str(path)))
             out.extend(found)
         else:
             out.append(path)
@@ -81,7 +83,7 @@ def _one(item: Path | RegimeError) -> RankSummary | RegimeError:
     if isinstance(item, RegimeError):
         return item
     try:
-        return _summary(measure(item, _WORKER["classifier"], settings(), _WORKER["max_bytes"]))
+        return _summary(measure_any(item, _WORKER["classifier"], settings(), _WORKER["max_bytes"]))
     except RegimeError as err:
         return err
 
