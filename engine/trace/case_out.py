@@ -65,7 +65,7 @@ def case_mapping(m: Measurement, hardware: str | None = None, model: str | None 
             "hipLaunchKernel, ...) / the same window")
     out: dict[str, Any] = {"id": _case_id(name), "title": f"Profiler trace {name}",
                            "summary": _summary(m)}
-    hw, unknown = (hardware, None) if hardware else _catalogue_name(m, extra_hardware)
+    hw, unknown, pattern = (hardware, None, None) if hardware else _catalogue_name(m, extra_hardware)
     if hw:
         out["hardware"] = hw
     if model:
@@ -76,6 +76,12 @@ def case_mapping(m: Measurement, hardware: str | None = None, model: str | None 
     if unknown:
         out["profile"]["device_not_in_catalogue"] = unknown
         out["summary"] += f" The device \"{unknown}\" matches no hardware catalogue entry."
+    if pattern:
+        out["profile"]["device_matched_by_pattern"] = pattern
+        out["summary"] += (f" The device \"{pattern['name']}\" is catalogue entry {hw} by the pattern table "
+                           f"(catalogue/device_names.yaml): {pattern['because']}.")
+    if m.devices and not hw and not any(d.name for d in m.devices):
+        out["profile"]["device_unnamed"] = True
     return out
 
 
@@ -185,16 +191,21 @@ def _steps(m: Measurement, put) -> None:
             "assigned to a step by their launch's correlation id")
 
 
-def _catalogue_name(m: Measurement, extra: dict[str, dict] | None) -> tuple[str | None, str | None]:
-    """(catalogue key, None) for the first named device, matched by key, name or alias;
-    (None, the name) when no entry lists it; (None, None) when the trace names no device."""
+def _catalogue_name(m: Measurement, extra: dict[str, dict] | None
+                    ) -> tuple[str | None, str | None, dict[str, str] | None]:
+    """(catalogue key, None, None) for the first named device, matched by key, name or alias;
+    (key, None, how) when the device-name pattern table matches it instead; (None, the name,
+    None) when neither does; (None, None, None) when the trace names no device."""
     for d in m.devices:
         if d.name:
             try:
-                return catalogue.lookup("hardware", d.name, extra)[0], None
+                return catalogue.lookup("hardware", d.name, extra)[0], None, None
             except RegimeError:
-                return None, d.name
-    return None, None
+                found = catalogue.device_pattern(d.name)
+                if found is None:
+                    return None, d.name, None
+                return found[0], None, {"name": d.name, "entry": found[0], "because": found[1]}
+    return None, None, None
 
 
 def _summary(m: Measurement) -> str:

@@ -121,7 +121,8 @@ def measure(path: Path, classifier: Classifier, s: Settings, max_bytes: float | 
 
 def _kinds(s: Settings) -> dict[str, int]:
     kinds: dict[str, int] = {c: _STEP_MARK for c in s.step_cutoff_categories}
-    kinds.update({"user_annotation": _ANNOTATION, "Trace": _SPAN, s.counters.category: _COUNTER})
+    kinds.update({"Trace": _SPAN, s.counters.category: _COUNTER})
+    kinds.update(dict.fromkeys(s.step_categories, _ANNOTATION))
     for names, kind in ((s.gpu_categories, _GPU), (s.runtime_categories, _RUNTIME),
                         (s.sync_categories, _SYNC)):
         for c in names:

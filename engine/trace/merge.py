@@ -41,8 +41,13 @@ def trace_case(trace: Path, k: Knowledge, layers: list[Path] | None = None, hard
 
 
 def trace_findings(mapping: dict) -> list[Conclusion]:
-    """Findings about the trace itself: a device the catalogue does not know."""
-    name = mapping.get("profile", {}).get("device_not_in_catalogue")
+    """Findings about the trace itself: a device the catalogue does not know, or none named."""
+    profile = mapping.get("profile", {})
+    if profile.get("device_unnamed"):
+        rule = settings().unnamed_device
+        return [Conclusion(kind="finding", id=rule.finding, rule="trace device name",
+                           because=" ".join(rule.because.split()), step=0, pack="trace_reading")]
+    name = profile.get("device_not_in_catalogue")
     if not name:
         return []
     rule = settings().unknown_device

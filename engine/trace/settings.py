@@ -83,6 +83,7 @@ class Settings(_Strict):
     communication_category: str
     launch_calls: tuple[str, ...]
     step_annotation: str
+    step_categories: tuple[str, ...]
     step_cutoff_categories: tuple[str, ...]
     nsys: Nsys
     ncu: Ncu
@@ -90,6 +91,7 @@ class Settings(_Strict):
     checks: Checks
     disagreement: Disagreement
     unknown_device: UnknownDevice
+    unnamed_device: UnknownDevice
     counters: Counters
     ranks: Ranks
 
