@@ -256,3 +256,26 @@ def test_a_number_out_of_range_in_a_sqlite_row_is_located(tmp_path):
     with pytest.raises(TraceError) as info:
         _measure(path)
     assert str(info.value).startswith(f"{path}:table CUPTI_ACTIVITY_KIND_KERNEL row 2: end:")
+
+
+@pytest.mark.parametrize(("name", "category"), [
+    ("Cijk_Ailk_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT64x32x256_MI16x16x1_SN", "gemm"),   # hipBLASLt
+    ("Cijk_Alik_Bljk_HHS_BH_MT128x128x32_MI32x32x8x1_SN_1LDSB0_APM1", "gemm"),  # rocBLAS/Tensile
+    ("void ck::kernel_gemm_xdl_cshuffle_v3<ck::GridwiseGemm_xdl_cshuffle_v3<...>>", "gemm"),  # CK GEMM
+    ("ck_tile::FmhaFwdKernel<ck_tile::BlockFmhaPipelineQRKSVSAsync<...>>", "attention"),  # CK
+    ("attn_fwd", "attention"), ("bwd_kernel_fuse", "attention"),  # Triton FA on ROCm
+    ("triton_poi_fused_add_mul_0", "elementwise"), ("triton_red_fused_sum_1", "reduction"),
+    ("__amd_rocclr_copyBuffer", "memcpy"), ("__amd_rocclr_fillBufferAligned", "memcpy"),
+    ("void at::native::(anonymous namespace)::cuComputeGradGammaBeta<float, float, false>(...)",
+     "normalization"),
+    ("mscclKernel_Sum_float_LL128_false(ncclDevComm*, mscclAlgo*, mscclWork*)", "communication"),
+])
+def test_amd_kernel_names_are_classified(name, category):
+    c = load_classifier()
+    assert c.names[c.index(name, "kernel")] == category
+
+
+def test_the_mi350x_trace_leaves_little_kernel_time_unclassified():
+    m = _measure(DATA / "rocprof_json/908_results.json.gz")
+    total = sum(m.category_us.values())
+    assert m.category_us["other"] / total < 0.01 and m.category_us["memcpy"] > 0
