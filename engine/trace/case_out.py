@@ -215,6 +215,9 @@ def _summary(m: Measurement) -> str:
     text = f"Measured by `regime trace` from {m.path.name}{what} ({m.events:,} events, {', '.join(names)})."
     if m.devices and not _kineto(m):
         text += f" Idle share {m.idle_share:.2%} on exact timestamps."
+    elif m.devices and m.hta_idle_share is None:
+        text += (f" Idle share {m.idle_share:.2%} on exact timestamps; HTA 0.5's rounding of each interval "
+                 "inward to whole µs empties every one (all shorter than a µs), so HTA gives no idle figure.")
     elif m.devices:
         text += (f" Idle share {m.idle_share:.2%} on exact timestamps; HTA 0.5's rounding of each interval "
                  f"inward to whole µs gives {m.hta_idle_share:.2%}.")
@@ -245,10 +248,10 @@ def _profile(m: Measurement) -> dict[str, Any]:
     devices = [{"id": d.id, "name": d.name, "gpu_events": d.events, "kernels": d.kernels,
                 "window_us": round(d.window_us, 3), "busy_us": round(d.busy_us, 3),
                 "idle_share": round(d.idle_share, 6),
-                "hta_idle_share": round(d.hta_idle_share, 6) if d.on_hta_timeline else None}
+                "hta_idle_share": _round(d.hta_idle_share) if d.on_hta_timeline else None}
                for d in m.devices]
     return {"trace": str(m.path), "idle_share": round(m.idle_share, 6),
-            "hta_idle_share": round(m.hta_idle_share, 6), "events": m.events,
+            "hta_idle_share": _round(m.hta_idle_share), "events": m.events,
             "gpu_events_in_file": m.gpu_events_in_file,
             "kernels_in_file": m.kernels_in_file, "excluded_step": m.excluded_step,
             "excluded_gpu_events": m.excluded_events,
@@ -260,6 +263,10 @@ def _profile(m: Measurement) -> dict[str, Any]:
             "devices": devices, "steps": steps,
             "kernel_time_us": {c: round(v, 3) for c, v in m.category_us.items()},
             **({"counters": _counters_profile(m.counters)} if m.counters is not None else {})}
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(x, 6)
 
 
 def to_yaml(mapping: dict[str, Any]) -> str:

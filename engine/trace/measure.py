@@ -74,9 +74,11 @@ class Measurement:
         return 1 - sum(d.busy_us for d in self.devices) / w if w > 0 else 0.0
 
     @property
-    def hta_idle_share(self) -> float:
+    def hta_idle_share(self) -> float | None:
+        """None where HTA gives no figure: its whole-µs rounding empties every interval."""
         w = sum(d.hta_window_us for d in self.devices)
-        return 1 - sum(d.hta_busy_us for d in self.devices) / w if w > 0 else 0.0
+        busy = sum(d.hta_busy_us for d in self.devices)
+        return 1 - busy / w if w > 0 < busy else None
 
     @property
     def comm_us(self) -> float:
@@ -88,6 +90,12 @@ class Measurement:
         (HTA's get_comm_comp_overlap); None without communication kernels."""
         comm = self.comm_us
         return sum(d.comm_overlap_us for d in self.devices) / comm if comm > 0 else None
+
+    @property
+    def hta_comm_comp_overlap(self) -> float | None:
+        """The same on HTA's whole-µs rounding, as HTA as shipped computes it."""
+        comm = sum(d.hta_comm[0] for d in self.devices)
+        return sum(d.hta_comm_overlap_us for d in self.devices) / comm if comm > 0 else None
 
 
 _GPU, _RUNTIME, _ANNOTATION, _SPAN, _SYNC, _COUNTER, _STEP_MARK = range(7)
