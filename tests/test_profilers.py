@@ -162,12 +162,17 @@ def test_the_format_is_found_by_content_not_by_name(tmp_path):
 
 
 def test_an_nsight_report_is_named_with_the_command_that_exports_it(tmp_path):
-    path = tmp_path / "run.json"
-    path.write_bytes(b"\x00\x01NVIDIA Nsight Systems report\x00" + bytes(300))
-    with pytest.raises(TraceError) as info:
-        _measure(path)
-    assert "Nsight Systems report (.nsys-rep)" in info.value.message
-    assert "nsys export --type sqlite" in info.value.message
+    binary = b"\x00\x01\x02\x03" + bytes(range(256)) * 4
+    for name, words in (("run.nsys-rep", "nsys export --type sqlite"), ("k.ncu-rep", "ncu --import"),
+                        ("run.json", "unknown binary file")):
+        path = tmp_path / name
+        path.write_bytes(binary)
+        with pytest.raises(TraceError) as info:
+            _measure(path)
+        assert words in info.value.message and str(info.value).startswith(f"{path}:byte 0:")
+    path = tmp_path / "real.nsys-rep"   # the name never picks a reader: content does
+    shutil.copy(DATA / "rocprof_csv/kernel_trace.csv", path)
+    assert _measure(path).kernels == 9
 
 
 def test_an_nsys_stats_gpu_trace_goes_on_the_timeline(tmp_path):

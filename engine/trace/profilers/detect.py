@@ -2,8 +2,10 @@
 
 The first bytes (inflated, when gzipped) tell SQLite from JSON from CSV; an SQLite file's
 tables tell Nsight Systems from rocpd, a JSON file's first key tells rocprofiler-sdk from
-Kineto, a CSV's header line which report it is. Files Regime cannot read but recognises
-(Nsight's own binary reports) are named with the command that exports a readable one.
+Kineto, a CSV's header line which report it is. A binary file that is none of these is
+refused; when its name ends as Nsight's own reports do (.nsys-rep, .qdrep, .ncu-rep), the
+error says which command exports a readable one (their binary layout is not documented, so
+the name is the only hint, and it only words the error: it never picks a reader).
 """
 
 from __future__ import annotations
@@ -20,14 +22,14 @@ from regime.engine.trace.source import TraceError
 
 HEAD = 64 * 1024
 
-# magic bytes of formats recognised but not read → what to do instead
-_BINARY = {
-    b"\x1f\x8b": None,  # gzip: look inside
-    b"NVIDIA Nsight Systems": "an Nsight Systems report (.nsys-rep) — export it with "
-                              "`nsys export --type sqlite`",
-    b"NVIDIA Nsight Compute": "an Nsight Compute report (.ncu-rep) — export it with "
-                              "`ncu --import FILE --csv`",
-    b"PK\x03\x04": "a zip archive — unpack it and give the trace inside",
+UNKNOWN_BINARY = ("an unknown binary file (not a Kineto, Nsight Systems SQLite, rocprof or Nsight Compute "
+                  "CSV output)")
+# the name of an unreadable binary file → what it probably is and what to do
+_HINTS = {
+    ".nsys-rep": "an Nsight Systems report (.nsys-rep) — export it with `nsys export --type sqlite FILE`",
+    ".qdrep": "an Nsight Systems report (.qdrep) — export it with `nsys export --type sqlite FILE`",
+    ".ncu-rep": "an Nsight Compute report (.ncu-rep) — export it with "
+                "`ncu --import FILE --csv --page details`",
 }
 
 
@@ -53,17 +55,15 @@ def kind(data: bytes) -> str:
     from regime.engine.trace.profilers.sqlite_file import is_sqlite
     if is_sqlite(data):
         return "sqlite"
-    for magic, what in _BINARY.items():
-        if what and magic in data[:256]:
-            return what
+    if data.startswith(b"PK\x03\x04"):
+        return "a zip archive — unpack it and give the trace inside"
     text = data.lstrip(b"\xef\xbb\xbf \t\r\n")
     if text[:1] == b"{" and b'"rocprofiler-sdk-tool"' in text[:256]:
         return "rocprof_json"
     if text[:1] in (b"{", b"[") or not text:
         return "kineto"
     if b"\x00" in data[:4096]:
-        return ("an unknown binary file (not a Kineto, Nsight Systems SQLite, rocprof or Nsight Compute "
-                "CSV output)")
+        return UNKNOWN_BINARY
     return "csv"
 
 
@@ -76,7 +76,9 @@ def measure_any(path: Path, classifier: Classifier, s: Settings,
         return measure(path, classifier, s, max_bytes)
     reader = _READERS.get(k)
     if reader is None:
-        raise TraceError(f"not a format Regime reads: {k}", str(path), "byte 0")
+        hint = next((h for suffix, h in _HINTS.items() if path.name.lower().endswith(suffix)), None)
+        raise TraceError(f"not a format Regime reads: {hint if hint and k == UNKNOWN_BINARY else k}",
+                         str(path), "byte 0")
     return reader(path, classifier, s, limit)
 
 

@@ -15,6 +15,8 @@ MAGNITUDE = 1e18   # as every number in a case: 0, or |x| in [1e-18, 1e18]
 
 def number(v: object, file: str, where: str, field: str) -> float:
     """v as a float, or a located TraceError: not a number, not finite, or too large."""
+    if type(v) is int and -MAGNITUDE <= v <= MAGNITUDE:
+        return float(v)   # the common case (SQLite integers), one test
     if type(v) is int or type(v) is float:
         x = float(v)
     elif isinstance(v, str):
@@ -32,6 +34,9 @@ def number(v: object, file: str, where: str, field: str) -> float:
 def time_ns(start: object, end: object, file: str, where: str, max_us: float) -> tuple[float, float]:
     """A [start, end) interval in ns as µs, checked: both numbers, end not before start, and no
     longer than the longest kernel trace_reading.yaml allows."""
+    if type(start) is int and type(end) is int and 0 <= start <= end <= MAGNITUDE \
+            and end - start <= max_us * 1e3:
+        return start / 1e3, end / 1e3   # the common case, checked at once
     s, e = number(start, file, where, "start"), number(end, file, where, "end")
     if s < 0:
         raise TraceError(f"negative timestamp {s:.0f} ns", file, where, "start")
