@@ -241,3 +241,32 @@ def test_a_derivation_outside_plausible_magnitudes_is_a_finding_not_a_fault(tmp_
     failed = [c for c in d.conclusions if c.id == "derivation_failed" and c.rule == "make_tiny"]
     assert failed and "outside the valid range 0 or 1e-18 <= |x| <= 1e+18" in failed[0].because
     assert "tiny_x" not in d.facts and not [c for c in d.conclusions if c.id == "tiny_seen"]
+
+
+# hostile profiler outputs (issue 29) -> (where the error points, words in it)
+PROFILER_FILES: dict[str, tuple[str, str]] = {
+    "truncated_nsys.sqlite": ("table sqlite_master", "damaged or truncated"),
+    "missing_tables_nsys.sqlite": ("sqlite_master", "schema 3.13.2) has no GPU activity tables"),
+    "end_before_start_nsys.sqlite": ("table CUPTI_ACTIVITY_KIND_KERNEL row 2", "ends 500 ns before"),
+    "huge_string_rocprof.json.gz": ("byte 70", "larger than the 16,000,000-byte limit"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PROFILER_FILES))
+def test_a_hostile_profiler_output_is_one_located_error(name, knowledge):
+    from regime.engine.trace.merge import diagnose_all
+    path = CORPUS / "profilers" / name
+    outcome = diagnose_all(path, [], knowledge)[0]
+    where, words = PROFILER_FILES[name]
+    assert outcome.error is not None and len(outcome.error.all()) == 1
+    text = str(outcome.error)
+    assert text.startswith(f"{path}:{where}:") and words in text and "\n" not in text
+
+
+@pytest.mark.e2e
+def test_hostile_profiler_outputs_exit_2_with_one_line_each():
+    for name in sorted(PROFILER_FILES):
+        path = CORPUS / "profilers" / name
+        proc = run_cli("trace", str(path))
+        assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
+        assert proc.stderr.startswith(f"error: {path}:") and proc.stderr.count("\n") == 1
