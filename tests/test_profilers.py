@@ -5,6 +5,7 @@ Kineto trace, checked against figures computed independently of Regime
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
 import shutil
 import sqlite3
@@ -284,3 +285,24 @@ def test_the_mi350x_trace_leaves_little_kernel_time_unclassified():
     m = _measure(DATA / "rocprof_json/908_results.json.gz")
     total = sum(m.category_us.values())
     assert m.category_us["other"] / total < 0.01 and m.category_us["memcpy"] > 0
+
+
+def test_nvtx_ranges_named_as_steps_are_steps(tmp_path):
+    """The saxpy export with an NVTX push/pop range `train step N` around each kernel's launch
+    and run (its own ranges are MPI calls, which are not steps)."""
+    path = _plain_sqlite(tmp_path)
+    db = sqlite3.connect(path)
+    kernels = list(db.execute("SELECT start, end FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY start"))
+    bounds = [kernels[0][0] - 100_000_000] + [end for _, end in kernels]
+    for n, (lo, hi) in enumerate(itertools.pairwise(bounds)):
+        db.execute("INSERT INTO NVTX_EVENTS (start, end, eventType, text) VALUES (?, ?, 59, ?)",
+                   (lo, hi, f"train_step {n}"))
+    db.commit()
+    db.close()
+    m = _measure(path)
+    assert [st.number for st in m.steps] == [0, 1, 2, 3, 4]
+    assert m.excluded_step is None   # nsys does not cut the last step short, as Kineto does
+    facts = case_out.case_mapping(m)["facts"]
+    assert facts["kernels_per_step"] == 1
+    durations = sorted((hi - lo) / 1e3 for lo, hi in itertools.pairwise(bounds))
+    assert float(facts["step_time"].split()[0]) == pytest.approx(durations[2], rel=1e-5)
