@@ -15,6 +15,9 @@ from regime.facts.record import FactRecord, Source
 from regime.facts.vocabulary import Interval, Vocabulary
 
 CATALOGUE_DIR = Path(__file__).with_name("catalogue")
+# Profilers' device names → hardware entries. Beside the catalogue rather than in it: it holds
+# no entries, so it is neither schema-checked as one nor part of what grades a case.
+DEVICE_NAMES_FILE = Path(__file__).with_name("device_names.yaml")
 _META = {"name", "aliases", "source"}
 
 
@@ -68,7 +71,7 @@ def lookup(kind: str, name: str, extra: dict[str, dict] | None = None) -> tuple[
 
 @functools.cache
 def _device_patterns() -> tuple[tuple[tuple[str, ...], tuple[str, ...], str, str], ...]:
-    path = CATALOGUE_DIR / "device_names.yaml"
+    path = DEVICE_NAMES_FILE
     doc = load_yaml(path)
     rows = doc.get("patterns") if isinstance(doc, dict) else None
     if not isinstance(rows, list):
@@ -89,7 +92,7 @@ def _device_patterns() -> tuple[tuple[tuple[str, ...], tuple[str, ...], str, str
 
 def device_pattern(name: str) -> tuple[str, str] | None:
     """(hardware entry, why) for a device name a profiler wrote that no entry names or aliases,
-    by the substring table in catalogue/device_names.yaml; None when no pattern matches."""
+    by the substring table in facts/device_names.yaml; None when no pattern matches."""
     low = name.lower()
     for every, none, entry, because in _device_patterns():
         if all(s in low for s in every) and not any(s in low for s in none):

@@ -79,7 +79,7 @@ def case_mapping(m: Measurement, hardware: str | None = None, model: str | None 
     if pattern:
         out["profile"]["device_matched_by_pattern"] = pattern
         out["summary"] += (f" The device \"{pattern['name']}\" is catalogue entry {hw} by the pattern table "
-                           f"(catalogue/device_names.yaml): {pattern['because']}.")
+                           f"(facts/device_names.yaml): {pattern['because']}.")
     if m.devices and not hw and not any(d.name for d in m.devices):
         out["profile"]["device_unnamed"] = True
     return out
