@@ -306,3 +306,20 @@ def test_nvtx_ranges_named_as_steps_are_steps(tmp_path):
     assert facts["kernels_per_step"] == 1
     durations = sorted((hi - lo) / 1e3 for lo, hi in itertools.pairwise(bounds))
     assert float(facts["step_time"].split()[0]) == pytest.approx(durations[2], rel=1e-5)
+
+
+def test_a_window_of_only_zero_flop_kernels_does_not_fail_a_derivation(tmp_path, knowledge):
+    """Two elementwise kernels are 100% of kernel time: zero_flop_share is 1, and the Amdahl
+    bounds (which divide by 1 − share, guarded by `when: zero_flop_share < 1`) are not derived."""
+    from conftest import ROOT
+
+    from regime.engine import api
+    text = (ROOT / "cases" / "b_training_run.yaml").read_text()
+    start = text.index("  kernel_share:\n")
+    end = text.index("\n", text.index("flash_attention", start))
+    case = tmp_path / "all_elementwise.yaml"
+    case.write_text(text[:start] + "  kernel_share:\n    elementwise: 100%" + text[end:])
+    d = api.diagnose(case, knowledge)
+    assert not [c for c in d.conclusions if c.id == "derivation_failed"]
+    assert d.facts["zero_flop_share"].value == 1.0
+    assert "amdahl_flop_util" not in d.facts and "fusion_speedup_bound" not in d.facts
