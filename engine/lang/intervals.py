@@ -74,8 +74,8 @@ def narrowed_by(when: Node | None, ctx: Context) -> dict[str, Interval]:
         ref, num, op = item.left, item.right, item.op
         if isinstance(num, Ref) and isinstance(ref, Num):
             ref, num, op = num, ref, _FLIP[op]
-        plain = isinstance(ref, Ref) and ref.member is None and ref.kind == "number"
-        if not (plain and isinstance(num, Num)):
+        if not isinstance(ref, Ref) or not isinstance(num, Num) or ref.member is not None \
+                or ref.kind != "number":
             continue
         iv = out.get(ref.name) or ctx.vocabulary.get(ref.name).interval
         v = num.value
