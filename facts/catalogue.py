@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,9 @@ from regime.facts.record import FactRecord, Source
 from regime.facts.vocabulary import Interval, Vocabulary
 
 CATALOGUE_DIR = Path(__file__).with_name("catalogue")
+# Profilers' device names → hardware entries. Beside the catalogue rather than in it: it holds
+# no entries, so it is neither schema-checked as one nor part of what grades a case.
+DEVICE_NAMES_FILE = Path(__file__).with_name("device_names.yaml")
 _META = {"name", "aliases", "source"}
 
 
@@ -63,6 +67,37 @@ def lookup(kind: str, name: str, extra: dict[str, dict] | None = None) -> tuple[
     what = "GPU" if kind == "hardware" else "model"
     raise RegimeError(f"unknown {what} '{name}'{did_you_mean(name, every)}; "
                       f"known: {', '.join(sorted(entries))}")
+
+
+@functools.cache
+def _device_patterns() -> tuple[tuple[tuple[str, ...], tuple[str, ...], str, str], ...]:
+    path = DEVICE_NAMES_FILE
+    doc = load_yaml(path)
+    rows = doc.get("patterns") if isinstance(doc, dict) else None
+    if not isinstance(rows, list):
+        raise RegimeError("a device-name table has a 'patterns' list", file=str(path), line=1)
+    out = []
+    for i, row in enumerate(rows):
+        ok = (isinstance(row, dict) and isinstance(row.get("all"), list) and row["all"]
+              and all(isinstance(x, str) and x for x in [*row["all"], *row.get("none", [])])
+              and isinstance(row.get("entry"), str) and isinstance(row.get("because"), str))
+        if not ok:
+            raise RegimeError("a pattern has `all` (non-empty substrings), optional `none`, `entry` and "
+                              "`because`", file=str(path), line=getattr(row, "line", None),
+                              field=f"patterns[{i}]")
+        out.append((tuple(x.lower() for x in row["all"]), tuple(x.lower() for x in row.get("none", [])),
+                    row["entry"], " ".join(row["because"].split())))
+    return tuple(out)
+
+
+def device_pattern(name: str) -> tuple[str, str] | None:
+    """(hardware entry, why) for a device name a profiler wrote that no entry names or aliases,
+    by the substring table in facts/device_names.yaml; None when no pattern matches."""
+    low = name.lower()
+    for every, none, entry, because in _device_patterns():
+        if all(s in low for s in every) and not any(s in low for s in none):
+            return entry, because
+    return None
 
 
 def entry_facts(entry: dict, vocabulary: Vocabulary, source: Source, origin: str,

@@ -448,3 +448,32 @@ def test_corpus_folder_keeps_the_contract_installed(folder, tmp_path, installed_
     """The same through the wheel (one install per session): its first runs, so every folder is
     replayed on the installed package without doubling the suite's time."""
     replay(folder, tmp_path, [str(installed_regime)], FOLDERS[folder][:2])
+
+
+# hostile profiler outputs (issue 29) -> (where the error points, words in it)
+PROFILER_FILES: dict[str, tuple[str, str]] = {
+    "truncated_nsys.sqlite": ("table sqlite_master", "damaged or truncated"),
+    "missing_tables_nsys.sqlite": ("sqlite_master", "schema 3.13.2) has no GPU activity tables"),
+    "end_before_start_nsys.sqlite": ("table CUPTI_ACTIVITY_KIND_KERNEL row 2", "ends 500 ns before"),
+    "huge_string_rocprof.json.gz": ("byte 70", "larger than the 16,000,000-byte limit"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PROFILER_FILES))
+def test_a_hostile_profiler_output_is_one_located_error(name, knowledge):
+    from regime.engine.trace.merge import diagnose_all
+    path = CORPUS / "profilers" / name
+    outcome = diagnose_all(path, [], knowledge)[0]
+    where, words = PROFILER_FILES[name]
+    assert outcome.error is not None and len(outcome.error.all()) == 1
+    text = str(outcome.error)
+    assert text.startswith(f"{path}:{where}:") and words in text and "\n" not in text
+
+
+@pytest.mark.e2e
+def test_hostile_profiler_outputs_exit_2_with_one_line_each():
+    for name in sorted(PROFILER_FILES):
+        path = CORPUS / "profilers" / name
+        proc = run_cli("trace", str(path))
+        assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
+        assert proc.stderr.startswith(f"error: {path}:") and proc.stderr.count("\n") == 1

@@ -62,8 +62,8 @@ GOOD = [_kernel(100.0), _kernel(103.0, corr=2)]
     (_trace([*GOOD, _kernel(110.0, corr=3, args={"device": "gpu", "stream": 7})]), "event 2",
      "traceEvents[2].args.device", ["integer device"]),
     (orjson.dumps({"hello": "world"}), "byte 0", None, ["no 'traceEvents'"]),
-    (orjson.dumps([1, 2, 3]), "byte 0", None, ["not a JSON object"]),
-    (b"not json at all", "byte 0", None, ["not a JSON object"]),
+    (orjson.dumps([1, 2, 3]), None, "traceEvents[0]", ["expected an event object"]),  # a 2020-era bare array
+    (b"not json at all", "byte 0", None, ["neither a JSON object nor an array"]),
     (_trace(GOOD)[:-30], None, "traceEvents[1]", ["truncated JSON"]),
     (_trace(GOOD).replace(b'"dur":2.0', b'"dur":2.0,,', 1), "event 0", "traceEvents[0]", ["malformed JSON"]),
 ])

@@ -99,3 +99,31 @@ def test_cli_compares_ranks_and_reports_a_bad_one(tmp_path):
     assert r.stderr.startswith(f"error: {missing}:") and r.stderr.count("\n") == 1
     report = yaml.safe_load(r.stdout)
     assert [row["rank"] for row in report["ranks"]] == [0, 1]
+
+
+def _float_trace(tmp_path, kernels) -> object:
+    ev = [{"ph": "X", "cat": "kernel", "name": name, "ts": ts, "dur": dur,
+           "args": {"device": 0, "stream": stream, "correlation": i}}
+          for i, (name, ts, dur, stream) in enumerate(kernels)]
+    path = tmp_path / "t.json"
+    path.write_bytes(orjson.dumps({"traceEvents": ev}))
+    return measure(path, load_classifier(), settings())
+
+
+def test_comm_comp_overlap_has_an_hta_rounded_variant_as_idle_does(tmp_path):
+    # exact: the allreduce [100.5, 110.5] overlaps the gemm [110.2, 120.0] by 0.3 µs of 10;
+    # HTA rounds inward to [101, 110] and [111, 120], which do not overlap
+    m = _float_trace(tmp_path, [("ncclKernel_AllReduce_RING", 100.5, 10.0, 8),
+                                ("volta_sgemm_128x64_nn", 110.2, 9.8, 7)])
+    assert m.comm_comp_overlap == pytest.approx(0.3 / 10)
+    assert m.hta_comm_comp_overlap == 0.0
+
+
+def test_where_hta_rounding_empties_every_interval_it_gives_no_idle_figure(tmp_path):
+    from regime.engine.trace import case_out
+    m = _float_trace(tmp_path, [("elementwise_kernel", 100.2, 0.5, 7), ("elementwise_kernel", 101.3, 0.4, 7)])
+    assert m.idle_share == pytest.approx(1 - 0.9 / 1.5)
+    assert m.hta_idle_share is None
+    mapping = case_out.case_mapping(m)
+    assert "HTA gives no idle figure" in mapping["summary"] and "gives 0.00%" not in mapping["summary"]
+    assert mapping["profile"]["hta_idle_share"] is None

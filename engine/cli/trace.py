@@ -1,4 +1,5 @@
-"""`regime trace TRACE`: measure a Kineto trace and write the facts as a case file."""
+"""`regime trace TRACE`: measure a profiler's output (any format detect.py knows) and write the
+facts as a case file."""
 
 from __future__ import annotations
 
@@ -23,7 +24,9 @@ class CaseFormat(StrEnum):
 
 def trace(
     traces: Annotated[list[Path], typer.Argument(
-        metavar="TRACE", help="Kineto trace(s): .json or .json.gz; several, or a folder, are the ranks "
+        metavar="TRACE", help="Profiler output(s), recognised by content: a Kineto trace (.json, .json.gz), "
+        "an Nsight Systems SQLite export, a rocprofv3 JSON, rocpd database or kernel_trace.csv, an nsys "
+        "stats or ncu --csv report; several, or a folder, are the ranks "
         "of one job, compared.")],
     hardware: Annotated[str | None, typer.Option(
         "--hardware", help="Catalogue GPU (default: the trace's deviceProperties name if it matches).")
@@ -36,7 +39,8 @@ def trace(
         "--max-bytes", help="Refuse traces that decompress to more than this many bytes.")] = None,
     jobs: JobsOpt = 1,
 ) -> None:
-    """Measure a PyTorch profiler (Kineto) trace; write what it measures as a case file."""
+    """Measure a profiler's output (Kineto, Nsight Systems, rocprofv3, Nsight Compute); write what it
+    measures as a case file."""
     if len(traces) > 1 or traces[0].is_dir():
         _ranks(traces, jobs, rules, max_bytes, output, fmt)
         return

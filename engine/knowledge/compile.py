@@ -82,7 +82,8 @@ def _conclusion(k: Knowledge, ctx: lang.Context, m: RuleModel, rule: Rule) -> Ru
         if spec.kind not in ("number", "category"):
             raise RegimeError(f"cannot derive a {spec.kind} fact")
         try:
-            formula = lang.parse(m.formula, ctx, "formula")
+            narrowed = lang.narrowed_by(rule.when.tree if rule.when is not None else None, ctx)
+            formula = lang.parse(m.formula, replace(ctx, narrowed=narrowed) if narrowed else ctx, "formula")
             _check_derived_type(formula, spec, k.vocabulary)
             if spec.kind == "number":
                 dimensions.check_formula(formula, spec.unit, ctx)

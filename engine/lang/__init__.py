@@ -17,7 +17,7 @@ absent is false too. `present(x)` and `absent(x)` test presence explicitly.
 
 from regime.engine.lang.durable_compile import ALWAYS, NEVER, ZERO_FIELD, to_durable
 from regime.engine.lang.evaluate import Evaluator, Facts, compile_truth, compile_value, truth, value
-from regime.engine.lang.intervals import held, interval_of
+from regime.engine.lang.intervals import held, interval_of, narrowed_by
 from regime.engine.lang.nodes import (
     NEGATED,
     Bin,
@@ -50,6 +50,6 @@ __all__ = [
     "ALWAYS", "NEGATED", "NEVER", "ZERO_FIELD", "Bin", "BoolOp", "Call", "Cmp", "Context", "Evaluator",
     "ExprError", "Expression", "Facts", "Lookup", "Missing", "Node", "Not", "Num", "Pick", "Presence",
     "Ref", "Str", "Unlisted", "check_category_literals", "compile_truth", "compile_value", "held",
-    "interval_of", "parse", "picked", "picked_member", "picks", "render", "to_durable", "truth", "type_of",
-    "value", "walk_refs",
+    "interval_of", "narrowed_by", "parse", "picked", "picked_member", "picks", "render", "to_durable",
+    "truth", "type_of", "value", "walk_refs",
 ]

@@ -34,6 +34,8 @@ def interval_of(node: Node, ctx: Context) -> Interval:
     match node:
         case Num(value=v):
             return Interval.point(v)
+        case Ref(name=name, member=None):
+            return held(ctx.narrowed.get(name) or ctx.vocabulary.get(name).interval)
         case Ref(name=name):
             return held(ctx.vocabulary.get(name).interval)
         case Lookup(entries=entries):
@@ -56,6 +58,33 @@ def interval_of(node: Node, ctx: Context) -> Interval:
         case Bin(op=op, left=a, right=b):
             return _interval_bin(op, interval_of(a, ctx), interval_of(b, ctx))
     raise ExprError(f"no range for {node!r}")
+
+
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def narrowed_by(when: Node | None, ctx: Context) -> dict[str, Interval]:
+    """Facts' ranges where `when` holds: each top-level conjunct `fact < number` (or <=, >, >=,
+    either way round) cuts the fact's declared range. Anything else narrows nothing."""
+    items = when.items if isinstance(when, BoolOp) and when.op == "and" else (when,)
+    out: dict[str, Interval] = {}
+    for item in items:
+        if not isinstance(item, Cmp) or item.op not in _FLIP:
+            continue
+        ref, num, op = item.left, item.right, item.op
+        if isinstance(num, Ref) and isinstance(ref, Num):
+            ref, num, op = num, ref, _FLIP[op]
+        if not isinstance(ref, Ref) or not isinstance(num, Num) or ref.member is not None \
+                or ref.kind != "number":
+            continue
+        iv = out.get(ref.name) or ctx.vocabulary.get(ref.name).interval
+        v = num.value
+        if op in ("<", "<=") and (v < iv.hi or (v == iv.hi and op == "<")):
+            iv = Interval(iv.lo, v, iv.lo_open, op == "<")
+        elif op in (">", ">=") and (v > iv.lo or (v == iv.lo and op == ">")):
+            iv = Interval(v, iv.hi, op == ">", iv.hi_open)
+        out[ref.name] = iv
+    return out
 
 
 def held(iv: Interval) -> Interval:

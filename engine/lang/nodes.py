@@ -127,6 +127,9 @@ class Context:
     lists: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     flag_ids: Mapping[str, frozenset[str]] = field(default_factory=dict)
     findings: frozenset[str] = frozenset()  # finding ids the packs conclude (not facts)
+    # facts' ranges as a derive rule's `when` guard narrows them (intervals.narrowed_by), so a
+    # formula may divide by (1 - share) where the rule only fires on share < 1
+    narrowed: Mapping[str, Any] = field(default_factory=dict)
 
     def known_names(self) -> list[str]:
         return [*self.vocabulary.specs, *self.scalars, *self.tables, *self.lists]

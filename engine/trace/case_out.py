@@ -44,6 +44,14 @@ def case_mapping(m: Measurement, hardware: str | None = None, model: str | None 
 
     if m.devices:
         _timeline_facts(m, put)
+    elif m.category_us and sum(m.category_us.values()) > 0:
+        total = sum(m.category_us.values())
+        put("kernel_share", _shares(m.category_us, total),
+            f"summed kernel durations by kernel-name category (facts/kernels.yaml) over {total:,.0f} µs of "
+            f"kernel time in {m.format}")
+    for fact, (value, source) in m.utilization.items():
+        facts[fact] = _pct(value)
+        sources[fact] = source
     if m.counters is not None:
         _counter_facts(m.counters, put, known or (lambda _: False))
     _steps(m, put)
@@ -57,7 +65,7 @@ def case_mapping(m: Measurement, hardware: str | None = None, model: str | None 
             "hipLaunchKernel, ...) / the same window")
     out: dict[str, Any] = {"id": _case_id(name), "title": f"Profiler trace {name}",
                            "summary": _summary(m)}
-    hw, unknown = (hardware, None) if hardware else _catalogue_name(m, extra_hardware)
+    hw, unknown, pattern = (hardware, None, None) if hardware else _catalogue_name(m, extra_hardware)
     if hw:
         out["hardware"] = hw
     if model:
@@ -68,6 +76,12 @@ def case_mapping(m: Measurement, hardware: str | None = None, model: str | None 
     if unknown:
         out["profile"]["device_not_in_catalogue"] = unknown
         out["summary"] += f" The device \"{unknown}\" matches no hardware catalogue entry."
+    if pattern:
+        out["profile"]["device_matched_by_pattern"] = pattern
+        out["summary"] += (f" The device \"{pattern['name']}\" is catalogue entry {hw} by the pattern table "
+                           f"(facts/device_names.yaml): {pattern['because']}.")
+    if m.devices and not hw and not any(d.name for d in m.devices):
+        out["profile"]["device_unnamed"] = True
     return out
 
 
@@ -82,7 +96,8 @@ def _timeline_facts(m: Measurement, put) -> None:
     if len(m.devices) > 1:
         put("device_idle_share", {f"gpu{d.id}": _pct(d.idle_share) for d in m.devices},
             "per device, as gpu_idle_share")
-    put("kernel_count", m.kernels, f"events with cat 'kernel' in the analysed window{excl}")
+    put("kernel_count", m.kernels, f"events with cat 'kernel' in the analysed window{excl}" if _kineto(m)
+        else f"kernels in {m.format}")
     for fact, q, label in (("kernel_duration", 0.5, "median"),
                            ("kernel_duration_p90", 0.9, "90th percentile")):
         v = m.kernel_duration.quantile(q)
@@ -144,8 +159,15 @@ def _counters_profile(c: CounterTotals) -> dict[str, Any]:
     return out
 
 
+def _kineto(m: Measurement) -> bool:
+    return m.format == Measurement.format
+
+
 def _case_id(name: str) -> str:
-    stem = name.removesuffix(".gz").removesuffix(".json").lower()
+    stem = name.removesuffix(".gz")
+    for suffix in (".json", ".sqlite", ".db", ".csv", ".log"):
+        stem = stem.removesuffix(suffix)
+    stem = stem.lower()
     clean = "".join(c if c.isalnum() or c in "_-" else "_" for c in stem).strip("_-")
     return ("trace_" + clean)[:64] if clean else "trace"
 
@@ -169,22 +191,34 @@ def _steps(m: Measurement, put) -> None:
             "assigned to a step by their launch's correlation id")
 
 
-def _catalogue_name(m: Measurement, extra: dict[str, dict] | None) -> tuple[str | None, str | None]:
-    """(catalogue key, None) for the first named device, matched by key, name or alias;
-    (None, the name) when no entry lists it; (None, None) when the trace names no device."""
+def _catalogue_name(m: Measurement, extra: dict[str, dict] | None
+                    ) -> tuple[str | None, str | None, dict[str, str] | None]:
+    """(catalogue key, None, None) for the first named device, matched by key, name or alias;
+    (key, None, how) when the device-name pattern table matches it instead; (None, the name,
+    None) when neither does; (None, None, None) when the trace names no device."""
     for d in m.devices:
         if d.name:
             try:
-                return catalogue.lookup("hardware", d.name, extra)[0], None
+                return catalogue.lookup("hardware", d.name, extra)[0], None, None
             except RegimeError:
-                return None, d.name
-    return None, None
+                found = catalogue.device_pattern(d.name)
+                if found is None:
+                    return None, d.name, None
+                return found[0], None, {"name": d.name, "entry": found[0], "because": found[1]}
+    return None, None, None
 
 
 def _summary(m: Measurement) -> str:
-    names = sorted({d.name for d in m.devices if d.name}) or ["no deviceProperties"]
-    text = f"Measured by `regime trace` from {m.path.name} ({m.events:,} events, {', '.join(names)})."
-    if m.devices:
+    names = sorted({d.name for d in m.devices if d.name}) or [
+        "no deviceProperties" if _kineto(m) else "no device names"]
+    what = "" if _kineto(m) else f", {m.format}"
+    text = f"Measured by `regime trace` from {m.path.name}{what} ({m.events:,} events, {', '.join(names)})."
+    if m.devices and not _kineto(m):
+        text += f" Idle share {m.idle_share:.2%} on exact timestamps."
+    elif m.devices and m.hta_idle_share is None:
+        text += (f" Idle share {m.idle_share:.2%} on exact timestamps; HTA 0.5's rounding of each interval "
+                 "inward to whole µs empties every one (all shorter than a µs), so HTA gives no idle figure.")
+    elif m.devices:
         text += (f" Idle share {m.idle_share:.2%} on exact timestamps; HTA 0.5's rounding of each interval "
                  f"inward to whole µs gives {m.hta_idle_share:.2%}.")
     c = m.counters
@@ -201,6 +235,8 @@ def _summary(m: Measurement) -> str:
     if 0 < n < sum(d.events for d in m.devices):
         text += (f" {n:,} GPU events name no stream: they are busy time here, placed by thread id, and "
                  "left out of the HTA-rounded figure as HTA leaves them out (stream −1).")
+    for note in m.notes:
+        text += " " + note
     return text
 
 
@@ -212,10 +248,10 @@ def _profile(m: Measurement) -> dict[str, Any]:
     devices = [{"id": d.id, "name": d.name, "gpu_events": d.events, "kernels": d.kernels,
                 "window_us": round(d.window_us, 3), "busy_us": round(d.busy_us, 3),
                 "idle_share": round(d.idle_share, 6),
-                "hta_idle_share": round(d.hta_idle_share, 6) if d.on_hta_timeline else None}
+                "hta_idle_share": _round(d.hta_idle_share) if d.on_hta_timeline else None}
                for d in m.devices]
     return {"trace": str(m.path), "idle_share": round(m.idle_share, 6),
-            "hta_idle_share": round(m.hta_idle_share, 6), "events": m.events,
+            "hta_idle_share": _round(m.hta_idle_share), "events": m.events,
             "gpu_events_in_file": m.gpu_events_in_file,
             "kernels_in_file": m.kernels_in_file, "excluded_step": m.excluded_step,
             "excluded_gpu_events": m.excluded_events,
@@ -227,6 +263,10 @@ def _profile(m: Measurement) -> dict[str, Any]:
             "devices": devices, "steps": steps,
             "kernel_time_us": {c: round(v, 3) for c, v in m.category_us.items()},
             **({"counters": _counters_profile(m.counters)} if m.counters is not None else {})}
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(x, 6)
 
 
 def to_yaml(mapping: dict[str, Any]) -> str:

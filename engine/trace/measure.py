@@ -12,6 +12,7 @@ last GPU end on each device.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,6 +54,9 @@ class Measurement:
     overlaps: StreamOverlaps = field(default_factory=StreamOverlaps)
     counters: CounterTotals | None = None
     last_step_mark: float = -math.inf   # latest start of a step's mark on the GPU timeline (HTA's cutoff)
+    format: str = "a PyTorch profiler (Kineto) trace"   # what read it, said in the summary
+    notes: list[str] = field(default_factory=list)      # what a reader of another format adds
+    utilization: dict[str, tuple[float, str]] = field(default_factory=dict)  # fact → (value, source)
 
     @property
     def kernels(self) -> int:
@@ -68,9 +72,11 @@ class Measurement:
         return 1 - sum(d.busy_us for d in self.devices) / w if w > 0 else 0.0
 
     @property
-    def hta_idle_share(self) -> float:
+    def hta_idle_share(self) -> float | None:
+        """None where HTA gives no figure: its whole-µs rounding empties every interval."""
         w = sum(d.hta_window_us for d in self.devices)
-        return 1 - sum(d.hta_busy_us for d in self.devices) / w if w > 0 else 0.0
+        busy = sum(d.hta_busy_us for d in self.devices)
+        return 1 - busy / w if w > 0 < busy else None
 
     @property
     def comm_us(self) -> float:
@@ -82,6 +88,12 @@ class Measurement:
         (HTA's get_comm_comp_overlap); None without communication kernels."""
         comm = self.comm_us
         return sum(d.comm_overlap_us for d in self.devices) / comm if comm > 0 else None
+
+    @property
+    def hta_comm_comp_overlap(self) -> float | None:
+        """The same on HTA's whole-µs rounding, as HTA as shipped computes it."""
+        comm = sum(d.hta_comm[0] for d in self.devices)
+        return sum(d.hta_comm_overlap_us for d in self.devices) / comm if comm > 0 else None
 
 
 _GPU, _RUNTIME, _ANNOTATION, _SPAN, _SYNC, _COUNTER, _STEP_MARK = range(7)
@@ -104,7 +116,7 @@ def measure(path: Path, classifier: Classifier, s: Settings, max_bytes: float | 
             raise TraceError(f"no GPU activity: none of {m.events:,} events has cat "
                              f"{', '.join((*s.gpu_categories, s.counters.category))} (a CPU-only profile?)",
                              str(path), "traceEvents", "cat")
-        launched = _host_side(m, runtime, s)
+        launched = host_side(m, runtime)  # type: ignore[arg-type] # the spill's records are 4-tuples
         if gpu.count:
             _timeline(m, gpu, classifier, s, launched, span)
     finally:
@@ -115,7 +127,8 @@ def measure(path: Path, classifier: Classifier, s: Settings, max_bytes: float | 
 
 def _kinds(s: Settings) -> dict[str, int]:
     kinds: dict[str, int] = {c: _STEP_MARK for c in s.step_cutoff_categories}
-    kinds.update({"user_annotation": _ANNOTATION, "Trace": _SPAN, s.counters.category: _COUNTER})
+    kinds.update({"Trace": _SPAN, s.counters.category: _COUNTER})
+    kinds.update(dict.fromkeys(s.step_categories, _ANNOTATION))
     for names, kind in ((s.gpu_categories, _GPU), (s.runtime_categories, _RUNTIME),
                         (s.sync_categories, _SYNC)):
         for c in names:
@@ -244,12 +257,14 @@ def _corr(ids: Ids) -> float:
     return float(c) if type(c) is int else -1.0
 
 
-def _host_side(m: Measurement, runtime: SortedSpill, s: Settings) -> CorrelationSet | None:
-    """Runtime calls in start order: step correlation ranges, the correlation ids launched
-    before the last step (None when no step is left out), and the host's time in runtime calls
-    over the analysed window."""
+def host_side(m: Measurement, runtime: Iterable[tuple[float, float, float, bool]],
+              leave_out_last: bool = True) -> CorrelationSet | None:
+    """Runtime calls (start, duration, correlation, is a launch) in start order: step
+    correlation ranges, the correlation ids launched before the last step (None when no step is
+    left out: Kineto's last step is cut short, `leave_out_last`), and the host's time in runtime
+    calls over the analysed window."""
     steps = m.steps
-    cutoff = max(steps[-1].ts, m.last_step_mark) if len(steps) >= 2 else None
+    cutoff = max(steps[-1].ts, m.last_step_mark) if len(steps) >= 2 and leave_out_last else None
     if cutoff is not None:
         m.excluded_step = steps[-1].number
     lo = steps[0].ts if steps else -math.inf
@@ -287,13 +302,21 @@ def _timeline(m: Measurement, gpu: SortedSpill, classifier: Classifier, s: Setti
     dev_names = {d["id"]: d["name"] for d in names  # an entry of other types names no device
                  if isinstance(d, dict) and type(d.get("id")) is int and isinstance(d.get("name"), str)} \
         if isinstance(names, list) else {}
+    run_timeline(m, gpu, classifier, s, dev_names, launched, span, m.float_timestamps)
+
+
+def run_timeline(m: Measurement, records: Iterable[tuple], classifier: Classifier, s: Settings,
+                 dev_names: dict[int, str], launched: CorrelationSet | None = None,
+                 span: tuple[float, float] | None = None, rounding: bool = False) -> None:
+    """GPU records in (device, start) order into m's devices, mix, gaps and steps: the one
+    timeline every reader (Kineto, Nsight Systems, rocprof) feeds."""
     n = len(classifier.names)
     comm_cat = classifier.names.index(s.communication_category) \
         if s.communication_category in classifier.names else -1
-    ctx = Context(str(m.path), dev_names, m.float_timestamps, n, comm_cat, s.checks.same_stream_overlap_us,
+    ctx = Context(str(m.path), dev_names, rounding, n, comm_cat, s.checks.same_stream_overlap_us,
                   any_streamless=m.any_streamless)
     t = Timeline(ctx, m.steps, launched, span, s.checks.clock_slack_us, n + 1)
-    t.run(gpu)
+    t.run(records)
     if not t.devices:
         raise TraceError(f"no GPU activity left after leaving out ProfilerStep#{m.excluded_step}",
                          str(m.path), "traceEvents", "cat")

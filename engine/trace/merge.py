@@ -13,7 +13,7 @@ from regime.engine.run.diagnosis import Conclusion
 from regime.engine.run.session import EngineFault
 from regime.engine.trace import case_out
 from regime.engine.trace.kernels import load_classifier
-from regime.engine.trace.measure import measure
+from regime.engine.trace.profilers.detect import measure_any
 from regime.engine.trace.settings import Disagreement, settings
 from regime.facts.case import Case, load_case
 from regime.facts.record import FactRecord
@@ -34,15 +34,20 @@ def trace_case(trace: Path, k: Knowledge, layers: list[Path] | None = None, hard
                model: str | None = None, max_bytes: float | None = None) -> tuple[dict, Case]:
     """Measure a trace; return the case mapping and the validated Case built from it."""
     s = settings()
-    m = measure(trace, load_classifier(layers or []), s, max_bytes)
+    m = measure_any(trace, load_classifier(layers or []), s, max_bytes)
     extra = {key: entry for key, (entry, _) in k.catalogue.get("hardware", {}).items()}
     mapping = case_out.case_mapping(m, hardware, model, extra, k.vocabulary.__contains__)
     return mapping, load_case(trace, k.vocabulary, k.levers, k.claims, k.catalogue, raw=mapping)
 
 
 def trace_findings(mapping: dict) -> list[Conclusion]:
-    """Findings about the trace itself: a device the catalogue does not know."""
-    name = mapping.get("profile", {}).get("device_not_in_catalogue")
+    """Findings about the trace itself: a device the catalogue does not know, or none named."""
+    profile = mapping.get("profile", {})
+    if profile.get("device_unnamed"):
+        rule = settings().unnamed_device
+        return [Conclusion(kind="finding", id=rule.finding, rule="trace device name",
+                           because=" ".join(rule.because.split()), step=0, pack="trace_reading")]
+    name = profile.get("device_not_in_catalogue")
     if not name:
         return []
     rule = settings().unknown_device

@@ -17,10 +17,11 @@ from regime.core.errors import RegimeError
 from regime.engine import batch
 from regime.engine.trace import case_out
 from regime.engine.trace.kernels import load_classifier
-from regime.engine.trace.measure import Measurement, measure
+from regime.engine.trace.measure import Measurement
+from regime.engine.trace.profilers.detect import measure_any
 from regime.engine.trace.settings import Ranks, settings
 
-TRACE_SUFFIXES = (".json", ".json.gz")
+TRACE_SUFFIXES = (".json", ".json.gz", ".sqlite", ".sqlite.gz", ".db", ".csv")
 
 
 @dataclass
@@ -30,12 +31,13 @@ class RankSummary:
     rank: int | None
     devices: list[str]
     idle_share: float
-    hta_idle_share: float
+    hta_idle_share: float | None
     kernels: int
     step_us: float | None            # median ProfilerStep duration
     window_us: float
     comm_share: float | None         # communication kernels' union / the GPU window
     comm_comp_overlap: float | None
+    hta_comm_comp_overlap: float | None
     kernel_mix: dict[str, float]     # share of kernel time by category
     facts: dict[str, Any] = field(default_factory=dict)
 
@@ -47,7 +49,8 @@ def expand(inputs: list[Path]) -> list[Path | RegimeError]:
         if path.is_dir():
             found = sorted(p for p in path.iterdir() if p.is_file() and p.name.endswith(TRACE_SUFFIXES))
             if not found:
-                out.append(RegimeError("no traces (*.json, *.json.gz) in this directory", file=str(path)))
+                suffixes = ", ".join("*" + x for x in TRACE_SUFFIXES)
+                out.append(RegimeError(f"no traces ({suffixes}) in this directory", file=str(path)))
             out.extend(found)
         else:
             out.append(path)
@@ -65,7 +68,7 @@ def _summary(m: Measurement) -> RankSummary:
         hta_idle_share=m.hta_idle_share, kernels=m.kernels,
         step_us=statistics.median(steps) if steps else None, window_us=m.window_us,
         comm_share=m.comm_us / m.window_us if m.window_us > 0 else None,
-        comm_comp_overlap=m.comm_comp_overlap,
+        comm_comp_overlap=m.comm_comp_overlap, hta_comm_comp_overlap=m.hta_comm_comp_overlap,
         kernel_mix={c: us / total for c, us in m.category_us.items()} if total > 0 else {},
         facts=case_out.case_mapping(m)["facts"])
 
@@ -81,7 +84,7 @@ def _one(item: Path | RegimeError) -> RankSummary | RegimeError:
     if isinstance(item, RegimeError):
         return item
     try:
-        return _summary(measure(item, _WORKER["classifier"], settings(), _WORKER["max_bytes"]))
+        return _summary(measure_any(item, _WORKER["classifier"], settings(), _WORKER["max_bytes"]))
     except RegimeError as err:
         return err
 
@@ -122,7 +125,8 @@ def _row(i: int, r: RankSummary) -> dict[str, Any]:
             "idle_share": rnd(r.idle_share), "hta_idle_share": rnd(r.hta_idle_share), "kernels": r.kernels,
             "step_us": None if r.step_us is None else round(r.step_us, 3),
             "gpu_window_us": round(r.window_us, 3), "comm_share": rnd(r.comm_share),
-            "comm_comp_overlap": rnd(r.comm_comp_overlap), "facts": r.facts}
+            "comm_comp_overlap": rnd(r.comm_comp_overlap),
+            "hta_comm_comp_overlap": rnd(r.hta_comm_comp_overlap), "facts": r.facts}
 
 
 def _step(r: RankSummary) -> tuple[float, str]:

@@ -111,8 +111,15 @@ class TraceReader:
 
     def _document(self, src: Source) -> Iterator[tuple[int, list[Event]]]:
         self._fill(src)
-        if self._skip_ws(src) != ord("{"):
-            raise self._fail("not a Kineto trace: the top level is not a JSON object")
+        first = self._skip_ws(src)
+        if first == ord("["):   # 2020-era traces (tb_plugin samples): the event array alone
+            self.pos += 1
+            yield from self._event_array(src)
+            if self._skip_ws(src) != -1:
+                raise self._fail("unexpected data after the top-level array")
+            return
+        if first != ord("{"):
+            raise self._fail("not a Kineto trace: the top level is neither a JSON object nor an array")
         self.pos += 1
         seen_events = False
         while True:

@@ -59,6 +59,23 @@ class UnknownDevice(_Strict):
     because: str
 
 
+class Nsys(_Strict):
+    step_ranges: tuple[str, ...]
+    range_event_types: tuple[int, ...]
+    device_key: str
+
+
+class Ncu(_Strict):
+    section: str
+    duration: str
+    dram: str
+    compute: str
+    raw_duration: tuple[str, ...]
+    raw_dram: tuple[str, ...]
+    raw_compute: tuple[str, ...]
+    time_units: dict[str, float]
+
+
 class Settings(_Strict):
     gpu_categories: tuple[str, ...]
     runtime_categories: tuple[str, ...]
@@ -66,11 +83,15 @@ class Settings(_Strict):
     communication_category: str
     launch_calls: tuple[str, ...]
     step_annotation: str
+    step_categories: tuple[str, ...]
     step_cutoff_categories: tuple[str, ...]
+    nsys: Nsys
+    ncu: Ncu
     limits: Limits
     checks: Checks
     disagreement: Disagreement
     unknown_device: UnknownDevice
+    unnamed_device: UnknownDevice
     counters: Counters
     ranks: Ranks
 

@@ -57,18 +57,27 @@ class Device:
     comm_us: float = 0.0         # union of communication kernels
     comp_us: float = 0.0         # union of the other kernels (HTA's "computation")
     comm_or_comp_us: float = 0.0  # union of both: comm ∩ comp = comm + comp − this
+    hta_comm: tuple[float, float, float] = (0.0, 0.0, 0.0)  # the three unions on HTA's rounding
 
     @property
     def comm_overlap_us(self) -> float:
         return self.comm_us + self.comp_us - self.comm_or_comp_us
 
     @property
+    def hta_comm_overlap_us(self) -> float:
+        comm, comp, both = self.hta_comm
+        return comm + comp - both
+
+    @property
     def idle_share(self) -> float:
         return 1 - self.busy_us / self.window_us if self.window_us > 0 else 0.0
 
     @property
-    def hta_idle_share(self) -> float:
-        return 1 - self.hta_busy_us / self.hta_window_us if self.hta_window_us > 0 else 0.0
+    def hta_idle_share(self) -> float | None:
+        """None where HTA's rounding leaves no interval (every one under a whole µs): HTA then
+        gives no idle figure at all, not 0%."""
+        w, busy = self.hta_window_us, self.hta_busy_us
+        return 1 - busy / w if w > 0 < busy else None
 
 
 class Union:
@@ -241,6 +250,7 @@ class DeviceTimeline:
         self.streamless = 0
         self._hta_add(rec, start, end)
         self.comm, self.comp, self.both = Union(), Union(), Union()
+        self.hta_unions = (Union(), Union(), Union())   # the same on HTA's whole-µs rounding
         self.order = StreamOrder(ctx.tol, overlaps, ctx.file)
         self.steps = StepTimes(steps) if steps else None
         self._feed(rec)
@@ -284,6 +294,11 @@ class DeviceTimeline:
             mix.kernel_duration.add(dur)
             (self.comm if cat == ctx.comm_cat else self.comp).add(start, end)
             self.both.add(start, end)
+            s, e = hta_round(start, end, ctx.rounding)
+            if s < e:   # HTA drops what its rounding empties
+                comm, comp, both = self.hta_unions
+                (comm if cat == ctx.comm_cat else comp).add(s, e)
+                both.add(s, e)
         if self.steps is not None:
             self.steps.add(rec[G_CORR], start, end, bool(is_kernel))
 
@@ -294,6 +309,8 @@ class DeviceTimeline:
             dev.hta_busy_us, dev.hta_window_us = self.hta.busy, self.hta.window
         dev.comm_us, dev.comp_us = self.comm.close(), self.comp.close()
         dev.comm_or_comp_us = self.both.close()
+        comm, comp, both = self.hta_unions
+        dev.hta_comm = (comm.close(), comp.close(), both.close())
         if self.steps is not None:
             self.steps.close()
         return dev

@@ -67,3 +67,16 @@ def test_a_condition_whose_intermediate_could_overflow_is_refused_a_formula_is_n
         cond("flops * flops * flops * flops * flops * flops * flops * flops * flops * flops * flops"
              " * flops * flops * flops * flops * flops * flops > 1")  # (1e18)**17 > 1e300
     formula("flops * flops")  # formulas run in Python; their results are checked when derived
+
+
+def test_a_when_guard_narrows_a_facts_range_for_the_formula():
+    from regime.engine.knowledge.load import load_knowledge
+    from regime.engine.knowledge.paths import RULES_DIR
+    from regime.engine.lang import Context, narrowed_by, parse
+    from regime.facts.vocabulary import load_vocabulary
+    k = load_knowledge(load_vocabulary(), [RULES_DIR])
+    ctx = Context(k.vocabulary)
+    when = parse("zero_flop_share < 1 and 0.5 <= zero_flop_share", ctx, "condition")
+    iv = narrowed_by(when.tree, ctx)["zero_flop_share"]
+    assert (iv.lo, iv.hi, iv.lo_open, iv.hi_open) == (0.5, 1.0, False, True)
+    assert narrowed_by(parse("zero_flop_share < 1 or batch > 2", ctx, "condition").tree, ctx) == {}
