@@ -12,7 +12,7 @@ import typer
 
 from regime.core.errors import RegimeError
 from regime.engine.cli import core
-from regime.engine.cli.options import JobsOpt, RulesOpt
+from regime.engine.cli.options import JobsOpt, RulesOpt, SchedulerOpt
 
 
 class CaseFormat(StrEnum):
@@ -34,10 +34,15 @@ def trace(
     max_bytes: Annotated[float | None, typer.Option(
         "--max-bytes", help="Refuse traces that decompress to more than this many bytes.")] = None,
     jobs: JobsOpt = 1,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Measure a PyTorch profiler (Kineto) trace; write what it measures as a case file."""
+    try:
+        address = core.scheduler(scheduler)  # one trace is one unit: it is measured here
+    except RegimeError as err:
+        raise typer.Exit(core.refuse(err)) from None
     if len(traces) > 1 or traces[0].is_dir():
-        _ranks(traces, jobs, rules, max_bytes, output, fmt)
+        _ranks(traces, jobs, rules, max_bytes, output, fmt, address)
         return
     trace_file = traces[0]
     from regime.engine import api  # imported here: the other commands start without them
@@ -65,12 +70,15 @@ def trace(
 
 
 def _ranks(traces: list[Path], jobs: int, rules: list[Path] | None, max_bytes: float | None,
-           output: Path | None, fmt: CaseFormat) -> None:
+           output: Path | None, fmt: CaseFormat, scheduler: str | None) -> None:
     from regime.engine.trace import case_out
     from regime.engine.trace.ranks import fleet_report
-    report, errors = fleet_report(traces, jobs, rules, max_bytes)
-    for err in errors:
-        core.error(err)
+    try:
+        report, errors = fleet_report(traces, jobs, rules, max_bytes, scheduler)
+    except RegimeError as err:  # a bad --rules layer, or a cluster that cannot be used
+        raise typer.Exit(core.refuse(err)) from None
+    for bad in errors:
+        core.error(bad)
     text = (json.dumps(report, indent=2, ensure_ascii=False) + "\n" if fmt is CaseFormat.json
             else case_out.to_yaml(report))
     if output is None:

@@ -1,0 +1,119 @@
+"""`map(work, items)` on a Dask cluster, lazily and in input order, as batch.ordered_map locally.
+
+The setup a unit needs (knowledge, rubric, output format) is pickled here once and handed to
+every worker by a worker plugin (plugin.py), which loads it once per worker, also on a worker
+that joins or is restarted later; each task then carries only its item. A bounded window of
+tasks is in flight and the oldest is awaited first (a reorder buffer by index), so at most
+`window` results are held at once, on the cluster or here. A worker that dies takes its tasks
+with it and the scheduler runs them again elsewhere (Dask's `allowed-failures`); a unit that
+kills every worker it lands on, or that raises, comes back as `lost(item, why)`: one error row.
+
+Connections, TLS and authentication are Dask's own: `--scheduler tls://...` with the
+`distributed.comm.tls.*` settings of the Dask configuration (docs/distributed.md).
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import uuid
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
+
+import regime
+from regime.core.errors import RegimeError
+
+ENV = "REGIME_SCHEDULER"
+INSTALL = "pip install 'regime[dask]'"
+WINDOW_PER_THREAD = 8
+CONNECT_TIMEOUT_S = 30
+S = TypeVar("S")
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def scheduler(given: str | None) -> str | None:
+    """The scheduler address: `--scheduler`, else $REGIME_SCHEDULER, else None (run here)."""
+    value = given if given is not None else os.environ.get(ENV, "")
+    return value.strip() or None
+
+
+def require() -> None:
+    """Dask is an optional extra: without it, say how to install it. Raises RegimeError."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise RegimeError(f"sending work to a Dask cluster needs the dask extra: {INSTALL}",
+                          field="--scheduler") from None
+
+
+def connect(address: str) -> Any:
+    """A client of the scheduler at `address`, secured as the Dask configuration says."""
+    require()
+    from distributed import Client
+    try:
+        return Client(address, timeout=CONNECT_TIMEOUT_S, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as err:
+        raise RegimeError(f"cannot reach the Dask scheduler at {address}: {err}",
+                          field="--scheduler") from None
+
+
+def ordered_map(where: str | Any, work: Callable[[S, T], R], items: Iterable[T], setup: S,
+                lost: Callable[[T, str], R], window: int | None = None) -> Iterator[R]:
+    """`work(setup, item)` for each item on the cluster at `where` (an address, or a Client
+    the caller keeps), yielded in input order. Raises RegimeError when the cluster cannot be
+    used (no Dask, no scheduler, a worker refusing the setup)."""
+    client = connect(where) if isinstance(where, str) else where
+    try:
+        from regime.engine.distributed import plugin
+        setup_plugin = plugin.Setup(pickle.dumps(setup, protocol=pickle.HIGHEST_PROTOCOL),
+                                    regime.__version__, uuid.uuid4().hex)
+        try:
+            client.register_plugin(setup_plugin)
+        except Exception as err:  # a worker that cannot load the setup: say which and why
+            raise RegimeError(f"a Dask worker could not load the setup: {type(err).__name__}: {err}",
+                              field="--scheduler") from None
+        try:
+            yield from _stream(client, setup_plugin.token, work, items, lost,
+                               window or _window(client))
+        finally:
+            client.unregister_worker_plugin(setup_plugin.name)
+    finally:
+        if client is not where:
+            client.close()
+
+
+def _window(client: Any) -> int:
+    threads = sum(client.nthreads().values())
+    return max(1, threads) * WINDOW_PER_THREAD
+
+
+def _stream(client: Any, token: str, work: Callable, items: Iterable, lost: Callable,
+            window: int) -> Iterator:
+    from regime.engine.distributed.plugin import run
+    pending: deque[tuple[Any, Any]] = deque()
+    numbered = enumerate(items)
+    while True:
+        while len(pending) < window and (nxt := next(numbered, None)) is not None:
+            index, item = nxt
+            pending.append((item, client.submit(run, token, work, item, key=f"regime-{token}-{index}",
+                                                pure=False)))
+        if not pending:
+            return
+        item, future = pending.popleft()
+        yield _result(item, future, lost)
+        future.release()
+
+
+def _result(item: Any, future: Any, lost: Callable) -> Any:
+    from distributed import KilledWorker
+    try:
+        return future.result()
+    except KilledWorker as err:  # it took down every worker it was given (allowed-failures)
+        return lost(item, f"the Dask workers running it died ({err})")
+    except Exception as err:
+        if future.status == "error":  # the unit raised: a bug, one row, the rest go on
+            return lost(item, f"{type(err).__name__}: {err}")
+        raise RegimeError(f"lost the Dask scheduler: {type(err).__name__}: {err}",
+                          field="--scheduler") from None
