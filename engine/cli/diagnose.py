@@ -56,7 +56,8 @@ def main(opts: dict[str, Any]) -> int:
     _WORKER["setup"] = setup
     if address is not None:
         from regime.engine.distributed import cluster
-        results = cluster.ordered_map(address, diagnose_one, core.case_texts(inputs, trace), setup, lost)
+        results = cluster.ordered_map(address, diagnose_one, core.case_texts(inputs, trace), setup, lost,
+                                      chunk=CHUNK)
     else:
         results = batch.ordered_map(_local_one, inputs, jobs, init=_setup,
                                     init_args=(rules, fmt, setup.style, engine, trace, opts["quiet"], sets),
@@ -122,6 +123,7 @@ class Setup:
 
 
 _WORKER: dict[str, Setup] = {}  # this process's setup (inherited on fork)
+CHUNK = 8  # cases per Dask task: a case takes milliseconds, a task's round trip about as long
 
 
 def _setup(rules: list[Path], fmt: str, style: _Style | None, engine: str, trace: Path | None = None,

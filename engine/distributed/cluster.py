@@ -14,6 +14,7 @@ Connections, TLS and authentication are Dask's own: `--scheduler tls://...` with
 
 from __future__ import annotations
 
+import itertools
 import os
 import pickle
 import uuid
@@ -26,7 +27,7 @@ from regime.core.errors import RegimeError
 
 ENV = "REGIME_SCHEDULER"
 INSTALL = "pip install 'regime[dask]'"
-WINDOW_PER_THREAD = 8
+WINDOW_PER_THREAD = 4
 CONNECT_TIMEOUT_S = 30
 S = TypeVar("S")
 T = TypeVar("T")
@@ -60,10 +61,12 @@ def connect(address: str) -> Any:
 
 
 def ordered_map(where: str | Any, work: Callable[[S, T], R], items: Iterable[T], setup: S,
-                lost: Callable[[T, str], R], window: int | None = None) -> Iterator[R]:
+                lost: Callable[[T, str], R], chunk: int = 1, window: int | None = None) -> Iterator[R]:
     """`work(setup, item)` for each item on the cluster at `where` (an address, or a Client
-    the caller keeps), yielded in input order. Raises RegimeError when the cluster cannot be
-    used (no Dask, no scheduler, a worker refusing the setup)."""
+    the caller keeps), yielded in input order. A task runs `chunk` consecutive items (small
+    units: one task and one round trip for several), and `window` tasks are in flight. Raises
+    RegimeError when the cluster cannot be used (no Dask, no scheduler, a worker refusing the
+    setup)."""
     client = connect(where) if isinstance(where, str) else where
     try:
         from regime.engine.distributed import plugin
@@ -75,8 +78,8 @@ def ordered_map(where: str | Any, work: Callable[[S, T], R], items: Iterable[T],
             raise RegimeError(f"a Dask worker could not load the setup: {type(err).__name__}: {err}",
                               field="--scheduler") from None
         try:
-            yield from _stream(client, setup_plugin.token, work, items, lost,
-                               window or _window(client))
+            run = _Run(client, setup_plugin.token, work, lost)
+            yield from run.stream(_chunks(items, chunk), window or _window(client))
         finally:
             client.unregister_worker_plugin(setup_plugin.name)
     finally:
@@ -89,31 +92,50 @@ def _window(client: Any) -> int:
     return max(1, threads) * WINDOW_PER_THREAD
 
 
-def _stream(client: Any, token: str, work: Callable, items: Iterable, lost: Callable,
-            window: int) -> Iterator:
-    from regime.engine.distributed.plugin import run
-    pending: deque[tuple[Any, Any]] = deque()
-    numbered = enumerate(items)
-    while True:
-        while len(pending) < window and (nxt := next(numbered, None)) is not None:
-            index, item = nxt
-            pending.append((item, client.submit(run, token, work, item, key=f"regime-{token}-{index}",
-                                                pure=False)))
-        if not pending:
+def _chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    it = iter(items)
+    while batch := list(itertools.islice(it, max(1, size))):
+        yield batch
+
+
+class _Run:
+    """One run's tasks: submitted in order, awaited oldest first."""
+
+    def __init__(self, client: Any, token: str, work: Callable, lost: Callable) -> None:
+        self.client, self.token, self.work, self.lost = client, token, work, lost
+        self.count = 0
+
+    def submit(self, items: list) -> Any:
+        from regime.engine.distributed.plugin import run
+        self.count += 1
+        return self.client.submit(run, self.token, self.work, items, key=f"regime-{self.token}-{self.count}",
+                                  pure=False)
+
+    def stream(self, chunks: Iterator[list], window: int) -> Iterator:
+        pending: deque[tuple[list, Any]] = deque()
+        while True:
+            while len(pending) < window and (items := next(chunks, None)) is not None:
+                pending.append((items, self.submit(items)))
+            if not pending:
+                return
+            items, future = pending.popleft()
+            yield from self.results(items, future)
+            future.release()
+
+    def results(self, items: list, future: Any) -> Iterator:
+        from distributed import KilledWorker
+        try:
+            yield from future.result()
             return
-        item, future = pending.popleft()
-        yield _result(item, future, lost)
-        future.release()
-
-
-def _result(item: Any, future: Any, lost: Callable) -> Any:
-    from distributed import KilledWorker
-    try:
-        return future.result()
-    except KilledWorker as err:  # it took down every worker it was given (allowed-failures)
-        return lost(item, f"the Dask workers running it died ({err})")
-    except Exception as err:
-        if future.status == "error":  # the unit raised: a bug, one row, the rest go on
-            return lost(item, f"{type(err).__name__}: {err}")
-        raise RegimeError(f"lost the Dask scheduler: {type(err).__name__}: {err}",
-                          field="--scheduler") from None
+        except KilledWorker as err:  # it took down every worker it was given (allowed-failures)
+            why = f"the Dask workers running it died ({err})"
+        except Exception as err:
+            if future.status != "error":
+                raise RegimeError(f"lost the Dask scheduler: {type(err).__name__}: {err}",
+                                  field="--scheduler") from None
+            why = f"{type(err).__name__}: {err}"  # the unit raised: a bug, one row, the rest go on
+        if len(items) == 1:
+            yield self.lost(items[0], why)
+            return
+        for item in items:  # which of the chunk was it: each alone, so only the culprit is lost
+            yield from self.results([item], self.submit([item]))

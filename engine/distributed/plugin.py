@@ -9,6 +9,7 @@ beyond what Dask already runs for any task: who may submit to a scheduler is Das
 
 from __future__ import annotations
 
+import gc
 import pickle
 from collections.abc import Callable
 from typing import Any
@@ -37,12 +38,14 @@ class Setup(WorkerPlugin):
         warm = getattr(loaded, "warm", None)
         if warm is not None:
             warm()
+        gc.freeze()  # the setup lives as long as the run: keep the collector off its objects
         _LOADED[self.token] = loaded
 
     def teardown(self, worker: Any) -> None:
         _LOADED.pop(self.token, None)
 
 
-def run(token: str, work: Callable[[Any, Any], Any], item: Any) -> Any:
-    """One unit, with the setup this worker loaded for the run."""
-    return work(_LOADED[token], item)
+def run(token: str, work: Callable[[Any, Any], Any], items: list) -> list:
+    """A few consecutive units, each with the setup this worker loaded for the run."""
+    setup = _LOADED[token]
+    return [work(setup, item) for item in items]

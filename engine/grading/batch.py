@@ -17,6 +17,7 @@ from regime.engine.grading.grader import Grader, Result
 
 _WORKER: tuple[Grader, Path | None] | None = None
 CHUNK = 64
+CLUSTER_CHUNK = 8  # submissions per Dask task: one round trip for several
 
 
 EXPECTED_SUFFIX = ".expected.yaml"   # an instructor's expected grade of the answer it sits beside
@@ -92,7 +93,7 @@ def grade_all(grader: Grader, paths: list[Path], variants: Path | None = None, j
         from regime.engine.distributed import cluster
         marking = Marking(grader.portable(), variant_files.Copied.of(variants) if variants else None)
         for r in cluster.ordered_map(scheduler, grade_one, submitted(paths, grader.rubric.limits.max_bytes),
-                                     marking, _lost):
+                                     marking, _lost, chunk=CLUSTER_CHUNK):
             results.append(r)
             if progress:
                 progress(1)
