@@ -93,13 +93,19 @@ def main() -> None:
             rows[name]["local --jobs 1"] = took
         for name, (args, _, _) in work.items():
             rows[name]["local --jobs 2"] = timed([*args, "--jobs", "2"], refs[name][1])[0]
+        one = ["diagnose", "a_chatbot", "--quiet", "--engine", "compiled"]
+        start = {"local": timed(one, None)[0]}
         for n in (1, 2):
             with LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
                               silence_logs=logging.ERROR) as c:
                 for name, (args, _, _) in work.items():
                     rows[name][f"dask {n} worker(s)"] = timed([*args, "--scheduler", c.scheduler_address],
                                                               refs[name][1])[0]
+                start[f"dask {n}"] = timed([*one, "--scheduler", c.scheduler_address], None)[0]
         report(rows, work, unit_bytes(job, fleet), job)
+        print(f"start-up, one built-in case: local {start['local']:.2f} s, "
+              f"dask 1 worker {start['dask 1']:.2f} s, 2 workers {start['dask 2']:.2f} s "
+              "(connect, load the setup on each worker, close)")
 
 
 def report(rows: dict[str, dict[str, float]], work: dict, sizes: dict[str, int], job: Path) -> None:

@@ -99,28 +99,44 @@ def _chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
 
 
 class _Run:
-    """One run's tasks: submitted in order, awaited oldest first."""
+    """One run's tasks: submitted in order, a window's worth at a time, and taken back oldest
+    first, every finished one at the front in one gather. Each call into the client is a hop
+    to its event-loop thread (and on a busy machine a wait to be scheduled), so they are few:
+    one per refill and two per batch of results, not two per task."""
 
     def __init__(self, client: Any, token: str, work: Callable, lost: Callable) -> None:
         self.client, self.token, self.work, self.lost = client, token, work, lost
         self.count = 0
 
-    def submit(self, items: list) -> Any:
+    def submit(self, chunks: list[list]) -> list:
         from regime.engine.distributed.plugin import run
-        self.count += 1
-        return self.client.submit(run, self.token, self.work, items, key=f"regime-{self.token}-{self.count}",
-                                  pure=False)
+        keys = [f"regime-{self.token}-{self.count + i}" for i in range(len(chunks))]
+        self.count += len(chunks)
+        return self.client.map(run, [self.token] * len(chunks), [self.work] * len(chunks), chunks,
+                               key=keys, pure=False)
 
     def stream(self, chunks: Iterator[list], window: int) -> Iterator:
+        from distributed import wait
         pending: deque[tuple[list, Any]] = deque()
         while True:
-            while len(pending) < window and (items := next(chunks, None)) is not None:
-                pending.append((items, self.submit(items)))
+            new = list(itertools.islice(chunks, window - len(pending)))
+            pending.extend(zip(new, self.submit(new), strict=True) if new else ())
             if not pending:
                 return
-            items, future = pending.popleft()
-            yield from self.results(items, future)
-            future.release()
+            with self.client.as_current():
+                wait(pending[0][1])
+            ready = list(itertools.takewhile(lambda p: p[1].status == "finished", pending))
+            if not ready:  # the oldest failed: alone, so the rest stay in flight
+                items, future = pending.popleft()
+                yield from self.results(items, future)
+                future.release()
+                continue
+            for _ in ready:
+                pending.popleft()
+            for got in self.client.gather([f for _, f in ready]):
+                yield from got
+            for _, future in ready:
+                future.release()
 
     def results(self, items: list, future: Any) -> Iterator:
         from distributed import KilledWorker
@@ -138,4 +154,5 @@ class _Run:
             yield self.lost(items[0], why)
             return
         for item in items:  # which of the chunk was it: each alone, so only the culprit is lost
-            yield from self.results([item], self.submit([item]))
+            [alone] = self.submit([[item]])
+            yield from self.results([item], alone)
