@@ -23,10 +23,12 @@ demo: $(BIN)/regime
 	@echo "  as HTML with charts: $(BIN)/regime report -o report, then open report/index.html"
 
 # pytest-xdist: one worker per CPU (-n auto), so two cores run the suite in about half the time.
+# The `dask` tests start a cluster of their own (2 worker processes): one pytest process, after.
 test: $(BIN)/regime typecheck
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -n auto
+	$(BIN)/python -m pytest -n auto -m "not dask"
+	$(BIN)/python -m pytest -q -m dask tests/test_distributed.py
 
 # mypy on the package, followed through regime/'s links from the checkout.
 typecheck: $(BIN)/regime

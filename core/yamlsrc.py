@@ -162,6 +162,15 @@ def load_yaml(path: Path | str, text: str | None = None) -> Any:
         raise RegimeError(f"cannot read YAML: {err}", file=str(path), line=1) from None
 
 
+def read_source(path: Path | str) -> str:
+    """A file's text exactly as load_yaml reads it (bounded, UTF-8), to be parsed elsewhere
+    with load_yaml(path, text). Raises the RegimeError load_yaml would."""
+    try:
+        return _read(Path(path))
+    except RegimeError as err:
+        raise err.located(file=str(path), line=1) from None
+
+
 def _read(path: Path) -> str:
     """The file as text; bytes that are not UTF-8 are reported at their line."""
     try:

@@ -85,11 +85,13 @@ def diagnose_all(paths: Iterable[Path], k: Knowledge, engine: str = "durable") -
     return [outcome(Path(path), k, engine) for path in paths]
 
 
-def outcome(path: Path, k: Knowledge, engine: str = "durable") -> Outcome:
-    """One case's diagnosis, or the located error that stopped it (never an exception)."""
+def outcome(path: Path, k: Knowledge, engine: str = "durable", text: str | None = None) -> Outcome:
+    """One case's diagnosis, or the located error that stopped it (never an exception). `text`:
+    the case file's text, read where `path` was (a cluster worker gets content, not paths)."""
     run = runner(k, engine)
     try:
-        case = load_case(resolve_case(path), k.vocabulary, k.levers, k.claims, k.catalogue)
+        case = load_case(resolve_case(path) if text is None else path, k.vocabulary, k.levers, k.claims,
+                         k.catalogue, text=text)
         return Outcome(path, diagnosis=run.diagnose(case))
     except RegimeError as err:
         return Outcome(path, error=err.located(file=str(path)))

@@ -45,8 +45,8 @@ def parse_sets(sets: list[str], k: Knowledge) -> list[Change]:
     return out
 
 
-def load(path: Path, k: Knowledge) -> Case:
-    return load_case(Path(path), k.vocabulary, k.levers, k.claims, k.catalogue)
+def load(path: Path, k: Knowledge, text: str | None = None) -> Case:
+    return load_case(Path(path), k.vocabulary, k.levers, k.claims, k.catalogue, text=text)
 
 
 def apply(case: Case, changes: list[Change], k: Knowledge) -> tuple[Case, list[str]]:
@@ -102,9 +102,11 @@ def run(case: Case, changes: list[Change], k: Knowledge, engine: str = "durable"
     return WhatIf([f"{c.name}={c.raw}" for c in changes], d, [n for n in dropped if n not in lost], lost)
 
 
-def compare(path: Path, sets: list[str], k: Knowledge) -> tuple[ReportModel, WhatIf, dict[str, Any]]:
-    """The what-if report of one case: the new model, what was dropped, what changed."""
-    case = load(path, k)
+def compare(path: Path, sets: list[str], k: Knowledge, text: str | None = None
+            ) -> tuple[ReportModel, WhatIf, dict[str, Any]]:
+    """The what-if report of one case (`text`: its file's text, read elsewhere): the new model,
+    what was dropped, what changed."""
+    case = load(path, k, text)
     w = run(case, parse_sets(sets, k), k)
     before = build(api.runner(k).diagnose(case), k)
     after = build(w.diagnosis, k)

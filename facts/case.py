@@ -49,20 +49,22 @@ class Case:
 
 def load_case(path: Path, vocabulary: Vocabulary, levers: dict[str, Any],
               claims: dict[str, Any], extra: dict[str, dict[str, tuple[dict, str]]] | None = None,
-              raw: dict | None = None) -> Case:
+              raw: dict | None = None, text: str | None = None) -> Case:
     """Parse and validate one case file. Raises RegimeError naming file, line and field; a case
     with several mistakes raises RegimeErrors with one error for each.
 
     `extra` maps 'hardware'/'models' to catalogue entries added by knowledge layers, each with
-    the file it came from. `raw` is a case body already read (a pack test's inline case)."""
+    the file it came from. `raw` is a case body already read (a pack test's inline case);
+    `text` is the file's text read elsewhere (a cluster worker is sent content, not paths)."""
     with one_input():  # a case with 20,000 mistakes is refused as fast as one with ten
-        return _load_case(path, vocabulary, levers, claims, extra, raw)
+        return _load_case(path, vocabulary, levers, claims, extra, raw, text)
 
 
 def _load_case(path: Path, vocabulary: Vocabulary, levers: dict[str, Any], claims: dict[str, Any],
-               extra: dict[str, dict[str, tuple[dict, str]]] | None, raw: dict | None) -> Case:
+               extra: dict[str, dict[str, tuple[dict, str]]] | None, raw: dict | None,
+               text: str | None = None) -> Case:
     file = str(path)
-    raw = expect_mapping(load_yaml(path) if raw is None else raw, file,
+    raw = expect_mapping(load_yaml(path, text) if raw is None else raw, file,
                          "a case file is a mapping with at least 'title' and 'facts'")
     errors = Collector()
     model = errors.run(checked, raw, CASE_KEYS, file)

@@ -16,7 +16,7 @@ API = {
     "runner": ["k", "engine"],
     "diagnose": ["path", "k", "engine"],
     "diagnose_all": ["paths", "k", "engine"],
-    "outcome": ["path", "k", "engine"],
+    "outcome": ["path", "k", "engine", "text"],  # text: a case read elsewhere (issue 30), optional
     "resolve_case": ["path"],
     "env_layers": [],
 }

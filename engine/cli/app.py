@@ -23,6 +23,7 @@ from regime.engine.cli.options import (
     JobsOpt,
     QuietOpt,
     RulesOpt,
+    SchedulerOpt,
     SetOpt,
     TraceOpt,
     exit_with,
@@ -52,13 +53,15 @@ def diagnose(
     sets: SetOpt = None,
     quiet: QuietOpt = False,
     jobs: JobsOpt = core.JOBS.default,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Diagnose each case: regime, evidence, fixes in priority order, rejections, next
     measurements. Default: every built-in case. Results stream in input order; a refused input
     is reported in its place (and as an 'error:' line on stderr), exit code 2."""
     from regime.engine.cli.diagnose import run_diagnose
     opts = {"refs": [str(c) for c in cases or ()], "format": value(fmt), "rules": value(rules or []),
-            "engine": value(engine), "trace": trace, "set": list(sets or []), "quiet": quiet, "jobs": jobs}
+            "engine": value(engine), "trace": trace, "set": list(sets or []), "quiet": quiet, "jobs": jobs,
+            "scheduler": scheduler}
     exit_with(run_diagnose(opts))
 
 

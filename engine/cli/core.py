@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -52,6 +52,9 @@ RULES = Opt(("--rules",), "Extra pack directory or file: site packs and override
             default=(), repeat=True, kind=Path)
 JOBS = Opt(("--jobs", "-j"), "Worker processes; 0 for one per CPU. The output is the same for any N.",
            "N", default=1, kind=int)
+SCHEDULER = Opt(("--scheduler",), "Dask scheduler (tcp://HOST:8786, tls://...): send the work to that "
+                "cluster instead of --jobs processes; the same output. Needs the dask extra (pip install "
+                "'regime[dask]'); default $REGIME_SCHEDULER. See docs/distributed.md.", "ADDRESS")
 ENGINE = Opt(("--engine",), "durable (the engine of record) or compiled (the same packs as a Python "
              "fixpoint: byte-identical output, several times faster).", "ENGINE", default="durable",
              choices=ENGINES)
@@ -66,7 +69,7 @@ TEXT_OR_JSON = Opt(("--format", "-f"), "text (people) or json.", "FORMAT", defau
 SET = Opt(("--set",), "What-if: re-diagnose with a changed fact and show what changed. Repeatable.",
           "NAME=VALUE", default=(), repeat=True)
 QUIET = Opt(("--quiet", "-q"), "Text: print only the summary table that ends a batch.", default=False)
-DIAGNOSE = (DIAGNOSE_FORMAT, RULES, ENGINE, TRACE, SET, QUIET, JOBS)
+DIAGNOSE = (DIAGNOSE_FORMAT, RULES, ENGINE, TRACE, SET, QUIET, JOBS, SCHEDULER)
 
 
 # ---- the fast parser: what it does not understand, typer parses (and explains) ---------------
@@ -120,6 +123,17 @@ def workers(jobs: int) -> int:
     return batch.jobs_wanted(jobs)
 
 
+def scheduler(given: str | None) -> str | None:
+    """`--scheduler ADDRESS` for every command that has --jobs: the Dask scheduler to send the
+    work to (else $REGIME_SCHEDULER), or None to run here. Raises RegimeError, before any work
+    starts, when the dask extra is not installed."""
+    from regime.engine.distributed import cluster
+    address = cluster.scheduler(given)
+    if address is not None:
+        cluster.require()
+    return address
+
+
 def knowledge(rules: Sequence[Path] = (), engine: str = "durable"):
     """The packs (built-in, REGIME_RULES, --rules), compiled for `engine` now, so durable's limits
     surface as pack errors before any case runs. Raises RegimeError."""
@@ -168,13 +182,39 @@ def diagnosis(path: Path, k, engine: str = "durable", trace: Path | None = None,
     return done.diagnosis
 
 
-def outcome(path: Path, k, engine: str = "durable", measured=None):
-    """One case's api.Outcome; `measured` is a trace's case to merge beneath (never raises)."""
+def outcome(path: Path, k, engine: str = "durable", measured=None, text: str | None = None):
+    """One case's api.Outcome; `measured` is a trace's case to merge beneath, `text` the case
+    file's text when it was read elsewhere (never raises)."""
     from regime.engine import api
     if measured is None:
-        return api.outcome(path, k, engine)
+        return api.outcome(path, k, engine, text)
     from regime.engine.trace import merge
-    return merge.outcome(path, measured, k, engine)
+    return merge.outcome(path, measured, k, engine, text)
+
+
+@dataclass(frozen=True)
+class CaseText:
+    """A case file as a worker elsewhere gets it: its path as the user gave it (what the output
+    names) and its text, read here (the worker need not see this file system)."""
+
+    path: Path
+    text: str
+
+
+def case_texts(items: Iterable[Path | RegimeError], trace: Path | None = None
+               ) -> Iterator[Path | CaseText | RegimeError]:
+    """Each case as content, read lazily (as many as are in flight); a file that cannot be read
+    is its error in place, as loading it would have said. The trace itself (diagnosed alone) is
+    measured here already and stays a path."""
+    from regime.core.yamlsrc import read_source
+    for item in items:
+        if isinstance(item, RegimeError) or (trace is not None and str(item) == str(trace)):
+            yield item
+            continue
+        try:
+            yield CaseText(item, read_source(item))
+        except RegimeError as err:
+            yield err
 
 
 def measured(trace: Path | None, k, rules: Sequence[Path] = ()):

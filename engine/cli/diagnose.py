@@ -20,6 +20,7 @@ from regime.core.errors import RegimeError
 from regime.engine import batch
 from regime.engine.cli import core
 from regime.engine.cli.core import Done
+from regime.engine.knowledge.model import Knowledge
 from regime.engine.report import output
 
 
@@ -39,9 +40,9 @@ def main(opts: dict[str, Any]) -> int:
     rules, engine, trace, sets, fmt = (opts["rules"], opts["engine"], opts["trace"], opts["set"],
                                        opts["format"])
     try:
+        address = core.scheduler(opts.get("scheduler"))
         k = core.knowledge(rules, engine)
-        if trace:
-            _SETUP["trace"] = core.measured(trace, k, rules)
+        measured = core.measured(trace, k, rules) if trace else None
         if sets:
             _check_sets(sets, k, trace)
         jobs = core.workers(opts["jobs"])
@@ -50,16 +51,25 @@ def main(opts: dict[str, Any]) -> int:
     finally:
         core.settled()
     inputs = core.cases(opts["refs"], trace)
-    style = _Style.of(sys.stdout) if fmt == "text" else None
-    _SETUP.update(k=k, fmt=fmt, style=style, engine=engine, quiet=opts["quiet"], sets=sets)
-    results = batch.ordered_map(_diagnose_one, inputs, jobs, init=_setup,
-                                init_args=(rules, fmt, style, engine, trace, opts["quiet"], sets),
-                                lost=_lost)
+    setup = Setup(k, fmt, _Style.of(sys.stdout) if fmt == "text" else None, engine, opts["quiet"],
+                  tuple(sets), measured)
+    _WORKER["setup"] = setup
+    if address is not None:
+        from regime.engine.distributed import cluster
+        results = cluster.ordered_map(address, diagnose_one, core.case_texts(inputs, trace), setup, lost,
+                                      chunk=CHUNK)
+    else:
+        results = batch.ordered_map(_local_one, inputs, jobs, init=_setup,
+                                    init_args=(rules, fmt, setup.style, engine, trace, opts["quiet"], sets),
+                                    lost=lost)
     rows: list[tuple[str, ...]] = []
-    refused = core.write(results, fmt, len(inputs), rows)
-    if style is not None and (len(inputs) > 1 or opts["quiet"]):
+    try:
+        refused = core.write(results, fmt, len(inputs), rows)
+    except RegimeError as err:  # the cluster went away mid-run
+        return core.refuse(err)
+    if setup.style is not None and (len(inputs) > 1 or opts["quiet"]):
         from regime.engine.report import review_text
-        review_text.summary(rows, style.console(sys.stdout))
+        review_text.summary(rows, setup.style.console(sys.stdout))
     return core.EXIT_BAD_INPUT if refused else core.EXIT_OK
 
 
@@ -93,72 +103,101 @@ class _Style:
                        color_system=self.color_system, highlight=False)  # type: ignore[arg-type]
 
 
-_SETUP: dict[str, Any] = {}  # this process's knowledge, format and style (inherited on fork)
+@dataclass(frozen=True)
+class Setup:
+    """What rendering one case needs besides the case: made once by the command, inherited by
+    forked `--jobs` workers, pickled once to each `--scheduler` worker (content, not paths)."""
+
+    k: Knowledge
+    fmt: str
+    style: _Style | None
+    engine: str
+    quiet: bool = False
+    sets: tuple[str, ...] = ()
+    trace: Any = None  # a --trace's measured case (trace.merge.Measured), merged beneath each
+
+    def warm(self) -> None:
+        """Build the evaluator now, once per worker, not inside the first case."""
+        from regime.engine import api
+        api.runner(self.k, self.engine)
+
+
+_WORKER: dict[str, Setup] = {}  # this process's setup (inherited on fork)
+CHUNK = 8  # cases per Dask task: a case takes milliseconds, a task's round trip about as long
 
 
 def _setup(rules: list[Path], fmt: str, style: _Style | None, engine: str, trace: Path | None = None,
            quiet: bool = False, sets: list[str] | None = None) -> None:
-    if "k" not in _SETUP:  # a spawned worker: load (from the knowledge cache) and compile
+    if "setup" not in _WORKER:  # a spawned worker: load (from the knowledge cache) and compile
         k = core.knowledge(rules, engine)
-        _SETUP.update(k=k, fmt=fmt, style=style, engine=engine, quiet=quiet, sets=sets or [])
-        if trace is not None:
-            _SETUP["trace"] = core.measured(trace, k, rules)
+        measured = core.measured(trace, k, rules) if trace is not None else None
+        _WORKER["setup"] = Setup(k, fmt, style, engine, quiet, tuple(sets or ()), measured)
+
+
+def _local_one(item: Path | RegimeError) -> Done:
+    return diagnose_one(_WORKER["setup"], item)
 
 
 # ---- one case, in whichever process runs it ---------------------------------------------------
 
-def _diagnose_one(item: Path | RegimeError) -> Done:
-    file = str(item.file) if isinstance(item, RegimeError) else str(item)
+def diagnose_one(setup: Setup, item: Path | core.CaseText | RegimeError) -> Done:
+    """One case diagnosed and rendered in the run's format: the unit of work of `regime
+    diagnose` (here, in a `--jobs` process or on a Dask worker), a pure function of the case
+    and `setup`. A refused case is its refusal, rendered in its place; never raises."""
+    path, text = (item.path, item.text) if isinstance(item, core.CaseText) else (item, None)
+    file = str(path.file) if isinstance(path, RegimeError) else str(path)
     try:
-        if isinstance(item, RegimeError):
-            raise item
-        if _SETUP.get("sets"):
-            return _what_if(item, file)
-        outcome = core.outcome(item, _SETUP["k"], _SETUP["engine"], _SETUP.get("trace"))
+        if isinstance(path, RegimeError):
+            raise path
+        if setup.sets:
+            return _what_if(setup, path, file, text)
+        outcome = core.outcome(path, setup.k, setup.engine, setup.trace, text)
         if outcome.error is not None:
             raise outcome.error
-        if _SETUP["fmt"] == "text":
-            return _text(outcome.diagnosis)
-        return Done(_render(outcome.diagnosis, file))
+        if setup.fmt == "text":
+            return _text(setup, outcome.diagnosis)
+        return Done(_render(setup, outcome.diagnosis, file))
     except RegimeError as err:
-        return _refused(err, file)
+        return _refused(setup, err, file)
     except Exception as err:  # a bug must cost one case, not the batch, and never a traceback
-        return _refused(RegimeError(f"internal error (please report): {type(err).__name__}: {err}",
-                                    file=file), file)
+        return _refused(setup, RegimeError(f"internal error (please report): {type(err).__name__}: {err}",
+                                           file=file), file)
 
 
-def _lost(item: Path | RegimeError, why: str) -> Done:
-    file = str(item.file) if isinstance(item, RegimeError) else str(item)
-    return _refused(RegimeError(f"engine fault (please report): {why}", file=file), file)
+def lost(item: Path | core.CaseText | RegimeError, why: str) -> Done:
+    """The refusal of a case whose worker died on it (run here, with the run's setup)."""
+    path = item.path if isinstance(item, core.CaseText) else item
+    file = str(path.file) if isinstance(path, RegimeError) else str(path)
+    return _refused(_WORKER["setup"], RegimeError(f"engine fault (please report): {why}", file=file), file)
 
 
-def _render(d, file: str) -> str:
-    k, fmt = _SETUP["k"], _SETUP["fmt"]
+def _render(setup: Setup, d, file: str) -> str:
+    k, fmt = setup.k, setup.fmt
     if fmt in ("json", "jsonl"):
         return core.json_body(output.entry(d, k, file), fmt)
     if fmt == "markdown":
         return output.to_markdown(d, k)
     buffer = io.StringIO()
-    output.print_text(d, k, _SETUP["style"].console(buffer))
+    output.print_text(d, k, _console(setup, buffer))
     return buffer.getvalue()
 
 
-def _text(d) -> Done:
+def _text(setup: Setup, d) -> Done:
     """The review report as rich text (none with --quiet) and its summary row, from one model."""
     from regime.engine.report import model, render_text, review_text
-    m = model.build(d, _SETUP["k"])
+    m = model.build(d, setup.k)
     buffer = io.StringIO()
-    if not _SETUP.get("quiet"):
-        render_text.print_report(m, _SETUP["style"].console(buffer))
+    if not setup.quiet:
+        render_text.print_report(m, _console(setup, buffer))
     return Done(buffer.getvalue(), row=review_text.summary_row(m))
 
 
-def _what_if(path: Path, file: str) -> Done:
+def _what_if(setup: Setup, path: Path, file: str, text: str | None) -> Done:
     """The changed case's report, led by what changed (engine/report/review_text.py)."""
     from regime.engine import whatif
     from regime.engine.report import review_text
-    k, fmt = _SETUP["k"], _SETUP["fmt"]
-    model, w, diff = whatif.compare(path, _SETUP["sets"], k)
+    k, fmt = setup.k, setup.fmt
+    model, w, diff = whatif.compare(path, list(setup.sets), k, text)
     if fmt in ("json", "jsonl"):
         entry = output.entry(w.diagnosis, k, file)
         entry["what_if"] = review_text.what_if_doc(w, diff)
@@ -166,19 +205,25 @@ def _what_if(path: Path, file: str) -> Done:
     if fmt == "markdown":
         return Done(review_text.what_if_markdown(model, w, diff))
     buffer = io.StringIO()
-    if not _SETUP.get("quiet"):
-        review_text.print_what_if(model, w, diff, _SETUP["style"].console(buffer))
+    if not setup.quiet:
+        review_text.print_what_if(model, w, diff, _console(setup, buffer))
     return Done(buffer.getvalue(), row=review_text.summary_row(model))
 
 
-def _refused(err: RegimeError, file: str) -> Done:
-    fmt = _SETUP["fmt"]
+def _console(setup: Setup, buffer: IO[str]):
+    """A console rendering into `buffer` as the user's terminal would (text format only)."""
+    assert setup.style is not None, "text is rendered with the terminal's style"
+    return setup.style.console(buffer)
+
+
+def _refused(setup: Setup, err: RegimeError, file: str) -> Done:
+    fmt = setup.fmt
     if fmt in ("json", "jsonl"):
         return Done(core.json_body(output.refused_entry(err, file), fmt), core.lines(err))
     if fmt == "markdown":
         return Done(output.refused_markdown(err, file), core.lines(err))
     from regime.engine.report import review_text
     buffer = io.StringIO()
-    if not _SETUP.get("quiet"):
-        output.print_refused(err, file, _SETUP["style"].console(buffer))
+    if not setup.quiet:
+        output.print_refused(err, file, _console(setup, buffer))
     return Done(buffer.getvalue(), core.lines(err), review_text.refused_row(file))

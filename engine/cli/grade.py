@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from regime.engine.cli import core
-from regime.engine.cli.options import JobsOpt, RulesOpt
+from regime.engine.cli.options import JobsOpt, RulesOpt, SchedulerOpt
 
 
 class GradeFormat(StrEnum):
@@ -45,9 +45,15 @@ def grade(
     out: Annotated[Path | None, typer.Option("-o", "--out", help="Write results into this folder.")] = None,
     jobs: JobsOpt = core.JOBS.default,
     rules: RulesOpt = None,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Grade answers against the engine's own diagnosis: one answer or a whole class."""
+    from regime.core.errors import RegimeError
     from regime.engine.grading import batch, output
+    try:
+        address = core.scheduler(scheduler)
+    except RegimeError as err:
+        raise _fail(err) from None
     grader = _grader(rules)
     paths = batch.expand(answers)
     if not paths:
@@ -55,7 +61,10 @@ def grade(
     if fmt in (GradeFormat.gradescope, GradeFormat.prairielearn) and out is None and len(paths) > 1:
         raise _fail(f"--format {fmt.value} with several submissions writes one results.json each: "
                     "give -o DIR")
-    results = batch.grade_with_progress(grader, paths, variants, core.workers(jobs))
+    try:
+        results = batch.grade_with_progress(grader, paths, variants, core.workers(jobs), address)
+    except RegimeError as err:  # the cluster could not be used
+        raise _fail(err) from None
     _write(results, fmt, out, output)
     warned = [r for r in results if any(n.startswith("WARNING:") for n in r.notes)]
     for r in warned[:20]:

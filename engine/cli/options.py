@@ -41,6 +41,7 @@ CasesArg = Annotated[list[Path] | None, typer.Argument(help=core.CASES_HELP, met
 CaseArg = Annotated[Path, typer.Argument(help=core.CASE_HELP, metavar="CASE")]
 RulesOpt = Annotated[list[Path] | None, option(core.RULES)]
 JobsOpt = Annotated[int, option(core.JOBS, min=0)]
+SchedulerOpt = Annotated[str | None, option(core.SCHEDULER, show_default=False)]
 # mypy cannot see them: these enums are classes built at import from core's choices (typer
 # needs a class to list and complete them), and a variable is not a type to mypy.
 EngineOpt = Annotated[Engine, option(core.ENGINE)]  # type: ignore[valid-type]

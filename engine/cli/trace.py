@@ -14,7 +14,7 @@ import typer
 from regime.core.errors import RegimeError
 from regime.core.escape import one_line
 from regime.engine.cli import core
-from regime.engine.cli.options import JobsOpt, RulesOpt
+from regime.engine.cli.options import JobsOpt, RulesOpt, SchedulerOpt
 
 
 class CaseFormat(StrEnum):
@@ -38,11 +38,16 @@ def trace(
     max_bytes: Annotated[float | None, typer.Option(
         "--max-bytes", help="Refuse traces that decompress to more than this many bytes.")] = None,
     jobs: JobsOpt = 1,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Measure a profiler's output (Kineto, Nsight Systems, rocprofv3, Nsight Compute); write what it
     measures as a case file."""
+    try:
+        address = core.scheduler(scheduler)  # one trace is one unit: it is measured here
+    except RegimeError as err:
+        raise typer.Exit(core.refuse(err)) from None
     if len(traces) > 1 or traces[0].is_dir():
-        _ranks(traces, jobs, rules, max_bytes, output, fmt)
+        _ranks(traces, jobs, rules, max_bytes, output, fmt, address)
         return
     trace_file = traces[0]
     from regime.engine import api  # imported here: the other commands start without them
@@ -67,14 +72,17 @@ def trace(
 
 
 def _ranks(traces: list[Path], jobs: int, rules: list[Path] | None, max_bytes: float | None,
-           output: Path | None, fmt: CaseFormat) -> None:
+           output: Path | None, fmt: CaseFormat, scheduler: str | None) -> None:
     from regime.engine.trace import case_out
     from regime.engine.trace.ranks import fleet_report
     if output is not None and not output.parent.is_dir():  # before the ranks are measured
         _write(output, "")
-    report, errors = fleet_report(traces, jobs, rules, max_bytes)
-    for err in errors:
-        core.error(err)
+    try:
+        report, errors = fleet_report(traces, jobs, rules, max_bytes, scheduler)
+    except RegimeError as err:  # a bad --rules layer, or a cluster that cannot be used
+        raise typer.Exit(core.refuse(err)) from None
+    for bad in errors:
+        core.error(bad)
     text = (json.dumps(report, indent=2, ensure_ascii=False) + "\n" if fmt is CaseFormat.json
             else case_out.to_yaml(report))
     if output is None:

@@ -74,12 +74,15 @@ class Grader:
 
     # ---- keys ------------------------------------------------------------------------------------
 
-    def key_for_case(self, path: Path) -> Key:
+    def key_for_case(self, path: Path, text: str | RegimeError | None = None) -> Key:
         """Run the case through the engine (once) and reduce the diagnosis to its key. The compiled
-        evaluator gives byte-identical diagnoses to durable's (tests/test_differential.py), faster."""
+        evaluator gives byte-identical diagnoses to durable's (tests/test_differential.py), faster.
+        `text`: the case file's text (or why it could not be read), read elsewhere."""
         cached = self._keys.get(str(path))
         if cached is None:
-            case = load_case(path, self.k.vocabulary, self.k.levers, self.k.claims)
+            if isinstance(text, RegimeError):
+                raise text
+            case = load_case(path, self.k.vocabulary, self.k.levers, self.k.claims, text=text)
             try:
                 d = api.runner(self.k, engine="compiled").diagnose(case)
             except EngineFault as err:
@@ -88,24 +91,38 @@ class Grader:
             cached = self._keys[str(path)] = build_key(d, self.k)
         return cached
 
-    def key(self, answer: Answer, variants: Path | None) -> tuple[Key, str | None]:
+    def portable(self) -> Grader:
+        """This grader with every built-in case's key computed, so a worker that cannot see the
+        cases folder grades with it (pickled to each `--scheduler` worker). Returns self."""
+        for path in self._case_paths().values():
+            try:
+                self.key_for_case(path)
+            except RegimeError:
+                continue  # graded as it would be here: the worker meets the same error
+        return self
+
+    def key(self, answer: Answer, variants: Path | variant_files.Copied | None) -> tuple[Key, str | None]:
         if variants is None:
             return self.key_for_case(self._case_path(answer)), None
         if not answer.student:
             raise RegimeError("with --variants, an answer names its student", file=answer.path,
                               field="student")
         case_path, key_path = variant_files.paths(variants, answer.student, answer.case)
-        if not case_path.is_file():
+        if not variant_files.has_case(variants, case_path):
             raise RegimeError(f"no variant of case '{answer.case}' for student '{answer.student}' "
                               f"in {variants}",
                               file=answer.path, field="case")
-        stored = variant_files.stored_key(key_path, self.knowledge_hash)
-        return (stored or self.key_for_case(case_path)), str(case_path)
+        stored = variant_files.stored_key(key_path, self.knowledge_hash, variants)
+        return (stored or self.key_for_case(case_path, variant_files.case_text(variants, case_path))), \
+            str(case_path)
 
-    def _case_path(self, answer: Answer) -> Path:
+    def _case_paths(self) -> dict[str, Path]:
         if self._cases is None:   # listed once per grader, not once per submission
             self._cases = {p.stem: p for p in self.cases_dir.glob("*.yaml")}
-        known = self._cases
+        return self._cases
+
+    def _case_path(self, answer: Answer) -> Path:
+        known = self._case_paths()
         if answer.case not in known:
             raise RegimeError(f"unknown case '{answer.case}'{did_you_mean(answer.case, known)}",
                               file=answer.path, field="case")
@@ -113,13 +130,15 @@ class Grader:
 
     # ---- grading ---------------------------------------------------------------------------------
 
-    def grade(self, submission: Path, variants: Path | None = None) -> Result:
+    def grade(self, submission: Path, variants: Path | variant_files.Copied | None = None,
+              text: str | RegimeError | None = None) -> Result:
         """Grade one submission; never raises for a bad submission. Anything unexpected while
-        reading or scoring one submission makes that one "not graded" and the batch goes on."""
+        reading or scoring one submission makes that one "not graded" and the batch goes on.
+        `text`: the submission's text (or why it could not be read), read elsewhere."""
         result = Result(str(submission), graded=False, max_score=self.rubric.total,
                         fingerprint=self.fingerprint)
         try:
-            self._grade_into(result, Path(submission), variants)
+            self._grade_into(result, Path(submission), variants, text)
         except RegimeError as err:
             result.errors.append(str(err.located(file=str(submission))))
         except RecursionError:
@@ -131,8 +150,9 @@ class Grader:
             result.graded, result.parts, result.penalties, result.score = False, [], [], 0.0
         return result
 
-    def _grade_into(self, result: Result, submission: Path, variants: Path | None) -> None:
-        answer = read_answer(submission, self.concepts, self.rubric.limits.max_bytes)
+    def _grade_into(self, result: Result, submission: Path, variants: Path | variant_files.Copied | None,
+                    text: str | RegimeError | None) -> None:
+        answer = read_answer(submission, self.concepts, self.rubric.limits.max_bytes, text)
         result.student, result.case, result.format = answer.student, answer.case, answer.format
         key, result.variant = self.key(answer, variants)
         s = score(answer, key, self.rubric, self.concepts)

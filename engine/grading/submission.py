@@ -12,8 +12,13 @@ from regime.engine.grading.structured import read_structured
 from regime.engine.grading.written import read_written
 
 
-def read_answer(path: Path, concepts: Concepts, max_bytes: int) -> Answer:
-    text = read_text(path, max_bytes)
+def read_answer(path: Path, concepts: Concepts, max_bytes: int, text: str | RegimeError | None = None
+                ) -> Answer:
+    """`text`: the file's text as read_text gave it elsewhere (or the error it raised)."""
+    if isinstance(text, RegimeError):
+        raise text
+    if text is None:
+        text = read_text(path, max_bytes)
     if path.suffix.lower() in YAML_SUFFIXES:
         return read_structured(path, text, concepts)
     if path.suffix.lower() in MARKDOWN_SUFFIXES:

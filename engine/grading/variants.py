@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from regime.core.errors import RegimeError
+from regime.core.yamlsrc import read_source
 from regime.engine.grading.key import Key
 
 _SAFE = re.compile(r"[^A-Za-z0-9_.@+-]")
@@ -46,16 +48,60 @@ def check_folders(students: list[str], file: str | None = None, lines: list[int]
 HANDOUT, KEYS = "handout", "keys"
 
 
-def paths(root: Path, student: str, case: str) -> tuple[Path, Path]:
+def paths(root: Path | Copied, student: str, case: str) -> tuple[Path, Path]:
     """The student's hand-out (variant case file) and the key kept back from them."""
+    root = root.root if isinstance(root, Copied) else root
     who, stem = safe_name(student), safe_name(case)
     return Path(root) / HANDOUT / who / f"{stem}.yaml", Path(root) / KEYS / who / f"{stem}.key.json"
 
 
-def stored_key(path: Path, knowledge_hash: str) -> Key | None:
+@dataclass(frozen=True)
+class Copied:
+    """A variants folder as content, for a grader on a cluster worker that cannot see it: each
+    hand-out's text (or why it cannot be read) and each key's text, by the path the folder's
+    own name gives it, so grades and errors name the same files."""
+
+    root: Path
+    cases: dict[str, str | RegimeError]
+    keys: dict[str, str]
+
+    @classmethod
+    def of(cls, root: Path) -> Copied:
+        cases: dict[str, str | RegimeError] = {}
+        keys: dict[str, str] = {}
+        for p in sorted((Path(root) / HANDOUT).glob("*/*.yaml")):
+            try:
+                cases[str(p)] = read_source(p)
+            except RegimeError as err:
+                cases[str(p)] = err
+        for p in sorted((Path(root) / KEYS).glob("*/*.key.json")):
+            try:
+                keys[str(p)] = p.read_text(encoding="utf-8")
+            except (OSError, ValueError):
+                continue
+        return cls(Path(root), cases, keys)
+
+    def __str__(self) -> str:
+        return str(self.root)
+
+
+def case_text(variants: Path | Copied, path: Path) -> str | RegimeError | None:
+    """A hand-out's text when the folder was copied (None: read it from `path`)."""
+    return variants.cases.get(str(path)) if isinstance(variants, Copied) else None
+
+
+def has_case(variants: Path | Copied, path: Path) -> bool:
+    return str(path) in variants.cases if isinstance(variants, Copied) else path.is_file()
+
+
+def stored_key(path: Path, knowledge_hash: str, variants: Path | Copied | None = None) -> Key | None:
     """The key stored with a variant, if it was computed by this knowledge."""
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
+        text = (variants.keys.get(str(path)) if isinstance(variants, Copied)
+                else path.read_text(encoding="utf-8"))
+        if text is None:
+            return None
+        raw = json.loads(text)
     except (OSError, ValueError):
         return None
     if not isinstance(raw, dict) or raw.get("knowledge") != knowledge_hash:

@@ -65,15 +65,17 @@ def measured_case(trace: Path, k: Knowledge, layers: list[Path] | None = None) -
     return Measured(case, tuple(trace_findings(mapping)))
 
 
-def outcome(path: Path, measured: Measured, k: Knowledge, engine: str = "durable") -> api.Outcome:
-    """One case with the trace's facts beneath it (the trace alone when `path` is the trace)."""
+def outcome(path: Path, measured: Measured, k: Knowledge, engine: str = "durable",
+            text: str | None = None) -> api.Outcome:
+    """One case with the trace's facts beneath it (the trace alone when `path` is the trace);
+    `text`: the case file's text, read elsewhere."""
     run = api.runner(k, engine)
     try:
         if str(path) == measured.path:
             d = run.diagnose(measured.case)
             d.conclusions.extend(measured.findings)
             return api.Outcome(path, diagnosis=d)
-        case = load_case(path, k.vocabulary, k.levers, k.claims, k.catalogue)
+        case = load_case(path, k.vocabulary, k.levers, k.claims, k.catalogue, text=text)
         merged, findings = merge(case, measured.case, settings().disagreement, k)
         d = run.diagnose(merged)
         d.conclusions.extend([*measured.findings, *findings])

@@ -16,7 +16,7 @@ from typing import Any
 from regime.core.errors import RegimeError
 from regime.engine import batch
 from regime.engine.trace import case_out
-from regime.engine.trace.kernels import load_classifier
+from regime.engine.trace.kernels import Classifier, load_classifier
 from regime.engine.trace.measure import Measurement
 from regime.engine.trace.profilers.detect import measure_any
 from regime.engine.trace.settings import Ranks, settings
@@ -73,32 +73,98 @@ def _summary(m: Measurement) -> RankSummary:
         facts=case_out.case_mapping(m)["facts"])
 
 
-_WORKER: dict[str, Any] = {}
+@dataclass(frozen=True)
+class Reading:
+    """What measuring a rank needs besides its trace: the kernel classifier (built-in names and
+    the site layers', as content) and the size limit. Made once, on the client; pickled to
+    each worker (`--jobs` or `--scheduler`)."""
+    classifier: Classifier
+    max_bytes: float | None = None
 
 
-def _init(layers: list[Path], max_bytes: float | None) -> None:
-    _WORKER.update(classifier=load_classifier(layers), max_bytes=max_bytes)
+def reading(layers: list[Path] | None = None, max_bytes: float | None = None) -> Reading:
+    """The Reading for these site layers (their kernels.yaml) and limit. Raises RegimeError."""
+    return Reading(load_classifier(layers or []), max_bytes)
 
 
-def _one(item: Path | RegimeError) -> RankSummary | RegimeError:
+def measure_rank(reading: Reading, item: Path | RegimeError, shown: str | None = None
+                 ) -> RankSummary | RegimeError:
+    """One rank's trace measured into its summary, or its error (never raises for bad input):
+    the unit of work, a pure function of the trace and `reading`. `shown` is the name the
+    caller gave the trace when `item` is that trace's absolute path (a worker whose working
+    directory differs): the summary and errors then name it as the caller did."""
     if isinstance(item, RegimeError):
         return item
     try:
-        return _summary(measure_any(item, _WORKER["classifier"], settings(), _WORKER["max_bytes"]))
+        got: RankSummary | RegimeError = _summary(measure_any(item, reading.classifier, settings(),
+                                                              reading.max_bytes))
     except RegimeError as err:
-        return err
+        got = err
+    return got if shown is None else _renamed(got, str(item), shown)
 
 
-def _lost(item: Path | RegimeError, why: str) -> RegimeError:
-    return RegimeError(f"the worker measuring this trace died ({why})", file=str(item))
+def _renamed(got: RankSummary | RegimeError, real: str, shown: str) -> RankSummary | RegimeError:
+    def swap(v: Any) -> Any:
+        if isinstance(v, dict):
+            return {k: swap(x) for k, x in v.items()}
+        if isinstance(v, list):
+            return [swap(x) for x in v]
+        return shown if v == real else v
+    if isinstance(got, RegimeError):
+        for e in got.all():
+            e.file = shown if e.file == real else e.file
+        return got
+    got.path, got.facts = shown, swap(got.facts)
+    return got
+
+
+@dataclass(frozen=True)
+class RankInput:
+    """A trace as a cluster worker gets it: the absolute path on shared storage, and the name
+    the caller gave it."""
+    path: Path
+    shown: str
+
+
+def measure_input(reading: Reading, item: RankInput | RegimeError) -> RankSummary | RegimeError:
+    """measure_rank for a RankInput (the unit `--scheduler` sends)."""
+    if isinstance(item, RegimeError):
+        return item
+    return measure_rank(reading, item.path, item.shown)
+
+
+def inputs(paths: list[Path]) -> list[RankInput | RegimeError]:
+    """The traces as units for workers elsewhere: each absolute, named as given."""
+    return [i if isinstance(i, RegimeError) else RankInput(i.absolute(), str(i)) for i in expand(paths)]
+
+
+_WORKER: dict[str, Reading] = {}  # this pool process's Reading (`--jobs`)
+
+
+def _init(r: Reading) -> None:
+    _WORKER["reading"] = r
+
+
+def _one(item: Path | RegimeError) -> RankSummary | RegimeError:
+    return measure_rank(_WORKER["reading"], item)
+
+
+def lost(item: Any, why: str) -> RegimeError:
+    """The error row of a trace whose worker died on it."""
+    file = item.shown if isinstance(item, RankInput) else str(item)
+    return RegimeError(f"the worker measuring this trace died ({why})", file=file)
 
 
 def measure_ranks(paths: list[Path], jobs: int = 1, layers: list[Path] | None = None,
-                  max_bytes: float | None = None) -> list[RankSummary | RegimeError]:
-    """Each trace measured (in order, over `jobs` processes); a bad one is its error, in place."""
-    items = expand(paths)
-    return list(batch.ordered_map(_one, items, batch.jobs_wanted(jobs), _init, (layers or [], max_bytes),
-                                  _lost))
+                  max_bytes: float | None = None, scheduler: str | Any = None
+                  ) -> list[RankSummary | RegimeError]:
+    """Each trace measured (in order, over `jobs` processes, or on the Dask cluster at
+    `scheduler`); a bad one is its error, in place."""
+    r = reading(layers, max_bytes)
+    if scheduler is not None:
+        from regime.engine.distributed import cluster
+        return list(cluster.ordered_map(scheduler, measure_input, inputs(paths), r, lost))
+    return list(batch.ordered_map(_one, expand(paths), batch.jobs_wanted(jobs), _init, (r,), lost))
 
 
 def compare(ranks: list[RankSummary]) -> dict[str, Any]:
@@ -183,10 +249,11 @@ def _idle_spread(ranks: list[RankSummary], rows: list[dict], rule: Ranks) -> lis
 
 
 def fleet_report(paths: list[Path], jobs: int = 1, layers: list[Path] | None = None,
-                 max_bytes: float | None = None) -> tuple[dict[str, Any], list[RegimeError]]:
+                 max_bytes: float | None = None, scheduler: str | Any = None
+                 ) -> tuple[dict[str, Any], list[RegimeError]]:
     """`regime trace DIR|TRACE...`: the comparison over the traces that read, and the errors
     of those that did not (each reported; the rest still compared)."""
-    got = measure_ranks(paths, jobs, layers, max_bytes)
+    got = measure_ranks(paths, jobs, layers, max_bytes, scheduler)
     errors = [r for r in got if isinstance(r, RegimeError)]
     report = compare([r for r in got if isinstance(r, RankSummary)])
     return report, errors

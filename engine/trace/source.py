@@ -25,6 +25,10 @@ class TraceError(RegimeError):
         super().__init__(message, file=file, field=field)
         self.where = where
 
+    def __reduce__(self) -> tuple:
+        """Pickled with its own fields (it crosses to a pool or cluster worker and back)."""
+        return (type(self), (self.message, self.file, self.where, self.field))
+
     def __str__(self) -> str:
         field = f" {self.field}:" if self.field else ""
         return f"{self.file}:{self.where}:{field} {self.message}"
