@@ -198,10 +198,11 @@ def _kind(canonical: str) -> str:
     return f"quantity in {canonical} (e.g. '{_hint(canonical)}')"
 
 
-def format_number(x: float, spec: str | None = None) -> str:
-    """Human rounding: integers above 100, three significant figures below, no exponents."""
-    if spec:
-        return format(x, spec)
+def format_number(x: float) -> str:
+    """The one rounding rule for people (docs/engine.md, "Rounding for people"): three
+    significant figures, whole numbers from 100 up, thousands separators from 10,000, never an
+    exponent. A percentage is rounded as the number of percent it shows (59.3%, 3.97%), so a
+    figure reads the same in a sentence, a table, a chart and the derivation tree."""
     ax = abs(x)
     if ax >= 10000:
         return f"{x:,.0f}"
@@ -214,18 +215,41 @@ def format_number(x: float, spec: str | None = None) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
-def format_quantity(value: float, canonical: str, display: str | None, spec: str | None = None) -> str:
-    """Render `value` (canonical units) in `display` units: '3350 GB/s', '12%', '95 tokens/s'."""
+def format_quantity(value: float, canonical: str, display: str | None) -> str:
+    """`value` (canonical units) in `display` units, by format_number: '3350 GB/s', '59.3%'."""
     display = display or canonical
     if display == "%":
-        pct = value * 100
-        if spec and spec.endswith("%"):
-            return format(value, spec)
-        return f"{format_number(pct, spec or ('.0f' if abs(pct) >= 1 else None))}%"
+        return f"{format_number(value * 100)}%"
     if display in (FRACTION, "1"):
-        return format_number(value, spec)
-    shown = value * factor(canonical, display)
-    text = format_number(shown, spec)
+        return format_number(value)
+    text = format_number(value * factor(canonical, display))
     if text == "1" and display.isalpha() and display.endswith("s"):
         display = display[:-1]  # "1 token", not "1 tokens"
     return f"{text} {display}"
+
+
+def format_terms(values: list[float]) -> tuple[list[str], str]:
+    """Terms of a sum and its total by format_number; where the terms so rounded would not add
+    up to the total as shown, every term and the total get the fewest decimal places that do
+    (14.44% + 14.44% + 14.44% = 43.32%, not 14.4% × 3 = 43.3%): the rule's one exception."""
+    total = math.fsum(values)
+    text = [format_number(v) for v in values]
+    if format_number(math.fsum(float(t.replace(",", "")) for t in text)) == format_number(total):
+        return text, format_number(total)
+    places = next((p for p in range(7) if round(math.fsum(round(v, p) for v in values), p)
+                   == round(total, p)), 6)
+    return [f"{v:,.{places}f}" for v in values], f"{total:,.{places}f}"
+
+
+def format_written(written: str) -> str:
+    """A value as a case wrote it ('1.67555%', '6-30 us'), its numbers by format_number, so that
+    a report can tell whether the text as written says more than the rounded figure; text that
+    is not a number with a unit comes back as it is."""
+    match = _QTY.match(written)
+    if not match:
+        return written
+    text = format_number(float(match["lo"]))
+    if match["hi"] is not None:
+        text += "-" + format_number(float(match["hi"]))
+    unit = (match["unit"] or "").strip()
+    return text + ("" if not unit else unit if unit == "%" else " " + unit)

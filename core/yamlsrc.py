@@ -10,6 +10,7 @@ value, a 5,000-digit integer) is a located error, never an exception from inside
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
@@ -241,28 +242,33 @@ M = TypeVar("M", bound="BaseModel")
 
 
 def validated(model: type[M], raw: dict, file: str, *, line: int | None = None,
-              prefix: str = "", message: str = "") -> M:
+              prefix: str = "", message: str = "", lines: dict | None = None,
+              context: Mapping[str, Any] | None = None) -> M:
     """Build a pydantic model from a mapping read by load_yaml; every failure names file, line, field.
 
     One error per field: a value that fits no member of a union is one mistake, not one per member.
+    `lines` is the mapping whose lines locate a failure when `raw` is a merge of several files
+    (core/layered.py: the layer just merged); `context` goes to the model's validators.
     """
     from pydantic import ValidationError
 
     try:
-        return model(**raw)
+        return model.model_validate(raw, context=context)
     except ValidationError as err:
         errors: dict[str | None, RegimeError] = {}
         for e in err.errors():
-            one = _one(e, model, raw, file, line, prefix, message)
+            one = _one(e, model, raw, file, line, prefix, message, raw if lines is None else lines)
             errors.setdefault(one.field, one)
         found = list(errors.values())
         raise (found[0] if len(found) == 1 else RegimeErrors(found)) from None
 
 
 def _one(e: Any, model: type[BaseModel], raw: dict, file: str, line: int | None, prefix: str,
-         message: str) -> RegimeError:
+         message: str, lines: dict) -> RegimeError:
     loc = [str(p) for p in e["loc"]]
     where, known = _deep_line(raw, loc)
+    if lines is not raw:
+        where = _deep_line(lines, loc)[0]
     loc = loc[:known] or loc
     field = ".".join([prefix, *loc] if prefix else loc) or prefix or None
     text = e["msg"].removeprefix("Value error, ")

@@ -4,18 +4,30 @@ from __future__ import annotations
 
 import pytest
 
+from regime.core import units
 from regime.engine import api
 from regime.engine.knowledge.paths import CASES_DIR
 from regime.engine.report import display, model
 
 
 @pytest.mark.parametrize(("raw", "shown"), [
-    ("1.67555%", "1.68%"), ("0.0000%", "0%"), ("98.3276% of 384,634 µs", "98.3% of 384,634 µs"),
-    ("HTA 0.5's rounding", "HTA 0.5's rounding"), ("rocm6.json.gz", "rocm6.json.gz"),
-    ("0.134 GB", "0.134 GB"), ("1234.5678 tokens", "1235 tokens"), ("a.yaml:12", "a.yaml:12"),
+    ("1.67555%", "1.68%"), ("0.0000%", "0%"), ("98.3276 %", "98.3%"), ("0.134 GB", "0.134 GB"),
+    ("1234.5678 tokens", "1235 tokens"), ("6.123-30.456 us", "6.12-30.5 us"), ("HTA 0.5", "HTA 0.5"),
+    ("bf16", "bf16"),
 ])
-def test_for_people_rounds_long_decimals_only(raw, shown):
-    assert display.for_people(raw) == shown
+def test_a_value_as_written_is_compared_by_the_one_rule(raw, shown):
+    """A written value is shown beside its figure only where it says more than more digits."""
+    assert units.format_written(raw) == shown
+
+
+def test_a_sentence_and_the_inputs_table_show_a_figure_alike(knowledge):
+    """The fix's sentence and the inputs table read one share the same (no 59% beside 59.3%)."""
+    m = model.build(api.diagnose(CASES_DIR / "r_decode_b256.yaml", knowledge), knowledge)
+    shares = [f for f in m.inputs.measured if f.name.startswith("kernel_share[")]
+    texts = " ".join(i.text for s in (m.fixes, m.findings) for i in s)
+    assert shares and all(f.text in texts for f in shares if f.value > 0.5)
+    idle = next(f for f in m.inputs.measured if f.name == "gpu_idle_share")
+    assert idle.text in texts
 
 
 @pytest.mark.parametrize(("shares", "terms", "total"), [

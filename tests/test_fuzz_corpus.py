@@ -477,3 +477,44 @@ def test_hostile_profiler_outputs_exit_2_with_one_line_each():
         proc = run_cli("trace", str(path))
         assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
         assert proc.stderr.startswith(f"error: {path}:") and proc.stderr.count("\n") == 1
+
+
+GRADING = CORPUS / "grading"
+# grading layer -> (file under DIR/grading/, line, field, words): nulls and lists where mappings
+# belong, a null alias, an unknown lever; each refused at the layer's own FILE:LINE.
+GRADING_LAYERS: dict[str, tuple[str, int, str, str]] = {
+    "concepts_negation_null": ("concepts.yaml", 2, "negation", "valid dictionary"),
+    "concepts_cue_list_null": ("concepts.yaml", 2, "negation.before", "valid list"),
+    "concepts_levers_list": ("concepts.yaml", 2, "levers", "valid dictionary"),
+    "concepts_alias_null": ("concepts.yaml", 4, "levers.raise_batch.1", "valid string"),
+    "concepts_figure_words_map": ("concepts.yaml", 2, "figures.bw_util.words", "valid list"),
+    "concepts_unknown_lever": ("concepts.yaml", 2, "levers.raise_batchh", "did you mean 'raise_batch'"),
+    "concepts_guess_text": ("concepts.yaml", 2, "guess.min_score", "valid number"),
+    "rubric_weights_null": ("rubric.yaml", 2, "weights", "valid dictionary"),
+    "variants_cases_list": ("variants.yaml", 1, "cases", "valid dictionary"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GRADING_LAYERS))
+def test_a_bad_grading_layer_is_refused_at_its_own_line(name):
+    from regime.engine.grading import exercise
+    from regime.engine.grading.grader import Grader
+
+    layer = GRADING / name
+    file, line, field, words = GRADING_LAYERS[name]
+    with pytest.raises(RegimeError) as info:
+        if file == "variants.yaml":
+            exercise.load_spec(exercise.spec_files([layer]))
+        else:
+            Grader([layer])
+    path = str(layer / "grading" / file)
+    assert (info.value.file, info.value.line, info.value.field) == (path, line, field)
+    assert words in info.value.message and one_line_located(str(info.value), path)
+
+
+@pytest.mark.e2e
+def test_regime_grade_with_a_null_in_a_concepts_layer_is_one_located_line():
+    layer = GRADING / "concepts_negation_null"
+    proc = run_cli("grade", str(ROOT / "answers" / "a_chatbot.solution.md"), "--rules", str(layer))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith(f"error: {layer / 'grading' / 'concepts.yaml'}:2: negation: ")

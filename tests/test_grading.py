@@ -51,7 +51,7 @@ def test_grading_report_snapshot(grader, path, snapshot):
 
 
 @pytest.mark.parametrize(("name", "penalty", "quoted"), [
-    ("a_chatbot.tempting_fuse.yaml", "fusion_at_small_batch", ["0.04%", "1 token per pass"]),
+    ("a_chatbot.tempting_fuse.yaml", "fusion_at_small_batch", ["0.0435%", "1 token per pass"]),
     ("b_training_run.tempting_compute_excuse.md", "memory_ops_dismissed_when_compute_bound", ["22%", "61%"]),
     ("c_document_summarizer.tempting_batch.yaml", "recommends_rejected_lever", ["25,000 FLOP/byte", "247"]),
     ("d_high_throughput_api.tempting_int4.md", "int4_past_the_ridge", ["71% of compute", "30% of bandwidth"]),

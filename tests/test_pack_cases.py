@@ -14,7 +14,7 @@ from regime.core.errors import RegimeError
 from regime.core.yamlsrc import load_yaml
 from regime.engine import api
 from regime.engine.authoring import packtest
-from regime.engine.knowledge.paths import RULES_DIR
+from regime.engine.knowledge.paths import RULES_DIR, builtin_cases
 
 FILES = packtest.test_files(packtest.default_dirs())
 CASES = [(path, body, test) for path in FILES for body, test in packtest.read_file(path)]
@@ -32,6 +32,14 @@ def k():
 def test_pack_case(path, body, test, k):
     result = packtest.run_one(path, body, test, k)
     assert result.ok, "\n".join(result.failures)
+
+
+def test_no_pack_test_is_named_only_by_its_case():
+    """A failing id says what broke: the case, then the verdicts it pins with the rules that
+    conclude them, or the rules it expects to fire; a bare case id says none of that."""
+    case_ids = {p.stem for p in builtin_cases()}
+    bare = [f"{p.name}:{b.line}: {t.name}" for p, b, t in CASES if t.name in case_ids or t.name == t.case]
+    assert bare == []
 
 
 def _run(text: str, k, tmp_path: Path) -> packtest.Result:

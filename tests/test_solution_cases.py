@@ -107,16 +107,16 @@ def test_case_a_reasons_carry_the_numbers(cases):
     assert "26 GB → 13 GB" in int8.because and "408 tokens/s" in int8.because
     assert int8.bound[0].text == "408 tokens/s"
     near = next(c for c in a.of_kind("finding") if c.id == "near_ceiling")
-    assert "160 tokens/s is 78% of the 204 tokens/s ceiling" in near.because
+    assert "160 tokens/s is 78.5% of the 204 tokens/s ceiling" in near.because
     fusion = next(c for c in a.of_kind("reject") if c.lever == "fuse_elementwise")
-    assert "~0.04% of the bytes" in fusion.because
+    assert "~0.0435% of the bytes" in fusion.because
     flops = next(c for c in a.of_kind("reject") if c.lever == "buy_more_flops")
     assert "4% of the FLOPs" in flops.because
 
 
 def test_case_b_bound_is_amdahl(cases):
     hand = cases["b"].of_kind("fix")[2]
-    assert "61% / (1 − 22%) = 78% of peak" in hand.because and "~28%" in hand.because
+    assert "61% / (1 − 22%) = 78.2% of peak" in hand.because and "~28.2%" in hand.because
     assert [b.fact for b in hand.bound] == ["amdahl_flop_util", "fusion_speedup_bound"]
     attention = next(c for c in cases["b"].of_kind("reject") if c.lever == "fuse_attention")
     assert "7%" in attention.because
@@ -127,8 +127,8 @@ def test_case_c_explains_the_transient_and_the_flop_rate(cases):
     assert "32 × 25,000² × 2 B = 40 GB per layer" in findings["materialized_scores"]
     assert "1.28 TB" in findings["materialized_scores"]
     assert "160 GB" in findings["attention_traffic"] and "5.12 TB" in findings["attention_traffic"]
-    assert "48% of the FLOPs" in findings["attention_over_share"]
-    assert "0.6 MB/token" in next(c.because for c in cases["c"].of_kind("reject")
+    assert "48.4% of the FLOPs" in findings["attention_over_share"]
+    assert "0.64 MB/token" in next(c.because for c in cases["c"].of_kind("reject")
                                   if c.lever == "quantize_int8")
 
 
@@ -138,15 +138,15 @@ def test_case_d_tells_the_director_no(cases):
     for text in ("71% of compute", "30% of bandwidth", "70% idle", "256 FLOP/byte", "247 FLOP/byte", "~4×"):
         assert text in int4.because
     capacity = next(c for c in d.of_kind("finding") if c.id == "int4_for_capacity")
-    assert "~51 GB" in capacity.because
+    assert "~50.6 GB" in capacity.because
 
 
 def test_case_e_is_nominally_bandwidth_bound_actually_idle(cases):
     e = cases["e"]
     findings = {c.id: c.because for c in e.of_kind("finding")}
-    assert "≈ 38% of wall time doing nothing" in findings["idle_gaps"]
-    assert "~1.6×" in findings["idle_gaps"]
-    assert "6× below" in findings["far_below_ceiling"]
+    assert "≈ 37.9% of wall time doing nothing" in findings["idle_gaps"]
+    assert "~1.61×" in findings["idle_gaps"]
+    assert "5.97× below" in findings["far_below_ceiling"]
     assert "regime_mismatch" in findings
     assert [c.id for c in e.of_kind("ask")] == ["throughput"]
     assert "215 tokens/s" in e.of_kind("ask")[0].because

@@ -125,62 +125,6 @@ def test_a_case_group_replaces_the_trace_group(knowledge):
     assert outcome.diagnosis.fact_value("regime") == b.fact_value("regime")
 
 
-@pytest.mark.parametrize(("name", "cat", "category"), [
-    ("volta_sgemm_64x64_nt", "kernel", "gemm"),
-    ("void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x64_32x6_nt_align1>(...)", "kernel", "gemm"),
-    ("Cijk_Alik_Bljk_SB_Bias_AS_SAV_UserArgs_MT64x16x32_MI16x16x1", "kernel", "gemm"),
-    ("nvjet_hsh_128x256_64x4_2x1_v_bz_coopA_NTN", "kernel", "gemm"),
-    ("cudnn_infer_volta_scudnn_128x64_relu_medium_nn_v1", "kernel", "gemm"),
-    ("triton_tem_fused_mm_0", "kernel", "gemm"),
-    ("void flash_fwd_kernel<Flash_fwd_kernel_traits<128, 128, 64, 4>>(Flash_fwd_params)", "kernel",
-     "attention"),
-    ("fmha_cutlassF_f16_aligned_64x64_rf_sm80", "kernel", "attention"),
-    ("void cudnn::bn_fw_tr_1C11_kernel_NCHW<float, float, int, 128, true, 1, true>", "kernel",
-     "normalization"),
-    ("triton_red_fused_native_layer_norm_0", "kernel", "normalization"),
-    ("void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>>", "kernel",
-     "elementwise"),
-    ("triton_poi_fused_add_mul_silu_3", "kernel", "elementwise"),
-    ("void at::native::elementwise_kernel<128, 2, direct_copy_kernel_cuda(TensorIteratorBase&)>", "kernel",
-     "to_copy"),
-    ("triton_poi_fused__to_copy_1", "kernel", "to_copy"),
-    ("Memcpy HtoD (Pageable -> Device)", "gpu_memcpy", "memcpy"),
-    ("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t", "kernel", "communication"),
-    ("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", "kernel", "communication"),
-    ("void at::native::reduce_kernel<512, 1>", "kernel", "reduction"),
-    ("void at::native::(anonymous namespace)::CatArrayBatchedCopy_vectorized<OpaqueType<2u>>", "kernel",
-     "concatenation"),
-    ("nvjet_sm90_tst_128x8_64x12_4x1_v_bz_splitK_TNT", "kernel", "gemm"),
-    ("void cublasLt::splitKreduce_kernel<32, 16, int, float>", "kernel", "gemm"),
-    ("cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7", "kernel", "attention"),
-    ("void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MeanOps<float>>>",
-     "kernel", "normalization"),
-    ("void at::native::vectorized_elementwise_kernel<4, at::native::rsqrt_kernel_cuda>", "kernel",
-     "normalization"),
-    ("void at::native::multi_tensor_apply_kernel<FusedOptimizerTensorListMetadata<4>>", "kernel",
-     "optimizer"),
-    ("triton_red_fused_mean_pow_0", "kernel", "reduction"),
-    ("triton_per_fused_add_mean_1", "kernel", "reduction"),
-    ("triton_tem_fused_mm_2", "kernel", "gemm"),
-    ("triton_poi_fused_add_3", "kernel", "elementwise"),
-    ("triton_unk_fused_4", "kernel", "compiled"),
-    ("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", "kernel", "communication"),
-])
-def test_kernel_categories(name, cat, category):
-    c = load_classifier()
-    assert c.names[c.index(name, cat)] == category
-
-
-def test_a_rules_layer_adds_kernel_patterns_first(tmp_path):
-    layer = tmp_path / "site"
-    layer.mkdir()
-    write(layer, "kernels.yaml", "rules:\n  - category: attention\n    prefix: [my_fused_]\n"
-          "    source: our in-house attention\n")
-    assert load_classifier().names[load_classifier().index("my_fused_gemm", "kernel")] == "gemm"
-    c = load_classifier([layer])
-    assert c.names[c.index("my_fused_gemm", "kernel")] == "attention"
-
-
 def _synthetic(events: int, name: str = "k") -> bytes:
     """A one-stream trace of back-to-back kernels with 1 µs gaps, and their launches."""
     ev = []

@@ -15,11 +15,12 @@ from pathlib import Path
 import pint
 
 from regime.core import units
-from regime.core.yamlsrc import load_yaml
+from regime.core.yamlsrc import line_of, load_yaml
 from regime.engine import lang
 from regime.engine.knowledge.model import TEST_SUFFIX, Knowledge, Rule
 from regime.engine.lang import Bin, BoolOp, Call, Cmp, Lookup, Node, Not, Num, Ref, dimensions, overlap
 from regime.facts.catalogue import CATALOGUE_DIR
+from regime.facts.kernels import KERNELS_FILE, read_kernels
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,9 @@ CODES = {c.code: c for c in (
     Code("RG012", "unjudged-lever", "warning", "a lever no rule recommends or rejects"),
     Code("RG013", "untested-rule", "warning",
          "a rule beside pack tests that no test expects to fire (fired:) and one not to (not_fired:)"),
+    Code("RG014", "unclassified-kernel", "error",
+         "a kernel category (facts/kernels.yaml) neither FLOP-carrying nor memory-bound in the packs, "
+         "nor declared unclassified"),
 )}
 
 
@@ -83,7 +87,7 @@ def lint(k: Knowledge, inputs: Iterable[Path] = ()) -> list[Finding]:
         lambda: _unit_scale(k), lambda: _cycles(k), lambda: _never_provided(k, given),
         lambda: _contradictions(k), lambda: _shadowed(k), lambda: _unused_parameters(k),
         lambda: _conflicts(k), lambda: _fix_and_reject(k), lambda: _unjudged(k),
-        lambda: _untested(k, inputs)]
+        lambda: _untested(k, inputs), lambda: _kernel_classes(k)]
     found = [f for check in checks for f in check()]
     return sorted(found, key=lambda f: (CODES[f.code].severity != "error", f.file, f.line or 0, f.code))
 
@@ -383,6 +387,40 @@ def _untested(k: Knowledge, inputs: Iterable[Path]) -> Iterator[Finding]:
             what = " or to ".join("fire" if key == "fired" else "not fire" for key in missing)
             yield Finding("RG013", rule.file, rule.line, rule.id, f"no pack test expects it to {what} "
                           f"({'/'.join(f'expect.{key}' for key in missing)})")
+
+
+# ---- RG014: kernel categories the packs do not classify ----------------------------------------
+
+def _kernel_classes(k: Knowledge, path: Path = KERNELS_FILE) -> Iterator[Finding]:
+    """Each kernel category of facts/kernels.yaml is in exactly one of the pack lists its
+    `classified_by` names (FLOP-carrying, memory-bound), or listed under `unclassified`: a new
+    category in none would count as neither work nor waiting in every kernel share. Categories
+    and those lists are built-in only (a layer adds kernel rules, not categories or lists)."""
+    table = read_kernels(path)
+    doc = load_yaml(path)
+    file = str(path)
+    lists: dict[str, set[str]] = {}
+    for name in table.classified_by:
+        param = k.parameters.get(name)
+        if param is None or param.items is None:
+            yield Finding("RG014", file, line_of(doc, "classified_by"), None,
+                          f"classified_by names '{name}', which is not a list parameter of the loaded packs")
+        else:
+            lists[name] = set(param.items)
+    for category in table.categories:
+        where = line_of(doc["categories"], category)
+        homes = [name for name, items in lists.items() if category in items]
+        if len(homes) > 1:
+            yield Finding("RG014", file, where, None,
+                          f"kernel category '{category}' is in {' and '.join(homes)}: its time would "
+                          "count twice")
+        elif category in table.unclassified and homes:
+            yield Finding("RG014", file, where, None,
+                          f"kernel category '{category}' is declared unclassified but is in {homes[0]}")
+        elif not homes and category not in table.unclassified and lists:
+            yield Finding("RG014", file, where, None,
+                          f"kernel category '{category}' is in none of {', '.join(lists)}: add it to one "
+                          "(rules/trace_evidence.yaml) or list it under `unclassified` with the reason")
 
 
 # ---- helpers --------------------------------------------------------------------------------

@@ -295,6 +295,8 @@ def _figure(fact: str, spec: Scalar | FigureModel, d: Diagnosis, k: Knowledge):
     if not isinstance(got, int | float) or math.fabs(got - want) > tol:
         actual = (units.format_quantity(got, fs.unit, fs.display) if isinstance(got, int | float)
                   else "unknown")
+        if actual == shown:  # outside the tolerance though both round alike: never a pass
+            shown, actual = f"{shown} ({want:.6g} {fs.unit})", f"{actual} ({got:.6g} {fs.unit})"
         yield (f"{fact} (± {units.format_quantity(tol, fs.unit, fs.display)})", shown, actual, [fact])
 
 

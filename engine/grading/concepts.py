@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from regime.core.errors import RegimeError
-from regime.core.yamlsrc import load_yaml
+from regime.engine.grading.concepts_file import ConceptsFile, read_concepts
 from regime.engine.knowledge.model import Knowledge
 
 _CONTRACTIONS = (("n't", " not"), ("can not", "can not"), ("cannot", "can not"), ("won not", "will not"),
@@ -267,78 +266,74 @@ def _contains(ws: list[str], cue: tuple[str, ...]) -> bool:
 
 
 def load_concepts(k: Knowledge, files: Iterable[Path]) -> Concepts:
-    """The alias index: packs' levers and claims, the grading layer's regimes, facts and headings."""
-    raw: dict = {}
-    for path in files:
-        doc = load_yaml(path)
-        if not isinstance(doc, dict):
-            raise RegimeError("a concepts file is a mapping", file=str(path))
-        for section, body in doc.items():
-            if isinstance(body, dict) and isinstance(raw.get(section), dict):
-                raw[section] = {**raw[section], **body}
-            else:
-                raw[section] = body
-    c = Concepts(filler=frozenset(words(" ".join(raw.get("filler", [])))))
-    c.neg_before = tuple(tuple(c.words(x)) for x in raw.get("negation", {}).get("before", []))
-    c.neg_anywhere = tuple(tuple(c.words(x)) for x in raw.get("negation", {}).get("anywhere", []))
-    c.nominal = tuple(tuple(c.words(x)) for x in raw.get("nominal", []))
+    """The alias index: packs' levers and claims, the grading layer's regimes, facts and headings
+    (rules/grading/concepts.yaml and its layers, read and validated by concepts_file)."""
+    raw = read_concepts(files, k.levers, k.claims)
+    c = Concepts(filler=frozenset(words(" ".join(raw.filler))), claim_ids=frozenset(k.claims),
+                 guess_min=raw.guess.min_score, guess_margin=raw.guess.margin)
+    _cues(c, raw)
+    _aliases(c, k, raw)
+    for section, aliases in raw.headings.items():
+        for alias in (section, *aliases):
+            c.headings[tuple(c.words(alias))] = section
+    for fact, figure in raw.figures.items():
+        if figure.say:
+            c.figure_say[fact] = figure.say
+        cues = [*figure.words, fact.replace("_", " ")]
+        c.figure_words[fact] = tuple(tuple(c.words(w)) for w in cues if c.words(w))
+    _spread_ambiguity(c)
+    c.index()
+    _spelling(c, raw)
+    return c
+
+
+def _cues(c: Concepts, raw: ConceptsFile) -> None:
+    """Negation and nominal cues, and the words that never resolve an ambiguous alias."""
+    c.neg_before = tuple(tuple(c.words(x)) for x in raw.negation.before)
+    c.neg_anywhere = tuple(tuple(c.words(x)) for x in raw.negation.anywhere)
+    c.nominal = tuple(tuple(c.words(x)) for x in raw.nominal)
     c.neg_before_text = tuple(f" {' '.join(cue)} " for cue in c.neg_before if cue)
     c.neg_anywhere_text = tuple(f" {' '.join(cue)} " for cue in c.neg_anywhere if cue)
-    c.ignore = frozenset(c.words(" ".join(raw.get("ambiguity", {}).get("ignore", []))))
+    c.ignore = frozenset(c.words(" ".join(raw.ambiguity.ignore)))
+
+
+def _aliases(c: Concepts, k: Knowledge, raw: ConceptsFile) -> None:
+    """Levers and claims by their ids, the packs' aliases and the concepts file's; regimes and
+    facts by their names and the concepts file's words."""
     for lever in k.levers.values():
-        for alias in (lever.id, lever.id.replace("_", " "), *lever.aliases):
-            c.add("lever", lever.id, alias)
-        extra = (raw.get("levers") or {}).get(lever.id, [])
-        for alias in extra:
+        for alias in (lever.id, lever.id.replace("_", " "), *lever.aliases, *raw.levers.get(lever.id, [])):
             c.add("lever", lever.id, alias)
         c.meanings[lever.id] = set(c.words(" ".join([lever.meaning, *lever.aliases]))) - c.ignore
     for claim in k.claims.values():
-        for alias in (claim.id, claim.text, *claim.aliases, *(raw.get("claims") or {}).get(claim.id, [])):
+        for alias in (claim.id, claim.text, *claim.aliases, *raw.claims.get(claim.id, [])):
             c.add("claim", claim.id, alias)
         c.meanings[claim.id] = set(c.words(" ".join([claim.text, *claim.aliases]))) - c.ignore
-    regime_values = k.vocabulary.get("regime").values
-    for value in regime_values:
-        for alias in (value, value.replace("_", " "), *raw.get("regimes", {}).get(value, [])):
+    for value in k.vocabulary.get("regime").values:
+        for alias in (value, value.replace("_", " "), *raw.regimes.get(value, [])):
             c.add("regime", value, alias)
     for name in k.vocabulary.specs:
         c.add("fact", name, name)
         c.add("fact", name, name.replace("_", " "))
-    for name, aliases in (raw.get("facts") or {}).items():
+    for name, aliases in raw.facts.items():
         for alias in aliases:
             c.add("fact", name, alias)
-    c.claim_ids = frozenset(k.claims)
-    guess = raw.get("guess") or {}
-    c.guess_min = float(guess.get("min_score", c.guess_min))
-    c.guess_margin = float(guess.get("margin", c.guess_margin))
-    for kind, known in (("levers", k.levers), ("claims", k.claims)):
-        unknown = sorted(set(raw.get(kind) or {}) - set(known))
-        if unknown:
-            raise RegimeError(f"concepts name unknown {kind[:-1]} '{unknown[0]}'",
-                              field=f"{kind}.{unknown[0]}")
-    for section, aliases in (raw.get("headings") or {}).items():
-        for alias in (section, *aliases):
-            c.headings[tuple(c.words(alias))] = section
-    for fact, spec in (raw.get("figures") or {}).items():
-        spec = spec if isinstance(spec, dict) else {}
-        if spec.get("say"):
-            c.figure_say[fact] = str(spec["say"])
-        cues = [*spec.get("words", []), fact.replace("_", " ")]
-        c.figure_words[fact] = tuple(tuple(c.words(str(w))) for w in cues if c.words(str(w)))
-    _spread_ambiguity(c)
-    c.index()
+
+
+def _spelling(c: Concepts, raw: ConceptsFile) -> None:
+    """Every word an alias, heading, cue or meaning uses (a typo is read as one of them, by first
+    letter), less the cue and filler words, and the words never read as typos."""
     vocab = {w for table in c.phrases.values() for key in table for w in key}
     vocab |= {w for key in c.headings for w in key}
-    vocab |= {w for cue in (*c.neg_before, *c.neg_anywhere, *c.nominal) for w in cue}
+    cue_words = {w for cue in (*c.neg_before, *c.neg_anywhere, *c.nominal) for w in cue}
+    vocab |= cue_words
     vocab |= {w for cues in c.figure_words.values() for cue in cues for w in cue}
     vocab |= {w for meaning in c.meanings.values() for w in meaning}
     c.known = frozenset(vocab)
-    function_words = {w for cue in (*c.neg_before, *c.neg_anywhere, *c.nominal) for w in cue} | set(c.filler)
     by_letter: dict[str, list[str]] = {}
-    for w in sorted(vocab - function_words):
+    for w in sorted(vocab - cue_words - set(c.filler)):
         by_letter.setdefault(w[0], []).append(w)
     c.known_by_letter = {k: tuple(v) for k, v in by_letter.items()}
-    c.keep = frozenset(words(" ".join((raw.get("spelling") or {}).get("keep", []))))
-    return c
+    c.keep = frozenset(words(" ".join(raw.spelling.keep)))
 
 
 def _spread_ambiguity(c: Concepts) -> None:

@@ -21,7 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from regime.core import units
 from regime.core.errors import RegimeError, did_you_mean
-from regime.core.yamlsrc import load_yaml, plain, validated
+from regime.core.layered import layer_files, read_layers
+from regime.core.yamlsrc import load_yaml, plain
 from regime.engine.grading import variants as vfiles
 from regime.engine.grading.grader import GRADING_DIR, Grader
 from regime.engine.grading.key import Key
@@ -89,21 +90,14 @@ class Exercise:
 
 
 def load_spec(files: list[Path]) -> VariantSpec:
-    merged: dict[str, Any] = {}
-    for path in files:
-        doc = load_yaml(path)
-        if not isinstance(doc, dict):
-            raise RegimeError("a variants file is a mapping with 'cases'", file=str(path))
-        cases = {**merged.get("cases", {}), **(doc.get("cases") or {})}
-        merged = {**merged, **doc, "cases": cases}
-    return validated(VariantSpec, merged, str(files[-1]))
+    """The built-in variant ranges with each layer merged over them (core/layered.py's rule: a
+    layer's case merges into the built-in case key by key)."""
+    return read_layers(VariantSpec, files, "variants")
 
 
 def spec_files(layers: list[Path]) -> list[Path]:
     """Built-in variant ranges, then any layer's grading/variants*.yaml."""
-    extra = [p for d in layers if (d / "grading").is_dir()
-             for p in sorted((d / "grading").glob("variants*.yaml"))]
-    return [GRADING_DIR / "variants.yaml", *extra]
+    return [GRADING_DIR / "variants.yaml", *layer_files(layers, "grading", "variants")]
 
 
 class Roster(list):

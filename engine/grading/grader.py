@@ -11,6 +11,7 @@ from pathlib import Path
 from regime import __version__
 from regime.core import units
 from regime.core.errors import RegimeError, did_you_mean
+from regime.core.layered import layer_files
 from regime.engine import api
 from regime.engine.grading import variants as variant_files
 from regime.engine.grading.answer import Answer
@@ -62,7 +63,7 @@ class Grader:
         self.k: Knowledge = api.knowledge(layers)
         files = rubric_files(GRADING_DIR / "rubric.yaml", layers)
         self.rubric: Rubric = load_rubric(files)
-        concept_files = [GRADING_DIR / "concepts.yaml", *_layer_files(layers, "concepts")]
+        concept_files = [GRADING_DIR / "concepts.yaml", *layer_files(layers, "grading", "concepts")]
         self.concepts: Concepts = load_concepts(self.k, concept_files)
         self.cases_dir = cases_dir or CASES_DIR
         self.knowledge_hash = _digest([__version__.encode(), *_read_all(
@@ -179,15 +180,6 @@ def _looks_like_another_variant(answer: Answer, key: Key) -> bool:
         return False
     hits = sum(1 for q in stated if any(matches(q, f.value, f.unit, 0.02) for f in key.figures.values()))
     return hits / len(stated) < _WARN_MATCH_SHARE
-
-
-def _layer_files(layers: list[Path], stem: str) -> list[Path]:
-    out = []
-    for d in layers:
-        sub = d / "grading"
-        if d.is_dir() and sub.is_dir():
-            out += sorted(p for p in sub.glob(f"{stem}*.yaml"))
-    return out
 
 
 def _catalogue_files() -> list[Path]:

@@ -1,7 +1,8 @@
 """The rubric is data: rules/grading/rubric.yaml, merged with an instructor's layers.
 
-A layer is any `grading/*.yaml` under a `--rules` directory; its mappings merge into the
-built-in rubric key by key and everything else (lists, numbers) replaces.
+A layer is any `grading/rubric*.yaml` under a `--rules` directory, read by core/layered.py's one
+rule: its mappings merge into the built-in rubric key by key and everything else (lists,
+numbers) replaces; each layer is validated and its mistakes reported at its own FILE:LINE.
 """
 
 from __future__ import annotations
@@ -12,8 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from regime.core.errors import RegimeError
-from regime.core.yamlsrc import load_yaml, validated
+from regime.core.layered import layer_files, read_layers
 
 PARTS = ("regime", "evidence", "fixes", "order", "rejections", "proposals", "asks")
 _PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")
@@ -99,34 +99,11 @@ class Rubric(_Strict):
 def rubric_files(builtin: Path, layers: list[Path]) -> list[Path]:
     """The rubric files in the order they apply: built-in first, then each layer's
     grading/rubric*.yaml (its concepts*.yaml and variants*.yaml are read by their own loaders)."""
-    files = [builtin]
-    for d in layers:
-        sub = d / "grading" if d.is_dir() else None
-        if sub is not None and sub.is_dir():
-            files += sorted(p for p in sub.iterdir()
-                            if p.suffix in (".yaml", ".yml") and p.stem.startswith("rubric"))
-    return files
+    return [builtin, *layer_files(layers, "grading", "rubric")]
 
 
 def load_rubric(files: list[Path]) -> Rubric:
-    merged: dict[str, Any] = {}
-    for path in files:
-        doc = load_yaml(path)
-        if not isinstance(doc, dict):
-            raise RegimeError("a rubric file is a mapping", file=str(path))
-        merged = _merge(merged, doc)
-        validated(Rubric, merged, str(path))  # a layer's mistake is reported against that layer
-    return validated(Rubric, merged, str(files[-1]))
-
-
-def _merge(base: dict[str, Any], layer: dict[str, Any]) -> dict[str, Any]:
-    out = dict(base)
-    for key, value in layer.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = _merge(out[key], value)
-        else:
-            out[key] = value
-    return out
+    return read_layers(Rubric, files, "rubric")
 
 
 def fill(template: str, values: dict[str, str]) -> str:

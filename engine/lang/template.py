@@ -1,9 +1,10 @@
 """Justification templates: '{peak_bw} / {weight_bytes} = {ceiling_tokens_per_s}'.
 
 Fields name facts (optionally a group member `kernel_share[to_copy]`) or scalar parameters,
-with an optional display unit `@GB/s` (`@-` for the bare number in the fact's display unit)
-and a Python number format `:.0f` / `:.2%`. Fields are
-checked at load time; rendering never evaluates anything.
+with an optional display unit `@GB/s` (`@-` for the bare number in the fact's display unit).
+There is no number format: every figure is rounded by core/units.format_number, so a sentence
+shows it as the tables and the derivation tree do. Fields are checked at load time; rendering
+never evaluates anything.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from regime.facts.vocabulary import Vocabulary
 
 _FIELD = re.compile(r"^(?P<name>[a-z][a-z0-9_]*)(?:\[(?P<member>[^\]]+)\])?(?:@(?P<unit>[^:]+))?$")
 BARE = "-"
-_SPEC = re.compile(r"^,?(?:\.\d{1,2})?[fg%]?$")
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,6 @@ class Field:
     name: str
     member: str | None
     unit: str | None
-    spec: str | None
 
     @property
     def key(self) -> str:
@@ -72,15 +71,17 @@ def _field(name: str, spec: str | None, conv: str | None, vocabulary: Vocabulary
     if not m or conv:
         raise RegimeError(f"template field '{{{name}}}' is not a fact, parameter or fact@unit")
     fact, member, unit = m["name"], m["member"], m["unit"]
-    if spec and not _SPEC.match(spec):
-        raise RegimeError(f"template format '{spec}' is not allowed (use e.g. .0f, .1f, .2%)")
+    if spec:
+        raise RegimeError(f"template field '{{{name}:{spec}}}': a number format is not allowed; every "
+                          f"figure is rounded by one rule (docs/engine.md, 'Rounding for people'): "
+                          f"write {{{name}}}")
     if fact in vocabulary:
         fspec = vocabulary.get(fact)
         if (fspec.kind in ("group", "flags")) != bool(member):
             raise RegimeError(f"template field '{{{name}}}': "
                               + (f"{fact} is a {fspec.kind}; name a member, e.g. {{{fact}[...]}}"
                                  if not member else f"{fact} has no members"))
-        if fspec.kind in ("category", "flags") and (unit or spec):
+        if fspec.kind in ("category", "flags") and unit:
             raise RegimeError(f"template field '{{{name}}}': {fact} is not a number")
         canonical = fspec.unit
     elif fact in scalars:
@@ -92,7 +93,7 @@ def _field(name: str, spec: str | None, conv: str | None, vocabulary: Vocabulary
         raise RegimeError(f"template names unknown fact '{fact}'{did_you_mean(fact, known)}")
     if unit and unit != BARE:
         _check_unit(unit, canonical, name)
-    return Field(fact, member_id(member) if member else None, unit, spec or None)
+    return Field(fact, member_id(member) if member else None, unit)
 
 
 def _check_unit(unit: str, canonical: str, name: str) -> None:

@@ -6,8 +6,6 @@ formulas are rendered from their parsed tree, symbolically and with values subst
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -16,7 +14,6 @@ from regime.core.names import member_id
 from regime.engine import lang
 from regime.engine.knowledge.model import Knowledge
 
-_DECIMAL = re.compile(r"(?<![\w.])\d+\.\d+(?![\w.])")
 _PREC = {"+": 1, "-": 1, "*": 2, "/": 2}
 _SYM = {"+": "+", "-": "−", "*": "×", "/": "/"}
 
@@ -49,8 +46,6 @@ def _value_text(field: str, value: Any, k: Knowledge) -> str:
     if isinstance(value, str):
         return value
     canonical, shown = unit_of(field, k)
-    if shown == "%":  # three significant figures, as every other number: 1.68%, not 2%
-        return f"{units.format_number(float(value) * 100)}%"
     return units.format_quantity(float(value), canonical, shown)
 
 
@@ -65,16 +60,6 @@ def unit_of(field: str, k: Knowledge) -> tuple[str, str | None]:
     return spec.unit, spec.display
 
 
-def for_people(text: str) -> str:
-    """Free text (a rendered `because`, a value as written) with every decimal number of more
-    than three significant figures rounded to three: `1.67555%` -> `1.68%`, `0.0000%` -> `0%`."""
-    def short(m: re.Match[str]) -> str:
-        digits = m[0].replace(".", "").lstrip("0")
-        decimals = len(m[0].partition(".")[2])
-        return units.format_number(float(m[0])) if len(digits) > 3 or decimals > 3 else m[0]
-    return _DECIMAL.sub(short, text)
-
-
 def sum_text(fields: list[str], facts: dict[str, Any], k: Knowledge) -> tuple[str, str]:
     """The non-zero terms of a sum and its total, rounded alike so the terms add up to the
     total as shown (`14.4% + 18.2% = 32.6%`, not `14% + 0% + 18% = 33%`)."""
@@ -86,17 +71,8 @@ def sum_text(fields: list[str], facts: dict[str, Any], k: Knowledge) -> tuple[st
     bare = unit in (units.FRACTION, "1")
     scale = 100.0 if unit == "%" else 1.0 if bare else units.factor(canonical, unit)
     suffix = "%" if unit == "%" else "" if bare else f" {unit}"
-    values = [float(facts[f]) * scale for f in terms]
-    total = math.fsum(values)
-    text = [units.format_number(v) for v in values]
-    as_shown = math.fsum(float(t.replace(",", "")) for t in text)
-    if units.format_number(as_shown) != units.format_number(total):  # rounded alike, they would not add up
-        places = next((p for p in range(7) if round(math.fsum(round(v, p) for v in values), p)
-                       == round(total, p)), 6)
-        text = [f"{v:,.{places}f}" for v in values]
-        return " + ".join(t + suffix for t in text), f"{total:,.{places}f}{suffix}"
-    text = [t + suffix for t in text]
-    return " + ".join(text), units.format_number(total) + suffix
+    text, total = units.format_terms([float(facts[f]) * scale for f in terms])
+    return " + ".join(t + suffix for t in text), total + suffix
 
 
 def meaning(field: str, k: Knowledge) -> str:

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from regime.core import units
 from regime.core.escape import terminal_text
 from regime.engine import lang
 from regime.engine.knowledge.model import Knowledge
@@ -37,7 +38,7 @@ class Fact:
     def as_written(self) -> str | None:
         """The value as written, where it says more than the rounded text (another unit, a
         range); not where it only has more digits."""
-        plain = display.for_people(self.written or "")
+        plain = units.format_written(self.written or "")
         if not plain or plain == self.text or self.text.startswith(plain + " "):  # `4096` of `4096 tokens`
             return None
         return self.written
@@ -181,7 +182,7 @@ def _item(c: Conclusion, d: Diagnosis, k: Knowledge, rules: dict) -> Item:
     title = c.lever or c.claim or (display.category(c.id) if c.kind == "diagnose" else c.id)
     fields = [f.key for f in rule.because.fields()] if rule is not None else []
     last = next((n for n in reversed(fields) if n in d.facts), None)
-    return Item(c.kind, c.id, title, display.for_people(c.because), c.rule,
+    return Item(c.kind, c.id, title, c.because, c.rule,
                 [fact(b.fact, d, k) for b in c.bound],
                 [n for n in cites if n in d.facts or display.base(n) in k.parameters],
                 getattr(c, "condition", None), fact(last, d, k) if last else None)

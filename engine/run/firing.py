@@ -147,12 +147,12 @@ def _parts(k: Knowledge, template) -> tuple[tuple[str, Callable[[lang.Facts], st
 def _field_text(k: Knowledge, f: Field) -> Callable[[lang.Facts], str]:
     """How one template field renders: the fact in its display (or asked) unit when known, else
     the pack parameter of that name, else '<name unknown>'."""
-    key, unit, spec, fallback = f.key, f.unit, f.spec, ""
+    key, unit, fallback = f.key, f.unit, ""
 
     def text(wm: lang.Facts) -> str:
         nonlocal fallback
         if key in wm:
-            return show(k, key, wm[key], unit, spec)
+            return show(k, key, wm[key], unit)
         if not fallback:
             fallback = _parameter_text(k, f)
         return fallback
@@ -164,21 +164,21 @@ def _parameter_text(k: Knowledge, f: Field) -> str:
     if param is not None and param.value is not None:
         display = param.display or _display(param.unit)
         if f.unit == BARE:
-            return units.format_number(param.value * (100 if display == "%" else 1), f.spec)
-        return units.format_quantity(param.value, _unit(param.unit), f.unit or display, f.spec)
+            return units.format_number(param.value * (100 if display == "%" else 1))
+        return units.format_quantity(param.value, _unit(param.unit), f.unit or display)
     return f"<{f.key} unknown>"
 
 
-def show(k: Knowledge, fieldname: str, value: Any, unit: str | None = None, spec: str | None = None) -> str:
+def show(k: Knowledge, fieldname: str, value: Any, unit: str | None = None) -> str:
     """A working-memory value as text, in its fact's display unit (or `unit`)."""
     if isinstance(value, str | bool):
         return str(value)
     base = fieldname.split("__")[0]
     fact = k.vocabulary.specs.get(base) or k.vocabulary.get(base)
     if unit == BARE:
-        shown = units.format_quantity(value, fact.unit, fact.display, spec)
+        shown = units.format_quantity(value, fact.unit, fact.display)
         return shown.split(" ")[0] if fact.display not in ("%",) else shown
-    return units.format_quantity(value, fact.unit, unit or fact.display, spec)
+    return units.format_quantity(value, fact.unit, unit or fact.display)
 
 
 def _assumptions(k: Knowledge, rule: Rule) -> tuple[Assumption, ...]:

@@ -5,24 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict
+from regime.facts.kernels import LAYER_NAME, KernelRule, read_kernels, read_layer
 
-from regime import facts as _facts
-from regime.core.errors import RegimeError, did_you_mean
-from regime.core.yamlsrc import line_of, load_yaml, validated
-
-KERNELS_FILE = Path(_facts.__file__).with_name("kernels.yaml")
-LAYER_NAME = "kernels.yaml"
 CACHE_LIMIT = 200_000  # distinct kernel names remembered; past it, names are matched afresh
-
-
-class _RuleModel(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    category: str
-    contains: list[str] = []
-    prefix: list[str] = []
-    cat: list[str] = []
-    source: str
 
 
 @dataclass(frozen=True)
@@ -62,37 +47,17 @@ class Classifier:
 
 
 def load_classifier(layers: list[Path] | tuple[Path, ...] = ()) -> Classifier:
-    """Built-in categories and rules, with each layer's `kernels.yaml` rules tried first."""
-    categories, rules = _read(KERNELS_FILE, None)
+    """Built-in categories and rules, with each layer's `kernels.yaml` rules tried first
+    (facts/kernels.py reads and validates each file)."""
+    built = read_kernels()
+    rules = [_rule(r) for r in built.rules]
     for layer in layers:
         path = layer / LAYER_NAME if layer.is_dir() else layer
         if path.name == LAYER_NAME and path.is_file():
-            _, extra = _read(path, categories)
-            rules = extra + rules
-    return Classifier(categories, rules)
+            rules = [_rule(r) for r in read_layer(path, built.categories)] + rules
+    return Classifier(dict(built.categories), rules)
 
 
-def _read(path: Path, known: dict[str, str] | None) -> tuple[dict[str, str], list[_Rule]]:
-    file = str(path)
-    doc = load_yaml(path)
-    if not isinstance(doc, dict) or not isinstance(doc.get("rules"), list):
-        raise RegimeError("a kernels file has a 'rules' list (and, built in, 'categories')", file=file)
-    categories = known if known is not None else doc.get("categories")
-    if not isinstance(categories, dict) or "other" not in categories:
-        raise RegimeError("'categories' must map names to meanings and include 'other'", file=file,
-                          field="categories")
-    rules = []
-    for i, body in enumerate(doc["rules"]):
-        where = f"rules[{i}]"
-        if not isinstance(body, dict):
-            raise RegimeError("a rule is a mapping", file=file, field=where)
-        m = validated(_RuleModel, body, file, line=getattr(body, "line", None), prefix=where)
-        if m.category not in categories:
-            raise RegimeError(f"unknown category '{m.category}'{did_you_mean(m.category, categories)}",
-                              file=file, line=line_of(body, "category"), field=f"{where}.category")
-        if not (m.contains or m.prefix or m.cat):
-            raise RegimeError("a rule needs at least one of contains, prefix, cat", file=file,
-                              line=getattr(body, "line", None), field=where)
-        rules.append(_Rule(m.category, tuple(s.lower() for s in m.contains),
-                           tuple(s.lower() for s in m.prefix), frozenset(c.lower() for c in m.cat)))
-    return dict(categories), rules
+def _rule(m: KernelRule) -> _Rule:
+    return _Rule(m.category, tuple(s.lower() for s in m.contains), tuple(s.lower() for s in m.prefix),
+                 frozenset(c.lower() for c in m.cat))

@@ -65,6 +65,9 @@ def test_numbers_are_rounded_for_people(x, text):
 @pytest.mark.parametrize("value, canonical, display, text", [
     (0.12, units.FRACTION, "%", "12%"),
     (0.004, units.FRACTION, "%", "0.4%"),
+    (0.59312, units.FRACTION, "%", "59.3%"),    # as the tables show it: one rule for every figure
+    (0.039712, units.FRACTION, "%", "3.97%"),
+    (0.99996, units.FRACTION, "%", "100%"),
     (3.35e12, "byte/s", "GB/s", "3350 GB/s"),
     (3.35e13, "byte/s", "GB/s", "33,500 GB/s"),
     (1.0, "token", "tokens", "1 token"),

@@ -11,13 +11,12 @@ from regime.engine.lang.template import BARE, parse_template
 SCALARS = {"util_high": "fraction"}
 
 
-def test_fields_are_parsed_with_member_unit_and_format():
-    t = parse_template("{bytes@GB:.1f} over {bw} at {kernel_share[GEMM]} (> {util_high}, {batch@-})",
+def test_fields_are_parsed_with_member_and_unit():
+    t = parse_template("{bytes@GB} over {bw} at {kernel_share[GEMM]} (> {util_high}, {batch@-})",
                        VOCABULARY, SCALARS)
-    got = [(f.name, f.member, f.unit, f.spec) for f in t.fields()]
-    assert got == [("bytes", None, "GB", ".1f"), ("bw", None, None, None),
-                   ("kernel_share", "gemm", None, None), ("util_high", None, None, None),
-                   ("batch", None, BARE, None)]
+    got = [(f.name, f.member, f.unit) for f in t.fields()]
+    assert got == [("bytes", None, "GB"), ("bw", None, None), ("kernel_share", "gemm", None),
+                   ("util_high", None, None), ("batch", None, BARE)]
     assert t.fields()[2].key == "kernel_share__gemm"
     assert t.render(lambda f: f"<{f.key}>") == ("<bytes> over <bw> at <kernel_share__gemm> "
                                                 "(> <util_high>, <batch>)")
@@ -31,7 +30,8 @@ def test_folded_yaml_whitespace_is_collapsed():
     ("{bacth}", "unknown fact 'bacth' (did you mean 'batch'"),
     ("{bytes@s}", "does not fit"),
     ("{bytes@wibble}", "unknown unit"),
-    ("{bytes:>10}", "format '>10' is not allowed"),
+    ("{bytes:>10}", "a number format is not allowed"),
+    ("{bytes:.1f}", "rounded by one rule"),   # one rounding rule for every figure on a page
     ("{kernel_share}", "is a group; name a member"),
     ("{batch[x]}", "batch has no members"),
     ("{phase@GB}", "phase is not a number"),

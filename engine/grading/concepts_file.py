@@ -1,0 +1,81 @@
+"""The shape of rules/grading/concepts.yaml and its layers (`--rules DIR`'s grading/concepts*.yaml).
+
+Read by core/layered.py's one rule (mappings merge key by key, anything else replaces) and
+validated after each layer, so `negation: null` or a list where a mapping belongs is a located
+error in the layer that wrote it. Lever and claim ids are checked against the loaded packs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo
+
+from regime.core.errors import did_you_mean
+from regime.core.layered import read_layers
+
+Phrases = list[str]
+
+
+def _declared(kind: str) -> AfterValidator:
+    """A lever or claim id the loaded packs declare (the validation context lists them)."""
+    def check(name: str, info: ValidationInfo) -> str:
+        known = (info.context or {}).get(kind + "s")
+        if known is not None and name not in known:
+            raise ValueError(f"unknown {kind} '{name}'{did_you_mean(name, known)}")
+        return name
+    return AfterValidator(check)
+
+
+LeverId = Annotated[str, _declared("lever")]
+ClaimId = Annotated[str, _declared("claim")]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Negation(_Strict):
+    before: Phrases = []     # a cue before the alias in its clause negates it
+    anywhere: Phrases = []   # a cue anywhere in the clause negates it
+
+
+class Ambiguity(_Strict):
+    ignore: Phrases = []     # words that never resolve an ambiguous alias
+
+
+class Guess(_Strict):
+    min_score: float = Field(1.5, ge=0)
+    margin: float = Field(1.5, ge=1)
+
+
+class Spelling(_Strict):
+    keep: Phrases = []       # words never read as a misspelling
+
+
+class Figure(_Strict):
+    say: str = ""
+    words: Phrases = []
+
+
+class ConceptsFile(_Strict):
+    regimes: dict[str, Phrases] = {}
+    levers: dict[LeverId, Phrases] = {}
+    claims: dict[ClaimId, Phrases] = {}
+    facts: dict[str, Phrases] = {}
+    headings: dict[str, Phrases] = {}
+    filler: Phrases = []
+    negation: Negation = Negation()
+    nominal: Phrases = []
+    ambiguity: Ambiguity = Ambiguity()
+    guess: Guess = Guess()
+    spelling: Spelling = Spelling()
+    figures: dict[str, Figure] = {}
+
+
+def read_concepts(files: Iterable[Path], levers: Iterable[str], claims: Iterable[str]) -> ConceptsFile:
+    """The built-in concepts file with each layer merged over it, validated layer by layer."""
+    return read_layers(ConceptsFile, files, "concepts",
+                       context={"levers": list(levers), "claims": list(claims)})
