@@ -80,3 +80,24 @@ def test_a_submission_as_content_is_the_submission_as_a_path(tmp_path):
     paths = [ROOT / "answers" / "a_chatbot.solution.md", binary, tmp_path / "missing.md"]
     got = [grading.grade_one(marking, s) for s in grading.submitted(paths, grader.rubric.limits.max_bytes)]
     assert got == [grader.grade(p) for p in paths]
+
+
+def test_variants_as_content_grade_as_the_folder_does(tmp_path):
+    from regime.engine.grading import exercise
+    from regime.engine.grading import variants as variant_files
+    grader = Grader()
+    out = tmp_path / "variants"
+    exercise.make(grader, ROOT / "cases" / "a_chatbot.yaml", ["s1", "s2", "s3"], "42", out)
+    next((out / variant_files.KEYS / "s2").glob("*.key.json")).unlink()  # recomputed from the hand-out
+    src = next((ROOT / "answers").glob("a_chatbot.solution.*"))
+    paths = []
+    for student in ("s1", "s2", "s3", "s4"):  # s4 has no variant
+        p = tmp_path / "subs" / f"{student}{src.suffix}"
+        p.parent.mkdir(exist_ok=True)
+        p.write_text(src.read_text(encoding="utf-8").replace("student: solution", f"student: {student}"))
+        paths.append(p)
+    marking = pickle.loads(pickle.dumps(grading.Marking(Grader().portable(), variant_files.Copied.of(out))))
+    got = [grading.grade_one(marking, s) for s in grading.submitted(paths, grader.rubric.limits.max_bytes)]
+    want = [grader.grade(p, out) for p in paths]
+    assert got == want
+    assert [r.graded for r in got] == [True, True, True, False] and "/s2/" in (got[1].variant or "")

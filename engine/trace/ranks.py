@@ -1,9 +1,9 @@
 """Several traces of one distributed job, one per rank: per-rank facts, cross-rank findings.
 
-Each rank's trace is measured on its own (in `--jobs` processes: a rank is the unit of work,
-as it would be on a cluster), and only a small summary of each comes back; the comparison
-then runs over the summaries. Which differences are findings, and their wording, is in
-facts/trace_reading.yaml (`ranks:`).
+Each rank's trace is measured on its own (`measure_rank`, the unit of work: in `--jobs`
+processes, or on a Dask cluster with `--scheduler`, engine/distributed/), and only a small
+summary of each comes back; the comparison then runs over the summaries. Which differences
+are findings, and their wording, is in facts/trace_reading.yaml (`ranks:`).
 """
 
 from __future__ import annotations
