@@ -229,7 +229,7 @@ rules:
      "* tiny_x * tiny_x * tiny_x * tiny_x * tiny_x * tiny_x * tiny_x * tiny_x * tiny_x * tiny_x "
      "* tiny_x) > 1", 13, "could be by zero"),
     ("batch * 1e-10", "batch < " + " * ".join(["batch ** 3"] * 15), 13, "beyond 1e+300"),
-    ("batch * 1e-10", "batch / (1 - zero_flop_share) > 1", 13, "could reach inf"),
+    ("batch * 1e-10", "batch / (1 - gap_fraction) > 1", 13, "could reach inf"),  # a [0, 1) fact
 ])
 def test_conditions_that_could_overflow_or_underflow_are_refused_at_load(tmp_path, formula, when, line,
                                                                          words):
