@@ -22,6 +22,16 @@ L31_8B_ACTIVE = L31_8B - 128_256 * 4096
 FSDP_STEP_FLOPS = 3 * (2 * L31_8B_ACTIVE + 0.5 * 4 * 32 * 4096 * 4096) * 2 * 4096
 A100_BF16, NVLINK_A100 = 312e12, 300e9
 
+# Llama-3.1-8B prefill of 4,096 tokens on an A100 (312 TFLOP/s bf16, no fp8 matrix cores).
+PREFILL_4K = 2 * ((L31_8B_ACTIVE - 128_256 * 4096) * 4096 + 128_256 * 4096) + 0.5 * 4 * 32 * 4096 * 4096**2
+# Qwen2.5-0.5B (tied: every parameter multiplied) training, 8 x 2,048 tokens, one MI250X GCD.
+QWEN05 = 494_032_768
+QWEN05_STEP = 3 * (2 * QWEN05 + 0.5 * 4 * 24 * 896 * 2048) * 8 * 2048
+GCD_BF16 = 191.5e12
+# Llama-3.1-8B decode at batch 1, 1,024 tokens of context, on an L4 (300 GB/s, 121 TFLOP/s bf16).
+L4_BW, L4_BF16 = 300e9, 121e12
+KV_L31_8B = 2 * 32 * 8 * 128 * 2
+
 FIGURES = {
     "k_gemma2_config_decode_h100": {
         "kv_bytes_per_token": GEMMA2_KV,
@@ -36,20 +46,41 @@ FIGURES = {
         "dp_comm_share": 3 * 7 / 8 * 2 * L31_8B / NVLINK_A100 / 2.4,
         "flop_util": FSDP_STEP_FLOPS / A100_BF16 / 2.4,
     },
+    "k_fp8_gemm_a100_prefill": {"flop_util": PREFILL_4K / A100_BF16 / 0.3},
+    "k_fp8_int8_training_mi250x": {
+        "flop_util": QWEN05_STEP / GCD_BF16 / 0.5,
+        "device_train_state_bytes": 16 * QWEN05,
+    },
+    "k_speculative_batch1_l4": {
+        "ceiling_tokens_per_s": L4_BW / (2 * L31_8B_ACTIVE + 1024 * KV_L31_8B),
+        "traffic_fraction": 16 / (L4_BW / (2 * L31_8B_ACTIVE + 1024 * KV_L31_8B)),
+        "ridge_batch": L4_BF16 / L4_BW,  # bf16: 1 FLOP per byte per token of the pass
+    },
+}
+# case -> (fixes that must be there, rejections that must be there, asks that must be there)
+VERDICTS = {
+    "k_fp8_gemm_a100_prefill": (set(), {"fp8_gemm"}, set()),
+    "k_fp8_int8_training_mi250x": (set(), {"fp8_gemm", "quantize_int8"}, set()),
+    "k_speculative_batch1_l4": ({"speculative_decoding"}, set(), {"accepted_tokens_per_pass"}),
 }
 # case -> (regime, findings that must be present)
 REGIMES = {
     "k_gemma2_config_decode_h100": ("bandwidth_bound", {"config_fields_not_modelled"}),
     "k_fsdp_llama31_8b_a100_40gb": ("compute_bound", {"dp_comm_minor"}),
+    "k_fp8_gemm_a100_prefill": ("compute_bound", set()),
+    "k_fp8_int8_training_mi250x": ("compute_bound", set()),
+    "k_speculative_batch1_l4": ("bandwidth_bound", set()),
 }
 ABSENT = {  # findings that must not be there
     "k_fsdp_llama31_8b_a100_40gb": {"weights_exceed_device", "train_state_exceeds_device"},
+    "k_fp8_int8_training_mi250x": {"train_state_exceeds_device"},
 }
 
 
 @pytest.fixture(scope="module")
 def diagnoses(knowledge):
-    return {name: api.diagnose(CASES_DIR / f"{name}.yaml", knowledge) for name in {*FIGURES, *REGIMES}}
+    names = {*FIGURES, *REGIMES, *VERDICTS}
+    return {name: api.diagnose(CASES_DIR / f"{name}.yaml", knowledge) for name in names}
 
 
 @pytest.mark.parametrize(("name", "fact", "expected"),
@@ -71,3 +102,24 @@ def test_regime_and_findings_from_first_principles(diagnoses, name):
 def test_gemma2_config_names_what_it_does_not_model(diagnoses):
     written = str(diagnoses["k_gemma2_config_decode_h100"].facts["config_unread_fields"].written)
     assert {"attn_logit_softcapping", "final_logit_softcapping", "sliding_window"} <= set(written.split(", "))
+
+
+@pytest.mark.parametrize("name", sorted(VERDICTS))
+def test_verdicts_from_first_principles(diagnoses, name):
+    fixes, rejects, asks = VERDICTS[name]
+    d = diagnoses[name]
+    assert fixes <= {c.lever for c in d.of_kind("fix")}
+    assert rejects <= {c.lever for c in d.of_kind("reject")}
+    assert asks <= {c.id for c in d.of_kind("ask")}
+
+
+def test_fp8_is_rejected_on_the_capability_not_the_name(diagnoses):
+    for name in ("k_fp8_gemm_a100_prefill", "k_fp8_int8_training_mi250x"):
+        reject = next(c for c in diagnoses[name].of_kind("reject") if c.lever == "fp8_gemm")
+        assert reject.rule == "no_fp8_matrix_cores" and "fp8_tensor_cores 0" in reject.because
+
+
+def test_speculation_waits_on_its_acceptance_rate(diagnoses):
+    fixes = diagnoses["k_speculative_batch1_l4"].of_kind("fix")
+    fix = next(c for c in fixes if c.lever == "speculative_decoding")
+    assert fix.condition and "accepted" in fix.condition
