@@ -5,9 +5,13 @@ them; each case file's header shows the arithmetic. Nothing here was copied from
 from __future__ import annotations
 
 import pytest
+import yaml
 
+from regime.core.errors import RegimeError
 from regime.engine import api
-from regime.engine.knowledge.paths import CASES_DIR
+from regime.engine.knowledge.load import load_knowledge
+from regime.engine.knowledge.paths import CASES_DIR, RULES_DIR
+from regime.facts.vocabulary import load_vocabulary
 
 H100_BW = 3.35e12
 # Gemma-2-9B from its config.json: 9,241,705,984 parameters, all read (the LM head is tied, so the
@@ -70,6 +74,7 @@ REGIMES = {
     "k_fp8_gemm_a100_prefill": ("compute_bound", set()),
     "k_fp8_int8_training_mi250x": ("compute_bound", set()),
     "k_speculative_batch1_l4": ("bandwidth_bound", set()),
+    "k_itl_complaint_h100": ("bandwidth_bound", set()),
 }
 ABSENT = {  # findings that must not be there
     "k_fsdp_llama31_8b_a100_40gb": {"weights_exceed_device", "train_state_exceeds_device"},
@@ -123,3 +128,38 @@ def test_speculation_waits_on_its_acceptance_rate(diagnoses):
     fixes = diagnoses["k_speculative_batch1_l4"].of_kind("fix")
     fix = next(c for c in fixes if c.lever == "speculative_decoding")
     assert fix.condition and "accepted" in fix.condition
+
+
+def test_itl_complaint_orders_the_fixes(diagnoses):
+    """One user's ITL: the fixes that shorten a step lead, batching (aggregate throughput) trails."""
+    d = diagnoses["k_itl_complaint_h100"]
+    ranked = [c.lever for c in sorted(d.of_kind("fix"), key=lambda c: c.rank or 99) if c.rank]
+    assert ranked[:2] == ["speculative_decoding", "quantize_int8"]
+    assert ranked[-1] == "continuous_batching"
+    ceiling = H100_BW / (2 * L31_8B_ACTIVE + 2048 * KV_L31_8B)
+    assert d.fact_value("ceiling_tokens_per_s") == pytest.approx(ceiling, rel=0.01)
+
+
+def test_without_a_complaint_the_solution_order_stands(knowledge, tmp_path):
+    """The same case with no complaint ranks by the packs' priorities (continuous batching first)."""
+    body = yaml.safe_load((CASES_DIR / "k_itl_complaint_h100.yaml").read_text(encoding="utf-8"))
+    del body["facts"]["complaint"]
+    path = tmp_path / "no_complaint.yaml"
+    path.write_text(yaml.safe_dump(body), encoding="utf-8")
+    d = api.diagnose(path, knowledge)
+    ranked = [c.lever for c in sorted(d.of_kind("fix"), key=lambda c: c.rank or 99) if c.rank]
+    assert ranked[0] == "continuous_batching"
+
+
+@pytest.mark.parametrize(("order", "says"), [
+    ("by: phase\n  orders:\n    decode: {first: [no_such_lever]}", "unknown lever 'no_such_lever'"),
+    ("by: batch\n  orders: {}", "not a category fact"),
+    ("by: complaint\n  orders:\n    latency: {first: [raise_batch]}", "'latency' is not a value"),
+    ("by: complaint\n  orders:\n    itl: {first: [raise_batch], last: [raise_batch]}", "listed twice"),
+])
+def test_bad_fix_order_is_refused_at_load(tmp_path, order, says):
+    layer = tmp_path / "site.yaml"
+    layer.write_text(f"pack: site\ndescription: d\nfix_order:\n  {order}\n", encoding="utf-8")
+    with pytest.raises(RegimeError) as info:
+        load_knowledge(load_vocabulary(), [RULES_DIR, layer])
+    assert says in str(info.value) and info.value.file == str(layer)
