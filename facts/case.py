@@ -13,7 +13,7 @@ from regime.core.errors import Collector, RegimeError, did_you_mean, one_input
 from regime.core.names import member_id
 from regime.core.shape import Key, checked
 from regime.core.yamlsrc import LineDict, expect_mapping, line_at, line_of, load_yaml
-from regime.facts import catalogue
+from regime.facts import catalogue, hf_config
 from regime.facts.record import FactRecord
 from regime.facts.vocabulary import FactSpec, Vocabulary
 
@@ -79,7 +79,7 @@ def _load_case(path: Path, vocabulary: Vocabulary, levers: dict[str, Any], claim
                                (extra or {}).get(kind, {}))
             _add_all(case, found)
             if found is not None:
-                setattr(case, key, _entry_name(kind, raw[key], (extra or {}).get(kind, {})))
+                setattr(case, key, _entry_name(kind, raw[key], (extra or {}).get(kind, {}), file))
     facts = raw.get("facts") or LineDict()
     if isinstance(facts, dict):
         given = raw.get("sources")
@@ -105,6 +105,8 @@ def _add_all(case: Case, records: list[FactRecord] | None) -> None:
 def _catalogue_facts(kind: str, ref: str | dict, vocabulary: Vocabulary, raw: dict, key: str,
                      file: str, extra: dict[str, tuple[dict, str]]) -> list[FactRecord]:
     line = line_of(raw, key)
+    if kind == "models" and hf_config.is_config_ref(ref):
+        return _config_facts(str(ref), vocabulary, file, line, key)
     if isinstance(ref, str):
         try:
             name, entry = catalogue.lookup(kind, ref, {n: e for n, (e, _) in extra.items()})
@@ -118,8 +120,20 @@ def _catalogue_facts(kind: str, ref: str | dict, vocabulary: Vocabulary, raw: di
                                  prefix=f"{key}.")
 
 
-def _entry_name(kind: str, ref: str | dict, extra: dict[str, tuple[dict, str]]) -> str:
-    """What a report calls the hardware or model: the catalogue's name, or 'inline'."""
+def _config_facts(ref: str, vocabulary: Vocabulary, file: str, line: int | None,
+                  key: str) -> list[FactRecord]:
+    """A model named by its Hugging Face config.json, relative to the case."""
+    try:
+        shape = hf_config.read(hf_config.resolve(ref, file))
+        return hf_config.records(shape, vocabulary, f"{ref} ({shape.arch})")
+    except RegimeError as err:
+        raise err.located(file=file, line=line, field=key) from None
+
+
+def _entry_name(kind: str, ref: str | dict, extra: dict[str, tuple[dict, str]], file: str = "") -> str:
+    """What a report calls the hardware or model: the catalogue's name, the config's, or 'inline'."""
+    if kind == "models" and hf_config.is_config_ref(ref):
+        return hf_config.display_name(hf_config.read(hf_config.resolve(str(ref), file)))
     if isinstance(ref, str):
         key, entry = catalogue.lookup(kind, ref, {n: e for n, (e, _) in extra.items()})
         return str(entry.get("name", key))

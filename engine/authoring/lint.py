@@ -19,6 +19,7 @@ from regime.core.yamlsrc import line_of, load_yaml
 from regime.engine import lang
 from regime.engine.knowledge.model import TEST_SUFFIX, Knowledge, Rule
 from regime.engine.lang import Bin, BoolOp, Call, Cmp, Lookup, Node, Not, Num, Ref, dimensions, overlap
+from regime.facts import hf_config
 from regime.facts.catalogue import CATALOGUE_DIR
 from regime.facts.kernels import KERNELS_FILE, read_kernels
 
@@ -453,7 +454,7 @@ def _catalogue_facts() -> set[str]:
         for section in doc.values() if isinstance(doc, dict) else ():
             for entry in section.values() if isinstance(section, dict) else ():
                 out.update(entry if isinstance(entry, dict) else ())
-    return out
+    return out | hf_config.given_facts()  # a model read from a config.json
 
 
 def _test_bodies(inputs: Iterable[Path]) -> Iterator[dict]:

@@ -18,6 +18,7 @@ from regime.engine.knowledge.compile import compile_rule, condition, parse_conte
 from regime.engine.knowledge.model import (
     Amendment,
     Claim,
+    FixOrder,
     Knowledge,
     Lever,
     Parameter,
@@ -76,7 +77,34 @@ def load_knowledge(vocabulary: Vocabulary, dirs: Iterable[Path]) -> Knowledge:
         _check_template_guaranteed(rule, k.vocabulary)
     k.report = compile_sections([(str(p), raw["report"]) for p, _, raw, m in docs if m.report is not None],
                                 parse_context(k))
+    for path, _, raw, model in docs:
+        if model.fix_order is not None:
+            k.fix_order = _fix_order(k, path, raw, model)
     return k
+
+
+def _fix_order(k: Knowledge, path: Path, raw: dict, model: PackModel) -> FixOrder:
+    """A pack's `fix_order:`: a category fact, and per value the levers that lead and trail."""
+    spec, line = model.fix_order, line_of(raw, "fix_order")
+    assert spec is not None
+    fact = k.vocabulary.specs.get(spec.by)
+    if fact is None or fact.kind != "category":
+        raise RegimeError(f"'{spec.by}' is not a category fact", file=str(path), line=line,
+                          field="fix_order.by")
+    for value, order in spec.orders.items():
+        where = f"fix_order.orders.{value}"
+        if value not in fact.values:
+            raise RegimeError(f"'{value}' is not a value of {spec.by} ({', '.join(fact.values)})",
+                              file=str(path), line=line, field=where)
+        for lever in (*order.first, *order.last):
+            if lever not in k.levers:
+                raise RegimeError(f"unknown lever '{lever}'{did_you_mean(lever, k.levers)}",
+                                  file=str(path), line=line, field=where)
+        if set(order.first) & set(order.last) or len(set(order.first)) < len(order.first) \
+                or len(set(order.last)) < len(order.last):
+            raise RegimeError("a lever is listed twice", file=str(path), line=line, field=where)
+    return FixOrder(spec.by, {v: o.first for v, o in spec.orders.items()},
+                    {v: o.last for v, o in spec.orders.items()})
 
 
 def _place(k: Knowledge, placed: dict[str, Rule], rule: Rule, body: dict) -> None:

@@ -123,6 +123,15 @@ class Amendment:
                 "where": f"{self.file}:{self.line or 0}", "detail": self.detail}
 
 
+@dataclass(frozen=True)
+class FixOrder:
+    """How a category fact's value (the complaint) reorders the fixes: `first` lead, `last` trail."""
+
+    by: str
+    first: dict[str, tuple[str, ...]]
+    last: dict[str, tuple[str, ...]]
+
+
 @dataclass
 class Knowledge:
     vocabulary: Vocabulary
@@ -139,6 +148,8 @@ class Knowledge:
     catalogue: dict[str, dict[str, tuple[dict, str]]] = field(default_factory=dict)
     findings: set[str] = field(default_factory=set)  # finding ids rules conclude (for messages)
     report: ReportSpec = field(default_factory=ReportSpec)  # what reports chart; what a what-if drops
+    # a category fact and, per value, the levers whose fixes lead and trail (the last pack's wins)
+    fix_order: FixOrder | None = None
     # what an evaluator derives from this knowledge alone (durable's ruleset text), made when
     # the knowledge is built, so the knowledge cache keeps it (engine/session.py: prepare)
     prepared: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)

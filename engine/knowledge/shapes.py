@@ -123,6 +123,17 @@ class OverrideModel(_Strict):
     and_when: dict[str, str] = {}     # rule id -> extra condition, joined with 'and'
 
 
+class OrderModel(_Strict):
+    """Where a lever's fix goes when a category fact (the complaint) has a given value."""
+    first: tuple[str, ...] = ()  # these fixes lead, in this order
+    last: tuple[str, ...] = ()   # these follow every other fix, in this order
+
+
+class FixOrderModel(_Strict):
+    by: str                                  # a category fact, e.g. complaint
+    orders: dict[str, OrderModel] = {}       # its value -> the order that value asks for
+
+
 class PackModel(_Strict):
     pack: str
     version: str | None = None  # optional; `regime --version` adds a hash of the file either way
@@ -137,3 +148,4 @@ class PackModel(_Strict):
     hardware: dict[str, Any] = {}    # catalogue entries this layer adds (same shape as the catalogue)
     models: dict[str, Any] = {}
     report: dict[str, Any] | None = None  # engine/knowledge/spec.py
+    fix_order: FixOrderModel | None = None  # engine/run/settle.py ranks fixes by it

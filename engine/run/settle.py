@@ -3,7 +3,9 @@
 Three general steps, driven by the packs' declarations and never by lever names:
 a lever that `escalates` another (a stronger form of the same change) and gets the same verdict
 is said once (see _fold_siblings); a finding that `holds` verdict kinds makes
-them conditional on resolving it; the fixes that remain get ranks 1, 2, 3... in priority order.
+them conditional on resolving it; the fixes that remain get ranks 1, 2, 3... in priority order,
+except that a pack's `fix_order:` puts the levers the case's complaint asks for first, and
+those it hurts last.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ def settle(d: Diagnosis, k: Knowledge) -> None:
     proposed = _proposed(d, k)
     d.conclusions = _fold_siblings(d.conclusions, k, proposed)
     d.conclusions = _hold(d.conclusions)
-    d.conclusions = _rank(d.conclusions)
+    d.conclusions = _rank(d.conclusions, _order(d, k))
 
 
 def _proposed(d: Diagnosis, k: Knowledge) -> set[str]:
@@ -63,8 +65,27 @@ def _hold(items: list[Conclusion]) -> list[Conclusion]:
     return out
 
 
-def _rank(items: list[Conclusion]) -> list[Conclusion]:
-    fixes = sorted((c for c in items if c.kind == "fix" and c.folded_into is None),
-                   key=lambda c: (c.priority or 99, c.step))
+def _order(d: Diagnosis, k: Knowledge) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The levers that lead and trail for this case's value of the pack's `fix_order: by` fact."""
+    if k.fix_order is None or d.facts.get(k.fix_order.by) is None:
+        return (), ()
+    value = str(d.facts[k.fix_order.by].value)
+    return k.fix_order.first.get(value, ()), k.fix_order.last.get(value, ())
+
+
+def _rank(items: list[Conclusion], order: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+          ) -> list[Conclusion]:
+    """Priority order, except that the complaint's `first` levers lead and its `last` trail."""
+    first, last = order
+
+    def key(c: Conclusion) -> tuple[int, int, int]:
+        lever = c.lever or ""
+        if lever in first:
+            return 0, first.index(lever), c.step
+        if lever in last:
+            return 2, last.index(lever), c.step
+        return 1, c.priority or 99, c.step
+
+    fixes = sorted((c for c in items if c.kind == "fix" and c.folded_into is None), key=key)
     ranks = {id(c): i for i, c in enumerate(fixes, 1)}
     return [replace(c, rank=ranks[id(c)]) if id(c) in ranks else c for c in items]
