@@ -43,6 +43,7 @@ def text(r: Result) -> str:
         lines.append(f"  Penalty {pen.id}: -{pen.points:g}")
         lines.append(f"    - {pen.feedback}")
     lines += [f"  note: {n}" for n in r.notes]
+    lines += [f"  needs review: {x}" for x in r.review]
     return "\n".join(lines) + "\n"
 
 
@@ -69,8 +70,16 @@ def markdown(r: Result) -> str:
         if p.max_points:
             out.append(f"- {TITLES[p.part]}: {p.points:g} / {p.max_points:g}")
     for pen in r.penalties:
-        out.append(f"- Penalty `{pen.id}`: −{pen.points:g} — {pen.feedback}")
+        out.append(f"- Penalty ({said(pen.id)}): −{pen.points:g} — {pen.feedback}")
+    if r.review:
+        out += ["", "**Needs review:** your instructor will check how these sentences were read:", "",
+                *(f"- {x}" for x in r.review)]
     return "\n".join(out) + f"\n\n_fingerprint {r.fingerprint}_\n"
+
+
+def said(penalty_id: str) -> str:
+    """A penalty's name as words for students ('int4 past the ridge'), never the rubric's id."""
+    return penalty_id.replace("_", " ")
 
 
 def _part_output(feedback: list[str]) -> str:
@@ -86,7 +95,7 @@ def to_json(results: list[Result]) -> str:
 # ---- CSV and class summary ------------------------------------------------------------------------
 
 CSV_COLUMNS = ["submission", "student", "case", "format", "status", *PARTS, "penalties", "total", "max",
-               "wrong_levers", "errors", "fingerprint"]
+               "wrong_levers", "errors", "fingerprint", "needs_review"]
 
 
 def to_csv(results: list[Result]) -> str:
@@ -98,7 +107,8 @@ def to_csv(results: list[Result]) -> str:
         w.writerow([r.submission, r.student or "", r.case or "", r.format or "",
                      "graded" if r.graded else "not graded", *(points.get(p, "") for p in PARTS),
                      f"{sum(x.points for x in r.penalties):g}", f"{r.score:g}" if r.graded else "",
-                     f"{r.max_score:g}", " ".join(r.wrong_levers), " | ".join(r.errors), r.fingerprint])
+                     f"{r.max_score:g}", " ".join(r.wrong_levers), " | ".join(r.errors), r.fingerprint,
+                     " | ".join(r.review)])
     return buf.getvalue()
 
 
@@ -185,7 +195,7 @@ def gradescope(r: Result) -> dict[str, Any]:
                       "status": "passed" if p.points >= p.max_points - 1e-9 else "failed",
                       "output": _part_output(p.feedback), "output_format": "md"})
     for pen in r.penalties:
-        tests.append({"name": f"Penalty: {pen.id}", "score": 0.0, "max_score": 0.0, "status": "failed",
+        tests.append({"name": f"Penalty: {said(pen.id)}", "score": 0.0, "max_score": 0.0, "status": "failed",
                       "output": f"−{pen.points:g} points. {pen.feedback}", "output_format": "md"})
     return {"score": r.score if r.graded else 0.0, "output": markdown(r), "output_format": "md",
             "tests": tests, "extra_data": _extra(r)}
@@ -199,11 +209,12 @@ def prairielearn(r: Result) -> dict[str, Any]:
     tests = [{"name": TITLES[p.part], "points": p.points, "max_points": p.max_points,
               "message": "Full marks." if p.points >= p.max_points - 1e-9 else "See the feedback.",
               "output": _part_output(p.feedback)} for p in r.parts if p.max_points]
-    tests += [{"name": f"Penalty: {pen.id}", "points": 0.0, "max_points": 0.0,
+    tests += [{"name": f"Penalty: {said(pen.id)}", "points": 0.0, "max_points": 0.0,
                "message": f"−{pen.points:g} points", "output": pen.feedback} for pen in r.penalties]
     score = round(r.score / r.max_score, 6) if r.max_score else 0.0
+    review = " Needs review by the instructor." if r.needs_review else ""
     return {"gradable": True, "score": score, "message": f"Score {r.score:g} / {r.max_score:g} "
-            f"(fingerprint {r.fingerprint})", "output": markdown(r), "tests": tests}
+            f"(fingerprint {r.fingerprint}).{review}", "output": markdown(r), "tests": tests}
 
 
 def _extra(r: Result) -> dict[str, Any]:
