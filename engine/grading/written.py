@@ -151,6 +151,8 @@ def _regimes(a: Answer, concepts: Concepts, text: str) -> None:
             a.nominal_regime = a.nominal_regime or j.match.concepts[0]
         else:
             a.regime = a.regime or j.match.concepts[0]
+    if a.regime is None and len(a.regimes_named) == 1:   # "this should be compute-bound. It is one."
+        a.regime = a.nominal_regime
 
 
 def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, text: str,
