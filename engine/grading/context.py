@@ -70,6 +70,7 @@ class Judged:
     sentence: str
     clause: int = 0
     clause_text: str = ""
+    was: str = ""              # the status before a later contrast re-judged it ("might help, but not yet")
 
 
 def load_triggers(path: Path, concepts: Concepts) -> Triggers:
@@ -125,7 +126,8 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
         if not matches:
             status = _opening(ws, t, contrast=True)
             if status and found:   # "..., but not yet": re-judges what came before
-                found = [Judged(j.match, status, j.sentence, j.clause, j.clause_text) for j in found]
+                found = [Judged(j.match, status, j.sentence, j.clause, j.clause_text, j.was or j.status)
+                         for j in found]
             carried = opener if opener in _CARRIED else None
             continue
         triggers = _triggers(ws, t)

@@ -185,6 +185,8 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
         elif j.status in ("deferred", "hypothetical"):
             a.deferred.append(mention)
         a.statuses.append((line, j.status, j.sentence.strip()))
+        if j.was and j.was != j.status:   # a hedge then a contrast: its own, less sure, reading
+            a.statuses.append((line, j.was, j.sentence.strip()))
     return bool(judged)
 
 
