@@ -103,3 +103,12 @@ def test_a_hedged_reading_marks_the_submission_for_review_in_every_format(grader
 def test_a_plain_solution_needs_no_review(grader):
     r = grader.grade(ROOT / "answers" / "a_chatbot.solution.md")
     assert not r.needs_review and not r.review
+
+
+@pytest.mark.parametrize(("written", "value", "unit"), [
+    ("a 25k-token prompt", 25000, "token"), ("~2.3k-token crossover", 2300, "token"),
+    ("tokens/pass = 8 x 4096 = 32,768", 32768, "token"), ("0.78 of the roofline", 0.78, "%"),
+])
+def test_numbers_as_students_write_them(written, value, unit):
+    from regime.engine.grading.figures import matches, quantities
+    assert any(matches(q, value, unit, 0.005) for q in quantities(written)), quantities(written)
