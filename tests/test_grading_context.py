@@ -112,3 +112,15 @@ def test_a_plain_solution_needs_no_review(grader):
 def test_numbers_as_students_write_them(written, value, unit):
     from regime.engine.grading.figures import matches, quantities
     assert any(matches(q, value, unit, 0.005) for q in quantities(written)), quantities(written)
+
+
+def test_a_wrong_value_in_markdown_is_called_wrong_with_the_right_one(grader, tmp_path):
+    p = tmp_path / "a.md"
+    p.write_text("---\ncase: a_chatbot\nstudent: wv\n---\n## Regime\nBandwidth-bound.\n\n## Evidence\n"
+                 "- 4% of peak FLOPs, 78% of peak bandwidth.\n"
+                 "- batch-1 ceiling: 5300 GB/s / 26 GB = 240 tok/s.\n", encoding="utf-8")
+    r = grader.grade(p)
+    lines = [f for part in r.parts for f in part.feedback]
+    key = grader.key_for_case(ROOT / "cases" / "a_chatbot.yaml")
+    right = key.figures["weight_ceiling_tokens_per_s"].text
+    assert any("you give 240 tok/s" in f and right in f for f in lines), lines
