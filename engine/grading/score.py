@@ -244,11 +244,12 @@ def _stated(a: Answer, f: Figure, tol: float, concepts: Concepts | None) -> bool
 
 def _wrong_value(a: Answer, f: Figure, concepts: Concepts | None) -> bool | str:
     """A number in the figure's units, written with the figure's own words ('ceiling: 240
-    tok/s'), that does not match: called wrong, in any answer format, not 'missing'."""
+    tok/s'), that does not match: called wrong, in any answer format, not 'missing'. A share
+    or a bare number is not enough to say which figure it means ('22% of kernel time')."""
     if concepts is None:
         return False
     for said in a.numbers:
-        if said.q.unit in ("", "1") or said.q.canonical(f.unit) is None:
+        if said.q.unit in ("", "1", "%") or said.q.canonical(f.unit) is None:
             continue
         if f.name in concepts.figure_words and concepts.near(f.name, said.context):
             return f"{said.q.written} (line {said.line})" if said.line else said.q.written
