@@ -19,6 +19,7 @@ CORPUS = sorted(p for p in (ROOT / "answers" / "corpus").iterdir() if not p.name
 # Graded blind from the worked solution by helpers who never read the grader (issue 27), the
 # development half; answers/sealed is the other half, measured once (bench/grading_agreement.py).
 NEW = sorted(p for p in (ROOT / "answers" / "new").iterdir() if not p.name.endswith(".expected.yaml"))
+SEALED = sorted(p for p in (ROOT / "answers" / "sealed").iterdir() if not p.name.endswith(".expected.yaml"))
 
 
 @pytest.fixture(scope="module")
@@ -287,6 +288,21 @@ def test_the_grader_agrees_with_the_blind_grades_on_at_least_80_percent_of_the_n
             disagree.append(f"{p.name}: blind grade {exp['score']} {exp['penalties']}, grader {r.score} "
                             f"{[x.id for x in r.penalties]} {r.errors}")
     assert len(disagree) <= len(NEW) // 5, "\n".join(disagree)
+
+
+def test_the_sealed_half_is_graded_and_measured(grader):
+    """answers/sealed was measured once, at the end of issue 27, without tuning on it: 28 of 45
+    within 10 points (main: 20 of 45), mean absolute gap 8.8 (main: 16.8). Below the 90% target,
+    so this test only guards against falling back to main's level; the figure is in the output."""
+    assert len(SEALED) >= 45
+    gaps = []
+    for p in SEALED:
+        r = grader.grade(p)
+        assert r.graded, r.errors
+        gaps.append(abs(r.score - _expected(p)["score"]))
+    within = sum(1 for g in gaps if g <= 10)
+    print(f"sealed: {within}/{len(gaps)} within 10 points, mean absolute gap {sum(gaps) / len(gaps):.1f}")
+    assert within >= len(SEALED) * 0.55
 
 
 def _internal_names(grader) -> set[str]:
