@@ -16,6 +16,10 @@ from regime.engine.grading.submission import read_answer
 
 ANSWERS = sorted(p for p in (ROOT / "answers").iterdir() if p.is_file())
 CORPUS = sorted(p for p in (ROOT / "answers" / "corpus").iterdir() if not p.name.endswith(".expected.yaml"))
+# Graded blind from the worked solution by helpers who never read the grader (issue 27), the
+# development half; answers/sealed is the other half, measured once (bench/grading_agreement.py).
+NEW = sorted(p for p in (ROOT / "answers" / "new").iterdir() if not p.name.endswith(".expected.yaml"))
+SEALED = sorted(p for p in (ROOT / "answers" / "sealed").iterdir() if not p.name.endswith(".expected.yaml"))
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +72,10 @@ def test_each_tempting_answer_gets_its_named_penalty_quoting_the_keys_numbers(gr
 def test_penalty_points_come_off_the_parts_exactly(grader):
     r = _grade(grader, "a_chatbot.tempting_fuse.yaml")
     earned = sum(p.points for p in r.parts)
-    assert r.score == pytest.approx(max(0.0, earned - sum(p.points for p in r.penalties)), abs=0.011)
+    # points are shown to one decimal and the total is taken from the exact ones: at most 0.05 a part
+    assert r.score == pytest.approx(max(0.0, earned - sum(p.points for p in r.penalties)),
+                                    abs=0.05 * len(r.parts) + 0.001)
+    assert all(round(p.points, 1) == p.points and round(p.max_points, 1) == p.max_points for p in r.parts)
     assert [p.id for p in r.penalties] == ["fusion_at_small_batch"]  # the catch-all does not charge twice
     assert r.wrong_levers == ["fuse_elementwise"]
 
@@ -267,6 +274,35 @@ def test_the_grader_agrees_with_the_instructor_on_at_least_90_percent_of_the_cor
             disagree.append(f"{p.name}: instructor {exp['score']} {exp['penalties']}, grader {r.score} "
                             f"{[x.id for x in r.penalties]} {r.errors}")
     assert len(disagree) <= len(CORPUS) // 10, "\n".join(disagree)
+
+
+def test_the_grader_agrees_with_the_blind_grades_on_at_least_80_percent_of_the_new_answers(grader):
+    """answers/new: within 10 points and with exactly the penalties expected, on at least 80%
+    (measured at 38 of 45 when this test was written; the blind graders' target is 90%)."""
+    assert len(NEW) >= 45
+    disagree = []
+    for p in NEW:
+        exp, r = _expected(p), grader.grade(p)
+        if not (r.graded and abs(r.score - exp["score"]) <= 10
+                and sorted(x.id for x in r.penalties) == sorted(exp["penalties"])):
+            disagree.append(f"{p.name}: blind grade {exp['score']} {exp['penalties']}, grader {r.score} "
+                            f"{[x.id for x in r.penalties]} {r.errors}")
+    assert len(disagree) <= len(NEW) // 5, "\n".join(disagree)
+
+
+def test_the_sealed_half_is_graded_and_measured(grader):
+    """answers/sealed was measured once, at the end of issue 27, without tuning on it: 28 of 45
+    within 10 points (main: 20 of 45), mean absolute gap 8.8 (main: 16.8). Below the 90% target,
+    so this test only guards against falling back to main's level; the figure is in the output."""
+    assert len(SEALED) >= 45
+    gaps = []
+    for p in SEALED:
+        r = grader.grade(p)
+        assert r.graded, r.errors
+        gaps.append(abs(r.score - _expected(p)["score"]))
+    within = sum(1 for g in gaps if g <= 10)
+    print(f"sealed: {within}/{len(gaps)} within 10 points, mean absolute gap {sum(gaps) / len(gaps):.1f}")
+    assert within >= len(SEALED) * 0.55
 
 
 def _internal_names(grader) -> set[str]:

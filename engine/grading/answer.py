@@ -55,6 +55,9 @@ class Answer:
     asks: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     unread: list[tuple[str, str]] = field(default_factory=list)     # (part, why an item did not count)
+    deferred: list[Mention] = field(default_factory=list)  # "then, not before": placed by the key
+    statuses: list[tuple[int, str, str]] = field(default_factory=list)   # (line, status, sentence)
+    regimes_named: set[str] = field(default_factory=set)
 
     def said(self, concepts: Concepts, text: str, line: int = 0, label: str = "") -> None:
         """Record every number in `text`, each with the words of its own sentence (and `label`)."""

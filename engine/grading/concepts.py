@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from regime.engine.grading.concepts_file import ConceptsFile, read_concepts
 from regime.engine.knowledge.model import Knowledge
@@ -65,6 +66,7 @@ class Concepts:
     known: frozenset[str] = frozenset()        # every word an alias, heading or cue uses
     known_by_letter: dict[str, tuple[str, ...]] = field(default_factory=dict)
     keep: frozenset[str] = frozenset()         # words never read as typos
+    context: Any = None                         # assertion-status triggers (grading/context.py)
 
     def words(self, text: str) -> list[str]:
         return list(self._words(text))

@@ -19,6 +19,9 @@ _NUMBER = re.compile(r"(?<![\w.])(?P<num>[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+
 _UNIT_HEAD = re.compile(r"^\s*(?P<unit>%|×|[xX](?![A-Za-z])|[A-Za-zµ]+(?:\s*/\s*[A-Za-zµ]+)*)")
 _PER = re.compile(r"\s+per\s+", re.I)
 _RATIO = ("×", "x", "X")
+# '25k', '2.3k-token', '1.5M tokens': a multiplier written against the digits (not 'kB', 'kW')
+_SHORTHAND = re.compile(r"^(?P<m>[kKM])(?=[-\s]|$)-?")
+_MULTIPLIERS = {"k": 1e3, "K": 1e3, "M": 1e6}
 
 
 @dataclass(frozen=True)
@@ -73,9 +76,14 @@ def quantities(text: str) -> list[Quantity]:
             value, slack = parse_number(m["num"])
         except ValueError:
             continue
-        unit = _unit_after(m["after"])
+        after = m["after"]
+        short = _SHORTHAND.match(after)
+        if short:   # '25k-token prompt', '2.3k tokens': a multiplier on the digits, then the unit
+            factor = _MULTIPLIERS[short["m"]]
+            value, slack, after = value * factor, slack * factor, after[short.end():]
+        unit = _unit_after(after)
         shown = {"%": "%", "1": "×", "": ""}.get(unit, f" {unit}")
-        out.append(Quantity(value, unit, slack, m["num"] + shown))
+        out.append(Quantity(value, unit, slack, m["num"] + (short["m"] if short else "") + shown))
     return out
 
 

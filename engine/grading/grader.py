@@ -13,9 +13,11 @@ from regime.core import units
 from regime.core.errors import RegimeError, did_you_mean
 from regime.core.layered import layer_files
 from regime.engine import api
+from regime.engine.grading import review
 from regime.engine.grading import variants as variant_files
 from regime.engine.grading.answer import Answer
 from regime.engine.grading.concepts import Concepts, load_concepts
+from regime.engine.grading.context import CONTEXT_FILE, load_triggers
 from regime.engine.grading.figures import matches
 from regime.engine.grading.key import Key, build_key
 from regime.engine.grading.rubric import Rubric, load_rubric, rubric_files
@@ -50,6 +52,9 @@ class Result:
     errors: list[str] = field(default_factory=list)
     variant: str | None = None
     fingerprint: str = ""
+    needs_review: bool = False
+    review: list[str] = field(default_factory=list)        # the sentences it could not read surely
+    readings: list[dict] = field(default_factory=list)     # line, status, confidence, sentence
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -65,6 +70,9 @@ class Grader:
         self.rubric: Rubric = load_rubric(files)
         concept_files = [GRADING_DIR / "concepts.yaml", *layer_files(layers, "grading", "concepts")]
         self.concepts: Concepts = load_concepts(self.k, concept_files)
+        context_files = [GRADING_DIR / CONTEXT_FILE, *_layer_files(layers, "context")]
+        self.concepts.context = load_triggers(context_files[-1], self.concepts)
+        concept_files += context_files
         self.cases_dir = cases_dir or CASES_DIR
         self.knowledge_hash = _digest([__version__.encode(), *_read_all(
             [*pack_files([RULES_DIR, *layers]), *_catalogue_files()])])
@@ -161,6 +169,11 @@ class Grader:
         result.score, result.max_score = s.score, s.max_score
         result.parts, result.penalties, result.wrong_levers = s.parts, s.penalties, s.wrong_levers
         result.notes = list(answer.notes)
+        if self.concepts.context is not None:
+            rs = review.readings(answer, self.concepts.context)
+            result.readings = [asdict(x) for x in rs]
+            result.review = review.queue(rs, self.concepts.context)
+            result.needs_review = bool(result.review)
         if variants is None and _looks_like_another_variant(answer, key):
             result.notes.insert(0, VARIANT_WARNING.format(case=key.case, student=answer.student or "?"))
 

@@ -50,6 +50,7 @@ def _text(r: Result) -> str:
         lines.append(f"  Penalty {pen.id}: -{pen.points:g}")
         lines.append(f"    - {pen.feedback}")
     lines += [f"  note: {n}" for n in r.notes]
+    lines += [f"  needs review: {x}" for x in r.review]
     return "\n".join(lines) + "\n"
 
 
@@ -77,8 +78,16 @@ def markdown(r: Result) -> str:
         if p.max_points:
             out.append(f"- {TITLES[p.part]}: {p.points:g} / {p.max_points:g}")
     for pen in r.penalties:
-        out.append(f"- Penalty `{pen.id}`: −{pen.points:g} — {markdown_inline(pen.feedback)}")
+        out.append(f"- Penalty ({said(pen.id)}): −{pen.points:g} — {markdown_inline(pen.feedback)}")
+    if r.review:
+        out += ["", "**Needs review:** your instructor will check how these sentences were read:", "",
+                *(f"- {markdown_inline(x)}" for x in r.review)]
     return "\n".join(out) + f"\n\n_fingerprint {r.fingerprint}_\n"
+
+
+def said(penalty_id: str) -> str:
+    """A penalty's name as words for students ('int4 past the ridge'), never the rubric's id."""
+    return penalty_id.replace("_", " ")
 
 
 def _part_output(feedback: list[str]) -> str:
@@ -94,7 +103,7 @@ def to_json(results: list[Result]) -> str:
 # ---- CSV and class summary ------------------------------------------------------------------------
 
 CSV_COLUMNS = ["submission", "student", "case", "format", "status", *PARTS, "penalties", "total", "max",
-               "wrong_levers", "errors", "fingerprint"]
+               "wrong_levers", "errors", "fingerprint", "needs_review"]
 
 
 def to_csv(results: list[Result]) -> str:
@@ -107,7 +116,7 @@ def to_csv(results: list[Result]) -> str:
                      "graded" if r.graded else "not graded", *(points.get(p, "") for p in PARTS),
                      f"{sum(x.points for x in r.penalties):g}", f"{r.score:g}" if r.graded else "",
                      f"{r.max_score:g}", csv_cell(" ".join(r.wrong_levers)), csv_cell(" | ".join(r.errors)),
-                     r.fingerprint])
+                     r.fingerprint, csv_cell(" | ".join(r.review))])
     return buf.getvalue()
 
 
@@ -195,7 +204,7 @@ def gradescope(r: Result) -> dict[str, Any]:
                       "status": "passed" if p.points >= p.max_points - 1e-9 else "failed",
                       "output": _part_output(p.feedback), "output_format": "md"})
     for pen in r.penalties:
-        tests.append({"name": f"Penalty: {pen.id}", "score": 0.0, "max_score": 0.0, "status": "failed",
+        tests.append({"name": f"Penalty: {said(pen.id)}", "score": 0.0, "max_score": 0.0, "status": "failed",
                       "output": f"−{pen.points:g} points. {markdown_inline(pen.feedback)}",
                       "output_format": "md"})
     return {"score": r.score if r.graded else 0.0, "output": markdown(r), "output_format": "md",
@@ -210,12 +219,13 @@ def prairielearn(r: Result) -> dict[str, Any]:
     tests = [{"name": TITLES[p.part], "points": p.points, "max_points": p.max_points,
               "message": "Full marks." if p.points >= p.max_points - 1e-9 else "See the feedback.",
               "output": _part_output(p.feedback)} for p in r.parts if p.max_points]
-    tests += [{"name": f"Penalty: {pen.id}", "points": 0.0, "max_points": 0.0,
+    tests += [{"name": f"Penalty: {said(pen.id)}", "points": 0.0, "max_points": 0.0,
                "message": f"−{pen.points:g} points", "output": markdown_inline(pen.feedback)}
               for pen in r.penalties]
     score = round(r.score / r.max_score, 6) if r.max_score else 0.0
+    review = " Needs review by the instructor." if r.needs_review else ""
     return {"gradable": True, "score": score, "message": f"Score {r.score:g} / {r.max_score:g} "
-            f"(fingerprint {r.fingerprint})", "output": markdown(r), "tests": tests}
+            f"(fingerprint {r.fingerprint}).{review}", "output": markdown(r), "tests": tests}
 
 
 def _extra(r: Result) -> dict[str, Any]:

@@ -76,17 +76,20 @@ def score(answer: Answer, key: Key, rubric: Rubric, concepts: Concepts | None = 
     live = [p for p in PARTS if partials[p].share is not None and rubric.weight(p) > 0]
     scale = rubric.total / sum(rubric.weight(p) for p in live) if live else 0.0
     parts = []
+    exact = 0.0   # the total from unrounded part points: rounding is for display only
     for p in PARTS:
         got = partials[p]
         top = rubric.weight(p) * scale if p in live else 0.0
+        exact += top * (got.share or 0.0)
         parts.append(Part(p, _r(top * (got.share or 0.0)), _r(top), got.feedback, rubric.weight(p)))
-    earned = sum(x.points for x in parts) - sum(x.points for x in penalties)
+    earned = exact - sum(x.points for x in penalties)
     levers = sorted({c for on, c in wrong if on == "recommends"})
     return Scored(parts, penalties, _r(max(0.0, earned)), _r(rubric.total), levers)
 
 
 def _r(x: float) -> float:
-    return round(x + 0.0, 2)
+    """Points as a person writes them: whole or one decimal."""
+    return round(x + 0.0, 1)
 
 
 def _name(concept: str) -> str:
@@ -137,6 +140,12 @@ def _read(a: Answer, key: Key) -> _Read:
         for c in _resolve(m, key, "rejections", read):
             if c not in read.rejects:
                 read.rejects.append(c)
+    for m in a.deferred:   # "then, not before": a later step of the key's, or one it rejects for now
+        for c in _resolve(m, key, "fixes", read):
+            verdict = _verdict(key, c)
+            target = read.fixes if verdict == "fix" else read.rejects if verdict == "reject" else None
+            if target is not None and c not in read.fixes and c not in read.rejects:
+                target.append(c)
     for c, verdict in a.verdicts.items():
         target = read.fixes if verdict == "fix" else read.rejects
         if c not in target:
@@ -230,6 +239,20 @@ def _stated(a: Answer, f: Figure, tol: float, concepts: Concepts | None) -> bool
             continue
         if said.q.unit not in ("", "1", "%") or concepts is None or concepts.near(f.name, said.context):
             return True
+    return _wrong_value(a, f, concepts)
+
+
+def _wrong_value(a: Answer, f: Figure, concepts: Concepts | None) -> bool | str:
+    """A number in the figure's units, written with the figure's own words ('ceiling: 240
+    tok/s'), that does not match: called wrong, in any answer format, not 'missing'. A share
+    or a bare number is not enough to say which figure it means ('22% of kernel time')."""
+    if concepts is None:
+        return False
+    for said in a.numbers:
+        if said.q.unit in ("", "1", "%") or said.q.canonical(f.unit) is None:
+            continue
+        if f.name in concepts.figure_words and concepts.near(f.name, said.context):
+            return f"{said.q.written} (line {said.line})" if said.line else said.q.written
     return False
 
 
@@ -320,7 +343,9 @@ def _proposals(a: Answer, read: _Read, key: Key) -> _Partial:
 
 
 def _asks(a: Answer, key: Key) -> _Partial:
-    if not key.asks:
+    """Optional credit: the worked solution asks for a measurement in some cases only, so an
+    answer that asks for none of the key's is not charged (the part drops out of the weights)."""
+    if not key.asks or not any(i.id in a.asks for i in key.asks):
         return _Partial(None)
     out = _Partial(0.0)
     for item in key.asks:

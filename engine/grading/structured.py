@@ -87,14 +87,14 @@ def read_structured(path: Path, text: str, concepts: Concepts) -> Answer:
         a.numbers.append(Said(q, tuple(concepts.words(e.figure)), where["line"] or 0))
         a.named.setdefault(e.figure, (q, where["line"] or 0))
     for i, body in enumerate(m.fixes):
-        f = _item(FixModel, {"lever": body} if isinstance(body, str) else body, raw, "fixes", i, file)
+        f = _item(FixModel, {"lever": body} if isinstance(body, str) else body, raw, "fixes", i, file, a)
         mention = _flagged(a, "fixes", _mention, concepts, "lever", f.lever, raw, f"fixes[{i}].lever",
                            body, file)
         if mention:
             a.fixes.append(mention)
         a.said(concepts, f"{f.bound or ''} {f.reason}", _line(raw, "fixes", body) or 0, f.lever)
     for i, body in enumerate(m.reject):
-        r = _item(RejectModel, body, raw, "reject", i, file)
+        r = _item(RejectModel, body, raw, "reject", i, file, a)
         if (r.lever is None) == (r.claim is None):
             raise RegimeError("a rejection names exactly one of 'lever' or 'claim'", file=file,
                               line=_line(raw, "reject", body), field=f"reject[{i}]")
@@ -132,11 +132,37 @@ def _flagged(a: Answer, part: str, read: Any, *args: Any) -> Any:
         return None
 
 
-def _item(model: type[_Strict], body: Any, raw: dict, key: str, i: int, file: str):
+def _item(model: type[_Strict], body: Any, raw: dict, key: str, i: int, file: str,
+          a: Answer | None = None):
     line = _line(raw, key, body)
     if not isinstance(body, dict):
         raise RegimeError(f"each entry of '{key}' is a mapping", file=file, line=line, field=f"{key}[{i}]")
+    body, joined = _rejoined(model, body)
+    if joined and a is not None:
+        a.notes.append(f"line {line}: a comma in '{joined}' split it into YAML keys; I read it as one "
+                       "text (quote text that holds commas)")
     return validated(model, body, file, line=line, prefix=f"{key}[{i}]")
+
+
+def _rejoined(model: type[_Strict], body: dict) -> tuple[dict, str]:
+    """`{lever: x, reason: past the ridge, only adds latency}` is a flow mapping whose free text
+    held a comma: YAML reads 'only adds latency' as a key with no value. Such keys (not the
+    model's, with no value) are joined back onto the text field before them, as the student
+    meant; anything else unknown is still refused."""
+    fields = model.model_fields
+    out: dict = {}
+    last: str | None = None
+    joined = ""
+    for k, v in body.items():
+        if k not in fields and v is None and isinstance(k, str | int | float) and last is not None:
+            out[last] = f"{out[last]}, {k}"
+            joined = f"{last}: {out[last]}"
+            continue
+        if k == "reason" and isinstance(v, bool):   # 'reason: no, ...' is YAML's false
+            v = "yes" if v else "no"
+        out[k] = v
+        last = k if isinstance(v, str) and k in fields else None
+    return out, joined
 
 
 def _line(raw: dict, key: str, body: Any) -> int | None:

@@ -13,6 +13,7 @@ from typing import Any
 from regime.core.errors import RegimeError, did_you_mean
 from regime.engine.grading.answer import SENTENCE, Answer, Mention, read_text
 from regime.engine.grading.concepts import Concepts, clauses
+from regime.engine.grading.context import judge
 from regime.engine.grading.figures import unreadable_numbers
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.+?)\s*#*\s*$")
@@ -113,14 +114,7 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
     text = _EMPHASIS.sub("", item)
     parts = clauses(text)
     if section == "regime":
-        for clause in parts:
-            for m in concepts.find("regime", clause):
-                if m.negated:
-                    continue
-                if concepts.is_nominal(clause):
-                    a.nominal_regime = a.nominal_regime or m.concepts[0]
-                else:
-                    a.regime = a.regime or m.concepts[0]
+        _regimes(a, concepts, text)
     elif section == "ask":
         for clause in parts:
             for m in concepts.find("fact", clause):
@@ -138,32 +132,62 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
                     a.endorsed.extend(c for c in m.concepts if c not in a.endorsed)
 
 
+def _regimes(a: Answer, concepts: Concepts, text: str) -> None:
+    """The regime (and nominal regime) the student affirms. Hedged or negated ones commit to
+    nothing, and a section naming more regimes than the context file allows commits to none."""
+    judged = judge(concepts, concepts.context, ("regime",), text) if concepts.context else []
+    named = {c for j in judged for c in j.match.concepts}
+    if len(a.regimes_named | named) > concepts.context.max_regimes:
+        a.regime = a.nominal_regime = None
+        a.regimes_named |= named
+        a.statuses.append((0, "listed", text.strip()))
+        return
+    a.regimes_named |= named
+    for j in judged:
+        if j.status != "affirmed" and not (j.status == "possible" and len(named) == 1):
+            a.statuses.append((0, j.status, j.sentence.strip()))
+            continue
+        if concepts.is_nominal(j.clause_text):
+            a.nominal_regime = a.nominal_regime or j.match.concepts[0]
+        else:
+            a.regime = a.regime or j.match.concepts[0]
+    if a.regime is None and len(a.regimes_named) == 1:   # "this should be compute-bound. It is one."
+        a.regime = a.nominal_regime
+
+
 def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, text: str,
                        parts: list[str]) -> bool:
-    """Under Fixes every lever named without negation is a fix, in the order written ("CUDA
-    graphs, then torch.compile" gives both), and negated ones are rejections. Under Reject the
-    first clause naming something gives the rejections. A claim is rejected only as the subject
-    of a Reject item; named anywhere else it is endorsed. Says whether anything was named."""
-    subject_done = named = False
-    for clause in parts:
-        found = concepts.find("claim", clause) or concepts.find("lever", clause, text)
-        for m in found:
-            mention = Mention(m.concepts, m.phrase, line, m.kind)
-            if m.kind == "claim":
-                if section == "reject" and not subject_done:
-                    a.rejects.append(mention)
-                elif not m.negated:
-                    a.endorsed.extend(c for c in m.concepts if c not in a.endorsed)
-            elif section == "reject":
-                if not subject_done:
-                    a.rejects.append(mention)
-            elif m.negated:
+    """Each lever or claim named, read with its assertion status (context.py). Under Fixes an
+    affirmed lever is a fix, in the order written ("CUDA graphs, then torch.compile" gives both),
+    a negated one a rejection, a deferred or conditional one (the solution's own "then, not
+    before") kept as `a.deferred` for the key to place; hedged and attributed ones commit to
+    nothing. Under Reject the first sentence naming something gives the rejections, whatever
+    its wording. A claim is rejected as the subject of a Reject item or when negated; endorsed
+    only when affirmed outside Reject. Says whether anything was named."""
+    if concepts.context is None:
+        return False
+    judged = judge(concepts, concepts.context, ("claim", "lever"), text)
+    subject = judged[0].clause if judged else None
+    for j in judged:
+        mention = Mention(j.match.concepts, j.match.phrase, line, j.match.kind)
+        in_subject = section == "reject" and j.clause == subject and j.status != "attributed"
+        if j.match.kind == "claim":
+            if (section == "reject" and j.clause == subject) or j.status == "negated":
                 a.rejects.append(mention)
-            else:
-                a.fixes.append(mention)
-        subject_done = subject_done or bool(found)
-        named = named or bool(found)
-    return named
+            elif j.status == "affirmed":
+                a.endorsed.extend(c for c in j.match.concepts if c not in a.endorsed)
+        elif in_subject or j.status == "negated":
+            a.rejects.append(mention)
+        elif section == "reject":
+            continue
+        elif j.status == "affirmed":
+            a.fixes.append(mention)
+        elif j.status in ("deferred", "hypothetical"):
+            a.deferred.append(mention)
+        a.statuses.append((line, j.status, j.sentence.strip()))
+        if j.was and j.was != j.status:   # a hedge then a contrast: its own, less sure, reading
+            a.statuses.append((line, j.was, j.sentence.strip()))
+    return bool(judged)
 
 
 def _unmatched(a: Answer, concepts: Concepts, section: str, line: int, text: str) -> None:

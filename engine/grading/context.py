@@ -1,0 +1,197 @@
+"""Assertion status of each lever, claim or regime an answer names, after the ConText algorithm
+(Harkema, Dowling, Thornblade, Chapman, J. Biomed. Inform. 42(5), 2009): trigger phrases open a
+scope forward or backward, the scope ends at a terminator, a clause boundary or a word window,
+and a concept inside takes the trigger's status. Written here without spaCy (medspacy's
+dependency tree is too heavy for a grader that must stay fast); the triggers are data
+(rules/grading/context.yaml).
+
+Two additions for how students write: a label before a colon ("Don't: int4 ...") sets the status
+of what the rest names, and an elliptical clause with no concept of its own ("..., but not yet",
+"so not that") re-judges what the sentence named before it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from regime.core.errors import RegimeError
+from regime.core.yamlsrc import load_yaml
+from regime.engine.grading.concepts import Concepts, Match
+
+STATUSES = ("affirmed", "negated", "deferred", "hypothetical", "possible", "attributed")
+CONTEXT_FILE = "context.yaml"
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+")
+_CLAUSE = re.compile(r"[.;:,!?()\[\]—–|]|\s-\s|\"|“|”")
+_CARRIED = ("hypothetical", "deferred")   # "If X, Y" / "Once X, Y": the condition covers Y
+_ELLIPSIS_WORDS = 1                          # "not yet", "so no", "but not for TTFT" (after a contrast)
+_LABEL = re.compile(r"^\s*([^:]{1,30}):\s*(.*)$", re.S)
+
+Phrase = tuple[str, ...]
+
+
+@dataclass
+class Triggers:
+    """The trigger lists, read into word tuples by the answer reader's own normalizing."""
+
+    window: int = 8
+    priority: tuple[str, ...] = ()
+    forward: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
+    backward: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
+    terminators: frozenset[str] = frozenset()
+    labels: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
+    max_levers: int = 3          # per sentence; more is a list, not a commitment
+    max_regimes: int = 2         # per Regime section
+    confidence: dict[str, float] = field(default_factory=dict)   # status -> how sure the reading is
+    review_below: float = 0.6
+    _first: dict[str, list[tuple[str, Phrase, bool]]] = field(default_factory=dict)
+
+    def by_first(self) -> dict[str, list[tuple[str, Phrase, bool]]]:
+        """First word -> (status, phrase, forward) of every trigger phrase, built once."""
+        if not self._first:
+            for forward, table in ((True, self.forward), (False, self.backward)):
+                for status, phrases in table.items():
+                    for p in phrases:
+                        self._first.setdefault(p[0], []).append((status, p, forward))
+        return self._first
+
+    def rank(self, status: str) -> int:
+        return self.priority.index(status) if status in self.priority else len(self.priority)
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A concept named in an item, with its assertion status, the sentence it was read in and
+    the number of its clause within the item (the first clause naming something is the subject)."""
+
+    match: Match
+    status: str
+    sentence: str
+    clause: int = 0
+    clause_text: str = ""
+    was: str = ""              # the status before a later contrast re-judged it ("might help, but not yet")
+
+
+def load_triggers(path: Path, concepts: Concepts) -> Triggers:
+    raw = load_yaml(path)
+    if not isinstance(raw, dict) or not isinstance(raw.get("statuses"), dict):
+        raise RegimeError("a context file is a mapping with 'statuses'", file=str(path))
+
+    def phrases(items: list | None) -> tuple[Phrase, ...]:
+        return tuple(p for p in (tuple(concepts.words(str(x))) for x in (items or [])) if p)
+
+    t = Triggers(window=int(raw.get("window", 8)))
+    t.priority = tuple(str(s) for s in raw.get("priority") or [])
+    for status, body in raw["statuses"].items():
+        if status not in STATUSES:
+            raise RegimeError(f"unknown status '{status}' (statuses: {', '.join(STATUSES[1:])})",
+                              file=str(path), field=f"statuses.{status}")
+        body = body or {}
+        t.forward[status] = phrases(body.get("forward"))
+        t.backward[status] = phrases(body.get("backward"))
+    t.terminators = frozenset(w for p in phrases(raw.get("terminators")) for w in p)
+    t.labels = {s: phrases(v) for s, v in (raw.get("labels") or {}).items()}
+    commit = raw.get("commit") or {}
+    t.max_levers = int(commit.get("max_levers_per_sentence", t.max_levers))
+    t.max_regimes = int(commit.get("max_regimes", t.max_regimes))
+    t.confidence = {str(k): float(v) for k, v in (raw.get("confidence") or {}).items()}
+    t.review_below = float(raw.get("review_below", t.review_below))
+    return t
+
+
+def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) -> list[Judged]:
+    """Every concept of the first of `kinds` found in each clause of `text`, with its status.
+    A sentence naming more than `max_levers` levers is a list, not a commitment: its levers
+    are 'listed' (neither recommended nor rejected)."""
+    out: list[Judged] = []
+    for sentence in _SENTENCE.split(text):
+        found = _sentence(concepts, t, kinds, sentence, len(out))
+        levers = {c for j in found if j.match.kind == "lever" for c in j.match.concepts}
+        if len(levers) > t.max_levers:
+            found = [Judged(j.match, "listed", j.sentence, j.clause, j.clause_text) for j in found]
+        out += found
+    return out
+
+
+def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence: str,
+              first: int) -> list[Judged]:
+    label_status, body = _label(concepts, t, sentence)
+    found: list[Judged] = []
+    carried: str | None = None
+    for n, clause in enumerate(c for c in _CLAUSE.split(body) if c and c.strip()):
+        ws = concepts.words(clause)
+        matches: list[Match] = next((ms for k in kinds if (ms := concepts.find(k, clause, body))), [])
+        opener = _opening(ws, t, contrast=False)
+        if not matches:
+            status = _opening(ws, t, contrast=True)
+            if status and found:   # "..., but not yet": re-judges what came before
+                found = [Judged(j.match, status, j.sentence, j.clause, j.clause_text, j.was or j.status)
+                         for j in found]
+            carried = opener if opener in _CARRIED else None
+            continue
+        triggers = _triggers(ws, t)
+        for m in matches:
+            status = _status(ws, m.start, len(concepts.words(m.phrase)) or 1, t, triggers)
+            if status == "affirmed":
+                status = carried or label_status or status
+            found.append(Judged(m, status, sentence, first + n, clause))
+        carried = opener if opener in _CARRIED else None
+    return found
+
+
+def _label(concepts: Concepts, t: Triggers, sentence: str) -> tuple[str | None, str]:
+    """'Don't: int4 weight quant' -> (negated, 'int4 weight quant'); 'Batching: not yet' keeps
+    its text whole (the trigger after the colon re-judges it as an elliptical clause)."""
+    m = _LABEL.match(sentence)
+    if not m:
+        return None, sentence
+    head = tuple(concepts.words(m[1]))
+    for status, labels in t.labels.items():
+        if head in labels:
+            return status, m[2]
+    return None, sentence
+
+
+def _opening(ws: list[str], t: Triggers, contrast: bool) -> str | None:
+    """The status of a trigger that opens the clause. With `contrast`, only an elliptical clause
+    counts: one that opens with a contrast word, or is the trigger and at most one word more."""
+    i = 0
+    while i < len(ws) and ws[i] in t.terminators:
+        i += 1
+    rest = tuple(ws[i:])
+    best: str | None = None
+    best_len = 0
+    for status in t.priority:
+        for p in (*t.forward.get(status, ()), *t.backward.get(status, ()), *t.labels.get(status, ())):
+            if contrast and not (i > 0 or len(rest) <= len(p) + _ELLIPSIS_WORDS):
+                continue
+            if rest[:len(p)] == p and (best is None or len(p) > best_len
+                                       or (len(p) == best_len and t.rank(status) < t.rank(best))):
+                best, best_len = status, len(p)
+    return best
+
+
+def _status(ws: list[str], start: int, n: int, t: Triggers,
+            found: list[tuple[str, int, int, bool]] | None = None) -> str:
+    """The highest-priority status whose trigger's scope reaches the words [start, start + n).
+    Triggers are found longest first ('not yet' is one deferral, not a 'not')."""
+    hits = [status for status, j, end, forward in (found if found is not None else _triggers(ws, t))
+            if (forward and end <= start and start - end <= t.window
+                and not set(ws[end:start]) & t.terminators)
+            or (not forward and j >= start + n and j - (start + n) <= t.window
+                and not set(ws[start + n:j]) & t.terminators)]
+    return min(hits, key=t.rank) if hits else "affirmed"
+
+
+def _triggers(ws: list[str], t: Triggers) -> list[tuple[str, int, int, bool]]:
+    """(status, start, end, forward) of each trigger in `ws`; one inside a longer one is dropped.
+    Phrases are looked up by their first word, so a clause costs one pass over its words."""
+    index = t.by_first()
+    found = [(status, j, j + len(p), forward)
+             for j, w in enumerate(ws) for status, p, forward in index.get(w, ())
+             if tuple(ws[j:j + len(p)]) == p]
+    if len(found) < 2:
+        return found
+    return [x for x in found
+            if not any(y[1] <= x[1] and x[2] <= y[2] and y[2] - y[1] > x[2] - x[1] for y in found)]

@@ -1,0 +1,126 @@
+"""Assertion status (engine/grading/context.py, ConText after Harkema et al. 2009): one test per
+status with sentences taken from real answers (answers/new, answers/corpus), and the scope rules
+(contrast words, clause ends, labels, elliptical clauses, lists that commit to nothing)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import ROOT
+
+from regime.engine.grading.context import judge
+from regime.engine.grading.grader import Grader
+
+
+@pytest.fixture(scope="module")
+def grader() -> Grader:
+    return Grader()
+
+
+def _statuses(grader: Grader, text: str, kinds=("claim", "lever")) -> dict[str, str]:
+    return {c: j.status for j in judge(grader.concepts, grader.concepts.context, kinds, text)
+            for c in j.match.concepts}
+
+
+@pytest.mark.parametrize(("text", "concept", "status"), [
+    # affirmed (answers/new/a_chatbot.s19_deferred_batching.md)
+    ("Quantize the weights to int8: 26 GB -> 13 GB, ceiling ~408 tokens/s, helps every single request.",
+     "quantize_int8", "affirmed"),
+    # negated (answers/new/d_high_throughput_api.s21_table_dont_lines.md): a label before a colon
+    ("Don't: push the batch above 256 - past the ridge it's linear time for linear work, plus latency.",
+     "raise_batch", "negated"),
+    ("No attention fusion: flash-attention already, 7%.", "fuse_attention", "negated"),
+    # deferred (answers/new/b_training_run.s19_deferred_handfuse.md): 'not yet' is one trigger
+    ("Hand-fused kernels: not yet. Once compile and the cast fix are measured, spend the two weeks "
+     "only on the gap that's left.", "hand_fused_kernels", "deferred"),
+    # hypothetical (answers/new/b_training_run.s25_conditional_negated.md): 'if ..., X'
+    ("If compile + the cast fix get us to ~75%, skip the two weeks; if a real gap is left, hand-fuse "
+     "the norm/activation kernels.", "torch_compile", "hypothetical"),
+    # possible / hedged, then re-judged by the contrast (answers/new/e_doesnt_add_up.s17_hedged.md)
+    ("Batching might help", "raise_batch", "possible"),
+    ("Batching might help, but not yet", "raise_batch", "deferred"),
+    ("Batching might help, but not yet - the GPU is idle between kernels, so not that.",
+     "raise_batch", "negated"),
+    # attributed (answers/new/b_training_run.s15_quoted_engineers.md)
+    ("The first engineer wants two weeks of hand fusion.", "hand_fused_kernels", "attributed"),
+])
+def test_each_status_is_read_from_real_sentences(grader, text, concept, status):
+    assert _statuses(grader, text).get(concept) == status, _statuses(grader, text)
+
+
+def test_a_contrast_word_ends_the_scope(grader):
+    said = _statuses(grader, "Don't fuse the elementwise ops, but do batch the requests together.")
+    assert said["fuse_elementwise"] == "negated" and said["continuous_batching"] == "affirmed"
+
+
+def test_a_negation_in_one_table_cell_stays_in_it(grader):
+    said = _statuses(grader, "| no elementwise fusion | 0.04% of bytes | "
+                             "| continuous batching | biggest win |")
+    assert said["fuse_elementwise"] == "negated" and said["continuous_batching"] == "affirmed"
+
+
+def test_a_keyword_list_commits_to_nothing(grader):
+    text = ("Options to consider: batching / continuous batching, int8 or int4 quantization, kernel fusion, "
+            "torch.compile, CUDA/HIP graphs, FlashAttention.")
+    assert set(_statuses(grader, text).values()) == {"listed"}
+
+
+def test_keyword_stuffed_answers_score_at_most_20(grader, tmp_path):
+    soup = ROOT / "answers" / "new" / "a_chatbot.s21_keyword_soup.md"
+    assert grader.grade(soup).score <= 20
+    for case in ("b_training_run", "d_high_throughput_api", "e_doesnt_add_up"):
+        p = tmp_path / f"{case}.md"
+        p.write_text(soup.read_text(encoding="utf-8").replace("a_chatbot", case), encoding="utf-8")
+        r = grader.grade(p)
+        assert r.graded and r.score <= 20, (case, r.score)
+
+
+def test_a_quoted_claim_under_reject_is_rejected_not_endorsed(grader):
+    r = grader.grade(ROOT / "answers" / "new" / "b_training_run.s15_quoted_engineers.md")
+    assert r.graded and not r.penalties
+    assert next(p for p in r.parts if p.part == "rejections").points == \
+        next(p for p in r.parts if p.part == "rejections").max_points
+
+
+def test_a_comma_in_yaml_free_text_costs_nothing_and_is_noted(grader):
+    r = grader.grade(ROOT / "answers" / "new" / "d_high_throughput_api.s15_yaml_flow_commas.yaml")
+    assert r.graded and r.score >= 80, r.errors
+    assert any("split it into YAML keys" in n for n in r.notes)
+
+
+def test_a_hedged_reading_marks_the_submission_for_review_in_every_format(grader):
+    from regime.engine.grading import output
+    r = grader.grade(ROOT / "answers" / "new" / "a_chatbot.s21_keyword_soup.md")
+    assert r.needs_review and any("listed" in x and "Options to consider" in x for x in r.review)
+    assert all(0.0 <= x["confidence"] <= 1.0 for x in r.readings) and r.readings
+    assert '"needs_review": true' in output.to_json([r])
+    row = output.to_csv([r]).splitlines()[1]
+    assert row.endswith(output.to_csv([r]).splitlines()[1].split(",")[-1]) and "Options to consider" in row
+    assert "Needs review" in output.gradescope(r)["output"]
+    assert "Needs review" in output.prairielearn(r)["output"]
+    assert "Needs review" in output.prairielearn(r)["message"]
+
+
+def test_a_plain_solution_needs_no_review(grader):
+    r = grader.grade(ROOT / "answers" / "a_chatbot.solution.md")
+    assert not r.needs_review and not r.review
+
+
+@pytest.mark.parametrize(("written", "value", "unit"), [
+    ("a 25k-token prompt", 25000, "token"), ("~2.3k-token crossover", 2300, "token"),
+    ("tokens/pass = 8 x 4096 = 32,768", 32768, "token"), ("0.78 of the roofline", 0.78, "%"),
+])
+def test_numbers_as_students_write_them(written, value, unit):
+    from regime.engine.grading.figures import matches, quantities
+    assert any(matches(q, value, unit, 0.005) for q in quantities(written)), quantities(written)
+
+
+def test_a_wrong_value_in_markdown_is_called_wrong_with_the_right_one(grader, tmp_path):
+    p = tmp_path / "a.md"
+    p.write_text("---\ncase: a_chatbot\nstudent: wv\n---\n## Regime\nBandwidth-bound.\n\n## Evidence\n"
+                 "- 4% of peak FLOPs, 78% of peak bandwidth.\n"
+                 "- batch-1 ceiling: 5300 GB/s / 26 GB = 240 tok/s.\n", encoding="utf-8")
+    r = grader.grade(p)
+    lines = [f for part in r.parts for f in part.feedback]
+    key = grader.key_for_case(ROOT / "cases" / "a_chatbot.yaml")
+    right = key.figures["weight_ceiling_tokens_per_s"].text
+    assert any("you give 240 tok/s" in f and right in f for f in lines), lines
