@@ -70,7 +70,7 @@ class Grader:
         self.rubric: Rubric = load_rubric(files)
         concept_files = [GRADING_DIR / "concepts.yaml", *layer_files(layers, "grading", "concepts")]
         self.concepts: Concepts = load_concepts(self.k, concept_files)
-        context_files = [GRADING_DIR / CONTEXT_FILE, *_layer_files(layers, "context")]
+        context_files = [GRADING_DIR / CONTEXT_FILE, *layer_files(layers, "grading", "context")]
         self.concepts.context = load_triggers(context_files[-1], self.concepts)
         concept_files += context_files
         self.cases_dir = cases_dir or CASES_DIR
