@@ -54,6 +54,7 @@ class Measurement:
     header: dict = field(default_factory=dict)
     overlaps: StreamOverlaps = field(default_factory=StreamOverlaps)
     counters: CounterTotals | None = None
+    graph_launches: CorrelationSet = field(default_factory=CorrelationSet)  # ids of graph launches
     last_step_mark: float = -math.inf   # latest start of a step's mark on the GPU timeline (HTA's cutoff)
 
     @property
@@ -94,7 +95,7 @@ def measure(path: Path, classifier: Classifier, s: Settings, max_bytes: float | 
     reader = TraceReader(path, max_bytes or s.limits.max_trace_bytes, s.limits.max_event_bytes)
     m = Measurement(path)
     gpu = SortedSpill(8)
-    runtime = SortedSpill(4)  # ts, dur, correlation, is_launch
+    runtime = SortedSpill(5)  # ts, dur, correlation, is_launch, is_graph_launch
     counters = CounterReader(s.counters)
     try:
         span = _read(reader, m, classifier, s, gpu, runtime, counters)
@@ -132,6 +133,7 @@ def _read(reader: TraceReader, m: Measurement, classifier: Classifier, s: Settin
           gpu: SortedSpill, runtime: SortedSpill, counters: CounterReader) -> tuple[float, float] | None:
     kinds = _kinds(s)
     launch_calls = frozenset(s.launch_calls)
+    graph_calls = frozenset(s.graph_launch_calls)
     step_prefix = s.step_annotation
     max_kernel = s.limits.max_kernel_us
     sync_cat = len(classifier.names)  # a slot past the kernel categories: timeline only
@@ -174,7 +176,9 @@ def _read(reader: TraceReader, m: Measurement, classifier: Classifier, s: Settin
                              ts + dur, stream, _corr(ids), sync_cat, False, i))
             elif kind == _RUNTIME:
                 name = ev.name
-                runtime.add((ts, dur, _corr(_ids(ev, i, file)), type(name) is str and name in launch_calls))
+                named = type(name) is str
+                runtime.add((ts, dur, _corr(_ids(ev, i, file)), named and name in launch_calls,
+                             named and name in graph_calls))
             elif kind == _COUNTER:
                 name = ev.name
                 counters.add(i, name if isinstance(name, str) else "", ts, dur, _args(ev, i, file))
@@ -269,7 +273,9 @@ def _host_side(m: Measurement, runtime: SortedSpill, s: Settings) -> Correlation
     stop = cutoff if cutoff is not None else -math.inf  # launches before it are kept
     k = 0
     first, last = math.inf, -math.inf
-    for ts, dur, corr, is_launch in runtime:
+    for ts, dur, corr, is_launch, is_graph in runtime:
+        if is_graph and corr >= 0:
+            m.graph_launches.add(corr)
         while k < len(steps) and steps[k].ts + steps[k].dur <= ts:
             k += 1
         if k < len(steps) and steps[k].ts <= ts and corr >= 0:
@@ -302,6 +308,7 @@ def _timeline(m: Measurement, gpu: SortedSpill, classifier: Classifier, s: Setti
     comm_cat = classifier.names.index(s.communication_category) \
         if s.communication_category in classifier.names else -1
     ctx = Context(str(m.path), dev_names, m.float_timestamps, n, comm_cat, s.checks.same_stream_overlap_us,
+                  graphs=m.graph_launches, long_gap=(s.long_gap.min_us, s.long_gap.window_share),
                   any_streamless=m.any_streamless)
     t = Timeline(ctx, m.steps, launched, span, s.checks.clock_slack_us, n + 1)
     t.run(gpu)
