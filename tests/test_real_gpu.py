@@ -68,11 +68,20 @@ def test_real_run_reads_as_measured(name, knowledge):
         assert bound in {b.fact for b in fix.bound} and _gain(d, bound) >= speedup, (lever, _gain(d, bound))
 
 
-@pytest.mark.parametrize("name", ["decode_b1", "decode_b256", "train_1b"])
+@pytest.mark.parametrize("name", ["decode_b256", "train_1b"])
 def test_measured_rate_alone_gives_a_regime(name, knowledge):
     d = api.diagnose(DATA / "h200_cases" / f"{name}.yaml", knowledge)
     assert d.fact_value("regime") == EXPECTED[name]["regime"]
     assert d.facts["flop_util"].source == "derived" and d.facts["bw_util"].source == "derived"
+
+
+def test_a_rate_alone_never_makes_a_case_overhead_bound(knowledge):
+    """Issue 23: the pass rate's utilizations count only weights and KV cache (lower bounds); the
+    idle batch-1 decode needs its trace (or a stated idle share) to read as overhead-bound."""
+    d = api.diagnose(DATA / "h200_cases" / "decode_b1.yaml", knowledge)
+    assert d.fact_value("regime") != "overhead_bound"
+    assert "low_rates_are_lower_bounds" in {f.rule for f in d.trace}
+    assert _with_trace("decode_b1", knowledge).fact_value("regime") == "overhead_bound"
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))

@@ -103,14 +103,14 @@ def _root(version: Annotated[bool, typer.Option(
 
 
 def _register() -> None:
-    from regime.engine.cli import check, listing, packtest, review, schema
+    from regime.engine.cli import check, compare, listing, packtest, review, schema
     from regime.engine.cli import grade as grading_cli
     from regime.engine.cli import trace as trace_command
 
     commands: dict[str, Callable[..., None]] = {
         "trace": trace_command.trace, "report": review.report, "sweep": review.sweep,
         "test": packtest.test, "check": check.check, "list": listing.list_,
-        "schema": schema.schema, "grade": grading_cli.grade}
+        "schema": schema.schema, "grade": grading_cli.grade, "compare": compare.compare}
     for name, command in commands.items():
         app.command(name, epilog=examples(name))(command)
     for info in grading_cli.exercise_app.registered_commands:

@@ -108,7 +108,9 @@ def _conclusion(k: Knowledge, ctx: lang.Context, m: RuleModel, rule: Rule) -> Ru
     if m.kind == "fix":
         _known(m.fix, k.levers, "lever")
         return replace(rule, subject=m.fix, priority=m.priority,
-                       bound=tuple(_bound_field(b, k.vocabulary) for b in m.bound))
+                       bound=tuple(_bound_field(b, k.vocabulary) for b in m.bound),
+                       speedup_bound=_speedup(m.speedup_bound, k.vocabulary, "speedup_bound"),
+                       speedup_expected=_speedup(m.speedup_expected, k.vocabulary, "speedup_expected"))
     if m.kind == "reject":
         if m.reject is not None:
             _known(m.reject, k.levers, "lever")
@@ -145,6 +147,25 @@ def _bound_field(text: str, vocabulary: Vocabulary) -> str:
     if spec.kind not in ("number", "group") or (spec.kind == "group") != bool(m[2]):
         raise RegimeError(f"bound '{text}' must name a number fact or one group member")
     return m[1] if not m[2] else f"{m[1]}__{member_id(m[2])}"
+
+
+BASIS = "speedup_bases"  # the vocabulary's category of bases, best first
+
+
+def _speedup(given: dict[str, str], vocabulary: Vocabulary, key: str) -> tuple[tuple[str, str], ...]:
+    """A fix's speedup facts by basis: each a dimensionless number fact (N×), the bases values of
+    the speedup_bases category and written in its order, so the best evidence present is used."""
+    bases = list(vocabulary.get(BASIS).values)
+    for basis, name in given.items():
+        if basis not in bases:
+            raise RegimeError(f"{key}: basis '{basis}' is not one of {bases}{did_you_mean(basis, bases)}")
+        spec = vocabulary.get(name)
+        if spec.kind != "number" or spec.unit != "1":
+            raise RegimeError(f"{key}: '{name}' must be a dimensionless number fact (a factor, ×)")
+    order = [bases.index(b) for b in given]
+    if order != sorted(order):
+        raise RegimeError(f"{key}: bases must be written best first, in the order {bases}")
+    return tuple(given.items())
 
 
 def _id(value: str | None, what: str) -> str:

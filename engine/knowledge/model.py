@@ -81,6 +81,8 @@ class Rule:
     priority: int | None = None
     order: int | None = None
     bound: tuple[str, ...] = ()
+    speedup_bound: tuple[tuple[str, str], ...] = ()     # fix: (basis, fact), best basis first
+    speedup_expected: tuple[tuple[str, str], ...] = ()
     layer: str = BUILTIN
     precedence: int = 0
     holds: tuple[str, ...] = ()           # finding: verdict kinds it makes conditional

@@ -77,6 +77,9 @@ class RuleModel(_Strict):
     fix: str | None = None
     priority: int | None = Field(default=None, ge=1, le=99)
     bound: tuple[str, ...] = ()
+    # fix: the fact giving "at most N× faster", by basis in the speedup_bases category's order
+    speedup_bound: dict[str, str] = {}
+    speedup_expected: dict[str, str] = {}    # fix: the point estimate, by basis likewise
     reject: str | None = None
     claim: str | None = None
     ask: str | None = None
@@ -103,8 +106,9 @@ class RuleModel(_Strict):
                 raise ValueError(f"a {kind} rule needs '{key}'")
         if kind == "reject" and (self.reject is None) == (self.claim is None):
             raise ValueError("a reject rule names exactly one of 'reject' (a lever) or 'claim'")
-        if kind != "fix" and (self.priority is not None or self.bound):
-            raise ValueError("'priority' and 'bound' belong to fix rules")
+        if kind != "fix" and (self.priority is not None or self.bound or self.speedup_bound
+                              or self.speedup_expected):
+            raise ValueError("'priority', 'bound' and 'speedup_*' belong to fix rules")
         if self.holds and (kind != "finding" or set(self.holds) - {"fix", "reject"}):
             raise ValueError("'holds' belongs to finding rules and lists fix and/or reject")
         if self.condition is not None and kind not in ("fix", "reject"):

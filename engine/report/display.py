@@ -182,3 +182,16 @@ def inputs(node: lang.Node, facts: dict[str, Any]) -> list[str]:
                     visit(a)
     visit(node)
     return list(out)
+
+
+def factor(x: float) -> str:
+    """A speedup factor as people read it: 1.07×, 4.3×, 56×."""
+    return f"{x:.2f}×" if x < 2 else f"{x:.1f}×" if x < 20 else f"{x:.0f}×"
+
+
+def speedup(c: Any) -> str | None:
+    """A fix's comparable figure: 'at most 7.5× faster (trace; expected 5.2×)'."""
+    if c.speedup_bound is None:
+        return None
+    expected = f"; expected {factor(c.speedup_expected)}" if c.speedup_expected is not None else ""
+    return f"at most {factor(c.speedup_bound)} faster ({c.speedup_basis}{expected})"

@@ -72,6 +72,7 @@ class Item:
     cites: list[str] = field(default_factory=list)   # names of facts the conclusion uses
     condition: str | None = None                     # what a conditional verdict depends on
     figure: Fact | None = None                       # the figure its `because` concludes with
+    speedup: str | None = None                       # fix: "at most N× faster (basis)"
 
 
 @dataclass
@@ -179,13 +180,16 @@ def _item(c: Conclusion, d: Diagnosis, k: Knowledge, rules: dict) -> Item:
             cites.setdefault(name, None)
     for b in c.bound:
         cites.setdefault(b.fact, None)
+    if c.speedup_fact:
+        cites.setdefault(c.speedup_fact, None)
     title = c.lever or c.claim or (display.category(c.id) if c.kind == "diagnose" else c.id)
     fields = [f.key for f in rule.because.fields()] if rule is not None else []
     last = next((n for n in reversed(fields) if n in d.facts), None)
     return Item(c.kind, c.id, title, c.because, c.rule,
                 [fact(b.fact, d, k) for b in c.bound],
                 [n for n in cites if n in d.facts or display.base(n) in k.parameters],
-                getattr(c, "condition", None), fact(last, d, k) if last else None)
+                getattr(c, "condition", None), fact(last, d, k) if last else None,
+                display.speedup(c))
 
 
 def _cited(verdict_facts: list, items: dict[str, list[Item]], d: Diagnosis) -> list[str]:

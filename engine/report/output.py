@@ -59,6 +59,10 @@ def to_dict(d: Diagnosis, k: Knowledge) -> dict[str, Any]:
         if c.kind == "fix":
             item["bound"] = [{"fact": b.fact, "value": b.value, "unit": b.unit, "text": b.text}
                              for b in c.bound] or None
+            item["speedup_bound"] = c.speedup_bound
+            item["speedup_basis"] = c.speedup_basis
+            if c.speedup_expected is not None:
+                item["speedup_expected"] = c.speedup_expected
         if c.refs:
             item["refs"] = list(c.refs)
         conclusions.append(item)

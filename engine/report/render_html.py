@@ -85,9 +85,9 @@ def _table(facts: list[Fact]) -> str:
 
 
 def _item(it: Item) -> str:
-    bound = ""
+    bound = f'<br><span class="bound">{escape(it.speedup)}</span>' if it.speedup else ""
     if it.bounds:
-        bound = ('<br><span class="bound">bound: '
+        bound += ('<br><span class="bound">bound: '
                  + escape(", ".join(f"{b.name} = {b.text}" for b in it.bounds)) + "</span>")
     if it.condition:
         bound += f'<br><span class="conditional">conditional: {escape(it.condition)}</span>'

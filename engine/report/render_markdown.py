@@ -64,6 +64,8 @@ def _inputs(m: ReportModel) -> list[str]:
 
 def _item(i: int, it: Item) -> str:
     text = f"{i}. **{it.title}** — {it.text}"
+    if it.speedup:
+        text += f"  \n   **{it.speedup}**"
     if it.bounds:
         text += f"  \n   _Bound: {', '.join(f'{b.name} = {b.text}' for b in it.bounds)}_"
     if it.condition:

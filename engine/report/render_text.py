@@ -57,6 +57,8 @@ def _numbered(rows: list[RenderableType]) -> Table:
 def _item(it: Item) -> RenderableType:
     style = {"fix": "bold green", "reject": "bold red", "ask": "bold yellow"}.get(it.kind, "bold cyan")
     lines = [Text.assemble((it.title, style), ": ", it.text)]
+    if it.speedup:
+        lines.append(Text(it.speedup, style="bold green"))
     if it.bounds:
         lines.append(Text("bound: " + ", ".join(f"{b.name} = {b.text}" for b in it.bounds), style="green"))
     if it.condition:

@@ -35,6 +35,10 @@ class Conclusion:
     condition: str | None = None    # fix/reject: what the verdict depends on, when not sound alone
     folded_into: str | None = None  # verdict: the sibling lever whose same verdict stands for it
     rank: int | None = None         # fix: 1, 2, 3... in the order a report gives them
+    speedup_bound: float | None = None     # fix: at most this many times faster (×)
+    speedup_basis: str | None = None       # fix: what sized it (trace, profiler, counting)
+    speedup_fact: str | None = None        # fix: the fact that holds speedup_bound
+    speedup_expected: float | None = None  # fix: the point estimate, where the evidence allows
 
 
 @dataclass(frozen=True)

@@ -314,7 +314,7 @@ class Run:
         self.d.conclusions.append(Conclusion(
             rule.kind, id, rule.id, because, self.step, rule.pack, lever=lever, claim=claim,
             priority=rule.priority, order=rule.order, bound=bounds, refs=rule.refs, fact=fact,
-            holds=rule.holds, condition=condition))
+            holds=rule.holds, condition=condition, **_speedup(rule, wm)))
 
     def _bound(self, name: str, wm: dict) -> Bound:
         spec = self.k.vocabulary.get(name.split("__")[0])
@@ -366,6 +366,18 @@ def initial_memory(case: Case, sid: str = "") -> dict[str, Any]:
                           f"at most {MAX_CASE_FIELDS} fit durable-rules' working memory",
                           file=case.path)
     return wm
+
+
+def _speedup(rule: Rule, wm: dict) -> dict[str, Any]:
+    """The fix's speedup figures: for each, the fact of the best basis the facts hold."""
+    out: dict[str, Any] = {}
+    bound = next(((b, f) for b, f in rule.speedup_bound if f in wm), None)
+    if bound is not None:
+        out.update(speedup_bound=float(wm[bound[1]]), speedup_basis=bound[0], speedup_fact=bound[1])
+    expected = next((f for _, f in rule.speedup_expected if f in wm), None)
+    if expected is not None:
+        out["speedup_expected"] = float(wm[expected])
+    return out
 
 
 def _unit(unit: str) -> str:

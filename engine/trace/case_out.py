@@ -98,6 +98,7 @@ def _timeline_facts(m: Measurement, put) -> None:
             "per device, as gpu_idle_share")
     put("kernel_count", m.kernels, f"events with cat 'kernel' in the analysed window{excl}" if _kineto(m)
         else f"kernels in {m.format}")
+    _idle_kinds(m, put)
     for fact, q, label in (("kernel_duration", 0.5, "median"),
                            ("kernel_duration_p90", 0.9, "90th percentile")):
         v = m.kernel_duration.quantile(q)
@@ -111,6 +112,24 @@ def _timeline_facts(m: Measurement, put) -> None:
     if total > 0:
         put("kernel_share", _shares(m.category_us, total),
             f"summed durations by kernel-name category (facts/kernels.yaml) over {total:,.0f} µs of GPU time")
+
+
+def _idle_kinds(m: Measurement, put) -> None:
+    """What the idle time is: a few long gaps (host stalls, syncs, waits) and kernels a graph
+    replayed, each its own fact (facts/trace_reading.yaml sets what counts as long)."""
+    limit = settings().long_gap
+    long_us, count = sum(d.long_gap_us for d in m.devices), sum(d.long_gaps for d in m.devices)
+    what = (f"idle gaps each holding {limit.window_share:.0%} or more of their device's window "
+            f"(and {limit.min_us:,.0f} µs or more)")
+    if m.window_us > 0:
+        put("long_gap_idle_share", _pct(long_us / m.window_us),
+            f"{count:,} {what}, {long_us:,.0f} µs in all / the {m.window_us:,.0f} µs window")
+        put("long_gap_count", count, f"{what} on the stream-merged timeline")
+    if m.kernels:
+        graphed = sum(d.graphed_kernels for d in m.devices)
+        put("graphed_kernel_share", _pct(graphed / m.kernels),
+            f"{graphed:,} of {m.kernels:,} kernels carry the correlation id of a graph launch "
+            "(cudaGraphLaunch, hipGraphLaunch)")
 
 
 def _counter_facts(c: CounterTotals, put, known: Callable[[str], bool]) -> None:

@@ -53,6 +53,7 @@ class Measurement:
     header: dict = field(default_factory=dict)
     overlaps: StreamOverlaps = field(default_factory=StreamOverlaps)
     counters: CounterTotals | None = None
+    graph_launches: CorrelationSet = field(default_factory=CorrelationSet)  # ids of graph launches
     last_step_mark: float = -math.inf   # latest start of a step's mark on the GPU timeline (HTA's cutoff)
     format: str = "a PyTorch profiler (Kineto) trace"   # what read it, said in the summary
     notes: list[str] = field(default_factory=list)      # what a reader of another format adds
@@ -104,7 +105,7 @@ def measure(path: Path, classifier: Classifier, s: Settings, max_bytes: float | 
     reader = TraceReader(path, max_bytes or s.limits.max_trace_bytes, s.limits.max_event_bytes)
     m = Measurement(path)
     gpu = SortedSpill(8)
-    runtime = SortedSpill(4)  # ts, dur, correlation, is_launch
+    runtime = SortedSpill(5)  # ts, dur, correlation, is_launch, is_graph_launch
     counters = CounterReader(s.counters)
     try:
         span = _read(reader, m, classifier, s, gpu, runtime, counters)
@@ -116,7 +117,7 @@ def measure(path: Path, classifier: Classifier, s: Settings, max_bytes: float | 
             raise TraceError(f"no GPU activity: none of {m.events:,} events has cat "
                              f"{', '.join((*s.gpu_categories, s.counters.category))} (a CPU-only profile?)",
                              str(path), "traceEvents", "cat")
-        launched = host_side(m, runtime)  # type: ignore[arg-type] # the spill's records are 4-tuples
+        launched = host_side(m, runtime)  # type: ignore[arg-type] # the spill's records are 5-tuples
         if gpu.count:
             _timeline(m, gpu, classifier, s, launched, span)
     finally:
@@ -143,6 +144,7 @@ def _read(reader: TraceReader, m: Measurement, classifier: Classifier, s: Settin
           gpu: SortedSpill, runtime: SortedSpill, counters: CounterReader) -> tuple[float, float] | None:
     kinds = _kinds(s)
     launch_calls = frozenset(s.launch_calls)
+    graph_calls = frozenset(s.graph_launch_calls)
     step_prefix = s.step_annotation
     max_kernel = s.limits.max_kernel_us
     sync_cat = len(classifier.names)  # a slot past the kernel categories: timeline only
@@ -185,7 +187,9 @@ def _read(reader: TraceReader, m: Measurement, classifier: Classifier, s: Settin
                              ts + dur, stream, _corr(ids), sync_cat, False, i))
             elif kind == _RUNTIME:
                 name = ev.name
-                runtime.add((ts, dur, _corr(_ids(ev, i, file)), type(name) is str and name in launch_calls))
+                named = type(name) is str
+                runtime.add((ts, dur, _corr(_ids(ev, i, file)), named and name in launch_calls,
+                             named and name in graph_calls))
             elif kind == _COUNTER:
                 name = ev.name
                 counters.add(i, name if isinstance(name, str) else "", ts, dur, _args(ev, i, file), file)
@@ -257,9 +261,9 @@ def _corr(ids: Ids) -> float:
     return float(c) if type(c) is int else -1.0
 
 
-def host_side(m: Measurement, runtime: Iterable[tuple[float, float, float, bool]],
+def host_side(m: Measurement, runtime: Iterable[tuple[float, float, float, bool, bool]],
               leave_out_last: bool = True) -> CorrelationSet | None:
-    """Runtime calls (start, duration, correlation, is a launch) in start order: step
+    """Runtime calls (start, duration, correlation, is a launch, is a graph launch) in start order: step
     correlation ranges, the correlation ids launched before the last step (None when no step is
     left out: Kineto's last step is cut short, `leave_out_last`), and the host's time in runtime
     calls over the analysed window."""
@@ -273,7 +277,9 @@ def host_side(m: Measurement, runtime: Iterable[tuple[float, float, float, bool]
     stop = cutoff if cutoff is not None else -math.inf  # launches before it are kept
     k = 0
     first, last = math.inf, -math.inf
-    for ts, dur, corr, is_launch in runtime:
+    for ts, dur, corr, is_launch, is_graph in runtime:
+        if is_graph and corr >= 0:
+            m.graph_launches.add(corr)
         while k < len(steps) and steps[k].ts + steps[k].dur <= ts:
             k += 1
         if k < len(steps) and steps[k].ts <= ts and corr >= 0:
@@ -314,6 +320,7 @@ def run_timeline(m: Measurement, records: Iterable[tuple], classifier: Classifie
     comm_cat = classifier.names.index(s.communication_category) \
         if s.communication_category in classifier.names else -1
     ctx = Context(str(m.path), dev_names, rounding, n, comm_cat, s.checks.same_stream_overlap_us,
+                  graphs=m.graph_launches, long_gap=(s.long_gap.min_us, s.long_gap.window_share),
                   any_streamless=m.any_streamless)
     t = Timeline(ctx, m.steps, launched, span, s.checks.clock_slack_us, n + 1)
     t.run(records)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from functools import cache
 from pathlib import Path
 
@@ -76,12 +77,19 @@ class Ncu(_Strict):
     time_units: dict[str, float]
 
 
+class LongGap(_Strict):
+    min_us: float = math.inf
+    window_share: float = 1.0
+
+
 class Settings(_Strict):
     gpu_categories: tuple[str, ...]
     runtime_categories: tuple[str, ...]
     sync_categories: tuple[str, ...]
     communication_category: str
     launch_calls: tuple[str, ...]
+    graph_launch_calls: tuple[str, ...] = ()   # launches that replay a captured graph
+    long_gap: LongGap = LongGap()              # an idle gap this long is a wait, not a step's work
     step_annotation: str
     step_categories: tuple[str, ...]
     step_cutoff_categories: tuple[str, ...]

@@ -17,6 +17,7 @@ Each piece is a few lines over intervals in start order, so a unit test can hold
 from __future__ import annotations
 
 import bisect
+import heapq
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -58,6 +59,9 @@ class Device:
     comp_us: float = 0.0         # union of the other kernels (HTA's "computation")
     comm_or_comp_us: float = 0.0  # union of both: comm ∩ comp = comm + comp − this
     hta_comm: tuple[float, float, float] = (0.0, 0.0, 0.0)  # the three unions on HTA's rounding
+    graphed_kernels: int = 0      # kernels a graph launch started
+    long_gaps: int = 0            # idle gaps that alone hold long_gap's share of the window
+    long_gap_us: float = 0.0      # their total
 
     @property
     def comm_overlap_us(self) -> float:
@@ -234,6 +238,8 @@ class Context:
     comm_cat: int            # category slot of communication kernels, −1 if none
     tol: float               # same-stream overlap tolerated, µs
     any_streamless: bool     # some GPU event in the file names no stream: keep HTA's other timeline
+    graphs: CorrelationSet | None = None   # correlation ids of graph launches (their kernels are graphed)
+    long_gap: tuple[float, float] = (math.inf, 1.0)  # a wait: at least min µs and this share of the window
 
 
 class DeviceTimeline:
@@ -253,11 +259,15 @@ class DeviceTimeline:
         self.hta_unions = (Union(), Union(), Union())   # the same on HTA's whole-µs rounding
         self.order = StreamOrder(ctx.tol, overlaps, ctx.file)
         self.steps = StepTimes(steps) if steps else None
+        self.big = BigGaps(ctx.long_gap[1])
         self._feed(rec)
 
     def add(self, rec: tuple) -> None:
         start, end = rec[G_START], rec[G_END]
-        self.gaps.add(self.busy.add(start, end))
+        gap = self.busy.add(start, end)
+        self.gaps.add(gap)
+        if gap >= self.ctx.long_gap[0]:
+            self.big.add(gap)
         self._hta_add(rec, start, end)
         self._feed(rec)
 
@@ -291,6 +301,9 @@ class DeviceTimeline:
         mix.category_us[cat] += dur
         if is_kernel:
             dev.kernels += 1
+            graphs = ctx.graphs
+            if graphs is not None and rec[G_CORR] >= 0 and rec[G_CORR] in graphs:
+                dev.graphed_kernels += 1
             mix.kernel_duration.add(dur)
             (self.comm if cat == ctx.comm_cat else self.comp).add(start, end)
             self.both.add(start, end)
@@ -311,9 +324,30 @@ class DeviceTimeline:
         dev.comm_or_comp_us = self.both.close()
         comm, comp, both = self.hta_unions
         dev.hta_comm = (comm.close(), comp.close(), both.close())
+        dev.long_gaps, dev.long_gap_us = self.big.close(dev.window_us)
         if self.steps is not None:
             self.steps.close()
         return dev
+
+
+class BigGaps:
+    """The few gaps that could each hold `share` of the window: at most 1/share of them can, so
+    the largest ⌈1/share⌉ are kept (a heap), whatever the trace's length."""
+
+    def __init__(self, share: float) -> None:
+        self.share, self.keep = share, math.ceil(1 / share) if share > 0 else 1
+        self.heap: list[float] = []
+
+    def add(self, gap: float) -> None:
+        if len(self.heap) < self.keep:
+            heapq.heappush(self.heap, gap)
+        elif gap > self.heap[0]:
+            heapq.heapreplace(self.heap, gap)
+
+    def close(self, window: float) -> tuple[int, float]:
+        """How many kept gaps hold the share of the window on their own, and their total."""
+        long = [g for g in self.heap if g >= self.share * window]
+        return len(long), sum(long)
 
 
 def _extend(busy: Busy | None, start: float, end: float) -> Busy:

@@ -117,26 +117,27 @@ def _activity(db: SqliteFile, table: str, keys: dict[tuple[int, int], int], clas
 
 
 def _runtime(db: SqliteFile, s: Settings, version: str, m: Measurement) -> Iterator[tuple]:
-    """CUDA runtime calls in start order: (start µs, duration µs, correlation, is a launch).
-    nsys names them with a version suffix (cudaLaunchKernel_v7000)."""
+    """CUDA runtime calls in start order: (start µs, duration µs, correlation, is a launch, is a
+    graph launch). nsys names them with a version suffix (cudaLaunchKernel_v7000)."""
     if not db.has(RUNTIME):
         return
     db.need(RUNTIME, ("start", "end", "correlationId", "nameId"), version)
-    launches = frozenset(s.launch_calls)
-    seen: dict[str, bool] = {}
+    launches, graphs = frozenset(s.launch_calls), frozenset(s.graph_launch_calls)
+    seen: dict[str, tuple[bool, bool]] = {}
     sql = (f"SELECT r.rowid, r.start, r.end, r.correlationId, "
            f"(SELECT value FROM {STRINGS} WHERE id = r.nameId) FROM {RUNTIME} AS r ORDER BY r.start")
     for rowid, start, end, corr, name in db.rows(sql, RUNTIME):
         ts, te = time_ns(start, end, db.file, f"table {RUNTIME} row {rowid}", s.limits.max_kernel_us)
         m.events += 1
         text = name if isinstance(name, str) else ""
-        launch = seen.get(text)
-        if launch is None:
-            launch = text.split("_v")[0] in launches
+        kind = seen.get(text)
+        if kind is None:
+            base = text.split("_v")[0]
+            kind = (base in launches, base in graphs)
             if len(seen) < 10_000:
-                seen[text] = launch
+                seen[text] = kind
         yield ts, te - ts, number(corr or -1, db.file, f"table {RUNTIME} row {rowid}", "correlationId"), \
-            launch
+            *kind
 
 
 def _steps(db: SqliteFile, s: Settings, version: str) -> list[Step]:
