@@ -12,6 +12,9 @@ DeviceTimeline, which feeds:
 
 KernelMix (GPU time per kernel category, kernel durations) and the gap histogram span devices.
 Each piece is a few lines over intervals in start order, so a unit test can hold it alone.
+(Over 400 lines since the idle kinds and HTA's rounded comm/compute unions joined: the
+accumulators share one pass and one record layout; BigGaps and the graph count are the next
+to move to a module of their own.)
 """
 
 from __future__ import annotations
