@@ -59,7 +59,7 @@ def markdown_inline(text: str) -> str:
 
 def _underscores(m: re.Match[str]) -> str:
     """An underscore run between two letters or digits can neither open nor close emphasis
-    (CommonMark's intraword rule): kept as written, so ids like a_chatbot read as themselves."""
+    (CommonMark's intraword rule): kept as written, so snake_case ids read as themselves."""
     text, a, b = m.string, m.start(), m.end()
     if a > 0 and b < len(text) and text[a - 1].isalnum() and text[b].isalnum():
         return m.group()
