@@ -31,7 +31,9 @@ _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029
 _BREAKS = re.compile(r"\s*[\r\n\t]+\s*")
 # Markdown's inline specials (CommonMark lets a backslash escape any of them); < > & become
 # entities instead. A list marker or heading only counts at the start: escaped there.
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#!|~])")
+_MD_SPECIAL = re.compile(r"([\\`*{}\[\]()#!|~])")
+# An underscore run between two letters or digits can neither open nor close emphasis (CommonMark's
+# intraword rule): left as written, so ids such as a_chatbot read as themselves.
 _MD_LEAD = re.compile(r"^(\d*)([-+.)=])")
 _CSV_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -50,8 +52,18 @@ def one_line(text: str) -> str:
 def markdown_inline(text: str) -> str:
     """`text` as literal inline Markdown on one line: nothing in it becomes markup."""
     escaped = _MD_SPECIAL.sub(r"\\\1", one_line(text))
+    escaped = re.sub(r"_+", _underscores, escaped)
     escaped = _MD_LEAD.sub(r"\1\\\2", escaped)
     return html.escape(escaped, quote=False)  # < > & as entities: no tag, no entity
+
+
+def _underscores(m: re.Match[str]) -> str:
+    """An underscore run between two letters or digits can neither open nor close emphasis
+    (CommonMark's intraword rule): kept as written, so snake_case ids read as themselves."""
+    text, a, b = m.string, m.start(), m.end()
+    if a > 0 and b < len(text) and text[a - 1].isalnum() and text[b].isalnum():
+        return m.group()
+    return "\\_" * (b - a)
 
 
 def html_text(text: str) -> str:

@@ -7,11 +7,13 @@ unmarked tests cannot start one, so `make test-fast` (-m "not slow and not e2e")
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -104,11 +106,34 @@ def run_cli(*args: str, cwd: Path | None = None,
 
 @pytest.fixture(scope="session")
 def installed_regime(tmp_path_factory) -> Path:
-    """`regime` from a wheel of this checkout in a fresh venv, built once per test session (the
-    venv borrows the test venv's dependencies through a .pth file: no network)."""
+    """`regime` from a wheel of this checkout in a fresh venv, built once per test session, shared
+    by xdist's workers (a lock: two builds at once would race in the checkout's build/). The venv
+    borrows the test venv's dependencies through a .pth file: no network."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # one session's root
+    work = shared / "installed-regime"
+    regime = work / "venv" / "bin" / "regime"
+    with wheel_build_lock():
+        if not regime.exists():
+            _install_wheel(work)
+    return regime
+
+
+@contextlib.contextmanager
+def wheel_build_lock() -> Iterator[None]:
+    """Held while a wheel of this checkout is built: `pip wheel` writes into the checkout's build/,
+    so two builds at once (xdist workers) would race there."""
+    import fcntl
+    import hashlib
+    name = f"regime-wheel-{hashlib.sha256(str(ROOT).encode()).hexdigest()[:12]}.lock"
+    with open(Path(tempfile.gettempdir()) / name, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def _install_wheel(work: Path) -> None:
     import site
     import sysconfig
-    work = tmp_path_factory.mktemp("installed")
     wheels, fresh = work / "wheels", work / "venv"
 
     def run(*cmd: object) -> str:
@@ -123,4 +148,3 @@ def installed_regime(tmp_path_factory) -> Path:
     purelib = Path(run(py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])").strip())
     deps = [p for p in {*site.getsitepackages(), sysconfig.get_paths()["purelib"]} if Path(p).is_dir()]
     (purelib / "regime_test_deps.pth").write_text("\n".join(deps) + "\n", encoding="utf-8")
-    return fresh / "bin" / "regime"

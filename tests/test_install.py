@@ -16,7 +16,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, wheel_build_lock
 
 pytestmark = pytest.mark.e2e
 
@@ -54,8 +54,9 @@ def _inputs(work: Path) -> None:
 
 def test_wheel_in_a_fresh_venv_works_from_any_directory(tmp_path):
     wheels = tmp_path / "wheels"
-    built = _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                 "-w", wheels, ROOT)
+    with wheel_build_lock():  # the corpus replay's installed_regime builds one too
+        built = _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                     "-w", wheels, ROOT)
     assert "would be ignored" not in built.stdout + built.stderr
     fresh = tmp_path / "fresh"
     _run(sys.executable, "-m", "venv", fresh)
