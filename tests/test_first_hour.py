@@ -26,15 +26,15 @@ facts:
 
 
 @pytest.mark.parametrize(("drop", "line", "field", "words"), [
-    # no GPU: the dtypes and the throughput cannot become bytes and a share of a peak
-    ("hardware: H100\n", 6, "facts.weight_dtype", ["no hardware", "`hardware:`", "regime list hardware"]),
+    # no GPU: the throughput cannot become a share of a peak
+    ("hardware: H100\n", 8, "facts.throughput", ["no hardware", "`hardware:`", "regime list hardware"]),
     # no phase: batch and throughput mean nothing without what a pass does (batch comes first)
     ("  phase: decode\n", 5, "facts.batch", ["phase is missing", "decode, prefill or training",
-                                            "batch, weight_dtype, compute_dtype and throughput"]),
+                                            "batch and throughput cannot be used"]),
     # no dtypes: neither bytes per weight nor the peak FLOP rate
     ("  weight_dtype: bf16\n  compute_dtype: bf16\n", 7, "facts.throughput", ["dtypes are missing"]),
     # no model: no per-token counts
-    ("model: llama-3-8b\n", 6, "facts.weight_dtype", ["model's size is missing", "regime list models"]),
+    ("model: llama-3-8b\n", 8, "facts.throughput", ["model's size is missing", "regime list models"]),
 ])
 def test_a_missing_essential_is_a_located_error(tmp_path, knowledge, drop, line, field, words):
     err = case_error(tmp_path, knowledge, LLAMA.replace(drop, ""))
@@ -46,12 +46,13 @@ def test_a_missing_essential_is_a_located_error(tmp_path, knowledge, drop, line,
 def test_an_inline_model_without_params_is_named(tmp_path, knowledge):
     text = LLAMA.replace("model: llama-3-8b", "model: {name: mine, hidden_size: 4096, n_layers: 32}")
     err = case_error(tmp_path, knowledge, text)
-    assert err.field == "facts.weight_dtype" and "`params:`" in str(err)
+    assert err.field == "facts.throughput" and "`params:`" in str(err)
 
 
 def test_missing_hardware_with_nothing_measured_leads_the_report(tmp_path, knowledge):
-    """Nothing measured goes unused, so the case is diagnosed, and the ask leads the verdict."""
-    left_out = ("hardware", "  throughput", "  weight", "  compute")
+    """No number measured goes unused (phase and dtypes say what runs), so the case is
+    diagnosed, and the ask leads the verdict."""
+    left_out = ("hardware", "  throughput")
     path = write(tmp_path, "plan.yaml", "".join(
         line + "\n" for line in LLAMA.splitlines() if not line.startswith(left_out)))
     d = api.diagnose(path, knowledge)
@@ -113,3 +114,25 @@ def test_set_reads_numbers_the_same_way(knowledge):
     changed, _ = whatif.apply(case, whatif.parse_sets(["context_tokens=2,048 tokens", "batch=2k"], knowledge),
                               knowledge)
     assert changed.facts["context_tokens"].value == 2048 and changed.facts["batch"].value == 2000
+
+
+def test_init_writes_a_case_that_runs_and_asks_for_what_is_missing(tmp_path, knowledge):
+    """`regime init MODEL GPU`: names resolved through the catalogues, the phase given, nothing
+    invented; the file diagnoses at once, and its first line says what to add first."""
+    from regime.engine.cli.init import case_text
+    text, name = case_text("Llama-3-8B", "h100", "prefill")
+    assert name == "llama-3-8b_h100_sxm_prefill"
+    d = api.diagnose(write(tmp_path, f"{name}.yaml", text), knowledge)
+    assert d.facts["phase"].value == "prefill" and d.hardware and d.model
+    assert d.of_kind("ask")[0].order == 0  # the dtypes, commented out in the template
+    filled = text.replace("# weight_dtype", "weight_dtype").replace("# compute_dtype", "compute_dtype")
+    d = api.diagnose(write(tmp_path, "filled.yaml", filled), knowledge)
+    assert all(a.order != 0 for a in d.of_kind("ask"))
+
+
+def test_init_names_an_unknown_model_or_gpu():
+    from regime.engine.cli.init import case_text
+    with pytest.raises(RegimeError, match="did you mean 'llama-3-8b'"):
+        case_text("lama-3-8b", "H100", None)
+    with pytest.raises(RegimeError, match="not one of decode, prefill, training"):
+        case_text("llama-3-8b", "H100", "inference")

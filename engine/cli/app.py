@@ -24,6 +24,7 @@ from regime.engine.cli.options import (
     QuietOpt,
     RulesOpt,
     SetOpt,
+    TextOrJsonOpt,
     TraceOpt,
     exit_with,
     value,
@@ -69,6 +70,7 @@ def why(
     rules: RulesOpt = None,
     engine: EngineOpt = core.ENGINE.default,
     trace: TraceOpt = None,
+    fmt: TextOrJsonOpt = core.TEXT_OR_JSON.default,
 ) -> None:
     """Why (or why not) a conclusion: each rule about SUBJECT, clause by clause, on CASE's facts."""
     from regime.engine import explain
@@ -77,10 +79,16 @@ def why(
         about = explain.rules_about(subject, k)
         d = core.diagnosis(core.case(case), k, value(engine), trace, rules or [])
     except RegimeError as err:
-        exit_with(core.refuse(err))
+        exit_with(core.refuse(err, value(fmt)))
         return
-    for rule in about:
-        sys.stdout.write("\n".join(explain.explain(rule, d, k)) + "\n\n")
+    answers = [explain.explain(rule, d, k) for rule in about]
+    if value(fmt) == "json":
+        results = [{"case": d.case, "subject": subject, "rule": rule.id, "lines": lines}
+                   for rule, lines in zip(about, answers, strict=True)]
+        sys.stdout.write(core.envelope(results, [], {"rules": len(results)}))
+        return
+    for lines in answers:
+        sys.stdout.write("\n".join(lines) + "\n\n")
 
 
 def _print_version(show: bool) -> None:
@@ -100,14 +108,14 @@ def _root(version: Annotated[bool, typer.Option(
 
 
 def _register() -> None:
-    from regime.engine.cli import check, listing, packtest, review, schema
+    from regime.engine.cli import check, init, listing, packtest, review, schema
     from regime.engine.cli import grade as grading_cli
     from regime.engine.cli import trace as trace_command
 
     commands: dict[str, Callable[..., None]] = {
         "trace": trace_command.trace, "report": review.report, "sweep": review.sweep,
         "test": packtest.test, "check": check.check, "list": listing.list_,
-        "schema": schema.schema, "grade": grading_cli.grade}
+        "schema": schema.schema, "grade": grading_cli.grade, "init": init.init}
     for name, command in commands.items():
         app.command(name, epilog=examples(name))(command)
     for info in grading_cli.exercise_app.registered_commands:

@@ -46,7 +46,7 @@ def main(opts: dict[str, Any]) -> int:
             _check_sets(sets, k, trace)
         jobs = core.workers(opts["jobs"])
     except RegimeError as err:
-        return core.refuse(err)
+        return core.refuse(err, fmt)
     finally:
         core.settled()
     inputs = core.cases(opts["refs"], trace)
@@ -172,13 +172,13 @@ def _what_if(path: Path, file: str) -> Done:
 
 
 def _refused(err: RegimeError, file: str) -> Done:
-    fmt = _SETUP["fmt"]
+    fmt, errors = _SETUP["fmt"], tuple(core.error_dicts(err, file))
     if fmt in ("json", "jsonl"):
-        return Done(core.json_body(output.refused_entry(err, file), fmt), core.lines(err))
+        return Done(core.json_body(output.refused_entry(err, file), fmt), core.lines(err), errors=errors)
     if fmt == "markdown":
-        return Done(output.refused_markdown(err, file), core.lines(err))
+        return Done(output.refused_markdown(err, file), core.lines(err), errors=errors)
     from regime.engine.report import review_text
     buffer = io.StringIO()
     if not _SETUP.get("quiet"):
         output.print_refused(err, file, _SETUP["style"].console(buffer))
-    return Done(buffer.getvalue(), core.lines(err), review_text.refused_row(file))
+    return Done(buffer.getvalue(), core.lines(err), review_text.refused_row(file), errors)

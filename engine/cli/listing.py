@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from enum import StrEnum
 from typing import Annotated, Any
@@ -42,10 +41,10 @@ def list_(
         k = api.knowledge(rules or [])
         items = ITEMS[what](k)
     except RegimeError as err:
-        exit_with(core.refuse(err))
+        exit_with(core.refuse(err, value(fmt)))
         return
     if value(fmt) == "json":
-        sys.stdout.write(json.dumps(items, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(core.envelope(items, [], {"items": len(items)}))
         return
     for item in items:
         extra = "  ".join(f"{key}: {_text(item[key])}" for key in TEXT_FIELDS[what]

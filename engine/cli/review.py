@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -75,14 +74,14 @@ def sweep(
         path = core.case(case)
         result = sweeping.run(core.loaded(path, k, trace, rules or []), vary, k, value(engine))
     except RegimeError as err:
-        exit_with(core.refuse(err.located(file=str(case))))
+        exit_with(core.refuse(err.located(file=str(case)), value(fmt)))
         return
     data = result.to_dict()
     if chart is not None:
         from regime.engine.report import chart as charting
         chart.write_bytes(charting.render_sweep(data, "png" if chart.suffix.lower() == ".png" else "svg"))
     if value(fmt) == "json":
-        sys.stdout.write(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+        sys.stdout.write(core.envelope([data], [], {"points": len(data.get("points", []))}))
         return
     from rich.console import Console
 

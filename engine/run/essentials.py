@@ -2,7 +2,7 @@
 measurements silently ignored.
 
 The packs say what is essential: an ask with `order: 0` names a missing input (no hardware,
-no phase, no model size). When such an ask fires, no regime was reached and a fact the case
+no phase, no model size). When such an ask fires, no regime was reached and a number the case
 measured was read by no rule, the case is refused at that fact's line with the ask's words
 (exit 2): the person learns what to add, and that what they measured went unused. With a
 regime reached, or nothing measured that went unused, the ask only leads the report.
@@ -55,8 +55,10 @@ def _reaching(d: Diagnosis, leading: set[str]) -> set[str]:
 
 
 def _written_in_case(r: FactRecord) -> bool:
-    """A value under the case's `facts:` (its origin is a line of the case file)."""
-    return r.source == "measured" and r.unit != "flag" and "__" not in r.name and _line(r.origin) > 0
+    """A number under the case's `facts:` (its origin is a line of the case file); categories
+    (phase, dtypes) say what runs, they measure nothing that could go unused."""
+    return (r.source == "measured" and r.unit not in ("flag", "category") and "__" not in r.name
+            and _line(r.origin) > 0)
 
 
 def _line(origin: str) -> int:
