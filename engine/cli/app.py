@@ -81,12 +81,14 @@ def why(
     except RegimeError as err:
         exit_with(core.refuse(err, value(fmt)))
         return
+    first = explain.answer(subject, about, d, k)
     answers = [explain.explain(rule, d, k) for rule in about]
     if value(fmt) == "json":
-        results = [{"case": d.case, "subject": subject, "rule": rule.id, "lines": lines}
-                   for rule, lines in zip(about, answers, strict=True)]
-        sys.stdout.write(core.envelope(results, [], {"rules": len(results)}))
+        rules_said = [{"rule": rule.id, "lines": lines} for rule, lines in zip(about, answers, strict=True)]
+        result = {"case": d.case, "subject": subject, "answer": first, "rules": rules_said}
+        sys.stdout.write(core.envelope([result], [], {"rules": len(rules_said)}))
         return
+    sys.stdout.write(first + "\n\n")
     for lines in answers:
         sys.stdout.write("\n".join(lines) + "\n\n")
 
