@@ -19,11 +19,21 @@ from regime.engine.report import model, render_text
 PLAN = "title: Llama-3-8B decode, a plan\nhardware: H100\nmodel: llama-3-8b\nfacts:\n  phase: decode\n"
 
 
-def _text(path, knowledge) -> str:
+def _text(path, knowledge, full: bool = True) -> str:
     buffer = io.StringIO()
     console = Console(file=buffer, width=80, force_terminal=False, color_system=None, highlight=False)
-    render_text.print_report(model.build(api.diagnose(path, knowledge), knowledge), console)
+    render_text.print_report(model.build(api.diagnose(path, knowledge), knowledge), console, full=full)
     return buffer.getvalue()
+
+
+@pytest.mark.parametrize("name", ["a_chatbot", "e_doesnt_add_up", "r_decode_b256"])
+def test_the_default_view_fits_one_screen(knowledge, snapshot, name):
+    """Verdict, fixes with their bounds, rejections, asks, then what --full adds."""
+    text = _text(CASES_DIR / f"{name}.yaml", knowledge, full=False)
+    lines = text.splitlines()
+    assert lines[1].startswith("Verdict: ") and lines[-2].startswith("more: --full")
+    assert len(lines) <= 50 and "How each figure was derived" not in text
+    assert text == snapshot
 
 
 @pytest.mark.parametrize("name", ["a_chatbot", "e_doesnt_add_up"])

@@ -20,6 +20,7 @@ from regime.engine.cli.options import (
     CasesArg,
     DiagnoseFormatOpt,
     EngineOpt,
+    FullOpt,
     JobsOpt,
     QuietOpt,
     RulesOpt,
@@ -52,6 +53,7 @@ def diagnose(
     trace: TraceOpt = None,
     sets: SetOpt = None,
     quiet: QuietOpt = False,
+    full: FullOpt = False,
     jobs: JobsOpt = core.JOBS.default,
 ) -> None:
     """Diagnose each case: regime, evidence, fixes in priority order, rejections, next
@@ -59,7 +61,8 @@ def diagnose(
     is reported in its place (and as an 'error:' line on stderr), exit code 2."""
     from regime.engine.cli.diagnose import run_diagnose
     opts = {"refs": [str(c) for c in cases or ()], "format": value(fmt), "rules": value(rules or []),
-            "engine": value(engine), "trace": trace, "set": list(sets or []), "quiet": quiet, "jobs": jobs}
+            "engine": value(engine), "trace": trace, "set": list(sets or []), "quiet": quiet, "full": full,
+            "jobs": jobs}
     exit_with(run_diagnose(opts))
 
 

@@ -66,7 +66,10 @@ TEXT_OR_JSON = Opt(("--format", "-f"), "text (people) or json.", "FORMAT", defau
 SET = Opt(("--set",), "What-if: re-diagnose with a changed fact and show what changed. Repeatable.",
           "NAME=VALUE", default=(), repeat=True)
 QUIET = Opt(("--quiet", "-q"), "Text: print only the summary table that ends a batch.", default=False)
-DIAGNOSE = (DIAGNOSE_FORMAT, RULES, ENGINE, TRACE, SET, QUIET, JOBS)
+FULL = Opt(("--full",), "Text: the whole report (evidence, findings, inputs, how each figure was "
+           "derived, the appendix); by default one screen: verdict, fixes, rejections, asks.",
+           default=False)
+DIAGNOSE = (DIAGNOSE_FORMAT, RULES, ENGINE, TRACE, SET, QUIET, FULL, JOBS)
 
 
 # ---- the fast parser: what it does not understand, typer parses (and explains) ---------------

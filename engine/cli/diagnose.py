@@ -51,9 +51,10 @@ def main(opts: dict[str, Any]) -> int:
         core.settled()
     inputs = core.cases(opts["refs"], trace)
     style = _Style.of(sys.stdout) if fmt == "text" else None
-    _SETUP.update(k=k, fmt=fmt, style=style, engine=engine, quiet=opts["quiet"], sets=sets)
+    full = bool(opts.get("full"))
+    _SETUP.update(k=k, fmt=fmt, style=style, engine=engine, quiet=opts["quiet"], sets=sets, full=full)
     results = batch.ordered_map(_diagnose_one, inputs, jobs, init=_setup,
-                                init_args=(rules, fmt, style, engine, trace, opts["quiet"], sets),
+                                init_args=(rules, fmt, style, engine, trace, opts["quiet"], sets, full),
                                 lost=_lost)
     rows: list[tuple[str, ...]] = []
     refused = core.write(results, fmt, len(inputs), rows)
@@ -97,10 +98,10 @@ _SETUP: dict[str, Any] = {}  # this process's knowledge, format and style (inher
 
 
 def _setup(rules: list[Path], fmt: str, style: _Style | None, engine: str, trace: Path | None = None,
-           quiet: bool = False, sets: list[str] | None = None) -> None:
+           quiet: bool = False, sets: list[str] | None = None, full: bool = False) -> None:
     if "k" not in _SETUP:  # a spawned worker: load (from the knowledge cache) and compile
         k = core.knowledge(rules, engine)
-        _SETUP.update(k=k, fmt=fmt, style=style, engine=engine, quiet=quiet, sets=sets or [])
+        _SETUP.update(k=k, fmt=fmt, style=style, engine=engine, quiet=quiet, sets=sets or [], full=full)
         if trace is not None:
             _SETUP["trace"] = core.measured(trace, k, rules)
 
@@ -149,7 +150,7 @@ def _text(d) -> Done:
     m = model.build(d, _SETUP["k"])
     buffer = io.StringIO()
     if not _SETUP.get("quiet"):
-        render_text.print_report(m, _SETUP["style"].console(buffer))
+        render_text.print_report(m, _SETUP["style"].console(buffer), full=_SETUP.get("full", False))
     return Done(buffer.getvalue(), row=review_text.summary_row(m))
 
 
