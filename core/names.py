@@ -18,7 +18,8 @@ def file_id(stem: str) -> str:
     becomes one `_`, with none left at either end: `My-Case.yaml` is `my-case`, `my case.yaml`
     is `my_case`, `Run 3 (H100).yaml` is `run_3_h100`. Every command uses this one rule.
     """
-    out, gap = [], False
+    out: list[str] = []
+    gap = False
     for ch in stem.strip().lower():
         if ch.isascii() and (ch.isalnum() or ch in "_-"):
             out.append("_" if gap and out else "")
