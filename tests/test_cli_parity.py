@@ -4,6 +4,7 @@ typer app that prints its help."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -86,6 +87,7 @@ def test_help_has_one_style_examples_and_no_type_on_flags(command):
     done = CliRunner().invoke(app, [*command.split(), "--help"], prog_name="regime")
     assert done.exit_code == 0
     assert "Examples:" in done.output and "<bool>" not in done.output and "╭" not in done.output
+    assert not re.search(r"<(list\[|path|str|int|float)", done.output)  # metavars in words
 
 
 def test_shell_completion_covers_diagnose():

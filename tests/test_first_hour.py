@@ -136,3 +136,13 @@ def test_init_names_an_unknown_model_or_gpu():
         case_text("lama-3-8b", "H100", None)
     with pytest.raises(RegimeError, match="not one of decode, prefill, training"):
         case_text("llama-3-8b", "H100", "inference")
+
+
+def test_report_says_so_when_out_names_a_file_but_makes_a_folder(tmp_path):
+    from typer.testing import CliRunner
+
+    from regime.engine.cli.app import app
+    out = tmp_path / "review.html"
+    done = CliRunner().invoke(app, ["report", "a_chatbot", "-o", str(out)], prog_name="regime")
+    assert done.exit_code == 0 and f"note: {out} is a folder" in done.stderr
+    assert (out / "index.html").is_file()

@@ -32,6 +32,15 @@ from regime.engine.cli.options import (
 )
 
 HELP = {"help_option_names": ["-h", "--help"]}
+
+
+def _argument_type(self: typer.core.TyperArgument, ctx: object) -> str | None:
+    """Help in words: an argument named by its metavar (CASE, MODEL) shows no Python type after
+    it (typer would print `CASE <list[Path]>`); one without a metavar keeps its choices."""
+    return None if self.metavar else typer.core.TyperArgument.display_type(self, ctx)  # type: ignore[arg-type]  # ctx is click's Context
+
+
+typer.core.TyperArgument.display_type_rich = _argument_type  # type: ignore[method-assign,assignment]  # see _argument_type
 app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, context_settings=HELP,
                   help="Diagnose why a GPU ML workload runs as fast as it does.")
 
@@ -69,7 +78,8 @@ def diagnose(
 @app.command(epilog=examples("why"))
 def why(
     case: CaseArg,
-    subject: Annotated[str, typer.Argument(help="Rule id, lever, claim, finding id or fact name.")],
+    subject: Annotated[str, typer.Argument(help="Rule id, lever, claim, finding id or fact name.",
+                                           metavar="SUBJECT")],
     rules: RulesOpt = None,
     engine: EngineOpt = core.ENGINE.default,
     trace: TraceOpt = None,

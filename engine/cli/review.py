@@ -26,7 +26,8 @@ from regime.engine.cli.options import (
 def report(
     cases: CasesArg = None,
     out: Annotated[Path, typer.Option(
-        "--out", "-o", metavar="DIR", help="Directory to write the reports into.")] = Path("report"),
+        "--out", "-o", metavar="FOLDER", help="The folder to write the reports into (several files "
+        "per case, and index.html); made if missing.")] = Path("report"),
     rules: RulesOpt = None,
     engine: EngineOpt = core.ENGINE.default,
     trace: TraceOpt = None,
@@ -44,6 +45,9 @@ def report(
         return
     outcomes = [Outcome(Path(item.file or "?"), error=item) if isinstance(item, RegimeError)
                 else core.outcome(item, k, value(engine), beneath) for item in core.cases(cases or [], trace)]
+    if out.suffix and not out.is_dir():  # `-o review.html` reads like one file: say it is not
+        sys.stderr.write(f"note: {out} is a folder: a report is several files per case, with "
+                         f"{out / 'index.html'} to open\n")
     written = report_files.write_all(outcomes, k, out)
     from rich.console import Console
     from rich.text import Text
