@@ -66,7 +66,7 @@ def test_the_fast_parser_hands_what_it_does_not_take_to_typer():
     args = ["a_chatbot", "-f", "json", "--rules", "x", "--rules", "y", "-j", "0"]
     assert core.parse(args, core.DIAGNOSE) == {
         "refs": ["a_chatbot"], "format": "json", "rules": [Path("x"), Path("y")], "engine": "durable",
-        "trace": None, "set": [], "quiet": False, "jobs": 0}
+        "trace": None, "set": [], "quiet": False, "full": False, "jobs": 0}
     for args in (["--help"], ["-h"], ["--format", "yaml"], ["--jobs", "-1"], ["--nope"], ["--quiet=1"]):
         assert core.parse(args, core.DIAGNOSE) is None, args
 

@@ -146,3 +146,14 @@ def test_report_says_so_when_out_names_a_file_but_makes_a_folder(tmp_path):
     done = CliRunner().invoke(app, ["report", "a_chatbot", "-o", str(out)], prog_name="regime")
     assert done.exit_code == 0 and f"note: {out} is a folder" in done.stderr
     assert (out / "index.html").is_file()
+
+
+def test_why_takes_set_as_diagnose_does():
+    """--set on every command that reads one case: why answers for the changed case."""
+    from typer.testing import CliRunner
+
+    from regime.engine.cli.app import app
+    asked = ["why", "a_chatbot", "quantize_int4"]
+    before = CliRunner().invoke(app, asked, prog_name="regime").stdout.splitlines()[0]
+    after = CliRunner().invoke(app, [*asked, "--set", "batch=512"], prog_name="regime").stdout.splitlines()[0]
+    assert before.startswith("quantize_int4: a fix by ") and after.startswith("quantize_int4: not concluded")

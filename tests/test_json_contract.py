@@ -26,6 +26,8 @@ CALLS = [
     ("check", 0), ("check --rules MISSING_DIR", 2),
     ("test ROOT/tests/layers/site_kv", 0), ("test MISSING_DIR", 2),
     ("sweep a_chatbot --vary batch=1..8", 0), ("sweep a_chatbot --vary nonsense=1..8", 2),
+    ("why a_chatbot quantize_int4 --set batch=512", 0), ("why a_chatbot raise_batch --set nope=1", 2),
+    ("sweep a_chatbot --vary batch=1..8 --set weight_dtype=int8", 0),
 ]
 
 

@@ -83,14 +83,16 @@ def why(
     rules: RulesOpt = None,
     engine: EngineOpt = core.ENGINE.default,
     trace: TraceOpt = None,
+    sets: SetOpt = None,
     fmt: TextOrJsonOpt = core.TEXT_OR_JSON.default,
 ) -> None:
-    """Why (or why not) a conclusion: each rule about SUBJECT, clause by clause, on CASE's facts."""
+    """Why (or why not) a conclusion: each rule about SUBJECT, clause by clause, on CASE's facts
+    (with --set, on the changed case's)."""
     from regime.engine import explain
     try:
         k = core.knowledge(rules or [], value(engine))
         about = explain.rules_about(subject, k)
-        d = core.diagnosis(core.case(case), k, value(engine), trace, rules or [])
+        d = core.diagnosis(core.case(case), k, value(engine), trace, rules or [], list(sets or []))
     except RegimeError as err:
         exit_with(core.refuse(err, value(fmt)))
         return

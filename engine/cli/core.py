@@ -162,9 +162,13 @@ def case(ref: Path | str) -> Path:
 
 
 def diagnosis(path: Path, k, engine: str = "durable", trace: Path | None = None,
-              rules: Sequence[Path] = ()):
-    """One case's diagnosis, with the trace's measured facts beneath when there is one.
-    Raises RegimeError."""
+              rules: Sequence[Path] = (), sets: Sequence[str] = ()):
+    """One case's diagnosis, with the trace's measured facts beneath when there is one, and
+    with `--set` changes made (a what-if). Raises RegimeError."""
+    if sets:
+        from regime.engine import whatif
+        base = loaded(path, k, trace, rules)
+        return whatif.run(base, whatif.parse_sets(list(sets), k), k, engine).diagnosis
     done = outcome(path, k, engine, measured(trace, k, rules))
     if done.error is not None:
         raise done.error

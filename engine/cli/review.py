@@ -16,6 +16,7 @@ from regime.engine.cli.options import (
     CasesArg,
     EngineOpt,
     RulesOpt,
+    SetOpt,
     TextOrJsonOpt,
     TraceOpt,
     exit_with,
@@ -69,14 +70,20 @@ def sweep(
     rules: RulesOpt = None,
     engine: EngineOpt = "compiled",  # dozens of diagnoses: the faster evaluator, same answers
     trace: TraceOpt = None,
+    sets: SetOpt = None,
 ) -> None:
-    """Re-diagnose CASE along a range of one fact: where the verdict flips, and the ceiling on the way."""
+    """Re-diagnose CASE along a range of one fact: where the verdict flips, and the ceiling on the way
+    (with --set, of the changed case)."""
     from regime.engine import sweep as sweeping
+    from regime.engine import whatif
 
     try:
         k = core.knowledge(rules or [], value(engine))
         path = core.case(case)
-        result = sweeping.run(core.loaded(path, k, trace, rules or []), vary, k, value(engine))
+        start = core.loaded(path, k, trace, rules or [])
+        if sets:
+            start = whatif.apply(start, whatif.parse_sets(list(sets), k), k)[0]
+        result = sweeping.run(start, vary, k, value(engine))
     except RegimeError as err:
         exit_with(core.refuse(err.located(file=str(case)), value(fmt)))
         return
