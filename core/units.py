@@ -15,6 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from regime.core import numbers
 from regime.core.limits import MAX_MAGNITUDE, MIN_MAGNITUDE, describe, plausible
 
 if TYPE_CHECKING:
@@ -22,8 +23,9 @@ if TYPE_CHECKING:
 
 __all__ = ["MAX_MAGNITUDE", "MIN_MAGNITUDE", "describe", "plausible"]
 
-_NUM = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
+_NUM = rf"(?:{numbers.NUMBER})(?:{numbers.SUFFIX})?"
 _QTY = re.compile(rf"^\s*(?P<lo>{_NUM})(?:\s*(?:-|–|to)\s*(?P<hi>{_NUM}))?\s*(?P<unit>[^\d\s].*)?$")
+_SPLIT = re.compile(rf"^(?P<num>{numbers.NUMBER})(?P<suffix>{numbers.SUFFIX})?$")
 # A unit is names joined by '/' or '*', each with an optional small integer power: no numbers,
 # parentheses or nested powers, which pint would otherwise evaluate (and '9**9**9' hangs it).
 _NAME = r"[A-Za-z%µ]+(?:\s*(?:\*\*|\^)\s*-?\d)?"
@@ -129,10 +131,18 @@ class Parsed:
     low: float | None = None
     high: float | None = None
     written: str = ""
+    unit: str = ""       # the unit as written ('' for a bare number)
+
+    def share_hint(self, canonical: str) -> str:
+        """'; did you mean 78%?' for a bare 78 where a share (0-1) is expected, else ''."""
+        if canonical != FRACTION or self.unit or not 1 < self.value <= 100:
+            return ""
+        return f"; did you mean {format_number(self.value)}%?"
 
 
 def parse_quantity(raw: object, canonical: str) -> Parsed:
-    """Parse `26 GB`, `4%`, `6-30 us` or a bare number into `canonical` units.
+    """Parse `26 GB`, `4%`, `6-30 us`, `2,048 tokens`, `2k`, `160 tokens per second` or a bare
+    number into `canonical` units (core/numbers.py says what is read).
 
     A bare number is taken as already canonical only where the unit cannot be misread
     (dimensionless quantities and token counts); elsewhere a unit is required.
@@ -146,19 +156,25 @@ def parse_quantity(raw: object, canonical: str) -> Parsed:
     match = _QTY.match(raw)
     if not match:
         raise ValueError(f"'{short(raw)}' is not a number with a unit (e.g. '2 TB/s', '4%', '6-30 us')")
-    unit_text = (match["unit"] or "").strip()
+    unit_text = numbers.spelled((match["unit"] or "").strip())
     if not unit_text and not _bare_ok(canonical):
         raise ValueError(f"'{short(raw)}' has no unit; expected something like '{_hint(canonical)}'")
     scale = conversion(unit_text, canonical) if unit_text else 1.0
     if scale is None:
         raise ValueError(f"'{short(raw)}' is in {short(unit_text)}, which is not a {_kind(canonical)}")
-    lo = _finite(float(match["lo"]) * scale)
+    lo = _finite(_number(match["lo"]) * scale)
     if match["hi"] is None:
-        return Parsed(lo, written=raw)
-    hi = _finite(float(match["hi"]) * scale)
+        return Parsed(lo, written=raw, unit=unit_text)
+    hi = _finite(_number(match["hi"]) * scale)
     if hi < lo:
         raise ValueError(f"range '{raw}' runs backwards")
-    return Parsed((lo + hi) / 2, lo, hi, written=raw)
+    return Parsed((lo + hi) / 2, lo, hi, written=raw, unit=unit_text)
+
+
+def _number(text: str) -> float:
+    split = _SPLIT.match(text)
+    assert split is not None  # _QTY matched it
+    return numbers.value(split["num"], split["suffix"])
 
 
 def _finite(x: int | float) -> float:

@@ -12,7 +12,7 @@ from regime.core.errors import RegimeError, did_you_mean
 from regime.engine.knowledge import cache as knowledge_cache
 from regime.engine.knowledge.model import Knowledge, layer_name, pack_files
 from regime.engine.knowledge.paths import CASES_DIR, RULES_DIR
-from regime.engine.run import session
+from regime.engine.run import essentials, session
 from regime.engine.run.diagnosis import Diagnosis
 from regime.engine.run.session import Runner
 from regime.facts.case import load_case
@@ -92,7 +92,11 @@ def outcome(path: Path, k: Knowledge, engine: str = "durable", text: str | None 
     try:
         case = load_case(resolve_case(path) if text is None else path, k.vocabulary, k.levers, k.claims,
                          k.catalogue, text=text)
-        return Outcome(path, diagnosis=run.diagnose(case))
+        diagnosis = run.diagnose(case)
+        refused = essentials.refusal(diagnosis)
+        if refused is not None:
+            raise refused
+        return Outcome(path, diagnosis=diagnosis)
     except RegimeError as err:
         return Outcome(path, error=err.located(file=str(path)))
     except Exception as err:  # EngineFault or another bug: one case's bug must not cost the others

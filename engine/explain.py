@@ -26,6 +26,40 @@ def rules_about(subject: str, k: Knowledge) -> list[Rule]:
     return found
 
 
+_DONE = {"fix": "a fix", "reject": "rejected", "diagnose": "diagnosed", "derive": "derived",
+         "finding": "found", "ask": "asked for", "claim": "judged"}
+
+
+def answer(subject: str, rules: list[Rule], d: Diagnosis, k: Knowledge) -> str:
+    """The first line of `regime why`: the answer, before the rule-by-rule evidence. A
+    conclusion or fact that stands says so and by which rule; one that does not names the rule
+    that came closest and the clauses it lacks."""
+    fired = [r for r in rules if any(f.rule == r.id for f in d.trace)]
+    if fired:
+        rule = fired[0]
+        said = next((c.because for c in d.conclusions if c.rule == rule.id), None)
+        rec = d.facts.get(rule.target or "")
+        what = " ".join(said.split()) if said else (
+            f"{rule.target} = {_show(rule.target, rec.value, k)}" if rule.target and rec else "fired")
+        return f"{subject}: {_DONE.get(rule.kind, rule.kind)} by {rule.id}: {what}"
+    rec = d.facts.get(subject)
+    if rec is not None:
+        return (f"{subject} = {_show(subject, rec.value, k)}, given ({rec.source}: {rec.origin}); "
+                "no rule derived it")
+    lacking = {r.id: _lacking(r, d, k) for r in rules}
+    closest = min(rules, key=lambda r: len(lacking[r.id]))
+    return (f"{subject}: not concluded; the closest rule, {closest.id}, lacks "
+            + ("; ".join(lacking[closest.id]) or "nothing in its condition (it was pre-empted)"))
+
+
+def _lacking(rule: Rule, d: Diagnosis, k: Knowledge) -> list[str]:
+    """What stopped `rule`: its false clauses (leaves only) and its blockers."""
+    leaves = [] if rule.when is None else [
+        " ".join(line.split()[2:]) for line in _clauses(rule.when.tree, d.memory, k, negate=False, depth=0)
+        if line.strip().startswith("[ ]") and not line.endswith(" of:")]
+    return [*leaves, *_blockers(rule, d)]
+
+
 def explain(rule: Rule, d: Diagnosis, k: Knowledge) -> list[str]:
     """Lines of text saying whether `rule` fired on `d` and which clauses decided it."""
     firing = next((f for f in d.trace if f.rule == rule.id), None)

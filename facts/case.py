@@ -10,7 +10,7 @@ from typing import Any
 
 from regime.core import units
 from regime.core.errors import Collector, RegimeError, did_you_mean, one_input
-from regime.core.names import member_id
+from regime.core.names import file_id, member_id
 from regime.core.shape import Key, checked
 from regime.core.yamlsrc import LineDict, expect_mapping, line_at, line_of, load_yaml
 from regime.facts import catalogue, hf_config
@@ -68,9 +68,11 @@ def _load_case(path: Path, vocabulary: Vocabulary, levers: dict[str, Any], claim
                          "a case file is a mapping with at least 'title' and 'facts'")
     errors = Collector()
     model = errors.run(checked, raw, CASE_KEYS, file)
-    case_id = str(raw.get("id") or path.stem)
+    case_id = str(raw.get("id") or file_id(path.stem))
     if not CASE_ID.match(case_id):
-        errors.errors.append(RegimeError(f"case id '{case_id}' must be lower case letters, digits, _ or -",
+        said = (f"case id '{case_id}' must be" if raw.get("id") else
+                f"the file name '{path.name}' gives the id '{case_id}', which is not; write an `id:` of")
+        errors.errors.append(RegimeError(f"{said} 1-64 lower case letters, digits, _ or -",
                                          file=file, line=line_of(raw, "id") or 1, field="id"))
     case = Case(case_id, str(raw.get("title", "")), file, " ".join(str(raw.get("summary", "")).split()))
     for kind, key in (("hardware", "hardware"), ("models", "model")):
@@ -200,7 +202,8 @@ def _number(spec: FactSpec, raw: Any, origin: str, name: str, member: str | None
         low, high, written = parsed.low, parsed.high, parsed.written
     for v in (parsed.value, low, high):
         if v is not None and not spec.interval.contains(v):
-            raise ValueError(f"{label}{written} is outside the valid range {_show_range(spec)}")
+            raise ValueError(f"{label}{written} is outside the valid range {_show_range(spec)}"
+                             f"{parsed.share_hint(spec.unit)}")
     return FactRecord(name, parsed.value, spec.unit, "measured", origin, low=low, high=high,
                       written=written)
 

@@ -159,6 +159,7 @@ def _record(name: str, raw: Any, unit: str, rng: str, source: Source, default_so
     except ValueError as err:
         raise RegimeError(str(err), file=file, line=line, field=where) from None
     if not Interval.parse(rng).contains(parsed.value):
-        raise RegimeError(f"{parsed.written} is outside the valid range {rng} {unit}",
+        raise RegimeError(f"{parsed.written} is outside the valid range {rng} {unit}"
+                          f"{parsed.share_hint(unit)}",
                           file=file, line=line, field=where)
     return FactRecord(name, parsed.value, unit, source, src, written=parsed.written)

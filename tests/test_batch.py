@@ -33,7 +33,10 @@ def test_json_envelope_streams_in_order_with_refusals_in_place(tmp_path):
     assert one.returncode == two.returncode == 2
     assert one.stdout == two.stdout  # the same bytes whatever the number of workers
     doc = json.loads(one.stdout)
-    assert one.stdout == json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    # the envelope's members in their fixed order (errors after the streamed results), each
+    # result with sorted keys: the bytes json would write for the document read back
+    assert one.stdout == json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    assert list(doc) == ["regime_version", "schema_version", "results", "errors", "summary"]
     assert [r["case"] for r in doc["results"]] == ["a_chatbot", "b_training_run", "c_broken",
                                                    "e_doesnt_add_up"]
     broken = doc["results"][2]
@@ -41,6 +44,7 @@ def test_json_envelope_streams_in_order_with_refusals_in_place(tmp_path):
                                "message": broken["error"]["message"]}
     assert "178%" in broken["error"]["message"] and "regime" not in broken
     assert doc["summary"] == {"cases": 4, "diagnosed": 3, "refused": 1}
+    assert doc["errors"] == broken["errors"]  # every refusal also gathered at the top
     assert one.stderr.count("error: ") == 1 and f"error: {cases / 'c_broken.yaml'}:10: facts.bw_util:" \
         in one.stderr
 

@@ -42,7 +42,8 @@ def test_set_jsonl_is_one_object_per_case_and_line():
 
 def test_a_bad_set_is_refused_once_before_any_case_runs():
     done = run_cli("diagnose", "a_chatbot", "b_training_run", "--set", "nope=3", "--format", "json")
-    assert done.returncode == 2 and done.stdout == ""
+    doc = json.loads(done.stdout)  # the envelope still comes, with no results and the refusal
+    assert done.returncode == 2 and doc["results"] == [] and doc["errors"][0]["field"] == "--set nope=3"
     [line] = _errors(done.stderr)
     assert "--set nope=3" in line
 
@@ -92,7 +93,7 @@ def test_the_vary_error_names_vary():
 def test_sweep_takes_a_built_in_case_name():
     done = run_cli("sweep", "a_chatbot", "--vary", "batch=1..64", "--format", "json", "--engine", "compiled")
     assert done.returncode == 0, done.stderr
-    data = json.loads(done.stdout)
+    [data] = json.loads(done.stdout)["results"]
     assert data["case"] == "a_chatbot" and data["points"][0]["value"] == 1
 
 

@@ -4,6 +4,7 @@ typer app that prints its help."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -65,7 +66,7 @@ def test_the_fast_parser_hands_what_it_does_not_take_to_typer():
     args = ["a_chatbot", "-f", "json", "--rules", "x", "--rules", "y", "-j", "0"]
     assert core.parse(args, core.DIAGNOSE) == {
         "refs": ["a_chatbot"], "format": "json", "rules": [Path("x"), Path("y")], "engine": "durable",
-        "trace": None, "set": [], "quiet": False, "jobs": 0, "scheduler": None}
+        "trace": None, "set": [], "quiet": False, "full": False, "jobs": 0, "scheduler": None}
     assert core.parse(["--scheduler", "tcp://h:8786"], core.DIAGNOSE)["scheduler"] == "tcp://h:8786"
     for args in (["--help"], ["-h"], ["--format", "yaml"], ["--jobs", "-1"], ["--nope"], ["--quiet=1"]):
         assert core.parse(args, core.DIAGNOSE) is None, args
@@ -87,6 +88,7 @@ def test_help_has_one_style_examples_and_no_type_on_flags(command):
     done = CliRunner().invoke(app, [*command.split(), "--help"], prog_name="regime")
     assert done.exit_code == 0
     assert "Examples:" in done.output and "<bool>" not in done.output and "╭" not in done.output
+    assert not re.search(r"<(list\[|path|str|int|float)", done.output)  # metavars in words
 
 
 def test_shell_completion_covers_diagnose():

@@ -140,7 +140,7 @@ def test_json_is_one_envelope_whatever_the_inputs(tmp_path):
     for args, kinds in (([str(bad)], ["error"]), ([str(bad), good], ["error", "regime"]),
                         ([good], ["regime"])):
         doc = json.loads(run_cli("diagnose", *args, "--format", "json").stdout)
-        assert set(doc) == {"regime_version", "results", "summary"}
+        assert list(doc) == ["regime_version", "schema_version", "results", "errors", "summary"]
         assert [next(k for k in ("error", "regime") if k in r) for r in doc["results"]] == kinds
 
 

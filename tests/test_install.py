@@ -100,3 +100,42 @@ def test_wheel_in_a_fresh_venv_works_from_any_directory(tmp_path):
     missing = subprocess.run([fresh / "bin" / "regime", "diagnose", "cases/a_chatbot.yaml"], cwd=work,
                              capture_output=True, text=True, env=env)
     assert missing.returncode == 2 and "'a_chatbot' works from anywhere" in missing.stderr
+    _case_mistakes(fresh / "bin" / "regime", work, env)
+
+
+# A case written from scratch, then each mistake a new user makes, with the words the message
+# must hold (exit 2) or, for the ways people write numbers and names, exit 0.
+WRITTEN = """\
+title: Llama-3-8B decode on an H100
+hardware: H100
+model: llama-3-8b
+facts:
+  phase: decode
+  batch: 8
+  weight_dtype: bf16
+  compute_dtype: bf16
+  throughput: 900 tokens/s
+"""
+MISTAKES = [
+    ("no_hardware.yaml", ("hardware: H100\n", ""), ":8: facts.throughput: ", "no hardware: add `hardware:`"),
+    ("no_phase.yaml", ("  phase: decode\n", ""), ":5: facts.batch: ", "phase is missing"),
+    ("no_model.yaml", ("model: llama-3-8b\n", ""), ":8: facts.throughput: ", "model's size is missing"),
+    ("share.yaml", ("  batch: 8\n", "  batch: 8\n  bw_util: 78\n"), ":7: facts.bw_util: ",
+     "did you mean 78%?"),
+]
+AS_PEOPLE_WRITE = [
+    ("My-Case.yaml", ("  batch: 8\n", "  batch: 8\n  context_tokens: 2,048 tokens\n")),
+    ("my case.yaml", ("900 tokens/s", "900 tokens per second")),
+    ("k.yaml", ("  batch: 8\n", "  batch: 8\n  context_tokens: 2k\n")),
+]
+
+
+def _case_mistakes(regime: Path, work: Path, env: dict[str, str]) -> None:
+    for name, (old, new), where, words in MISTAKES:
+        (work / name).write_text(WRITTEN.replace(old, new), encoding="utf-8")
+        done = subprocess.run([regime, "diagnose", name], cwd=work, capture_output=True, text=True, env=env)
+        assert done.returncode == 2 and f"error: {name}{where}" in done.stderr and words in done.stderr, \
+            done.stderr
+    for name, (old, new) in AS_PEOPLE_WRITE:
+        (work / name).write_text(WRITTEN.replace(old, new), encoding="utf-8")
+        _run(regime, "diagnose", name, cwd=work, env=env)

@@ -29,9 +29,10 @@ def test_facts_show_unit_range_meaning_and_origin(knowledge):
 @pytest.mark.e2e
 def test_json_listing_includes_a_layer(tmp_path):
     done = run_cli("list", "parameters", "--format", "json", "--rules", str(SITE_KV))
-    params = {p["name"]: p for p in json.loads(done.stdout)}
+    params = {p["name"]: p for p in json.loads(done.stdout)["results"]}
     assert params["near_ceiling"]["value"] == "60%" and params["near_ceiling"]["layer"] == str(SITE_KV)
-    levers = json.loads(run_cli("list", "levers", "--format", "json", "--rules", str(SITE_KV)).stdout)
+    listed = run_cli("list", "levers", "--format", "json", "--rules", str(SITE_KV))
+    levers = json.loads(listed.stdout)["results"]
     assert "site_shard_weights" in {lv["name"] for lv in levers}
 
 

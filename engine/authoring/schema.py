@@ -1,4 +1,5 @@
-"""JSON Schemas for every YAML an analyst writes, generated from the loaders' pydantic models.
+"""JSON Schemas for every YAML an analyst writes, generated from the loaders' pydantic models,
+and for the JSON envelope every command writes (`--format json`).
 
 Editors with the YAML language server complete and check a file that starts with
 `# yaml-language-server: $schema=<path>`; every shipped YAML carries that line, and
@@ -84,9 +85,32 @@ class Catalogue(BaseModel):
     models: dict[str, dict[str, Any]] | None = Field(default=None)
 
 
+class EnvelopeError(BaseModel):
+    """One refused input's error, located as the `error:` line on stderr says it."""
+
+    model_config = ConfigDict(extra="forbid")
+    file: str | None
+    line: int | None
+    field: str | None
+    message: str
+
+
+class Envelope(BaseModel):
+    """What every command writes on stdout for `--format json` (engine/cli/core.py: envelope);
+    formats owned by other tools (Gradescope, PrairieLearn, a case from `regime trace -o`) keep
+    theirs. `results` hold the command's own items; `summary` its counts."""
+
+    model_config = ConfigDict(extra="forbid")
+    regime_version: str
+    schema_version: int = Field(ge=1)
+    results: list[Any]
+    errors: list[EnvelopeError]
+    summary: dict[str, int]
+
+
 MODELS: dict[str, type[BaseModel]] = {"pack": Pack, "layer": Pack, "case": Case, "test": PackTests,
-                                      "vocabulary": Vocabulary, "catalogue": Catalogue}
-FILES = {"pack", "case", "test", "vocabulary", "catalogue"}  # 'layer' is the pack schema
+                                      "vocabulary": Vocabulary, "catalogue": Catalogue, "envelope": Envelope}
+FILES = {"pack", "case", "test", "vocabulary", "catalogue", "envelope"}  # 'layer' is the pack schema
 
 
 def schema(name: str) -> dict[str, Any]:

@@ -20,17 +20,28 @@ from regime.engine.cli.options import (
     CasesArg,
     DiagnoseFormatOpt,
     EngineOpt,
+    FullOpt,
     JobsOpt,
     QuietOpt,
     RulesOpt,
     SchedulerOpt,
     SetOpt,
+    TextOrJsonOpt,
     TraceOpt,
     exit_with,
     value,
 )
 
 HELP = {"help_option_names": ["-h", "--help"]}
+
+
+def _argument_type(self: typer.core.TyperArgument, ctx: object) -> str | None:
+    """Help in words: an argument named by its metavar (CASE, MODEL) shows no Python type after
+    it (typer would print `CASE <list[Path]>`); one without a metavar keeps its choices."""
+    return None if self.metavar else typer.core.TyperArgument.display_type(self, ctx)  # type: ignore[arg-type]  # ctx is click's Context
+
+
+typer.core.TyperArgument.display_type_rich = _argument_type  # type: ignore[method-assign,assignment]  # see _argument_type
 app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, context_settings=HELP,
                   help="Diagnose why a GPU ML workload runs as fast as it does.")
 
@@ -52,6 +63,7 @@ def diagnose(
     trace: TraceOpt = None,
     sets: SetOpt = None,
     quiet: QuietOpt = False,
+    full: FullOpt = False,
     jobs: JobsOpt = core.JOBS.default,
     scheduler: SchedulerOpt = None,
 ) -> None:
@@ -60,30 +72,42 @@ def diagnose(
     is reported in its place (and as an 'error:' line on stderr), exit code 2."""
     from regime.engine.cli.diagnose import run_diagnose
     opts = {"refs": [str(c) for c in cases or ()], "format": value(fmt), "rules": value(rules or []),
-            "engine": value(engine), "trace": trace, "set": list(sets or []), "quiet": quiet, "jobs": jobs,
-            "scheduler": scheduler}
+            "engine": value(engine), "trace": trace, "set": list(sets or []), "quiet": quiet, "full": full,
+            "jobs": jobs, "scheduler": scheduler}
     exit_with(run_diagnose(opts))
 
 
 @app.command(epilog=examples("why"))
 def why(
     case: CaseArg,
-    subject: Annotated[str, typer.Argument(help="Rule id, lever, claim, finding id or fact name.")],
+    subject: Annotated[str, typer.Argument(help="Rule id, lever, claim, finding id or fact name.",
+                                           metavar="SUBJECT")],
     rules: RulesOpt = None,
     engine: EngineOpt = core.ENGINE.default,
     trace: TraceOpt = None,
+    sets: SetOpt = None,
+    fmt: TextOrJsonOpt = core.TEXT_OR_JSON.default,
 ) -> None:
-    """Why (or why not) a conclusion: each rule about SUBJECT, clause by clause, on CASE's facts."""
+    """Why (or why not) a conclusion: each rule about SUBJECT, clause by clause, on CASE's facts
+    (with --set, on the changed case's)."""
     from regime.engine import explain
     try:
         k = core.knowledge(rules or [], value(engine))
         about = explain.rules_about(subject, k)
-        d = core.diagnosis(core.case(case), k, value(engine), trace, rules or [])
+        d = core.diagnosis(core.case(case), k, value(engine), trace, rules or [], list(sets or []))
     except RegimeError as err:
-        exit_with(core.refuse(err))
+        exit_with(core.refuse(err, value(fmt)))
         return
-    for rule in about:
-        sys.stdout.write("\n".join(explain.explain(rule, d, k)) + "\n\n")
+    first = explain.answer(subject, about, d, k)
+    answers = [explain.explain(rule, d, k) for rule in about]
+    if value(fmt) == "json":
+        rules_said = [{"rule": rule.id, "lines": lines} for rule, lines in zip(about, answers, strict=True)]
+        result = {"case": d.case, "subject": subject, "answer": first, "rules": rules_said}
+        sys.stdout.write(core.envelope([result], [], {"rules": len(rules_said)}))
+        return
+    sys.stdout.write(first + "\n\n")
+    for lines in answers:
+        sys.stdout.write("\n".join(lines) + "\n\n")
 
 
 def _print_version(show: bool) -> None:
@@ -103,14 +127,15 @@ def _root(version: Annotated[bool, typer.Option(
 
 
 def _register() -> None:
-    from regime.engine.cli import check, compare, listing, packtest, review, schema
+    from regime.engine.cli import check, compare, init, listing, packtest, review, schema
     from regime.engine.cli import grade as grading_cli
     from regime.engine.cli import trace as trace_command
 
     commands: dict[str, Callable[..., None]] = {
         "trace": trace_command.trace, "report": review.report, "sweep": review.sweep,
         "test": packtest.test, "check": check.check, "list": listing.list_,
-        "schema": schema.schema, "grade": grading_cli.grade, "compare": compare.compare}
+        "schema": schema.schema, "grade": grading_cli.grade, "compare": compare.compare,
+        "init": init.init}
     for name, command in commands.items():
         app.command(name, epilog=examples(name))(command)
     for info in grading_cli.exercise_app.registered_commands:

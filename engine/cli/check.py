@@ -9,7 +9,7 @@ import typer
 
 from regime.core.errors import RegimeError
 from regime.engine.cli import core
-from regime.engine.cli.options import RulesOpt, exit_with
+from regime.engine.cli.options import RulesOpt, TextOrJsonOpt, exit_with, value
 
 CodesOpt = Annotated[list[str] | None, typer.Option(
     metavar="CODE", help="Codes or prefixes (RG001, RG00). Repeatable.")]
@@ -20,6 +20,7 @@ def check(
     select: CodesOpt = None,
     ignore: CodesOpt = None,
     codes: Annotated[bool, typer.Option("--codes", help="List the lint codes and exit.")] = False,
+    fmt: TextOrJsonOpt = core.TEXT_OR_JSON.default,
 ) -> None:
     """Validate the packs (built-in plus --rules) and lint them: errors first, then warnings."""
     from regime.engine.authoring import lint, packtest  # the linter loads pint: only `check` pays for it
@@ -33,13 +34,20 @@ def check(
     try:
         k = core.knowledge(rules or [])
     except RegimeError as err:  # the loader's refusal; RG002/RG006/RG007 carry their code
-        exit_with(core.refuse(err))
+        exit_with(core.refuse(err, value(fmt)))
         return
     inputs = [*builtin_cases(), *packtest.test_files([RULES_DIR, *packtest.layers_for(rules or [])])]
     found = [f for f in lint.lint(k, inputs) if lint.selected(f.code, pick, drop)]
     for f in found:
         sys.stdout.write(f"{f}\n")
     errors = sum(f.severity == "error" for f in found)
+    if value(fmt) == "json":
+        results = [{"code": f.code, "severity": f.severity, "file": f.file, "line": f.line, "rule": f.rule,
+                    "message": f.message} for f in found]
+        sys.stdout.write(core.envelope(results, [], {"errors": errors, "warnings": len(found) - errors,
+                                                     "rules": len(k.rules)}))
+        exit_with(core.EXIT_FAILED if errors else core.EXIT_OK)
+        return
     if not found:
         kinds: dict[str, int] = {}
         for r in k.rules:

@@ -69,7 +69,10 @@ TEXT_OR_JSON = Opt(("--format", "-f"), "text (people) or json.", "FORMAT", defau
 SET = Opt(("--set",), "What-if: re-diagnose with a changed fact and show what changed. Repeatable.",
           "NAME=VALUE", default=(), repeat=True)
 QUIET = Opt(("--quiet", "-q"), "Text: print only the summary table that ends a batch.", default=False)
-DIAGNOSE = (DIAGNOSE_FORMAT, RULES, ENGINE, TRACE, SET, QUIET, JOBS, SCHEDULER)
+FULL = Opt(("--full",), "Text: the whole report (evidence, findings, inputs, how each figure was "
+           "derived, the appendix); by default one screen: verdict, fixes, rejections, asks.",
+           default=False)
+DIAGNOSE = (DIAGNOSE_FORMAT, RULES, ENGINE, TRACE, SET, QUIET, FULL, JOBS, SCHEDULER)
 
 
 # ---- the fast parser: what it does not understand, typer parses (and explains) ---------------
@@ -173,9 +176,13 @@ def case(ref: Path | str) -> Path:
 
 
 def diagnosis(path: Path, k, engine: str = "durable", trace: Path | None = None,
-              rules: Sequence[Path] = ()):
-    """One case's diagnosis, with the trace's measured facts beneath when there is one.
-    Raises RegimeError."""
+              rules: Sequence[Path] = (), sets: Sequence[str] = ()):
+    """One case's diagnosis, with the trace's measured facts beneath when there is one, and
+    with `--set` changes made (a what-if). Raises RegimeError."""
+    if sets:
+        from regime.engine import whatif
+        base = loaded(path, k, trace, rules)
+        return whatif.run(base, whatif.parse_sets(list(sets), k), k, engine).diagnosis
     done = outcome(path, k, engine, measured(trace, k, rules))
     if done.error is not None:
         raise done.error
@@ -273,13 +280,36 @@ def _coded(e: RegimeError) -> str:
     return one_line(f"{e.file or '<input>'}:{e.line or 0}: {e.code} error: {field}{e.message}")
 
 
-def refuse(err: RegimeError | str) -> int:
-    """Report `err` and give the exit code of a refused input."""
+def refuse(err: RegimeError | str, fmt: str = "text") -> int:
+    """Report `err` and give the exit code of a refused input; with `--format json` stdout
+    still gets its envelope, with no results and the error in `errors`."""
     error(err)
+    if fmt == "json":
+        sys.stdout.write(envelope([], error_dicts(err), {"refused": 1}))
     return EXIT_BAD_INPUT
 
 
+def error_dicts(err: RegimeError | str, file: str | None = None) -> list[dict[str, Any]]:
+    """Each error of an input as the envelope's `errors` hold them: file, line, field, message."""
+    if not isinstance(err, RegimeError):
+        return [{"file": file, "line": None, "field": None, "message": one_line(str(err))}]
+    return [{"file": e.file or file, "line": e.line, "field": e.field, "message": one_line(e.message)}
+            for e in err.all()]
+
+
 # ---- output: the envelope every --format json/jsonl writes ----------------------------------
+
+SCHEMA_VERSION = 1  # of the envelope (schemas/envelope.schema.json); raised when a script must change
+
+
+def envelope(results: Sequence[Any], errors: Sequence[dict[str, Any]], summary: dict[str, int]) -> str:
+    """The one JSON document every command writes for `--format json` (sweep, list, why, check,
+    test, ...): `regime_version`, `schema_version`, `results`, `errors` (file, line, field,
+    message) and `summary` (counts). `regime diagnose` streams the same shape (Envelope)."""
+    doc = {"regime_version": regime.__version__, "schema_version": SCHEMA_VERSION,
+           "results": list(results), "errors": list(errors), "summary": summary}
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
 
 @dataclass(frozen=True)
 class Done:
@@ -288,6 +318,7 @@ class Done:
     body: str
     error: tuple[str, ...] | None = None  # its error lines, when refused
     row: tuple[str, ...] | None = None  # text: this case's row of the summary table
+    errors: tuple[dict[str, Any], ...] = ()  # when refused: its errors, for the envelope's `errors`
 
 
 def json_body(entry: dict[str, Any], fmt: str) -> str:
@@ -299,16 +330,19 @@ def json_body(entry: dict[str, Any], fmt: str) -> str:
 
 
 class Envelope:
-    """Frames results as they stream: `{"regime_version", "results": [...], "summary"}` for json,
-    one object per line for jsonl, separators for markdown, nothing for text."""
+    """Frames results as they stream: `{"regime_version", "schema_version", "results": [...],
+    "errors": [...], "summary"}` for json (the shape of `envelope`), one object per line for
+    jsonl, separators for markdown, nothing for text."""
 
     def __init__(self, fmt: str) -> None:
         self.fmt = fmt
         self.count = 0
+        self.errors: list[dict[str, Any]] = []
 
     def head(self) -> str:
         if self.fmt == "json":
-            return f'{{\n  "regime_version": {json.dumps(regime.__version__)},\n  "results": ['
+            return (f'{{\n  "regime_version": {json.dumps(regime.__version__)},\n'
+                    f'  "schema_version": {SCHEMA_VERSION},\n  "results": [')
         return ""
 
     def item(self, body: str) -> str:
@@ -325,8 +359,9 @@ class Envelope:
         if self.fmt != "json":
             return ""
         close = "\n  ]" if self.count else "]"
+        errors = json.dumps(self.errors, indent=2, ensure_ascii=False).replace("\n", "\n  ")
         counts = json.dumps(summary, indent=2, sort_keys=True).replace("\n", "\n  ")
-        return f'{close},\n  "summary": {counts}\n}}\n'
+        return f'{close},\n  "errors": {errors},\n  "summary": {counts}\n}}\n'
 
 
 def write(results: Iterable[Done], fmt: str, total: int, rows: list[tuple[str, ...]]) -> int:
@@ -339,7 +374,9 @@ def write(results: Iterable[Done], fmt: str, total: int, rows: list[tuple[str, .
         for done in results:
             if done.error is not None:
                 refused += 1
-                write_errors(done.error)
+                envelope.errors.extend(done.errors)
+                if not (done.body and _one_terminal()):  # the report shows it in its place
+                    write_errors(done.error)
             if done.row is not None:
                 rows.append(done.row)
             sys.stdout.write(envelope.item(done.body))
@@ -350,6 +387,14 @@ def write(results: Iterable[Done], fmt: str, total: int, rows: list[tuple[str, .
     if refused:
         sys.stderr.write(f"{refused} of {total} case(s) could not be diagnosed\n")
     return refused
+
+
+def _one_terminal() -> bool:
+    """stdout and stderr are the same terminal: an error shown in the report is not shown twice."""
+    try:
+        return sys.stdout.isatty() and sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 class _progress:

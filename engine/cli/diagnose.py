@@ -47,12 +47,12 @@ def main(opts: dict[str, Any]) -> int:
             _check_sets(sets, k, trace)
         jobs = core.workers(opts["jobs"])
     except RegimeError as err:
-        return core.refuse(err)
+        return core.refuse(err, fmt)
     finally:
         core.settled()
     inputs = core.cases(opts["refs"], trace)
     setup = Setup(k, fmt, _Style.of(sys.stdout) if fmt == "text" else None, engine, opts["quiet"],
-                  tuple(sets), measured)
+                  tuple(sets), measured, bool(opts.get("full")))
     _WORKER["setup"] = setup
     if address is not None:
         from regime.engine.distributed import cluster
@@ -60,13 +60,14 @@ def main(opts: dict[str, Any]) -> int:
                                       chunk=CHUNK)
     else:
         results = batch.ordered_map(_local_one, inputs, jobs, init=_setup,
-                                    init_args=(rules, fmt, setup.style, engine, trace, opts["quiet"], sets),
+                                    init_args=(rules, fmt, setup.style, engine, trace, opts["quiet"], sets,
+                                               setup.full),
                                     lost=lost)
     rows: list[tuple[str, ...]] = []
     try:
         refused = core.write(results, fmt, len(inputs), rows)
     except RegimeError as err:  # the cluster went away mid-run
-        return core.refuse(err)
+        return core.refuse(err, fmt)
     if setup.style is not None and (len(inputs) > 1 or opts["quiet"]):
         from regime.engine.report import review_text
         review_text.summary(rows, setup.style.console(sys.stdout))
@@ -115,6 +116,7 @@ class Setup:
     quiet: bool = False
     sets: tuple[str, ...] = ()
     trace: Any = None  # a --trace's measured case (trace.merge.Measured), merged beneath each
+    full: bool = False  # text: the whole report, not one screen
 
     def warm(self) -> None:
         """Build the evaluator now, once per worker, not inside the first case."""
@@ -127,11 +129,11 @@ CHUNK = 8  # cases per Dask task: a case takes milliseconds, a task's round trip
 
 
 def _setup(rules: list[Path], fmt: str, style: _Style | None, engine: str, trace: Path | None = None,
-           quiet: bool = False, sets: list[str] | None = None) -> None:
+           quiet: bool = False, sets: list[str] | None = None, full: bool = False) -> None:
     if "setup" not in _WORKER:  # a spawned worker: load (from the knowledge cache) and compile
         k = core.knowledge(rules, engine)
         measured = core.measured(trace, k, rules) if trace is not None else None
-        _WORKER["setup"] = Setup(k, fmt, style, engine, quiet, tuple(sets or ()), measured)
+        _WORKER["setup"] = Setup(k, fmt, style, engine, quiet, tuple(sets or ()), measured, full)
 
 
 def _local_one(item: Path | RegimeError) -> Done:
@@ -188,7 +190,7 @@ def _text(setup: Setup, d) -> Done:
     m = model.build(d, setup.k)
     buffer = io.StringIO()
     if not setup.quiet:
-        render_text.print_report(m, _console(setup, buffer))
+        render_text.print_report(m, _console(setup, buffer), full=setup.full)
     return Done(buffer.getvalue(), row=review_text.summary_row(m))
 
 
@@ -217,13 +219,13 @@ def _console(setup: Setup, buffer: IO[str]):
 
 
 def _refused(setup: Setup, err: RegimeError, file: str) -> Done:
-    fmt = setup.fmt
+    fmt, errors = setup.fmt, tuple(core.error_dicts(err, file))
     if fmt in ("json", "jsonl"):
-        return Done(core.json_body(output.refused_entry(err, file), fmt), core.lines(err))
+        return Done(core.json_body(output.refused_entry(err, file), fmt), core.lines(err), errors=errors)
     if fmt == "markdown":
-        return Done(output.refused_markdown(err, file), core.lines(err))
+        return Done(output.refused_markdown(err, file), core.lines(err), errors=errors)
     from regime.engine.report import review_text
     buffer = io.StringIO()
     if not setup.quiet:
         output.print_refused(err, file, _console(setup, buffer))
-    return Done(buffer.getvalue(), core.lines(err), review_text.refused_row(file))
+    return Done(buffer.getvalue(), core.lines(err), review_text.refused_row(file), errors)

@@ -39,10 +39,11 @@ def grade(
     answers: Annotated[list[Path], typer.Argument(
         metavar="ANSWER", help="Answer files (.yaml, .md) or folders of them.")],
     variants: Annotated[Path | None, typer.Option(
-        "--variants",
+        "--variants", metavar="FOLDER",
         help="Folder written by `regime exercise make`: grade each student on their variant.")] = None,
     fmt: Annotated[GradeFormat, typer.Option("--format", "-f", help="Output format.")] = GradeFormat.text,
-    out: Annotated[Path | None, typer.Option("-o", "--out", help="Write results into this folder.")] = None,
+    out: Annotated[Path | None, typer.Option("-o", "--out", metavar="FOLDER",
+                                                        help="Write results into this folder.")] = None,
     jobs: JobsOpt = core.JOBS.default,
     rules: RulesOpt = None,
     scheduler: SchedulerOpt = None,
@@ -113,13 +114,16 @@ exercise_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
 @exercise_app.command("make")
 def make(
     case: Annotated[Path, typer.Argument(metavar="CASE", help=core.CASE_HELP)],
-    students: Annotated[Path, typer.Option("--students", help=(
+    students: Annotated[Path, typer.Option("--students", metavar="ROSTER_CSV", help=(
         "Roster CSV: a Canvas export (SIS Login ID), or a column id/student/sid/email; "
         "see docs/grading.md."))],
-    seed: Annotated[str, typer.Option("--seed", help="Seed: the same seed gives the same variants.")],
-    out: Annotated[Path, typer.Option("-o", "--out", help="Folder for the variants and their keys.")],
+    seed: Annotated[str, typer.Option("--seed", metavar="SEED",
+                                      help="Seed: the same seed gives the same variants.")],
+    out: Annotated[Path, typer.Option("-o", "--out", metavar="FOLDER",
+                                                help="Folder for the variants and their keys.")],
     cover: Annotated[list[str] | None, typer.Option(
-        "--cover", help="Regime the variant set must include (repeatable). Default: the case's own.")] = None,
+        "--cover", metavar="REGIME",
+        help="Regime the variant set must include (repeatable). Default: the case's own.")] = None,
     rules: RulesOpt = None,
 ) -> None:
     """Write one variant of CASE per student, each with its key, and state the regime coverage."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from enum import StrEnum
 from typing import Annotated, Any
@@ -42,15 +41,19 @@ def list_(
         k = api.knowledge(rules or [])
         items = ITEMS[what](k)
     except RegimeError as err:
-        exit_with(core.refuse(err))
+        exit_with(core.refuse(err, value(fmt)))
         return
     if value(fmt) == "json":
-        sys.stdout.write(json.dumps(items, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(core.envelope(items, [], {"items": len(items)}))
         return
     for item in items:
-        extra = "  ".join(f"{key}: {item[key]}" for key in TEXT_FIELDS[what]
+        extra = "  ".join(f"{key}: {_text(item[key])}" for key in TEXT_FIELDS[what]
                           if item.get(key) not in (None, "", []))
         sys.stdout.write(f"{item['name']}  {extra}  ({item['where']})\n")
+
+
+def _text(value: Any) -> str:
+    return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
 def _where(file: str | None, line: int | None) -> str:
@@ -123,7 +126,8 @@ def cases(k: Knowledge) -> list[dict[str, Any]]:
 ITEMS = {What.facts: facts, What.hardware: lambda k: _catalogue("hardware", k),
          What.models: lambda k: _catalogue("models", k), What.levers: levers, What.claims: claims,
          What.rules: rules, What.parameters: parameters, What.cases: cases}
-TEXT_FIELDS = {What.facts: ("kind", "unit", "range", "meaning"), What.hardware: ("display", "aliases"),
+TEXT_FIELDS = {What.facts: ("kind", "unit", "range", "values", "meaning"),
+               What.hardware: ("display", "aliases"),
                What.models: ("display", "aliases"), What.levers: ("meaning", "aliases"),
                What.claims: ("text",), What.rules: ("kind", "about", "layer"),
                What.parameters: ("value", "range", "meaning", "layer"), What.cases: ("title",)}

@@ -48,6 +48,7 @@ EngineOpt = Annotated[Engine, option(core.ENGINE)]  # type: ignore[valid-type]
 TraceOpt = Annotated[Path | None, option(core.TRACE)]
 SetOpt = Annotated[list[str] | None, option(core.SET)]
 QuietOpt = Annotated[bool, option(core.QUIET)]
+FullOpt = Annotated[bool, option(core.FULL)]
 TextOrJsonOpt = Annotated[TextOrJson, option(core.TEXT_OR_JSON)]  # type: ignore[valid-type]  # as EngineOpt
 DiagnoseFormatOpt = Annotated[DiagnoseFormat, option(core.DIAGNOSE_FORMAT)]  # type: ignore[valid-type]  # as EngineOpt
 

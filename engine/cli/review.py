@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -17,6 +16,7 @@ from regime.engine.cli.options import (
     CasesArg,
     EngineOpt,
     RulesOpt,
+    SetOpt,
     TextOrJsonOpt,
     TraceOpt,
     exit_with,
@@ -27,7 +27,8 @@ from regime.engine.cli.options import (
 def report(
     cases: CasesArg = None,
     out: Annotated[Path, typer.Option(
-        "--out", "-o", metavar="DIR", help="Directory to write the reports into.")] = Path("report"),
+        "--out", "-o", metavar="FOLDER", help="The folder to write the reports into (several files "
+        "per case, and index.html); made if missing.")] = Path("report"),
     rules: RulesOpt = None,
     engine: EngineOpt = core.ENGINE.default,
     trace: TraceOpt = None,
@@ -45,6 +46,9 @@ def report(
         return
     outcomes = [Outcome(Path(item.file or "?"), error=item) if isinstance(item, RegimeError)
                 else core.outcome(item, k, value(engine), beneath) for item in core.cases(cases or [], trace)]
+    if out.suffix and not out.is_dir():  # `-o review.html` reads like one file: say it is not
+        sys.stderr.write(f"note: {out} is a folder: a report is several files per case, with "
+                         f"{out / 'index.html'} to open\n")
     written = report_files.write_all(outcomes, k, out)
     from rich.console import Console
     from rich.text import Text
@@ -66,23 +70,29 @@ def sweep(
     rules: RulesOpt = None,
     engine: EngineOpt = "compiled",  # dozens of diagnoses: the faster evaluator, same answers
     trace: TraceOpt = None,
+    sets: SetOpt = None,
 ) -> None:
-    """Re-diagnose CASE along a range of one fact: where the verdict flips, and the ceiling on the way."""
+    """Re-diagnose CASE along a range of one fact: where the verdict flips, and the ceiling on the way
+    (with --set, of the changed case)."""
     from regime.engine import sweep as sweeping
+    from regime.engine import whatif
 
     try:
         k = core.knowledge(rules or [], value(engine))
         path = core.case(case)
-        result = sweeping.run(core.loaded(path, k, trace, rules or []), vary, k, value(engine))
+        start = core.loaded(path, k, trace, rules or [])
+        if sets:
+            start = whatif.apply(start, whatif.parse_sets(list(sets), k), k)[0]
+        result = sweeping.run(start, vary, k, value(engine))
     except RegimeError as err:
-        exit_with(core.refuse(err.located(file=str(case))))
+        exit_with(core.refuse(err.located(file=str(case)), value(fmt)))
         return
     data = result.to_dict()
     if chart is not None:
         from regime.engine.report import chart as charting
         chart.write_bytes(charting.render_sweep(data, "png" if chart.suffix.lower() == ".png" else "svg"))
     if value(fmt) == "json":
-        sys.stdout.write(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+        sys.stdout.write(core.envelope([data], [], {"points": len(data.get("points", []))}))
         return
     from rich.console import Console
 

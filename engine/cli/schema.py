@@ -1,4 +1,5 @@
-"""`regime schema NAME`: the JSON Schema of a pack, layer, case, pack test, vocabulary or catalogue.
+"""`regime schema NAME`: the JSON Schema of a pack, layer, case, pack test, vocabulary, catalogue
+or the JSON envelope.
 
 The schemas are pydantic models; they are imported when the command runs (or completes a
 name), not when the app starts."""
@@ -21,7 +22,8 @@ def _names(incomplete: str = "") -> list[str]:
 
 
 def schema(name: Annotated[str, typer.Argument(
-        metavar="NAME", help="Which file format: pack, layer, case, test, vocabulary or catalogue.",
+        metavar="NAME", help="Which format: pack, layer, case, test, vocabulary, catalogue or envelope "
+             "(what --format json writes).",
         autocompletion=_names)]) -> None:
     """Print a JSON Schema (editors: '# yaml-language-server: $schema=schemas/NAME.schema.json')."""
     from regime.engine.authoring import schema as schemas

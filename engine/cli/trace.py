@@ -29,14 +29,17 @@ def trace(
         "stats or ncu --csv report; several, or a folder, are the ranks "
         "of one job, compared.")],
     hardware: Annotated[str | None, typer.Option(
-        "--hardware", help="Catalogue GPU (default: the trace's deviceProperties name if it matches).")
+        "--hardware", metavar="GPU",
+        help="Catalogue GPU (default: the trace's deviceProperties name if it matches).")
     ] = None,
-    model: Annotated[str | None, typer.Option("--model", help="Catalogue model.")] = None,
-    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write the case here.")] = None,
+    model: Annotated[str | None, typer.Option("--model", metavar="MODEL", help="Catalogue model.")] = None,
+    output: Annotated[Path | None, typer.Option("-o", "--output", "--out", metavar="FILE",
+                                                     help="Write the case to this file (one file).")] = None,
     fmt: Annotated[CaseFormat, typer.Option("--format", "-f", help="Case file format.")] = CaseFormat.yaml,
     rules: RulesOpt = None,
     max_bytes: Annotated[float | None, typer.Option(
-        "--max-bytes", help="Refuse traces that decompress to more than this many bytes.")] = None,
+        "--max-bytes", metavar="BYTES",
+        help="Refuse traces that decompress to more than this many bytes.")] = None,
     jobs: JobsOpt = 1,
     scheduler: SchedulerOpt = None,
 ) -> None:

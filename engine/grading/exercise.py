@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from regime.core import units
 from regime.core.errors import RegimeError, did_you_mean
 from regime.core.layered import layer_files, read_layers
+from regime.core.names import file_id
 from regime.core.yamlsrc import load_yaml, plain
 from regime.engine.grading import variants as vfiles
 from regime.engine.grading.grader import GRADING_DIR, Grader
@@ -152,7 +153,7 @@ def make(grader: Grader, case_path: Path, students: list[str], seed: str, out: P
          cover: list[str] | None = None, spec_files: list[Path] | None = None) -> Exercise:
     spec = load_spec(spec_files or [GRADING_DIR / "variants.yaml"])
     base = load_yaml(case_path)
-    case_id = (base.get("id") if isinstance(base, dict) else None) or case_path.stem
+    case_id = (base.get("id") if isinstance(base, dict) else None) or file_id(case_path.stem)
     if case_id not in spec.cases:
         raise RegimeError(f"no variant ranges are declared for case '{case_id}'"
                           f"{did_you_mean(case_id, spec.cases)}", file=str(GRADING_DIR / "variants.yaml"))

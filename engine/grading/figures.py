@@ -12,12 +12,11 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from regime.core import units
+from regime.core import numbers, units
 
-_NUMBER = re.compile(r"(?<![\w.])(?P<num>[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?)"
+_NUMBER = re.compile(rf"(?<![\w.])(?P<num>[+-]?{numbers.DIGITS}(?:\.\d+)?(?:[eE][+-]?\d+)?)"
                      r"(?=(?P<after>[^\n]{0,40}))")
 _UNIT_HEAD = re.compile(r"^\s*(?P<unit>%|×|[xX](?![A-Za-z])|[A-Za-zµ]+(?:\s*/\s*[A-Za-zµ]+)*)")
-_PER = re.compile(r"\s+per\s+", re.I)
 _RATIO = ("×", "x", "X")
 # '25k', '2.3k-token', '1.5M tokens': a multiplier written against the digits (not 'kB', 'kW')
 _SHORTHAND = re.compile(r"^(?P<m>[kKM])(?=[-\s]|$)-?")
@@ -48,7 +47,7 @@ class Quantity:
 def parse_number(text: str) -> tuple[float, float]:
     """'12,345' -> (12345, 0.5); '0.07' -> (0.07, 0.005). Raises ValueError for a number no
     float holds ('1e309'): the slack is parsed from text too, so no exponent can overflow."""
-    plain = text.replace(",", "")
+    plain = numbers.plain(text)
     value = float(plain)
     if not math.isfinite(value):
         raise ValueError(f"'{text}' is not a finite number")
@@ -110,7 +109,7 @@ def quantity(value: object, unit: str | None = None) -> Quantity:
 
 
 def _compact(text: str) -> str:
-    return re.sub(r"\s+", "", _PER.sub("/", f" {text} "))
+    return re.sub(r"\s+", "", numbers.per(f" {text} "))
 
 
 @lru_cache(maxsize=4096)
@@ -123,7 +122,7 @@ def _scale(unit: str, target: str) -> float | None:
 
 
 def _unit_after(after: str) -> str:
-    head = _UNIT_HEAD.match(_PER.sub("/", after))
+    head = _UNIT_HEAD.match(numbers.per(after))
     return _readable_unit(head["unit"]) if head else ""
 
 

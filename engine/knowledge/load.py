@@ -339,11 +339,13 @@ def _apply_overrides(k: Knowledge, path: Path, layer: str, raw: dict, ov: Overri
                               f"{did_you_mean(name, k.scalar_values())}", file=str(path),
                               line=line, field=where)
         try:
-            value = units.parse_quantity(written, _canonical(p.unit)).value
+            parsed = units.parse_quantity(written, _canonical(p.unit))
         except ValueError as err:
             raise RegimeError(str(err), file=str(path), line=line, field=where) from None
+        value = parsed.value
         if not p.interval.contains(value):
-            raise RegimeError(f"{units.short(written)} is outside {name}'s range {_show_range(p)}",
+            raise RegimeError(f"{units.short(written)} is outside {name}'s range {_show_range(p)}"
+                              f"{parsed.share_hint(_canonical(p.unit))}",
                               file=str(path), line=line, field=where, code="RG002")
         k.parameters[name] = replace(p, value=value, layer=layer, file=str(path), line=line,
                                      source=f"{p.source}; overridden by {path.name} ({layer})")

@@ -83,7 +83,7 @@ class RuleModel(_Strict):
     reject: str | None = None
     claim: str | None = None
     ask: str | None = None
-    order: int | None = Field(default=None, ge=1, le=99)
+    order: int | None = Field(default=None, ge=0, le=99)  # 0: an essential input is missing
     replaces: str | None = None      # a layer rule taking the place of a loaded rule
     precedence: int = Field(default=0, ge=0, le=50)  # among rules concluding about one fact
     holds: tuple[str, ...] = ()     # finding: verdict kinds it makes conditional

@@ -257,16 +257,20 @@ def _verdict(d: Diagnosis, items: dict[str, list[Item]]) -> Verdict:
         line += f"; top fix: {top.title}" + (f" (bound: {bound})" if bound else "")
         cites += [b.field for b in top.bounds]
     elif regime is None:
-        line, known = _undetermined(line, items)
+        leading = d.of_kind("ask")[:1]
+        line, known = _undetermined(line, items, bool(leading) and leading[0].order == 0)
         cites += known
     else:
         line += "; no fix applies"
     return Verdict(regime, nominal, top.title if top else None, top.bounds if top else [], line, cites)
 
 
-def _undetermined(line: str, items: dict[str, list[Item]]) -> tuple[str, list[str]]:
+def _undetermined(line: str, items: dict[str, list[Item]], missing: bool) -> tuple[str, list[str]]:
     """What is known without a regime (each finding and the figure it concludes with), and the
-    measurement the packs ask for first (the lowest `order` among the asks)."""
+    measurement the packs ask for first (the lowest `order` among the asks); an essential input
+    missing (an ask of order 0) leads, in the ask's words."""
+    if missing:
+        return line + "; " + items["asks"][0].text, []
     known = [it.title + (f" ({it.figure.name} = {it.figure.text})" if it.figure else "")
              for it in items["findings"]]
     line += "; known: " + ("; ".join(known) if known else "nothing yet")

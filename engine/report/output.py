@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from regime.core import units
 from regime.core.errors import RegimeError, one_line
+from regime.core.names import file_id
 from regime.engine.knowledge.model import Knowledge
 from regime.engine.run.diagnosis import Conclusion, Diagnosis
 
@@ -88,7 +89,7 @@ def refused_entry(err: RegimeError, file: str) -> dict[str, Any]:
     """One refused input of a batch, in its place: where and why, never only on stderr."""
     errors = [{"file": e.file or file, "line": e.line, "field": e.field, "message": one_line(e.message)}
               for e in err.all()]
-    return {"case": Path(file).stem, "file": file, "error": errors[0], "errors": errors}
+    return {"case": file_id(Path(file).stem), "file": file, "error": errors[0], "errors": errors}
 
 
 def show_fact(name: str, d: Diagnosis, k: Knowledge) -> str:

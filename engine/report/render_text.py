@@ -8,12 +8,35 @@ from rich.text import Text
 from rich.tree import Tree
 
 from regime.engine.report import terminal
-from regime.engine.report.model import Fact, Item, Node, ReportModel
+from regime.engine.report.model import SECTIONS, Fact, Item, Node, ReportModel
 
 
-def print_report(m: ReportModel, console: Console, appendix: bool = True) -> None:
+def print_report(m: ReportModel, console: Console, appendix: bool = True, full: bool = True) -> None:
+    """The report as rich text: whole, or (`full` False) the one screen a person reads first."""
     with terminal.trimmed(console):
-        _report(m, console, appendix)
+        if full:
+            _report(m, console, appendix)
+        else:
+            _screen(m, console)
+
+
+SCREEN = ("fixes", "rejections", "asks")  # what one screen holds, after the verdict
+
+
+def _screen(m: ReportModel, console: Console) -> None:
+    """Verdict, fixes with their bounds, rejections and asks; the rest is named, behind --full."""
+    console.rule(Text.assemble((m.case, "bold"), f" — {m.title}"))
+    console.print(_hang("Verdict:", Text(m.verdict.line, style="bold")))
+    for attr, _, title in SECTIONS:
+        items = getattr(m, attr)
+        if attr in SCREEN and items:
+            console.print(Text.assemble("\n", (title, "bold")))
+            console.print(_numbered([_item(it) for it in items]))
+    rest = [f"{len(getattr(m, attr))} {title.lower()}" for attr, _, title in SECTIONS
+            if attr not in SCREEN and getattr(m, attr)]
+    rest += ["inputs", "how each figure was derived" if m.derivations else "", m.inputs.knowledge]
+    named = ", ".join(r for r in rest if r)
+    console.print(Text.assemble("\n", ("more: --full", "bold"), " ", (f"({named})", "dim")))
 
 
 def _report(m: ReportModel, console: Console, appendix: bool) -> None:

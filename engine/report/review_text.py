@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from regime.core.names import file_id
 from regime.engine.report import display, terminal
 from regime.engine.report.model import ReportModel
 from regime.engine.report.terminal import Column
@@ -57,7 +58,7 @@ def summary_row(m: ReportModel) -> tuple[str, ...]:
 
 
 def refused_row(file: str) -> tuple[str, ...]:
-    return (Path(file).stem, "refused", "—", "—", "—")
+    return (file_id(Path(file).stem), "refused", "—", "—", "—")
 
 
 SUMMARY = (Column("case", keep=9), Column("regime", keep=5), Column("top fix", keep=4),

@@ -86,7 +86,7 @@ class Diagnosis:
         if kind == "finding":  # a finding that holds verdicts back leads
             return sorted(items, key=lambda c: (not c.holds, c.step))
         if kind == "ask":
-            return sorted(items, key=lambda c: (c.order or 99, c.step))
+            return sorted(items, key=lambda c: (99 if c.order is None else c.order, c.step))
         return items
 
     def folded(self) -> list[Conclusion]:
