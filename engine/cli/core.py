@@ -6,6 +6,10 @@ disagree on a name, a default or a help line. Case references are resolved once,
 a folder (its *.yaml files, sorted), a built-in case's name, or with none, every built-in case
 (the trace alone under `--trace`). A reference that cannot be read becomes a RegimeError in its
 place, so a batch reports it where it stood and still runs the rest.
+
+(Over 400 lines because options, inputs, errors and the JSON envelope are the one contract
+every command shares, and --scheduler joined it; the envelope, its last section, is the next to
+move to a module of its own once `grade` and `trace` write it too.)
 """
 
 from __future__ import annotations

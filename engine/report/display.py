@@ -189,9 +189,12 @@ def factor(x: float) -> str:
     return f"{x:.2f}×" if x < 2 else f"{x:.1f}×" if x < 20 else f"{x:.0f}×"
 
 
-def speedup(c: Any) -> str | None:
-    """A fix's comparable figure: 'at most 7.5× faster (trace; expected 5.2×)'."""
+def speedup(c: Any, short: bool = False) -> str | None:
+    """A fix's comparable figure: 'at most 7.5× faster (trace; expected 5.2×)', or for a table
+    cell (`short`) '≤ 7.5× (trace)'."""
     if c.speedup_bound is None:
         return None
+    if short:
+        return f"≤ {factor(c.speedup_bound)} ({c.speedup_basis})"
     expected = f"; expected {factor(c.speedup_expected)}" if c.speedup_expected is not None else ""
     return f"at most {factor(c.speedup_bound)} faster ({c.speedup_basis}{expected})"

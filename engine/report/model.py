@@ -73,6 +73,7 @@ class Item:
     condition: str | None = None                     # what a conditional verdict depends on
     figure: Fact | None = None                       # the figure its `because` concludes with
     speedup: str | None = None                       # fix: "at most N× faster (basis)"
+    speedup_short: str | None = None                 # the same for a table cell: "≤ N× (basis)"
 
 
 @dataclass
@@ -189,7 +190,7 @@ def _item(c: Conclusion, d: Diagnosis, k: Knowledge, rules: dict) -> Item:
                 [fact(b.fact, d, k) for b in c.bound],
                 [n for n in cites if n in d.facts or display.base(n) in k.parameters],
                 getattr(c, "condition", None), fact(last, d, k) if last else None,
-                display.speedup(c))
+                display.speedup(c), display.speedup(c, short=True))
 
 
 def _cited(verdict_facts: list, items: dict[str, list[Item]], d: Diagnosis) -> list[str]:
@@ -254,7 +255,10 @@ def _verdict(d: Diagnosis, items: dict[str, list[Item]]) -> Verdict:
         line += f" ({'as theory predicts' if agree else 'theory says ' + display.category(nominal)})"
     if top is not None:
         bound = ", ".join(f"{b.name} = {b.text}" for b in top.bounds)
-        line += f"; top fix: {top.title}" + (f" (bound: {bound})" if bound else "")
+        if top.speedup:  # the comparable figure (issue 23) stands for the raw bound facts
+            line += f"; top fix: {top.title}, {top.speedup}"
+        else:
+            line += f"; top fix: {top.title}" + (f" (bound: {bound})" if bound else "")
         cites += [b.field for b in top.bounds]
     elif regime is None:
         leading = d.of_kind("ask")[:1]

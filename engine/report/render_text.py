@@ -31,7 +31,7 @@ def _screen(m: ReportModel, console: Console) -> None:
         items = getattr(m, attr)
         if attr in SCREEN and items:
             console.print(Text.assemble("\n", (title, "bold")))
-            console.print(_numbered([_item(it) for it in items]))
+            console.print(_numbered([_item(it, full=False) for it in items]))
     rest = [f"{len(getattr(m, attr))} {title.lower()}" for attr, _, title in SECTIONS
             if attr not in SCREEN and getattr(m, attr)]
     rest += ["inputs", "how each figure was derived" if m.derivations else "", m.inputs.knowledge]
@@ -77,12 +77,13 @@ def _numbered(rows: list[RenderableType]) -> Table:
     return grid
 
 
-def _item(it: Item) -> RenderableType:
+def _item(it: Item, full: bool = True) -> RenderableType:
+    """One conclusion; on one screen a fix's speedup figure stands for its raw bound facts."""
     style = {"fix": "bold green", "reject": "bold red", "ask": "bold yellow"}.get(it.kind, "bold cyan")
     lines = [Text.assemble((it.title, style), ": ", it.text)]
     if it.speedup:
         lines.append(Text(it.speedup, style="bold green"))
-    if it.bounds:
+    if it.bounds and (full or not it.speedup):
         lines.append(Text("bound: " + ", ".join(f"{b.name} = {b.text}" for b in it.bounds), style="green"))
     if it.condition:
         lines.append(Text(f"conditional: {it.condition}", style="yellow"))

@@ -52,7 +52,7 @@ def print_what_if(model: ReportModel, w: WhatIf, diff: dict[str, Any], console) 
 def summary_row(m: ReportModel) -> tuple[str, ...]:
     """One case's row: case, regime, top fix, its bound, how many rejections."""
     top = m.fixes[0] if m.fixes else None
-    bound = ",\n".join(f"{b.name} = {b.text}" for b in top.bounds) if top else ""
+    bound = top.speedup_short or ",\n".join(f"{b.name} = {b.text}" for b in top.bounds) if top else ""
     return (m.case, display.category(m.verdict.regime), top.title if top else "—", bound or "—",
             str(len(m.rejections)))
 
