@@ -264,8 +264,8 @@ def format_written(written: str) -> str:
     match = _QTY.match(written)
     if not match:
         return written
-    text = format_number(float(match["lo"]))
+    text = format_number(_number(match["lo"]))  # '3,584' and '2k' as the number reader reads them
     if match["hi"] is not None:
-        text += "-" + format_number(float(match["hi"]))
+        text += "-" + format_number(_number(match["hi"]))
     unit = (match["unit"] or "").strip()
     return text + ("" if not unit else unit if unit == "%" else " " + unit)

@@ -23,11 +23,13 @@ TRACE_SUFFIXES = (".json", ".gz")
 
 
 def compare(
-    before: Annotated[str, typer.Argument(help="the case (or trace) before the change")],
-    after: Annotated[str, typer.Argument(help="the case (or trace) after it")],
+    before: Annotated[str, typer.Argument(
+        metavar="BEFORE", help="the case (or trace) before the change")],
+    after: Annotated[str, typer.Argument(
+        metavar="AFTER", help="the case (or trace) after it")],
     lever: Annotated[str | None, typer.Option(
-        "--lever", help="the fix the change made (default: every fix)")] = None,
-    fmt: Annotated[str, typer.Option("--format", help="text or json")] = "text",
+        "--lever", metavar="LEVER", help="the fix the change made (default: every fix)")] = None,
+    fmt: Annotated[str, typer.Option("--format", metavar="text|json", help="text or json")] = "text",
     rules: RulesOpt = None,
     engine: EngineOpt = core.ENGINE.default,
 ) -> None:
