@@ -456,6 +456,7 @@ PROFILER_FILES: dict[str, tuple[str, str]] = {
     "missing_tables_nsys.sqlite": ("sqlite_master", "schema 3.13.2) has no GPU activity tables"),
     "end_before_start_nsys.sqlite": ("table CUPTI_ACTIVITY_KIND_KERNEL row 2", "ends 500 ns before"),
     "huge_string_rocprof.json.gz": ("byte 70", "larger than the 16,000,000-byte limit"),
+    "deep_nesting_rocprof.json": ("byte 70", "nested too deep to read"),  # the trace reader's guard
 }
 
 

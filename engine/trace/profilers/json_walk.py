@@ -15,6 +15,7 @@ from typing import Any
 
 import msgspec
 
+from regime.engine.trace import guards
 from regime.engine.trace import reader as kineto
 from regime.engine.trace.source import Source, TraceError
 
@@ -122,11 +123,8 @@ class JsonWalk:
             r._fill(src)
             cut = r._last_boundary()
             chunk = None
-            if cut is not None:
-                try:
-                    chunk = decoder.decode(b"[" + r.buf[r.pos:cut] + b"]")
-                except (msgspec.DecodeError, msgspec.ValidationError):
-                    chunk = None
+            if cut is not None:  # the trace reader's guard: nesting and bad numbers give None
+                chunk = guards.decode_or_none(decoder, b"[" + r.buf[r.pos:cut] + b"]")
             if chunk is None or cut is None:
                 chunk = [self._one(src, one, f"{self._where(path)}[{index}]")]
             else:
@@ -148,6 +146,7 @@ class JsonWalk:
                 raise r._truncated_or(src, "unterminated element", field=field)
         start, r.pos = r.pos, end
         try:
-            return one.decode(r.buf[start:end])
-        except (msgspec.DecodeError, msgspec.ValidationError) as err:
-            raise TraceError(f"unexpected element: {err}", r.file, f"byte {r.base + start}", field) from None
+            return guards.decode_typed(one, r.buf[start:end])
+        except guards.BadJSON as err:
+            raise TraceError(f"unexpected element: {err.message}", r.file, f"byte {r.base + start}",
+                             field) from None

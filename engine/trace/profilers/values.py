@@ -1,16 +1,16 @@
 """The one gate every number read from a profiler file passes: a finite number of bounded size.
 
-Kept to one small function so the trace reader's bounded-number guards (the hostile-inputs
-work) can be pointed at here once, for every reader in this package.
+One small function for every reader in this package, on the same bound as the trace reader's
+guards (engine/trace/guards.py) and every fact: core.limits.MAX_MAGNITUDE. JSON decoding goes
+through those guards (json_walk.py), so nesting and out-of-range numbers are refused the same way.
 """
 
 from __future__ import annotations
 
 import math
 
+from regime.core.limits import MAX_MAGNITUDE as MAGNITUDE  # as every number in a case
 from regime.engine.trace.source import TraceError
-
-MAGNITUDE = 1e18   # as every number in a case: 0, or |x| in [1e-18, 1e18]
 
 
 def number(v: object, file: str, where: str, field: str) -> float:
