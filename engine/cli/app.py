@@ -105,9 +105,10 @@ def why(
         result = {"case": d.case, "subject": subject, "answer": first, "rules": rules_said}
         sys.stdout.write(core.envelope([result], [], {"rules": len(rules_said)}))
         return
-    sys.stdout.write(first + "\n\n")
+    from regime.core.escape import terminal_text  # packs and cases are untrusted text
+    sys.stdout.write(terminal_text(first) + "\n\n")
     for lines in answers:
-        sys.stdout.write("\n".join(lines) + "\n\n")
+        sys.stdout.write("\n".join(map(terminal_text, lines)) + "\n\n")
 
 
 def _print_version(show: bool) -> None:
