@@ -18,7 +18,7 @@ demo: $(BIN)/regime
 	@echo
 	@$(BIN)/regime diagnose $(DEMO_CASE)
 	@echo
-	@echo "Any case in full: $(BIN)/regime diagnose cases/NAME.yaml (NAME from the table)"
+	@echo "Any case: $(BIN)/regime diagnose cases/NAME.yaml (NAME from the table); the whole report: add --full"
 	@echo "  as Markdown or JSON: add -f markdown or -f json"
 	@echo "  as HTML with charts: $(BIN)/regime report -o report, then open report/index.html"
 
