@@ -148,3 +148,18 @@ def _install_wheel(work: Path) -> None:
     purelib = Path(run(py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])").strip())
     deps = [p for p in {*site.getsitepackages(), sysconfig.get_paths()["purelib"]} if Path(p).is_dir()]
     (purelib / "regime_test_deps.pth").write_text("\n".join(deps) + "\n", encoding="utf-8")
+
+
+# A case as a new user writes it from scratch (the first-hour tests and the installed-wheel test
+# each break it one way at a time).
+NEW_USER_CASE = """\
+title: Llama-3-8B decode on an H100
+hardware: H100
+model: llama-3-8b
+facts:
+  phase: decode
+  batch: 8
+  weight_dtype: bf16
+  compute_dtype: bf16
+  throughput: 900 tokens/s
+"""

@@ -7,22 +7,11 @@ thing left out or written their way; the expectation is what the person needs to
 from __future__ import annotations
 
 import pytest
+from conftest import NEW_USER_CASE as LLAMA
 from conftest import case_error, write
 
 from regime.core.errors import RegimeError
 from regime.engine import api
-
-LLAMA = """\
-title: Llama-3-8B decode on an H100
-hardware: H100
-model: llama-3-8b
-facts:
-  phase: decode
-  batch: 8
-  weight_dtype: bf16
-  compute_dtype: bf16
-  throughput: 900 tokens/s
-"""
 
 
 @pytest.mark.parametrize(("drop", "line", "field", "words"), [

@@ -16,7 +16,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, wheel_build_lock
+from conftest import NEW_USER_CASE, ROOT, wheel_build_lock
 
 pytestmark = pytest.mark.e2e
 
@@ -105,17 +105,7 @@ def test_wheel_in_a_fresh_venv_works_from_any_directory(tmp_path):
 
 # A case written from scratch, then each mistake a new user makes, with the words the message
 # must hold (exit 2) or, for the ways people write numbers and names, exit 0.
-WRITTEN = """\
-title: Llama-3-8B decode on an H100
-hardware: H100
-model: llama-3-8b
-facts:
-  phase: decode
-  batch: 8
-  weight_dtype: bf16
-  compute_dtype: bf16
-  throughput: 900 tokens/s
-"""
+WRITTEN = NEW_USER_CASE
 MISTAKES = [
     ("no_hardware.yaml", ("hardware: H100\n", ""), ":8: facts.throughput: ", "no hardware: add `hardware:`"),
     ("no_phase.yaml", ("  phase: decode\n", ""), ":5: facts.batch: ", "phase is missing"),
