@@ -1,9 +1,11 @@
 """Benchmark: `--scheduler` on a Dask LocalCluster of 1 and 2 workers against the local run
-(`--jobs 1`, `--jobs 2`), in the same run, for `regime trace` over a folder of ranks and
-`regime diagnose` over generated cases. Prints figures (ratios against the local run measured
-here, and the bytes each unit moves); asserts nothing.
+(`--jobs 1`, `--jobs 2`), in the same run, for `regime trace` over a folder of ranks,
+`regime diagnose` over generated cases and `regime sweep` of one case (no --jobs: its local run
+is serial). Prints figures (ratios against the local run measured here, and the bytes each unit
+moves) and, for the sweep, what its grid and each bisection round cost on the cluster against
+a point diagnosed here; asserts nothing.
 
-    python bench/dask_scaling.py [--ranks 32] [--cases 400]
+    python bench/dask_scaling.py [--ranks 32] [--cases 400] [--vary batch=1..4096]
 
 The ranks are HTA's two sampled ranks (tests/data) copied `--ranks` times; the cases come from
 tests/casegen.py. Every run's output is checked to be the same bytes as `--jobs 1`'s. The per-rank
@@ -81,20 +83,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--ranks", type=int, default=32)
     parser.add_argument("--cases", type=int, default=400)
+    parser.add_argument("--vary", default="batch=1..4096", help="a_chatbot's sweep")
     a = parser.parse_args()
     from distributed import LocalCluster
     with tempfile.TemporaryDirectory() as tmp:
         job, fleet = folders(Path(tmp), a.ranks, a.cases)
         work = {"trace": (["trace", str(job), "-f", "json"], a.ranks, job),
-                "diagnose": (["diagnose", str(fleet), "--quiet", "--engine", "compiled"], a.cases, fleet)}
+                "diagnose": (["diagnose", str(fleet), "--quiet", "--engine", "compiled"], a.cases, fleet),
+                "sweep": (["sweep", "a_chatbot", "--vary", a.vary, "-f", "json"], sweep_points(a.vary), None)}
         rows: dict[str, dict[str, float]] = {name: {} for name in work}
         refs = {name: timed(args, None) for name, (args, _, _) in work.items()}
         for name, (took, _) in refs.items():
             rows[name]["local --jobs 1"] = took
         for name, (args, _, _) in work.items():
-            rows[name]["local --jobs 2"] = timed([*args, "--jobs", "2"], refs[name][1])[0]
+            if name != "sweep":  # one case's sweep has no --jobs: its local run is serial
+                rows[name]["local --jobs 2"] = timed([*args, "--jobs", "2"], refs[name][1])[0]
         one = ["diagnose", "a_chatbot", "--quiet", "--engine", "compiled"]
         start = {"local": timed(one, None)[0]}
+        rounds: dict[int, list[tuple[int, float]]] = {}
         for n in (1, 2):
             with LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
                               silence_logs=logging.ERROR) as c:
@@ -102,10 +108,63 @@ def main() -> None:
                     rows[name][f"dask {n} worker(s)"] = timed([*args, "--scheduler", c.scheduler_address],
                                                               refs[name][1])[0]
                 start[f"dask {n}"] = timed([*one, "--scheduler", c.scheduler_address], None)[0]
+                rounds[n] = sweep_rounds(c.scheduler_address, a.vary)
+        rounds[0] = sweep_rounds(None, a.vary)
         report(rows, work, unit_bytes(job, fleet), job)
+        report_rounds(rounds)
         print(f"start-up, one built-in case: local {start['local']:.2f} s, "
               f"dask 1 worker {start['dask 1']:.2f} s, 2 workers {start['dask 2']:.2f} s "
               "(connect, load the setup on each worker, close)")
+
+
+def sweep_points(vary: str) -> int:
+    from regime.engine import sweep
+    from regime.engine.cli import core
+    k = core.knowledge([], "compiled")
+    return len(sweep.run(core.loaded(core.case("a_chatbot"), k, None, []), vary, k, "compiled").points)
+
+
+def sweep_rounds(address: str | None, vary: str) -> list[tuple[int, float]]:
+    """a_chatbot's sweep, each call for points timed: (points asked, seconds), the grid first,
+    then the bisections' rounds; here (address None) or on the cluster, the setup loaded first."""
+    from regime.engine import sweep
+    from regime.engine.cli import core
+    from regime.engine.distributed import cluster
+    k = core.knowledge([], "compiled")
+    name, lo, hi, integer = sweep.parse_range(vary)
+    setup = sweep.Probe(core.loaded(core.case("a_chatbot"), k, None, []), name, k, "compiled")
+    calls: list[tuple[int, float]] = []
+
+    class Timed:
+        def __init__(self, inner) -> None:
+            self.inner, self.width = inner, inner.width
+
+        def __call__(self, values: list[float]) -> list:
+            start = time.perf_counter()
+            got = list(self.inner(values))
+            calls.append((len(values), time.perf_counter() - start))
+            return got
+
+    if address is None:
+        setup.warm()
+        sweep._run(setup, lo, hi, integer, Timed(sweep._Here(setup)))
+        return calls
+    with cluster.session(address, setup) as there:
+        sweep._run(setup, lo, hi, integer, Timed(sweep._There(there, name)))
+    return calls
+
+
+def report_rounds(rounds: dict[int, list[tuple[int, float]]]) -> None:
+    """Where a sweep's time goes: the grid in one map, then one call per bisection round."""
+    print("sweep, setup loaded (grid: one map; then one round per bisection step, flips side by side):")
+    for n, calls in sorted(rounds.items()):
+        (grid, t_grid), steps = calls[0], calls[1:]
+        probes, t_steps = sum(c for c, _ in steps), sum(t for _, t in steps)
+        where = "here (serial)" if n == 0 else f"dask {n} worker(s)"
+        per_round = t_steps / max(1, len(steps))
+        print(f"  {where:18s} grid: {grid} points {t_grid * 1e3:5.0f} ms ({t_grid / grid * 1e3:5.1f} ms/pt); "
+              f"bisections: {len(steps)} rounds, {probes} probes {t_steps * 1e3:5.0f} ms "
+              f"({per_round * 1e3:5.1f} ms/round)")
 
 
 def report(rows: dict[str, dict[str, float]], work: dict, sizes: dict[str, int], job: Path) -> None:
@@ -117,9 +176,10 @@ def report(rows: dict[str, dict[str, float]], work: dict, sizes: dict[str, int],
         for label, t in times.items():
             print(f"  {label:18s} {t:7.2f} s  {t / units * 1e3:7.1f} ms/unit  {base / t:5.2f}x of --jobs 1")
         scaling = times["dask 1 worker(s)"] / times["dask 2 worker(s)"]
-        overhead = (times["dask 2 worker(s)"] - times["local --jobs 2"]) / units
+        local = "local --jobs 2" if "local --jobs 2" in times else "local --jobs 1"
+        overhead = (times["dask 2 worker(s)"] - times[local]) / units
         print(f"  dask 2 workers vs 1: {scaling:.2f}x; "
-              f"over the local pool of 2: {overhead * 1e3:+.1f} ms/unit\n")
+              f"over the {local}: {overhead * 1e3:+.1f} ms/unit\n")
     trace_bytes = sum(p.stat().st_size for p in job.iterdir())
     per_rank, size = rows["trace"]["local --jobs 1"] / work["trace"][1], trace_bytes / work["trace"][1]
     print(f"trace: {size / 1e6:.2f} MB per rank (gzip), {per_rank * 1e3:.0f} ms per rank serially "

@@ -74,9 +74,30 @@ def cli(*args: str) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-def same_both_ways(cluster, *args: str) -> tuple[int, str, str]:
-    """The local run (two processes: the output is the same for any --jobs) and the cluster's."""
-    local = cli(*args, "--jobs", "2")
+@pytest.fixture
+def here(tmp_path, monkeypatch) -> Path:
+    """Work in tmp_path with relative paths: only the client can resolve them as given."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@contextlib.contextmanager
+def a_worker_dies(cluster, marker: Path, nth: int = 4):
+    """Within: the first worker to start its `nth` regime task exits (once); after: both back."""
+    client = cluster[1]
+    client.register_plugin(_DieOnce(str(marker), nth))
+    try:
+        yield
+    finally:
+        client.unregister_worker_plugin("die-once")
+    assert marker.exists()  # a worker did die mid-run
+    client.wait_for_workers(2, timeout=60)
+
+
+def same_both_ways(cluster, *args: str, jobs: tuple[str, ...] = ("--jobs", "2")) -> tuple[int, str, str]:
+    """The local run (two processes: the output is the same for any --jobs; `jobs=()` for a
+    command without them) and the cluster's."""
+    local = cli(*args, *jobs)
     remote = cli(*args, "--scheduler", cluster[0].scheduler_address)
     assert remote[0] == local[0]
     assert remote[2] == local[2]
@@ -86,10 +107,9 @@ def same_both_ways(cluster, *args: str) -> tuple[int, str, str]:
 
 # ---- trace ------------------------------------------------------------------------------------
 
-def test_hta_two_ranks_and_a_missing_one(cluster, tmp_path, monkeypatch):
+def test_hta_two_ranks_and_a_missing_one(cluster, here):
     for name in HTA_RANKS:
-        shutil.copy(DATA / name, tmp_path / name)
-    monkeypatch.chdir(tmp_path)  # relative paths: only the client can resolve them as given
+        shutil.copy(DATA / name, here / name)
     code, out, err = same_both_ways(cluster, "trace", *HTA_RANKS, "gone.json.gz", "-f", "json")
     assert code == 2 and err.startswith("error: gone.json.gz:") and err.count("\n") == 1
     assert [r["trace"] for r in orjson.loads(out)["ranks"]] == list(HTA_RANKS)
@@ -113,13 +133,12 @@ def _rank(folder: Path, rank: int, gap_us: float) -> None:
         orjson.dumps({"distributedInfo": {"rank": rank}, "traceEvents": ev}))
 
 
-def test_sixty_four_ranks_with_one_straggler(cluster, tmp_path, monkeypatch):
-    ranks = tmp_path / "job"
+def test_sixty_four_ranks_with_one_straggler(cluster, here):
+    ranks = here / "job"
     ranks.mkdir()
     straggler = 37
     for r in range(64):
         _rank(ranks, r, 60.0 if r == straggler else 5.0 + (r % 3))
-    monkeypatch.chdir(tmp_path)
     code, out, _ = same_both_ways(cluster, "trace", "job", "-f", "json")
     report = orjson.loads(out)
     assert code == 0 and len(report["ranks"]) == 64
@@ -138,9 +157,8 @@ def _cases(folder: Path, n: int) -> Path:
     return folder
 
 
-def test_two_thousand_generated_cases(cluster, tmp_path, monkeypatch):
-    _cases(tmp_path / "fleet", 2000)
-    monkeypatch.chdir(tmp_path)
+def test_two_thousand_generated_cases(cluster, here):
+    _cases(here / "fleet", 2000)
     # text, --quiet: the summary table, a row per case (its regime, ceiling, first fix); the
     # full reports' bytes are compared on the built-in cases and in the test that kills a worker
     code, out, err = same_both_ways(cluster, "diagnose", "fleet", "gone.yaml", "--quiet",
@@ -154,34 +172,51 @@ def test_text_and_json_of_the_built_in_cases(cluster):
     assert same_both_ways(cluster, "diagnose", "b_training_run", "a_chatbot")[0] == 0
 
 
-def test_a_worker_killed_mid_run_loses_no_case(cluster, tmp_path, monkeypatch):
-    _cases(tmp_path / "fleet", 120)
-    monkeypatch.chdir(tmp_path)
+def test_a_worker_killed_mid_run_loses_no_case(cluster, here):
+    _cases(here / "fleet", 120)
     local = cli("diagnose", "fleet", "-f", "jsonl", "--engine", "compiled")
-    client = cluster[1]
-    client.register_plugin(_DieOnce(str(tmp_path / "died"), nth=4))
-    try:
+    with a_worker_dies(cluster, here / "died"):
         remote = cli("diagnose", "fleet", "-f", "jsonl", "--engine", "compiled",
                      "--scheduler", cluster[0].scheduler_address)
-    finally:
-        client.unregister_worker_plugin("die-once")
-    assert (tmp_path / "died").exists()  # a worker did die mid-run
     assert remote == local  # every result once, in order
-    client.wait_for_workers(2, timeout=60)
 
 
 # ---- grade ------------------------------------------------------------------------------------
 
-def test_a_thousand_submissions(cluster, tmp_path, monkeypatch):
+def test_a_thousand_submissions(cluster, here):
     answers = sorted(p for p in (ROOT / "answers").iterdir() if p.is_file())
-    klass = tmp_path / "class"
+    klass = here / "class"
     klass.mkdir()
     for i in range(998):
         src = answers[i % len(answers)]
         shutil.copy(src, klass / f"s{i:04d}.{src.name}")
     (klass / "s0998.bad.yaml").write_text("case: [unclosed\n")
     (klass / "s0999.notes.txt").write_text("not an answer format")
-    monkeypatch.chdir(tmp_path)
     code, out, _ = same_both_ways(cluster, "grade", "class", "-f", "json")
     rows = orjson.loads(out)["results"]
     assert code == 2 and len(rows) == 1000 and sum(1 for r in rows if not r["graded"]) >= 2
+
+
+# ---- sweep ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("vary", "code"), [("batch=1..4096", 0),  # 13 grid points, two flips
+                                            ("batch=1..100000000", 2)])  # a point out of range
+def test_a_sweep_and_its_chart(cluster, here, vary, code):
+    args = ("sweep", "a_chatbot", "--vary", vary)
+    assert same_both_ways(cluster, *args, jobs=())[0] == code  # text
+    local = cli(*args, "-f", "json", "--chart", "here.svg")
+    remote = cli(*args, "-f", "json", "--chart", "there.svg", "--scheduler", cluster[0].scheduler_address)
+    assert remote == local
+    if code == 0:
+        assert len(orjson.loads(local[1])["results"][0]["flips"]) == 2
+        assert (here / "there.svg").read_bytes() == (here / "here.svg").read_bytes()
+    else:
+        assert local[2].count("\n") == 1 and "outside the valid range" in local[2]
+
+
+def test_a_worker_killed_mid_sweep_loses_no_point(cluster, here):
+    args = ("sweep", "a_chatbot", "--vary", "batch=1..4096", "-f", "json")
+    local = cli(*args)
+    with a_worker_dies(cluster, here / "died"):
+        remote = cli(*args, "--scheduler", cluster[0].scheduler_address)
+    assert remote == local  # every point once, the same flips

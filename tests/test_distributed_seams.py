@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, TESTS
 
+from regime.core.errors import RegimeError
+from regime.engine import sweep
 from regime.engine.cli import core, diagnose
 from regime.engine.cli.entry import main
 from regime.engine.grading import batch as grading
@@ -33,13 +35,15 @@ def cli(*args: str) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-@pytest.mark.parametrize("command", [["diagnose", "a_chatbot"], ["trace", str(RANK0), str(RANK0)],
-                                     ["grade", str(ROOT / "answers" / "a_chatbot.solution.md")]])
-def test_without_the_extra_the_flag_says_how_to_install_it(monkeypatch, command):
+@pytest.mark.parametrize(("command", "where"), [
+    (["diagnose", "a_chatbot"], "<input>"), (["trace", str(RANK0), str(RANK0)], "<input>"),
+    (["grade", str(ROOT / "answers" / "a_chatbot.solution.md")], "<input>"),
+    (["sweep", "a_chatbot", "--vary", "batch=1..4"], "a_chatbot")])  # sweep names its case in every error
+def test_without_the_extra_the_flag_says_how_to_install_it(monkeypatch, command, where):
     monkeypatch.setitem(sys.modules, "distributed", None)  # `import distributed` fails
     code, out, err = cli(*command, "--scheduler", "tcp://127.0.0.1:1")
     assert (code, out) == (2, "")
-    assert err.count("\n") == 1 and err.startswith("error: <input>: --scheduler:")
+    assert err.count("\n") == 1 and err.startswith(f"error: {where}: --scheduler:")
     assert "pip install 'regime[dask]'" in err
 
 
@@ -101,3 +105,60 @@ def test_variants_as_content_grade_as_the_folder_does(tmp_path):
     want = [grader.grade(p, out) for p in paths]
     assert got == want
     assert [r.graded for r in got] == [True, True, True, False] and "/s2/" in (got[1].variant or "")
+
+
+# ---- sweep: the points a cluster diagnoses, and the bisections' rounds -------------------------
+
+class _Wide:
+    """Points diagnosed here, `width` at a time as a cluster would (sweep's look-ahead), with
+    refusals put in at chosen values; counts the rounds."""
+
+    def __init__(self, setup: sweep.Probe, width: int, refuse: tuple[float, ...] = ()) -> None:
+        self.setup, self.width, self.refuse, self.rounds = setup, width, refuse, 0
+
+    def __call__(self, values: list[float]) -> list[sweep.Probed | RegimeError]:
+        self.rounds += 1
+        return [RegimeError(f"refused at {v:g}", field="--set x") if v in self.refuse
+                else sweep.probe(self.setup, v) for v in values]
+
+
+def _swept(setup: sweep.Probe, vary: str, width: int,
+           refuse: tuple[float, ...] = ()) -> tuple[dict | str, int]:
+    """The sweep's JSON, or the refusal it stops at; and how many rounds it took."""
+    _, lo, hi, integer = sweep.parse_range(vary)
+    wide = _Wide(setup, width, refuse)
+    try:
+        return sweep._run(setup, lo, hi, integer, wide).to_dict(), wide.rounds
+    except RegimeError as err:
+        return str(err), wide.rounds
+
+
+@pytest.mark.parametrize("vary", ["batch=1..512", "batch=1..4096",  # two flips each
+                                  "flop_util=0.01..0.9"])  # one, on a float range
+def test_a_sweep_looking_ahead_finds_the_same_points_in_fewer_rounds(knowledge, vary):
+    setup = pickle.loads(pickle.dumps(sweep.Probe(case_named("a_chatbot", knowledge), vary.split("=")[0],
+                                                  knowledge, "compiled")))
+    serial, one_by_one = _swept(setup, vary, 1)
+    assert serial == sweep.run(case_named("a_chatbot", knowledge), vary, knowledge, "compiled").to_dict()
+    flips = len(serial["flips"])
+    for width in (flips * 3, flips * 7, 64):
+        got, rounds = _swept(setup, vary, width)
+        assert got == serial
+        assert flips == 0 or rounds < one_by_one
+
+
+def test_a_refusal_during_the_bisections_is_the_one_the_serial_run_meets_first(knowledge):
+    vary = "batch=1..512"
+    setup = sweep.Probe(case_named("a_chatbot", knowledge), "batch", knowledge, "compiled")
+    serial, _ = _swept(setup, vary, 1)
+    grid = set(sweep._grid(1, 512, True))
+    bisected = [p["value"] for p in serial["points"] if p["value"] not in grid]
+    first, last = bisected[0], bisected[-1]  # on the first flip's path, on the last one's
+    assert len(serial["flips"]) >= 2
+    for refuse, said in (((first, last), first), ((last,), last)):
+        for width in (1, 3, 64):
+            assert _swept(setup, vary, width, refuse)[0] == f"<input>: --set x: refused at {said:g}"
+
+
+def case_named(name: str, knowledge):
+    return core.loaded(core.case(name), knowledge, None, [])

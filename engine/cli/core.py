@@ -131,7 +131,7 @@ def workers(jobs: int) -> int:
 
 
 def scheduler(given: str | None) -> str | None:
-    """`--scheduler ADDRESS` for every command that has --jobs: the Dask scheduler to send the
+    """`--scheduler ADDRESS` (trace, diagnose, grade, sweep): the Dask scheduler to send the
     work to (else $REGIME_SCHEDULER), or None to run here. Raises RegimeError, before any work
     starts, when the dask extra is not installed."""
     from regime.engine.distributed import cluster

@@ -16,6 +16,7 @@ from regime.engine.cli.options import (
     CasesArg,
     EngineOpt,
     RulesOpt,
+    SchedulerOpt,
     SetOpt,
     TextOrJsonOpt,
     TraceOpt,
@@ -71,6 +72,7 @@ def sweep(
     engine: EngineOpt = "compiled",  # dozens of diagnoses: the faster evaluator, same answers
     trace: TraceOpt = None,
     sets: SetOpt = None,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Re-diagnose CASE along a range of one fact: where the verdict flips, and the ceiling on the way
     (with --set, of the changed case)."""
@@ -78,12 +80,13 @@ def sweep(
     from regime.engine import whatif
 
     try:
+        address = core.scheduler(scheduler)
         k = core.knowledge(rules or [], value(engine))
         path = core.case(case)
         start = core.loaded(path, k, trace, rules or [])
         if sets:
             start = whatif.apply(start, whatif.parse_sets(list(sets), k), k)[0]
-        result = sweeping.run(start, vary, k, value(engine))
+        result = sweeping.run(start, vary, k, value(engine), address)
     except RegimeError as err:
         exit_with(core.refuse(err.located(file=str(case)), value(fmt)))
         return

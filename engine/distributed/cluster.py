@@ -14,6 +14,7 @@ Connections, TLS and authentication are Dask's own: `--scheduler tls://...` with
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import pickle
@@ -67,6 +68,14 @@ def ordered_map(where: str | Any, work: Callable[[S, T], R], items: Iterable[T],
     units: one task and one round trip for several), and `window` tasks are in flight. Raises
     RegimeError when the cluster cannot be used (no Dask, no scheduler, a worker refusing the
     setup)."""
+    with session(where, setup) as s:
+        yield from s.map(work, items, lost, chunk, window)
+
+
+@contextlib.contextmanager
+def session(where: str | Any, setup: Any) -> Iterator[Session]:
+    """The cluster at `where` with `setup` loaded on every worker, for several maps in a row
+    (a sweep's rounds): connecting and loading the setup are paid once. Raises RegimeError."""
     client = connect(where) if isinstance(where, str) else where
     try:
         from regime.engine.distributed import plugin
@@ -78,8 +87,7 @@ def ordered_map(where: str | Any, work: Callable[[S, T], R], items: Iterable[T],
             raise RegimeError(f"a Dask worker could not load the setup: {type(err).__name__}: {err}",
                               field="--scheduler") from None
         try:
-            run = _Run(client, setup_plugin.token, work, lost)
-            yield from run.stream(_chunks(items, chunk), window or _window(client))
+            yield Session(client, setup_plugin.token)
         finally:
             client.unregister_worker_plugin(setup_plugin.name)
     finally:
@@ -87,9 +95,21 @@ def ordered_map(where: str | Any, work: Callable[[S, T], R], items: Iterable[T],
             client.close()
 
 
-def _window(client: Any) -> int:
-    threads = sum(client.nthreads().values())
-    return max(1, threads) * WINDOW_PER_THREAD
+class Session:
+    """One setup loaded on the cluster; each map's tasks carry only their items."""
+
+    def __init__(self, client: Any, token: str) -> None:
+        self.client, self.token, self.count = client, token, 0
+
+    def threads(self) -> int:
+        """How many units the cluster runs at once now."""
+        return max(1, sum(self.client.nthreads().values()))
+
+    def map(self, work: Callable[[Any, T], R], items: Iterable[T], lost: Callable[[T, str], R],
+            chunk: int = 1, window: int | None = None) -> Iterator[R]:
+        """`work(setup, item)` for each item, in input order (see ordered_map)."""
+        run = _Run(self, work, lost)
+        yield from run.stream(_chunks(items, chunk), window or self.threads() * WINDOW_PER_THREAD)
 
 
 def _chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
@@ -104,15 +124,15 @@ class _Run:
     to its event-loop thread (and on a busy machine a wait to be scheduled), so they are few:
     one per refill and two per batch of results, not two per task."""
 
-    def __init__(self, client: Any, token: str, work: Callable, lost: Callable) -> None:
-        self.client, self.token, self.work, self.lost = client, token, work, lost
-        self.count = 0
+    def __init__(self, session: Session, work: Callable, lost: Callable) -> None:
+        self.session, self.client, self.work, self.lost = session, session.client, work, lost
 
     def submit(self, chunks: list[list]) -> list:
         from regime.engine.distributed.plugin import run
-        keys = [f"regime-{self.token}-{self.count + i}" for i in range(len(chunks))]
-        self.count += len(chunks)
-        return self.client.map(run, [self.token] * len(chunks), [self.work] * len(chunks), chunks,
+        s = self.session
+        keys = [f"regime-{s.token}-{s.count + i}" for i in range(len(chunks))]
+        s.count += len(chunks)
+        return self.client.map(run, [s.token] * len(chunks), [self.work] * len(chunks), chunks,
                                key=keys, pure=False)
 
     def stream(self, chunks: Iterator[list], window: int) -> Iterator:
