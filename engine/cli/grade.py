@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from regime.core.escape import markdown_inline
+from regime.core.escape import markdown_inline, one_line
 from regime.engine.cli import core, writers
 from regime.engine.cli.options import JobsOpt, RulesOpt, SchedulerOpt
 
@@ -76,7 +76,7 @@ def grade(
     _write(results, fmt, out, output)
     warned = [r for r in results if any(n.startswith("WARNING:") for n in r.notes)]
     for r in warned[:20]:
-        sys.stderr.write(f"warning: {r.submission}: {r.notes[0].removeprefix('WARNING: ')}\n")
+        sys.stderr.write(one_line(f"warning: {r.submission}: {r.notes[0].removeprefix('WARNING: ')}") + "\n")
     if len(warned) > 20:
         sys.stderr.write(f"warning: ... and {len(warned) - 20} more answer(s) look written on a variant\n")
     failed = [r for r in results if not r.graded]
@@ -141,7 +141,7 @@ def _wrote(out: Path, files: list[Path]) -> None:
     """`-o` names a folder here: say so, and what went into it."""
     shown = ", ".join(str(f.relative_to(out)) for f in files[:3]) + (f", ... ({len(files)} files)"
                                                                      if len(files) > 3 else "")
-    sys.stderr.write(f"wrote into the folder {out}/: {shown}\n")
+    sys.stderr.write(one_line(f"wrote into the folder {out}/: {shown}") + "\n")
 
 
 exercise_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
@@ -170,12 +170,13 @@ def make(
     try:
         path = core.case(case)
         roster = exercise.read_roster(students)
-        sys.stderr.write(f"roster: {len(roster)} student id(s) from column '{roster.column}' of {students}\n")
+        sys.stderr.write(one_line(f"roster: {len(roster)} student id(s) from column '{roster.column}' of "
+                                  f"{students}") + "\n")
         spec_files = exercise.spec_files(rules or [])
         ex = exercise.make(grader, path, roster, seed, out, cover, spec_files)
     except RegimeError as err:
         raise _fail(err) from None
-    sys.stdout.write(ex.statement() + "\n")
+    sys.stdout.write(writers.text.lines([ex.statement()]))
     sys.stderr.write(f"wrote into the folder {out}/: handout/ (one variant per student), keys/ "
                      "(their keys and the manifest)\n")
 

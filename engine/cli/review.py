@@ -53,8 +53,8 @@ def report(
     outcomes = [_outcome(item, k, value(engine), beneath, trace, rules or [], list(sets or []))
                 for item in core.cases(cases or [], trace)]
     if out.suffix and not out.is_dir():  # `-o review.html` reads like one file: say it is not
-        sys.stderr.write(f"note: {out} is a folder: a report is several files per case, with "
-                         f"{out / 'index.html'} to open\n")
+        sys.stderr.write(writers.text.lines([f"note: {out} is a folder: a report is several files per case, "
+                                             f"with {out / 'index.html'} to open"]))
     written = report_files.write_all(outcomes, k, out)
     failed = [o for o in outcomes if o.error is not None]
     for o in failed:

@@ -68,7 +68,8 @@ def trace(
     if output is not None:
         mapping.pop("id")  # a case file's id is its file name, as for every other case
         _write(output, _case_text(mapping, fmt), fmt)
-        sys.stderr.write(f"wrote {output}: {len(mapping['facts'])} facts measured from {trace_file}\n")
+        sys.stderr.write(one_line(f"wrote {output}: {len(mapping['facts'])} facts measured from {trace_file}")
+                         + "\n")
     if fmt is CaseFormat.json:
         writers.emit(writers.Output([mapping], {"traces": 1, "facts": len(mapping["facts"])}), "json")
     elif output is None:
