@@ -21,7 +21,7 @@ COMMANDS = typer.main.get_command(app).commands  # type: ignore[attr-defined]
 # command -> the arguments that follow the case reference
 CASE_COMMANDS = {"diagnose": [], "why": ["regime"], "report": ["-o", "{tmp}/out"],
                  "sweep": ["--vary", "batch=1..4"]}
-SHARED = (core.RULES, core.ENGINE, core.TRACE)
+SHARED = (core.RULES, core.ENGINE, core.TRACE, core.SET)  # --set: every command that diagnoses a case
 
 
 def _params(command: str) -> dict[str, object]:

@@ -94,7 +94,7 @@ def test_case_file_written_by_the_cli_is_a_valid_case(tmp_path, knowledge):
     assert abs(rec.value - 0.016756) < 1e-5
     assert d.facts["peak_bw"].source == "catalogue"  # Tesla V100-SXM2-32GB matched the catalogue
     as_json = run_cli("trace", str(MI250), "--format", "json")
-    assert json.loads(as_json.stdout)["facts"]["kernel_count"] == 14
+    assert json.loads(as_json.stdout)["results"][0]["facts"]["kernel_count"] == 14
 
 
 def test_diagnose_with_trace_leads_back_to_the_file(knowledge):

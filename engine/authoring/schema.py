@@ -96,9 +96,11 @@ class EnvelopeError(BaseModel):
 
 
 class Envelope(BaseModel):
-    """What every command writes on stdout for `--format json` (engine/cli/core.py: envelope);
+    """What every command writes on stdout for `--format json` (engine/cli/writers/envelope.py),
+    and every JSON file Regime writes of its own (a report's CASE.json, grade's grades.json);
     formats owned by other tools (Gradescope, PrairieLearn, a case from `regime trace -o`) keep
-    theirs. `results` hold the command's own items; `summary` its counts."""
+    theirs. `results` hold the command's own items; `summary` its counts; `statistics`, only
+    where a command has figures beyond counts (grade: per case, the class's)."""
 
     model_config = ConfigDict(extra="forbid")
     regime_version: str
@@ -106,6 +108,7 @@ class Envelope(BaseModel):
     results: list[Any]
     errors: list[EnvelopeError]
     summary: dict[str, int]
+    statistics: dict[str, Any] | None = None
 
 
 MODELS: dict[str, type[BaseModel]] = {"pack": Pack, "layer": Pack, "case": Case, "test": PackTests,

@@ -13,10 +13,8 @@ from typing import Annotated
 import typer
 import yaml
 
-from regime.core.errors import RegimeError
 from regime.engine.cli import core
 from regime.engine.cli.options import (
-    CaseArg,
     CasesArg,
     DiagnoseFormatOpt,
     EngineOpt,
@@ -26,7 +24,6 @@ from regime.engine.cli.options import (
     RulesOpt,
     SchedulerOpt,
     SetOpt,
-    TextOrJsonOpt,
     TraceOpt,
     exit_with,
     value,
@@ -77,40 +74,6 @@ def diagnose(
     exit_with(run_diagnose(opts))
 
 
-@app.command(epilog=examples("why"))
-def why(
-    case: CaseArg,
-    subject: Annotated[str, typer.Argument(help="Rule id, lever, claim, finding id or fact name.",
-                                           metavar="SUBJECT")],
-    rules: RulesOpt = None,
-    engine: EngineOpt = core.ENGINE.default,
-    trace: TraceOpt = None,
-    sets: SetOpt = None,
-    fmt: TextOrJsonOpt = core.TEXT_OR_JSON.default,
-) -> None:
-    """Why (or why not) a conclusion: each rule about SUBJECT, clause by clause, on CASE's facts
-    (with --set, on the changed case's)."""
-    from regime.engine import explain
-    try:
-        k = core.knowledge(rules or [], value(engine))
-        about = explain.rules_about(subject, k)
-        d = core.diagnosis(core.case(case), k, value(engine), trace, rules or [], list(sets or []))
-    except RegimeError as err:
-        exit_with(core.refuse(err, value(fmt)))
-        return
-    first = explain.answer(subject, about, d, k)
-    answers = [explain.explain(rule, d, k) for rule in about]
-    if value(fmt) == "json":
-        rules_said = [{"rule": rule.id, "lines": lines} for rule, lines in zip(about, answers, strict=True)]
-        result = {"case": d.case, "subject": subject, "answer": first, "rules": rules_said}
-        sys.stdout.write(core.envelope([result], [], {"rules": len(rules_said)}))
-        return
-    from regime.core.escape import terminal_text  # packs and cases are untrusted text
-    sys.stdout.write(terminal_text(first) + "\n\n")
-    for lines in answers:
-        sys.stdout.write("\n".join(map(terminal_text, lines)) + "\n\n")
-
-
 def _print_version(show: bool) -> None:
     if show:
         from regime.engine.knowledge.version import version_text
@@ -128,12 +91,12 @@ def _root(version: Annotated[bool, typer.Option(
 
 
 def _register() -> None:
-    from regime.engine.cli import check, compare, init, listing, packtest, review, schema
+    from regime.engine.cli import check, compare, init, listing, packtest, review, schema, why
     from regime.engine.cli import grade as grading_cli
     from regime.engine.cli import trace as trace_command
 
     commands: dict[str, Callable[..., None]] = {
-        "trace": trace_command.trace, "report": review.report, "sweep": review.sweep,
+        "why": why.why, "trace": trace_command.trace, "report": review.report, "sweep": review.sweep,
         "test": packtest.test, "check": check.check, "list": listing.list_,
         "schema": schema.schema, "grade": grading_cli.grade, "compare": compare.compare,
         "init": init.init}

@@ -8,15 +8,14 @@ else the pass time; a rate (per second) improves upward, a time downward, read f
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from regime.core.errors import RegimeError
-from regime.engine.cli import core
-from regime.engine.cli.options import EngineOpt, RulesOpt, exit_with, value
+from regime.engine.cli import core, writers
+from regime.engine.cli.options import EngineOpt, FormatOpt, RulesOpt, exit_with, value
 
 PHASE_METRIC = "pass_time"  # derive_achieved.yaml: the phase's own metric, when no complaint names one
 TRACE_SUFFIXES = (".json", ".gz")
@@ -29,7 +28,7 @@ def compare(
         metavar="AFTER", help="the case (or trace) after it")],
     lever: Annotated[str | None, typer.Option(
         "--lever", metavar="LEVER", help="the fix the change made (default: every fix)")] = None,
-    fmt: Annotated[str, typer.Option("--format", metavar="text|json", help="text or json")] = "text",
+    fmt: FormatOpt = core.FORMAT.default,
     rules: RulesOpt = None,
     engine: EngineOpt = core.ENGINE.default,
 ) -> None:
@@ -39,20 +38,17 @@ def compare(
         k = core.knowledge(value(rules or []), value(engine))
         b, a = _diagnose(before, k, value(engine)), _diagnose(after, k, value(engine))
         row = comparison(b, a, lever)
-        if fmt == "json":
-            sys.stdout.write(core.Envelope("json").head() + core.Envelope("json").item(
-                core.json_body(row, "json")) + core.Envelope("json").tail({"cases": 1}))
-        else:
-            sys.stdout.write(_text(row))
+        writers.emit(writers.Output([row], {"cases": 2, "fixes": len(row["fixes"])}, text=lambda: _text(row)),
+                     value(fmt))
         return 0
-    exit_with(_guarded(run))
+    exit_with(_guarded(run, value(fmt)))
 
 
-def _guarded(run) -> int:
+def _guarded(run, fmt: str) -> int:
     try:
         return run()
     except RegimeError as err:
-        return core.refuse(err)
+        return core.refuse(err, fmt)
 
 
 def _diagnose(ref: str, k, engine: str):
@@ -105,6 +101,6 @@ def _text(row: dict[str, Any]) -> str:
                     if f["speedup_expected"] is not None else "")
         lines.append(f"  {f['lever']}: at most {f['speedup_bound']:.2f}x ({f['speedup_basis']}) — {held}, "
                      f"tightness {f['tightness']:.2f}{expected}")
-    return "\n".join(lines) + "\n"
+    return writers.text.lines(lines)
 
 

@@ -7,21 +7,18 @@ a folder (its *.yaml files, sorted), a built-in case's name, or with none, every
 (the trace alone under `--trace`). A reference that cannot be read becomes a RegimeError in its
 place, so a batch reports it where it stood and still runs the rest.
 
-(Over 400 lines because options, inputs, errors and the JSON envelope are the one contract
-every command shares, and --scheduler joined it; the envelope, its last section, is the next to
-move to a module of its own once `grade` and `trace` write it too.)
+What a command writes, in each format, is the writers' (cli/writers/): this module only says
+what went wrong and with which exit code.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import regime
 from regime.core.errors import RegimeError, one_line
 
 EXIT_OK = 0
@@ -68,8 +65,9 @@ TRACE = Opt(("--trace",), "PyTorch profiler (Kineto) trace, .json or .json.gz: i
 DIAGNOSE_FORMAT = Opt(("--format", "-f"), "text (people), json (one envelope), jsonl (one JSON object "
                       "per case and line), markdown (a review document).", "FORMAT", default="text",
                       choices=("text", "json", "jsonl", "markdown"))
-TEXT_OR_JSON = Opt(("--format", "-f"), "text (people) or json.", "FORMAT", default="text",
-                   choices=("text", "json"))
+FORMAT = Opt(("--format", "-f"), "text (people), json (one envelope), jsonl (one JSON object per "
+             "line), markdown (a document).", "FORMAT", default="text",
+             choices=("text", "json", "jsonl", "markdown"))
 SET = Opt(("--set",), "What-if: re-diagnose with a changed fact and show what changed. Repeatable.",
           "NAME=VALUE", default=(), repeat=True)
 QUIET = Opt(("--quiet", "-q"), "Text: print only the summary table that ends a batch.", default=False)
@@ -285,142 +283,15 @@ def _coded(e: RegimeError) -> str:
 
 
 def refuse(err: RegimeError | str, fmt: str = "text") -> int:
-    """Report `err` and give the exit code of a refused input; with `--format json` stdout
-    still gets its envelope, with no results and the error in `errors`."""
+    """Report `err` on stderr and give the exit code of a refused input; a structured format
+    still gets its document on stdout (json: the envelope with the error in `errors`)."""
+    from regime.engine.cli import writers
     error(err)
-    if fmt == "json":
-        sys.stdout.write(envelope([], error_dicts(err), {"refused": 1}))
+    writers.refusal(err, fmt)
     return EXIT_BAD_INPUT
 
 
 def error_dicts(err: RegimeError | str, file: str | None = None) -> list[dict[str, Any]]:
     """Each error of an input as the envelope's `errors` hold them: file, line, field, message."""
-    if not isinstance(err, RegimeError):
-        return [{"file": file, "line": None, "field": None, "message": one_line(str(err))}]
-    return [{"file": e.file or file, "line": e.line, "field": e.field, "message": one_line(e.message)}
-            for e in err.all()]
-
-
-# ---- output: the envelope every --format json/jsonl writes ----------------------------------
-
-SCHEMA_VERSION = 1  # of the envelope (schemas/envelope.schema.json); raised when a script must change
-
-
-def envelope(results: Sequence[Any], errors: Sequence[dict[str, Any]], summary: dict[str, int]) -> str:
-    """The one JSON document every command writes for `--format json` (sweep, list, why, check,
-    test, ...): `regime_version`, `schema_version`, `results`, `errors` (file, line, field,
-    message) and `summary` (counts). `regime diagnose` streams the same shape (Envelope)."""
-    doc = {"regime_version": regime.__version__, "schema_version": SCHEMA_VERSION,
-           "results": list(results), "errors": list(errors), "summary": summary}
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-
-
-@dataclass(frozen=True)
-class Done:
-    """One input's output in the chosen format; `error` is set when it was refused."""
-
-    body: str
-    error: tuple[str, ...] | None = None  # its error lines, when refused
-    row: tuple[str, ...] | None = None  # text: this case's row of the summary table
-    errors: tuple[dict[str, Any], ...] = ()  # when refused: its errors, for the envelope's `errors`
-
-
-def json_body(entry: dict[str, Any], fmt: str) -> str:
-    """One result: a line for jsonl, an indented member of the envelope's `results` for json."""
-    if fmt == "jsonl":
-        return json.dumps(entry, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    text = json.dumps(entry, indent=2, sort_keys=True, ensure_ascii=False)
-    return "\n".join("    " + line for line in text.split("\n"))
-
-
-class Envelope:
-    """Frames results as they stream: `{"regime_version", "schema_version", "results": [...],
-    "errors": [...], "summary"}` for json (the shape of `envelope`), one object per line for
-    jsonl, separators for markdown, nothing for text."""
-
-    def __init__(self, fmt: str) -> None:
-        self.fmt = fmt
-        self.count = 0
-        self.errors: list[dict[str, Any]] = []
-
-    def head(self) -> str:
-        if self.fmt == "json":
-            return (f'{{\n  "regime_version": {json.dumps(regime.__version__)},\n'
-                    f'  "schema_version": {SCHEMA_VERSION},\n  "results": [')
-        return ""
-
-    def item(self, body: str) -> str:
-        self.count += 1
-        if self.fmt == "json":
-            return ("\n" if self.count == 1 else ",\n") + body
-        if self.fmt == "jsonl":
-            return body + "\n"
-        if self.fmt == "markdown" and self.count > 1:
-            return "\n" + body
-        return body
-
-    def tail(self, summary: dict[str, int]) -> str:
-        if self.fmt != "json":
-            return ""
-        close = "\n  ]" if self.count else "]"
-        errors = json.dumps(self.errors, indent=2, ensure_ascii=False).replace("\n", "\n  ")
-        counts = json.dumps(summary, indent=2, sort_keys=True).replace("\n", "\n  ")
-        return f'{close},\n  "errors": {errors},\n  "summary": {counts}\n}}\n'
-
-
-def write(results: Iterable[Done], fmt: str, total: int, rows: list[tuple[str, ...]]) -> int:
-    """Write each result as it comes, in input order, each refusal also on stderr; returns how
-    many were refused."""
-    envelope = Envelope(fmt)
-    sys.stdout.write(envelope.head())
-    refused = 0
-    with _progress(total) as advance:  # sys.stdout is looked up each time: the bar may proxy it
-        for done in results:
-            if done.error is not None:
-                refused += 1
-                envelope.errors.extend(done.errors)
-                if not (done.body and _one_terminal()):  # the report shows it in its place
-                    write_errors(done.error)
-            if done.row is not None:
-                rows.append(done.row)
-            sys.stdout.write(envelope.item(done.body))
-            sys.stdout.flush()
-            advance()
-    sys.stdout.write(envelope.tail({"cases": total, "diagnosed": total - refused, "refused": refused}))
-    sys.stdout.flush()
-    if refused:
-        sys.stderr.write(f"{refused} of {total} case(s) could not be diagnosed\n")
-    return refused
-
-
-def _one_terminal() -> bool:
-    """stdout and stderr are the same terminal: an error shown in the report is not shown twice."""
-    try:
-        return sys.stdout.isatty() and sys.stderr.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
-class _progress:
-    """A rich progress bar on stderr, only when stderr is a terminal and there is a batch."""
-
-    def __init__(self, total: int) -> None:
-        self.total = total
-        self.bar: Any = None
-
-    def __enter__(self):
-        if self.total < 2 or not sys.stderr.isatty():
-            return lambda: None
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-        self.bar = Progress(TextColumn("diagnosing"), BarColumn(), MofNCompleteColumn(),
-                            TimeRemainingColumn(), console=Console(stderr=True), transient=True,
-                            redirect_stdout=sys.stdout.isatty())
-        self.bar.start()
-        task = self.bar.add_task("cases", total=self.total)
-        return lambda: self.bar.advance(task)
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.stop()
-
+    from regime.engine.cli.writers import envelope
+    return envelope.error_dicts(err, file)

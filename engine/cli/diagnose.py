@@ -18,8 +18,9 @@ from typing import IO, Any
 
 from regime.core.errors import RegimeError
 from regime.engine import batch
-from regime.engine.cli import core
-from regime.engine.cli.core import Done
+from regime.engine.cli import core, writers
+from regime.engine.cli.writers.streamed import Done, write
+from regime.engine.cli.writers.text import Style
 from regime.engine.knowledge.model import Knowledge
 from regime.engine.report import output
 
@@ -51,7 +52,7 @@ def main(opts: dict[str, Any]) -> int:
     finally:
         core.settled()
     inputs = core.cases(opts["refs"], trace)
-    setup = Setup(k, fmt, _Style.of(sys.stdout) if fmt == "text" else None, engine, opts["quiet"],
+    setup = Setup(k, fmt, Style.of(sys.stdout) if fmt == "text" else None, engine, opts["quiet"],
                   tuple(sets), measured, bool(opts.get("full")))
     _WORKER["setup"] = setup
     if address is not None:
@@ -65,7 +66,7 @@ def main(opts: dict[str, Any]) -> int:
                                     lost=lost)
     rows: list[tuple[str, ...]] = []
     try:
-        refused = core.write(results, fmt, len(inputs), rows)
+        refused = write(results, fmt, len(inputs), rows)
     except RegimeError as err:  # the cluster went away mid-run
         return core.refuse(err, fmt)
     if setup.style is not None and (len(inputs) > 1 or opts["quiet"]):
@@ -84,34 +85,13 @@ def _check_sets(sets: list[str], k, trace: Path | None) -> None:
 
 
 @dataclass(frozen=True)
-class _Style:
-    """How the parent's terminal renders rich text, so a worker can render for it."""
-
-    width: int
-    terminal: bool
-    color_system: str | None
-
-    @classmethod
-    def of(cls, stream: Any) -> _Style:
-        from rich.console import Console
-        c = Console(file=stream)
-        return cls(c.width, c.is_terminal, c.color_system)
-
-    def console(self, buffer: IO[str]):
-        from rich.console import Console
-        return Console(file=buffer, width=self.width, force_terminal=self.terminal,
-                       # rich reads color_system back as str; it is one of the names it takes
-                       color_system=self.color_system, highlight=False)  # type: ignore[arg-type]
-
-
-@dataclass(frozen=True)
 class Setup:
     """What rendering one case needs besides the case: made once by the command, inherited by
     forked `--jobs` workers, pickled once to each `--scheduler` worker (content, not paths)."""
 
     k: Knowledge
     fmt: str
-    style: _Style | None
+    style: Style | None
     engine: str
     quiet: bool = False
     sets: tuple[str, ...] = ()
@@ -128,7 +108,7 @@ _WORKER: dict[str, Setup] = {}  # this process's setup (inherited on fork)
 CHUNK = 8  # cases per Dask task: a case takes milliseconds, a task's round trip about as long
 
 
-def _setup(rules: list[Path], fmt: str, style: _Style | None, engine: str, trace: Path | None = None,
+def _setup(rules: list[Path], fmt: str, style: Style | None, engine: str, trace: Path | None = None,
            quiet: bool = False, sets: list[str] | None = None, full: bool = False) -> None:
     if "setup" not in _WORKER:  # a spawned worker: load (from the knowledge cache) and compile
         k = core.knowledge(rules, engine)
@@ -176,7 +156,7 @@ def lost(item: Path | core.CaseText | RegimeError, why: str) -> Done:
 def _render(setup: Setup, d, file: str) -> str:
     k, fmt = setup.k, setup.fmt
     if fmt in ("json", "jsonl"):
-        return core.json_body(output.entry(d, k, file), fmt)
+        return writers.body(output.entry(d, k, file), fmt)
     if fmt == "markdown":
         return output.to_markdown(d, k)
     buffer = io.StringIO()
@@ -203,7 +183,7 @@ def _what_if(setup: Setup, path: Path, file: str, text: str | None) -> Done:
     if fmt in ("json", "jsonl"):
         entry = output.entry(w.diagnosis, k, file)
         entry["what_if"] = review_text.what_if_doc(w, diff)
-        return Done(core.json_body(entry, fmt))
+        return Done(writers.body(entry, fmt))
     if fmt == "markdown":
         return Done(review_text.what_if_markdown(model, w, diff))
     buffer = io.StringIO()
@@ -221,9 +201,9 @@ def _console(setup: Setup, buffer: IO[str]):
 def _refused(setup: Setup, err: RegimeError, file: str) -> Done:
     fmt, errors = setup.fmt, tuple(core.error_dicts(err, file))
     if fmt in ("json", "jsonl"):
-        return Done(core.json_body(output.refused_entry(err, file), fmt), core.lines(err), errors=errors)
+        return Done(writers.body(output.refused_entry(err, file), fmt), core.lines(err), errors=errors)
     if fmt == "markdown":
-        return Done(output.refused_markdown(err, file), core.lines(err), errors=errors)
+        return Done(writers.markdown.refused(file, errors), core.lines(err), errors=errors)
     from regime.engine.report import review_text
     buffer = io.StringIO()
     if not setup.quiet:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from enum import StrEnum
 from typing import Annotated, Any
 
@@ -10,10 +9,11 @@ import typer
 
 from regime.core import units
 from regime.core.errors import RegimeError
+from regime.core.escape import one_line
 from regime.core.yamlsrc import line_of, load_yaml
 from regime.engine import api
-from regime.engine.cli import core
-from regime.engine.cli.options import RulesOpt, TextOrJsonOpt, exit_with, value
+from regime.engine.cli import core, writers
+from regime.engine.cli.options import FormatOpt, RulesOpt, exit_with, value
 from regime.engine.knowledge.model import Knowledge
 from regime.engine.knowledge.paths import builtin_cases
 from regime.facts.catalogue import CATALOGUE_DIR
@@ -33,7 +33,7 @@ class What(StrEnum):
 
 def list_(
     what: Annotated[What, typer.Argument(help="What to list.")],
-    fmt: TextOrJsonOpt = core.TEXT_OR_JSON.default,
+    fmt: FormatOpt = core.FORMAT.default,
     rules: RulesOpt = None,
 ) -> None:
     """List facts, hardware, models, levers, claims, rules, parameters or built-in cases."""
@@ -43,16 +43,32 @@ def list_(
     except RegimeError as err:
         exit_with(core.refuse(err, value(fmt)))
         return
-    if value(fmt) == "json":
-        sys.stdout.write(core.envelope(items, [], {"items": len(items)}))
-        return
-    for item in items:
-        extra = "  ".join(f"{key}: {_text(item[key])}" for key in TEXT_FIELDS[what]
-                          if item.get(key) not in (None, "", []))
-        sys.stdout.write(f"{item['name']}  {extra}  ({item['where']})\n")
+    writers.emit(writers.Output(items, {"items": len(items)}, text=lambda: _text(what, items),
+                                markdown=lambda: _markdown(what, items)), value(fmt))
 
 
-def _text(value: Any) -> str:
+def _text(what: What, items: list[dict[str, Any]]) -> str:
+    """One line per item: its name, its non-empty fields, where it is declared."""
+    from regime.engine.cli.writers import text
+    return text.lines(one_line(_line(what, item)) for item in items)
+
+
+def _line(what: What, item: dict[str, Any]) -> str:
+    extra = [f"{key}: {_cell(item[key])}" for key in TEXT_FIELDS[what] if _cell(item.get(key))]
+    return "  ".join([item["name"], *extra, f"({item['where']})"])
+
+
+def _markdown(what: What, items: list[dict[str, Any]]) -> str:
+    """A table: name, the fields the text shows, where."""
+    from regime.engine.cli.writers import markdown
+    columns = ("name", *TEXT_FIELDS[what], "where")
+    return markdown.heading(f"regime list {what.value}") + markdown.table(
+        columns, ([_cell(item.get(c)) for c in columns] for item in items))
+
+
+def _cell(value: Any) -> str:
+    if value in (None, "", []):
+        return ""
     return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
 
 

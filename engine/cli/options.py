@@ -34,7 +34,7 @@ def value(v: Any) -> Any:
 
 Engine = choices(core.ENGINE)
 DiagnoseFormat = choices(core.DIAGNOSE_FORMAT)
-TextOrJson = choices(core.TEXT_OR_JSON)
+Format = choices(core.FORMAT)
 
 CasesArg = Annotated[list[Path] | None, typer.Argument(help=core.CASES_HELP, metavar="CASE",
                                                          show_default=False)]
@@ -49,7 +49,7 @@ TraceOpt = Annotated[Path | None, option(core.TRACE)]
 SetOpt = Annotated[list[str] | None, option(core.SET)]
 QuietOpt = Annotated[bool, option(core.QUIET)]
 FullOpt = Annotated[bool, option(core.FULL)]
-TextOrJsonOpt = Annotated[TextOrJson, option(core.TEXT_OR_JSON)]  # type: ignore[valid-type]  # as EngineOpt
+FormatOpt = Annotated[Format, option(core.FORMAT)]  # type: ignore[valid-type]  # as EngineOpt
 DiagnoseFormatOpt = Annotated[DiagnoseFormat, option(core.DIAGNOSE_FORMAT)]  # type: ignore[valid-type]  # as EngineOpt
 
 

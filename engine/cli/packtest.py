@@ -9,8 +9,8 @@ from typing import Annotated
 import typer
 
 from regime.core.errors import RegimeError
-from regime.engine.cli import core
-from regime.engine.cli.options import RulesOpt, TextOrJsonOpt, exit_with, value
+from regime.engine.cli import core, writers
+from regime.engine.cli.options import FormatOpt, RulesOpt, exit_with, value
 
 
 def test(
@@ -20,7 +20,7 @@ def test(
              "layers', else the built-in packs'.")] = None,
     rules: RulesOpt = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List passing tests too.")] = False,
-    fmt: TextOrJsonOpt = core.TEXT_OR_JSON.default,
+    fmt: FormatOpt = core.FORMAT.default,
 ) -> None:
     """Run pack tests (*.test.yaml): each case's expected conclusions, with coverage of the rules.
     --rules layers are loaded as for every command, and their tests run when no DIR is given."""
@@ -33,14 +33,14 @@ def test(
     except RegimeError as err:
         exit_with(core.refuse(err, value(fmt)))
         return
-    text = value(fmt) == "text"
+    live = value(fmt) == "text"  # text shows each failure as it comes
     results, bad, errors = [], 0, []
     for path in files:
         try:
             for result in packtest.run_file(path, k):
                 results.append(result)
-                if text:
-                    _print(result, verbose)
+                if live:
+                    sys.stdout.write(_result_text(result, verbose))
         except RegimeError as err:
             bad += 1
             core.error(err.located(file=str(path)))
@@ -48,35 +48,44 @@ def test(
     tested = {packtest.layer_name(d.parent if d.is_file() else d) for d in given}
     n, total, missing = packtest.coverage(results, [r for r in k.rules if r.layer in tested])
     failed = sum(1 for r in results if not r.ok)
-    if not text:
-        rows = [{"name": r.name, "file": str(r.file), "line": r.line, "ok": r.ok,
-                 "failures": list(r.failures)} for r in results]
-        sys.stdout.write(core.envelope(rows, errors, {
-            "passed": len(results) - failed, "failed": failed, "refused": bad, "files": len(files),
-            "rules_fired": n, "rules": total}))
-    else:
-        _summary(n, total, missing, len(results) - failed, failed, bad, len(files))
+    rows = [{"name": r.name, "file": str(r.file), "line": r.line, "ok": r.ok,
+             "failures": list(r.failures)} for r in results]
+    counts = {"passed": len(results) - failed, "failed": failed, "refused": bad, "files": len(files),
+              "rules_fired": n, "rules": total}
+    writers.emit(writers.Output(rows, counts, errors, text=lambda: _summary(counts, missing),
+                                markdown=lambda: _markdown(rows, counts, missing, verbose)), value(fmt))
     if bad:
         exit_with(core.EXIT_BAD_INPUT)
     exit_with(core.EXIT_FAILED if failed or not files else core.EXIT_OK)
 
 
-def _summary(n: int, total: int, missing: list[str], passed: int, failed: int, bad: int, files: int) -> None:
-    out = sys.stdout
-    out.write(f"rules fired by tests: {n}/{total}\n")
+def _summary(counts: dict[str, int], missing: list[str]) -> str:
+    from regime.engine.cli.writers import text
+    lines = [f"rules fired by tests: {counts['rules_fired']}/{counts['rules']}"]
     if missing:
-        out.write(f"not fired by any test: {', '.join(missing)}\n")
-    refused = f", {bad} file(s) refused (see their error: lines)" if bad else ""
-    out.write(f"{passed} passed, {failed} failed{refused}, {files} file(s)\n")
+        lines.append(f"not fired by any test: {', '.join(missing)}")
+    refused = f", {counts['refused']} file(s) refused (see their error: lines)" if counts["refused"] else ""
+    lines.append(f"{counts['passed']} passed, {counts['failed']} failed{refused}, {counts['files']} file(s)")
+    return text.lines(lines)
 
 
-def _print(result, verbose: bool) -> None:
+def _result_text(result, verbose: bool) -> str:
+    from regime.engine.cli.writers import text
     where = f"{result.file}:{result.line or 0}"
     if result.ok:
-        if verbose:
-            sys.stdout.write(f"PASS {where} {result.name}\n")
-        return
-    sys.stdout.write(f"FAIL {where} {result.name}\n")
-    for line in result.failures:
-        sys.stdout.write(f"  {line}\n")
+        return text.lines([f"PASS {where} {result.name}"]) if verbose else ""
+    return text.lines([f"FAIL {where} {result.name}", *(f"  {line}" for line in result.failures)])
 
+
+def _markdown(rows: list[dict], counts: dict[str, int], missing: list[str], verbose: bool) -> str:
+    """The counts, the rules no test fires, and the failing tests (every test with --verbose)."""
+    from regime.engine.cli.writers import markdown
+    out = markdown.heading(f"regime test: {counts['passed']} passed, {counts['failed']} failed")
+    out += markdown.bullets([f"rules fired by tests: {counts['rules_fired']}/{counts['rules']}",
+                             *([f"not fired by any test: {', '.join(missing)}"] if missing else [])])
+    shown = [r for r in rows if verbose or not r["ok"]]
+    if shown:
+        out += markdown.table(("test", "where", "result", "failures"),
+                              ([r["name"], f"{r['file']}:{r['line'] or 0}", "pass" if r["ok"] else "FAIL",
+                                "; ".join(r["failures"])] for r in shown))
+    return out

@@ -1,14 +1,17 @@
 """`regime report CASE... -o DIR`: per case a self-contained HTML page, Markdown with a PNG
-chart beside it, and the report model as JSON; one index page links them all."""
+chart beside it, and the report model as JSON (in the envelope every JSON document of Regime's
+has, its one result); one index page links them all."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from regime.core.escape import html_text as escape
 from regime.engine.api import Outcome
+from regime.engine.cli.writers import envelope
 from regime.engine.knowledge.model import Knowledge
 from regime.engine.report import chart, render_html, render_markdown
 from regime.engine.report.model import ReportModel, build
@@ -31,8 +34,7 @@ def write_case(m: ReportModel, out: Path) -> list[Path]:
     md = out / f"{m.case}.md"
     md.write_text(render_markdown.to_markdown(m, png.name if png else None), encoding="utf-8")
     js = out / f"{m.case}.json"
-    js.write_text(json.dumps(m.to_dict(), indent=2, sort_keys=True, ensure_ascii=False) + "\n",
-                  encoding="utf-8")
+    js.write_text(envelope.document([envelope.sorted_keys(m.to_dict())], [], {"cases": 1}), encoding="utf-8")
     return [p for p in (html, md, png, js) if p is not None]
 
 
@@ -67,10 +69,18 @@ def _reports(out: Path) -> list[dict]:
             doc = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, ValueError):
             continue
-        if isinstance(doc, dict) and doc.get("case") == path.stem and isinstance(doc.get("verdict"), dict) \
+        model = _model(doc)
+        if model is not None and model.get("case") == path.stem and isinstance(model.get("verdict"), dict) \
                 and (out / f"{path.stem}.html").exists():
-            docs.append(doc)
+            docs.append(model)
     return docs
+
+
+def _model(doc: Any) -> dict | None:
+    """The report model a CASE.json holds: the one result of its envelope."""
+    results = doc.get("results") if isinstance(doc, dict) else None
+    return results[0] if isinstance(results, list) and len(results) == 1 and isinstance(results[0], dict) \
+        else None
 
 
 def _row(doc: dict, fresh: set[str]) -> str:

@@ -78,8 +78,9 @@ def submitted(paths: Iterable[Path], max_bytes: int) -> Iterator[Submitted]:
 
 
 def _lost(item: Submitted, why: str) -> Result:
-    return Result(str(item.path), graded=False,
-                  errors=[f"{item.path}: internal error while grading (please report): {why}"])
+    lost = Result(str(item.path), graded=False)
+    lost.refuse(f"internal error while grading (please report): {why}")
+    return lost
 
 
 def grade_all(grader: Grader, paths: list[Path], variants: Path | None = None, jobs: int = 1,

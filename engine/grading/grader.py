@@ -10,7 +10,7 @@ from pathlib import Path
 
 from regime import __version__
 from regime.core import units
-from regime.core.errors import RegimeError, did_you_mean
+from regime.core.errors import RegimeError, did_you_mean, one_line
 from regime.core.layered import layer_files
 from regime.engine import api
 from regime.engine.grading import review
@@ -50,6 +50,7 @@ class Result:
     wrong_levers: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    error_at: list[dict] = field(default_factory=list)     # each error's file, line, field, message
     variant: str | None = None
     fingerprint: str = ""
     needs_review: bool = False
@@ -58,6 +59,14 @@ class Result:
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+    def refuse(self, err: RegimeError | str) -> None:
+        """Record why this submission is not graded: its `error:` line and where, as data."""
+        if not isinstance(err, RegimeError):
+            err = RegimeError(err, file=self.submission)
+        self.errors.append(str(err.located(file=self.submission)))  # one line, counting the rest
+        self.error_at += [{"file": e.file, "line": e.line, "field": e.field, "message": one_line(e.message)}
+                          for e in err.all()]
 
 
 class Grader:
@@ -149,12 +158,11 @@ class Grader:
         try:
             self._grade_into(result, Path(submission), variants, text)
         except RegimeError as err:
-            result.errors.append(str(err.located(file=str(submission))))
+            result.refuse(err)
         except RecursionError:
-            result.errors.append(f"{submission}: answer nested too deeply")
+            result.refuse("answer nested too deeply")
         except Exception as err:  # one submission must never stop a class
-            result.errors.append(f"{submission}: internal error while grading (please report): "
-                                 f"{type(err).__name__}: {err}")
+            result.refuse(f"internal error while grading (please report): {type(err).__name__}: {err}")
         if result.errors:
             result.graded, result.parts, result.penalties, result.score = False, [], [], 0.0
         return result

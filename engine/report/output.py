@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from regime.core import units
 from regime.core.errors import RegimeError, one_line
+from regime.core.escape import terminal_text
 from regime.core.names import file_id
 from regime.engine.knowledge.model import Knowledge
 from regime.engine.run.diagnosis import Conclusion, Diagnosis
@@ -117,7 +118,8 @@ def print_refused(err: RegimeError, file: str, console: Console) -> None:
 
     from regime.engine.report import terminal
     with terminal.trimmed(console):
-        console.rule(Text.assemble((Path(file).name, "bold"), " — ", ("refused", "red")))  # full path follows
+        name = terminal_text(Path(file).name)  # a file name is the user's text
+        console.rule(Text.assemble((name, "bold"), " — ", ("refused", "red")))  # full path follows
         for e in err.all():
             console.print(Text.assemble(("error:", "red"), f" {e}"))
 
@@ -128,7 +130,3 @@ def to_markdown(d: Diagnosis, k: Knowledge) -> str:
     """The review report (engine/report/model.py) as Markdown."""
     from regime.engine.report import model, render_markdown
     return render_markdown.to_markdown(model.build(d, k))
-
-
-def refused_markdown(err: RegimeError, file: str) -> str:
-    return f"# {file} — refused\n\n" + "".join(f"**error:** {e}\n" for e in err.all())
