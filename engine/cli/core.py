@@ -54,8 +54,9 @@ RULES = Opt(("--rules",), "Extra pack directory or file: site packs and override
 JOBS = Opt(("--jobs", "-j"), "Worker processes; 0 for one per CPU. The output is the same for any N.",
            "N", default=1, kind=int)
 SCHEDULER = Opt(("--scheduler",), "Dask scheduler (tcp://HOST:8786, tls://...): send the work to that "
-                "cluster instead of this machine (--jobs processes, or one for sweep); the same output. Needs the dask extra (pip install "
-                "'regime[dask]'); default $REGIME_SCHEDULER. See docs/distributed.md.", "ADDRESS")
+                "cluster instead of this machine (--jobs processes, or one for sweep); the same "
+                "output. Needs the dask extra (pip install 'regime[dask]'); default "
+                "$REGIME_SCHEDULER. See docs/distributed.md.", "ADDRESS")
 ENGINE = Opt(("--engine",), "durable (the engine of record) or compiled (the same packs as a Python "
              "fixpoint: byte-identical output, several times faster).", "ENGINE", default="durable",
              choices=ENGINES)
