@@ -55,7 +55,7 @@ def test_grading_report_snapshot(grader, path, snapshot):
 
 
 @pytest.mark.parametrize(("name", "penalty", "quoted"), [
-    ("a_chatbot.tempting_fuse.yaml", "fusion_at_small_batch", ["0.0435%", "1 token per pass"]),
+    ("a_chatbot.tempting_fuse.yaml", "fusion_at_small_batch", ["~0.04%", "1 token per pass"]),
     ("b_training_run.tempting_compute_excuse.md", "memory_ops_dismissed_when_compute_bound", ["22%", "61%"]),
     ("c_document_summarizer.tempting_batch.yaml", "recommends_rejected_lever", ["25,000 FLOP/byte", "247"]),
     ("d_high_throughput_api.tempting_int4.md", "int4_past_the_ridge", ["71% of compute", "30% of bandwidth"]),
@@ -134,7 +134,7 @@ def test_an_item_that_names_no_lever_is_read_by_meaning_or_quoted_back(grader, t
     r = grader.grade(write(tmp_path, "u.md", body))
     said = _feedback(r)
     # distinctive words point clearly to one lever: read so, and said so
-    assert ("line 5: I read 'Merge the layer norms and activations into the GEMMs.' as fuse_elementwise, "
+    assert ("line 5: I read 'Merge the layer norms and activations into the GEMMs.' as fuse elementwise, "
             "the lever closest in meaning") in said
     assert r.wrong_levers == ["fuse_elementwise"]
     # nothing distinctive: quoted back with the closest guess, never "you said nothing"
