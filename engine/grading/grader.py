@@ -173,7 +173,7 @@ class Grader:
         result.parts, result.penalties, result.wrong_levers = s.parts, s.penalties, s.wrong_levers
         result.notes = list(answer.notes)
         if self.concepts.context is not None:
-            rs = review.readings(answer, self.concepts.context)
+            rs = review.readings(answer, self.concepts.context, s.reasons)
             result.readings = [asdict(x) for x in rs]
             result.review = review.queue(rs, self.concepts.context)
             result.needs_review = bool(result.review)

@@ -37,6 +37,7 @@ class Scored:
     score: float
     max_score: float
     wrong_levers: list[str]   # levers the answer recommends that the key rejects
+    reasons: dict[str, str] = field(default_factory=dict)   # key item -> its reason's reading
 
 
 @dataclass
@@ -89,7 +90,7 @@ def score(answer: Answer, key: Key, rubric: Rubric, concepts: Concepts | None = 
         parts.append(Part(p, _r(top * (got.share or 0.0)), _r(top), shown, rubric.weight(p)))
     earned = exact - sum(x.points for x in penalties)
     levers = sorted({c for on, c in wrong if on == "recommends"})
-    return Scored(parts, penalties, _r(max(0.0, earned)), _r(rubric.total), levers)
+    return Scored(parts, penalties, _r(max(0.0, earned)), _r(rubric.total), levers, read.reasons)
 
 
 def _r(x: float) -> float:
