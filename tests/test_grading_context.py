@@ -131,3 +131,14 @@ def test_a_wrong_value_in_markdown_is_called_wrong_with_the_right_one(grader, tm
     key = grader.key_for_case(ROOT / "cases" / "a_chatbot.yaml")
     right = key.figures["weight_ceiling_tokens_per_s"].text
     assert any("you give 240 tok/s" in f and right in f for f in lines), lines
+
+
+def test_a_levers_first_mention_in_an_item_sets_its_status(grader, tmp_path):
+    """answers/sealed/d_high_throughput_api.s14_essay.md: int4 named again as commentary after
+    it was set aside is not a recommendation."""
+    p = tmp_path / "d.md"
+    p.write_text("---\ncase: d_high_throughput_api\n---\n## Regime\ncompute-bound\n## Fixes\n"
+                 "1. Move the GEMMs to fp8. This is not the same argument as 4-bit weights: fp8 adds "
+                 "FLOPs, int4 removes bytes.\n", encoding="utf-8")
+    r = grader.grade(p)
+    assert r.graded and not r.penalties and "quantize_int4" not in r.wrong_levers
