@@ -16,6 +16,7 @@ import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from regime.core.units import FRACTION
 from regime.engine.grading.answer import Answer
@@ -38,11 +39,18 @@ class Index:
     ignore: frozenset[str] = frozenset()
     min_weight: float = 1.0
     min_words: int = 2             # content words of another argument that make a reason wrong
+    _seen: dict[tuple[str, frozenset[str]], frozenset[str]] = field(default_factory=dict)
 
     def stems(self, concepts: Concepts, text: str, own: frozenset[str] = frozenset()) -> frozenset[str]:
-        return frozenset(s for w in concepts.words(text) if w not in own and w not in self.ignore
-                         and not w.replace(".", "").isdigit() and len(w) > 2
-                         and (s := stem(w)) not in own and s not in self.ignore)
+        """Content stems of `text`, memoized: a class repeats the key's justifications."""
+        got = self._seen.get((text, own))
+        if got is None:
+            got = frozenset(s for w in concepts.words(text) if w not in own and w not in self.ignore
+                            and not w.replace(".", "").isdigit() and len(w) > 2
+                            and (s := stem(w)) not in own and s not in self.ignore)
+            if len(self._seen) < 16384:
+                self._seen[(text, own)] = got
+        return got
 
     def weight(self, stems: Iterable[str]) -> float:
         return sum(self.weights.get(s, self.unknown) for s in stems)
@@ -112,7 +120,9 @@ def judge(reason: str, written: str, concept: str, key: Key, concepts: Concepts,
     item = key.item(concept)
     if item is None or not reason.strip():
         return NONE
-    named, own = _named(concepts, f"{written}, {concept.replace('_', ' ')}, {reason}")
+    named, own = _named(concepts, reason)
+    given = concepts.words(f"{written} {concept.replace('_', ' ')}")
+    own = own | frozenset(given) | frozenset(stem(w) for w in given)
     said = idx.stems(concepts, reason, own)
     numbers = [q for q in quantities(reason) if not (q.unit == "" and q.value <= 1)]
     if not said and not numbers:
@@ -136,7 +146,8 @@ def _readings(f: Figure) -> tuple[float, ...]:
     return (f.value, 1 - f.value) if f.unit == FRACTION and 0 < f.value < 1 else (f.value,)
 
 
-def _named(concepts: Concepts, text: str) -> tuple[set[str], frozenset[str]]:
+@lru_cache(maxsize=4096)
+def _named(concepts: Concepts, text: str) -> tuple[frozenset[str], frozenset[str]]:
     """The levers and claims named in `text`, and their words (and stems): they name, they do
     not argue."""
     concepts_named: set[str] = set()
@@ -145,7 +156,7 @@ def _named(concepts: Concepts, text: str) -> tuple[set[str], frozenset[str]]:
         for m in concepts.find(kind, text):
             ws |= set(concepts.words(m.phrase))
             concepts_named |= set(m.concepts)
-    return concepts_named, frozenset(ws | {stem(w) for w in ws})
+    return frozenset(concepts_named), frozenset(ws | {stem(w) for w in ws})
 
 
 def _trigger_words(concepts: Concepts) -> frozenset[str]:
