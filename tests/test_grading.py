@@ -55,7 +55,7 @@ def test_grading_report_snapshot(grader, path, snapshot):
 
 
 @pytest.mark.parametrize(("name", "penalty", "quoted"), [
-    ("a_chatbot.tempting_fuse.yaml", "fusion_at_small_batch", ["0.0435%", "1 token per pass"]),
+    ("a_chatbot.tempting_fuse.yaml", "fusion_at_small_batch", ["~0.04%", "1 token per pass"]),
     ("b_training_run.tempting_compute_excuse.md", "memory_ops_dismissed_when_compute_bound", ["22%", "61%"]),
     ("c_document_summarizer.tempting_batch.yaml", "recommends_rejected_lever", ["25,000 FLOP/byte", "247"]),
     ("d_high_throughput_api.tempting_int4.md", "int4_past_the_ridge", ["71% of compute", "30% of bandwidth"]),
@@ -134,7 +134,7 @@ def test_an_item_that_names_no_lever_is_read_by_meaning_or_quoted_back(grader, t
     r = grader.grade(write(tmp_path, "u.md", body))
     said = _feedback(r)
     # distinctive words point clearly to one lever: read so, and said so
-    assert ("line 5: I read 'Merge the layer norms and activations into the GEMMs.' as fuse_elementwise, "
+    assert ("line 5: I read 'Merge the layer norms and activations into the GEMMs.' as fuse elementwise, "
             "the lever closest in meaning") in said
     assert r.wrong_levers == ["fuse_elementwise"]
     # nothing distinctive: quoted back with the closest guess, never "you said nothing"
@@ -278,7 +278,8 @@ def test_the_grader_agrees_with_the_instructor_on_at_least_90_percent_of_the_cor
 
 def test_the_grader_agrees_with_the_blind_grades_on_at_least_80_percent_of_the_new_answers(grader):
     """answers/new: within 10 points and with exactly the penalties expected, on at least 80%
-    (measured at 38 of 45 when this test was written; the blind graders' target is 90%)."""
+    (measured at 38 of 45 when this test was written, 41 of 45 with reasons credited; the blind
+    graders' target is 90%)."""
     assert len(NEW) >= 45
     disagree = []
     for p in NEW:
@@ -292,8 +293,9 @@ def test_the_grader_agrees_with_the_blind_grades_on_at_least_80_percent_of_the_n
 
 def test_the_sealed_half_is_graded_and_measured(grader):
     """answers/sealed was measured once, at the end of issue 27, without tuning on it: 28 of 45
-    within 10 points (main: 20 of 45), mean absolute gap 8.8 (main: 16.8). Below the 90% target,
-    so this test only guards against falling back to main's level; the figure is in the output."""
+    within 10 points (main: 20 of 45), mean absolute gap 8.8 (main: 16.8). It is spent now and
+    used as development data (40 of 45, mean gap 5.3, with reasons credited and the lists, essays
+    and first mentions read); this guards at 80%. A fresh blind set checks the result."""
     assert len(SEALED) >= 45
     gaps = []
     for p in SEALED:
@@ -302,7 +304,7 @@ def test_the_sealed_half_is_graded_and_measured(grader):
         gaps.append(abs(r.score - _expected(p)["score"]))
     within = sum(1 for g in gaps if g <= 10)
     print(f"sealed: {within}/{len(gaps)} within 10 points, mean absolute gap {sum(gaps) / len(gaps):.1f}")
-    assert within >= len(SEALED) * 0.55
+    assert within >= len(SEALED) * 0.8
 
 
 def _internal_names(grader) -> set[str]:

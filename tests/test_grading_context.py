@@ -89,15 +89,22 @@ def test_a_comma_in_yaml_free_text_costs_nothing_and_is_noted(grader):
 
 def test_a_hedged_reading_marks_the_submission_for_review_in_every_format(grader):
     from regime.engine.grading import output
-    r = grader.grade(ROOT / "answers" / "new" / "a_chatbot.s21_keyword_soup.md")
-    assert r.needs_review and any("listed" in x and "Options to consider" in x for x in r.review)
+    r = grader.grade(ROOT / "answers" / "new" / "e_doesnt_add_up.s17_hedged.md")
+    assert r.needs_review and any("possible" in x and "Batching might help" in x for x in r.review)
     assert all(0.0 <= x["confidence"] <= 1.0 for x in r.readings) and r.readings
     assert '"needs_review": true' in output.to_json([r])
     row = output.to_csv([r]).splitlines()[1]
-    assert row.endswith(output.to_csv([r]).splitlines()[1].split(",")[-1]) and "Options to consider" in row
+    assert row.endswith(output.to_csv([r]).splitlines()[1].split(",")[-1]) and "Batching might help" in row
     assert "Needs review" in output.gradescope(r)["output"]
     assert "Needs review" in output.prairielearn(r)["output"]
     assert "Needs review" in output.prairielearn(r)["message"]
+
+
+def test_a_keyword_list_is_read_surely_and_needs_no_review(grader):
+    """The list rule commits a keyword list to nothing, and its score agrees with the blind grade:
+    its unreadable keywords ('Depends on the measurements.') are as sure as the list."""
+    r = grader.grade(ROOT / "answers" / "new" / "a_chatbot.s21_keyword_soup.md")
+    assert {x["status"] for x in r.readings} >= {"listed", "unread"} and not r.needs_review
 
 
 def test_a_plain_solution_needs_no_review(grader):
@@ -124,3 +131,14 @@ def test_a_wrong_value_in_markdown_is_called_wrong_with_the_right_one(grader, tm
     key = grader.key_for_case(ROOT / "cases" / "a_chatbot.yaml")
     right = key.figures["weight_ceiling_tokens_per_s"].text
     assert any("you give 240 tok/s" in f and right in f for f in lines), lines
+
+
+def test_a_levers_first_mention_in_an_item_sets_its_status(grader, tmp_path):
+    """answers/sealed/d_high_throughput_api.s14_essay.md: int4 named again as commentary after
+    it was set aside is not a recommendation."""
+    p = tmp_path / "d.md"
+    p.write_text("---\ncase: d_high_throughput_api\n---\n## Regime\ncompute-bound\n## Fixes\n"
+                 "1. Move the GEMMs to fp8. This is not the same argument as 4-bit weights: fp8 adds "
+                 "FLOPs, int4 removes bytes.\n", encoding="utf-8")
+    r = grader.grade(p)
+    assert r.graded and not r.penalties and "quantize_int4" not in r.wrong_levers

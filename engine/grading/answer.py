@@ -27,6 +27,7 @@ class Mention:
     written: str
     line: int
     kind: str = "lever"
+    reason: str = ""           # the words given for it: a YAML reason, or its Markdown item
 
 
 @dataclass(frozen=True)

@@ -67,6 +67,7 @@ class Concepts:
     known_by_letter: dict[str, tuple[str, ...]] = field(default_factory=dict)
     keep: frozenset[str] = frozenset()         # words never read as typos
     context: Any = None                         # assertion-status triggers (grading/context.py)
+    reasons: Any = None                         # reason-word weights (grading/reasons.py)
 
     def words(self, text: str) -> list[str]:
         return list(self._words(text))

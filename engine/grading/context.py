@@ -43,6 +43,7 @@ class Triggers:
     labels: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
     max_levers: int = 3          # per sentence; more is a list, not a commitment
     max_regimes: int = 2         # per Regime section
+    max_fixes: int = 6           # per answer; more is a list, not a commitment
     confidence: dict[str, float] = field(default_factory=dict)   # status -> how sure the reading is
     review_below: float = 0.6
     _first: dict[str, list[tuple[str, Phrase, bool]]] = field(default_factory=dict)
@@ -95,6 +96,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     commit = raw.get("commit") or {}
     t.max_levers = int(commit.get("max_levers_per_sentence", t.max_levers))
     t.max_regimes = int(commit.get("max_regimes", t.max_regimes))
+    t.max_fixes = int(commit.get("max_fixes", t.max_fixes))
     t.confidence = {str(k): float(v) for k, v in (raw.get("confidence") or {}).items()}
     t.review_below = float(raw.get("review_below", t.review_below))
     return t
@@ -107,7 +109,7 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
     out: list[Judged] = []
     for sentence in _SENTENCE.split(text):
         found = _sentence(concepts, t, kinds, sentence, len(out))
-        levers = {c for j in found if j.match.kind == "lever" for c in j.match.concepts}
+        levers = {j.match.concepts for j in found if j.match.kind == "lever"}   # 'quantization' is one
         if len(levers) > t.max_levers:
             found = [Judged(j.match, "listed", j.sentence, j.clause, j.clause_text) for j in found]
         out += found

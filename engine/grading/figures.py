@@ -152,3 +152,21 @@ def matches(q: Quantity, value: float, unit: str, relative: float) -> bool:
     scale = abs(_scale(q.unit, units.FRACTION if unit == units.FRACTION else unit) or 1.0) \
         if q.unit not in ("", "1") else 1.0
     return abs(got - value) <= max(relative * abs(value), q.slack * scale * (1 + 1e-9))
+
+
+_DECIMAL = re.compile(r"(?<![\w.,])([~≈]\s?)?(\d+\.\d+)(?![\d.])")
+
+
+def as_taught(text: str, significant: int) -> str:
+    """Decimals in feedback as a worked solution writes them: `significant` figures (one below
+    1), and '~' where that rounds ('78.2%' -> '~78%', '0.989 FLOP/byte' -> '~1 FLOP/byte')."""
+    def shown(m: re.Match[str]) -> str:
+        x = float(m[2])
+        if x == 0:
+            return m[0]
+        k = (1 if x < 1 else significant) - 1 - math.floor(math.log10(x))
+        r = math.floor(x * 10**k + 0.5) / 10**k
+        r = float(math.floor(r + 0.5)) if abs(r - math.floor(r + 0.5)) <= 0.02 * r and r >= 1 else r
+        out = f"{r:,.10f}".rstrip("0").rstrip(".")
+        return f"{m[1] or ''}{out}" if float(out.replace(",", "")) == x else f"{m[1] or '~'}{out}"
+    return _DECIMAL.sub(shown, text)

@@ -13,7 +13,7 @@ from regime.core import units
 from regime.core.errors import RegimeError, did_you_mean, one_line
 from regime.core.layered import layer_files
 from regime.engine import api
-from regime.engine.grading import review
+from regime.engine.grading import reasons, review
 from regime.engine.grading import variants as variant_files
 from regime.engine.grading.answer import Answer
 from regime.engine.grading.concepts import Concepts, load_concepts
@@ -82,6 +82,9 @@ class Grader:
         context_files = [GRADING_DIR / CONTEXT_FILE, *layer_files(layers, "grading", "context")]
         self.concepts.context = load_triggers(context_files[-1], self.concepts)
         concept_files += context_files
+        self.concepts.reasons = reasons.build_index(
+            self.concepts, [r.because.text for r in self.k.rules], self.rubric.reasons.ignore,
+            self.rubric.reasons.min_weight, self.rubric.reasons.min_words)
         self.cases_dir = cases_dir or CASES_DIR
         self.knowledge_hash = _digest([__version__.encode(), *_read_all(
             [*pack_files([RULES_DIR, *layers]), *_catalogue_files()])])
@@ -178,7 +181,7 @@ class Grader:
         result.parts, result.penalties, result.wrong_levers = s.parts, s.penalties, s.wrong_levers
         result.notes = list(answer.notes)
         if self.concepts.context is not None:
-            rs = review.readings(answer, self.concepts.context)
+            rs = review.readings(answer, self.concepts.context, s.reasons)
             result.readings = [asdict(x) for x in rs]
             result.review = review.queue(rs, self.concepts.context)
             result.needs_review = bool(result.review)

@@ -38,6 +38,7 @@ class Item:
     because: str
     rank: int = 0             # fixes: position in priority order (1 = first)
     bound: str = ""
+    cites: tuple[str, ...] = ()   # the facts its justification and bound cite: its deciding figures
 
 
 @dataclass
@@ -69,7 +70,7 @@ class Key:
         raw = dict(raw)
         raw["figures"] = {n: Figure(**f) for n, f in raw["figures"].items()}
         for part in ("fixes", "rejects", "asks"):
-            raw[part] = [Item(**i) for i in raw[part]]
+            raw[part] = [Item(**{**i, "cites": tuple(i.get("cites", ()))}) for i in raw[part]]
         return cls(**raw)
 
     def to_json(self) -> str:
@@ -88,20 +89,26 @@ def build_key(d: Diagnosis, k: Knowledge) -> Key:
             key.nominal_because = c.because
             key.regime_rules.append(c.rule)
     for c in [*d.of_kind("diagnose"), *d.of_kind("finding"), *d.of_kind("fix"), *d.of_kind("reject")]:
-        rule = rules.get(c.rule)
-        cited = [f.key for f in rule.because.fields()] if rule else []
-        for name in [*cited, *(b.fact for b in c.bound)]:
+        for name in _cites(c, rules):
             _cite(key, d, k, name, c.rule)
     for rank, c in enumerate(d.of_kind("fix"), 1):
         bound = ", ".join(f"{b.fact} = {b.text}" for b in c.bound)
-        key.fixes.append(Item(c.lever or c.id, c.rule, c.because, rank, bound))
-    key.rejects = [Item(c.lever or c.claim or c.id, c.rule, c.because) for c in d.of_kind("reject")]
+        key.fixes.append(Item(c.lever or c.id, c.rule, c.because, rank, bound, _cites(c, rules)))
+    key.rejects = [Item(c.lever or c.claim or c.id, c.rule, c.because, cites=_cites(c, rules))
+                   for c in d.of_kind("reject")]
     key.asks = [Item(c.id, c.rule, c.because, rank) for rank, c in enumerate(d.of_kind("ask"), 1)]
     key.findings = sorted({c.id for c in d.of_kind("finding")})
     key.verdicts = _verdicts(d, key)
     key.claims = sorted(v for v in key.verdicts if v in k.claims)
     key.facts = {n: show_fact(n, d, k) for n in sorted(d.facts)}
     return key
+
+
+def _cites(c: Any, rules: dict[str, Any]) -> tuple[str, ...]:
+    """The facts a conclusion's justification and bound cite, in order."""
+    rule = rules.get(c.rule)
+    cited = [f.key for f in rule.because.fields()] if rule else []
+    return tuple(dict.fromkeys([*cited, *(b.fact for b in c.bound)]))
 
 
 def _cite(key: Key, d: Diagnosis, k: Knowledge, name: str, rule: str) -> None:

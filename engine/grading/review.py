@@ -19,15 +19,22 @@ class Reading:
     sentence: str
 
 
-def readings(a: Answer, t: Triggers) -> list[Reading]:
-    """Every status-bearing reading of the answer, and every item it could not tie to a lever."""
+def readings(a: Answer, t: Triggers, reasons: dict[str, str] | None = None) -> list[Reading]:
+    """Every status-bearing reading of the answer, every item it could not tie to a lever, and
+    every reason read as not the key's (`reasons`: key item -> right | wrong | none). In an
+    answer read as a keyword list an unreadable item is one more keyword: it is as sure as the
+    list."""
     out = [Reading(line, status, t.confidence.get(status, 1.0), sentence)
            for line, status, sentence in dict.fromkeys(a.statuses)]
+    listed = any(status == "listed" for _, status, _ in a.statuses)
     for _, text in a.unread:
         status = "guessed" if " as " in text and "I read" in text else "unread"
-        out.append(Reading(0, status, t.confidence.get(status, 1.0), text))
+        sure = t.confidence.get(status, 1.0)
+        out.append(Reading(0, status, max(sure, t.confidence.get("listed", sure)) if listed else sure, text))
     out += [Reading(0, "rejoined", t.confidence.get("rejoined", 1.0), n) for n in a.notes
             if "split it into YAML keys" in n]
+    out += [Reading(0, "wrong_reason", t.confidence.get("wrong_reason", 1.0), c.replace("_", " "))
+            for c, state in sorted((reasons or {}).items()) if state == "wrong"]
     return out
 
 

@@ -45,6 +45,7 @@ class EvidencePart(_Strict):
     relative_tolerance: float = Field(0.005, ge=0, le=1)
     decisive: dict[str, list[str]] = {}     # case -> the figures its verdict rests on
     supporting: Supporting = Supporting()
+    without_regime: float = Field(1.0, ge=0, le=1)   # of the part, when the answer commits to no regime
 
     def decisive_for(self, case: str, key: Any) -> set[str]:
         """The case's decisive figures as the rubric lists them; for a case it does not list,
@@ -58,6 +59,16 @@ class EvidencePart(_Strict):
 
 class FixesPart(_Strict):
     enough: int | None = Field(None, ge=1)  # key fixes that earn the whole part (None: all)
+
+
+class ReasonsPart(_Strict):
+    """What the right lever earns without the key's reason (a share of its credit)."""
+
+    wrong: float = Field(0.5, ge=0, le=1)      # a reason given that is not the key's
+    missing: float = Field(1.0, ge=0, le=1)    # no reason given
+    min_weight: float = Field(1.0, ge=0)       # rarity-weight of the words shared with the key's
+    min_words: int = Field(2, ge=1)            # words of another argument that make a reason wrong
+    ignore: list[str] = []                     # words that are never a reason
 
 
 class OrderPart(_Strict):
@@ -77,7 +88,9 @@ class Rubric(_Strict):
     evidence: EvidencePart = EvidencePart()
     order: OrderPart = OrderPart()
     fixes: FixesPart = FixesPart()
+    reasons: ReasonsPart = ReasonsPart()
     limits: Limits = Limits()
+    significant: int = Field(2, ge=1, le=6)     # figures of a decimal in feedback ('~78%')
     penalties: list[Penalty] = []
 
     @model_validator(mode="after")

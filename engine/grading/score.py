@@ -6,9 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from regime.engine.grading import reasons
 from regime.engine.grading.answer import Answer, Mention
 from regime.engine.grading.concepts import Concepts
-from regime.engine.grading.figures import matches
+from regime.engine.grading.figures import as_taught, matches
 from regime.engine.grading.key import Figure, Key
 from regime.engine.grading.rubric import PARTS, Rubric, fill
 
@@ -36,6 +37,7 @@ class Scored:
     score: float
     max_score: float
     wrong_levers: list[str]   # levers the answer recommends that the key rejects
+    reasons: dict[str, str] = field(default_factory=dict)   # key item -> its reason's reading
 
 
 @dataclass
@@ -52,12 +54,15 @@ class _Read:
     fixes: list[str] = field(default_factory=list)
     rejects: list[str] = field(default_factory=list)
     lines: dict[str, list[str]] = field(default_factory=dict)
+    reasons: dict[str, str] = field(default_factory=dict)    # concept -> right | wrong | none
 
 
 def score(answer: Answer, key: Key, rubric: Rubric, concepts: Concepts | None = None) -> Scored:
     """Points per part and named penalties. Each mistake is charged once: an item a named
     penalty charges is left out of the part that would also count it."""
     read = _read(answer, key)
+    if concepts is not None and concepts.reasons is not None:
+        read.reasons = reasons.states(answer, key, concepts, rubric.evidence.relative_tolerance)
     wrong = _wrong_sides(answer, key, read)
     penalties, charged = _penalties(wrong, key, rubric, concepts)
     partials = {
@@ -65,7 +70,7 @@ def score(answer: Answer, key: Key, rubric: Rubric, concepts: Concepts | None = 
         "evidence": _evidence(answer, key, rubric, concepts),
         "fixes": _fixes(read, key, rubric, charged, concepts),
         "order": _order(read, key),
-        "rejections": _rejections(read, key, charged),
+        "rejections": _rejections(read, key, rubric, charged),
         "proposals": _proposals(answer, read, key),
         "asks": _asks(answer, key),
     }
@@ -81,10 +86,11 @@ def score(answer: Answer, key: Key, rubric: Rubric, concepts: Concepts | None = 
         got = partials[p]
         top = rubric.weight(p) * scale if p in live else 0.0
         exact += top * (got.share or 0.0)
-        parts.append(Part(p, _r(top * (got.share or 0.0)), _r(top), got.feedback, rubric.weight(p)))
+        shown = [as_taught(line, rubric.significant) for line in got.feedback]
+        parts.append(Part(p, _r(top * (got.share or 0.0)), _r(top), shown, rubric.weight(p)))
     earned = exact - sum(x.points for x in penalties)
     levers = sorted({c for on, c in wrong if on == "recommends"})
-    return Scored(parts, penalties, _r(max(0.0, earned)), _r(rubric.total), levers)
+    return Scored(parts, penalties, _r(max(0.0, earned)), _r(rubric.total), levers, read.reasons)
 
 
 def _r(x: float) -> float:
@@ -223,6 +229,11 @@ def _evidence(a: Answer, key: Key, rubric: Rubric, concepts: Concepts | None) ->
     s_share = min(1.0, got_s / need_s) if need_s else 1.0
     w = ev.supporting.share if decisive and need_s else (0.0 if decisive else 1.0)
     out.share = (1 - w) * d_share + w * s_share
+    if a.regime is None and a.nominal_regime is None and key.regime is not None:
+        out.share *= ev.without_regime   # figures that support no verdict decide nothing
+        if ev.without_regime < 1:
+            out.feedback.append("Figures support a verdict: with no regime named, they earn "
+                                f"{ev.without_regime:.0%} of this part")
     if s_share < 1 and missing_s:
         shown = ", ".join(f"{say(f.name)} ({f.text})" for f in missing_s[:3])
         out.feedback.append(f"Supporting figures would strengthen it, e.g. {shown}")
@@ -272,7 +283,9 @@ def _fixes(read: _Read, key: Key, rubric: Rubric, charged: set[tuple[str, str]],
             out.feedback.append(f"You reject {_name(c)}; the key recommends it: {item.because}")
     hits = [i for i in want if i.id in read.fixes]
     enough = min(rubric.fixes.enough, len(want)) if rubric.fixes.enough else len(want)
-    out.share = min(1.0, len(hits) / enough) if enough else 0.0
+    credit = sorted((reasons.credit(read.reasons, i.id, rubric.reasons) for i in hits), reverse=True)
+    out.share = min(1.0, sum(credit[:enough]) / enough) if enough else 0.0
+    out.feedback += reasons.feedback(read.reasons, hits, "fix", rubric.reasons)
     if len(hits) < enough:
         for item in want:
             if item.id not in read.fixes and item.id not in read.rejects:
@@ -310,7 +323,7 @@ def _order(read: _Read, key: Key) -> _Partial:
     return out
 
 
-def _rejections(read: _Read, key: Key, charged: set[tuple[str, str]]) -> _Partial:
+def _rejections(read: _Read, key: Key, rubric: Rubric, charged: set[tuple[str, str]]) -> _Partial:
     if not key.rejects:
         return _Partial(None)
     out = _Partial(0.0)
@@ -319,7 +332,10 @@ def _rejections(read: _Read, key: Key, charged: set[tuple[str, str]]) -> _Partia
     for item in want:
         if item.id not in read.rejects:
             out.feedback.append(f"Not rejected: {_name(item.id)}: {item.because}")
-    out.share = sum(1 for i in want if i.id in read.rejects) / len(want) if want else 0.0
+    got = [i for i in want if i.id in read.rejects]
+    out.share = sum(reasons.credit(read.reasons, i.id, rubric.reasons) for i in got) / len(want) \
+        if want else 0.0
+    out.feedback += reasons.feedback(read.reasons, got, "rejection", rubric.reasons)
     return out
 
 
@@ -375,6 +391,6 @@ def _penalties(wrong: list[tuple[str, str]], key: Key, rubric: Rubric,
             if "*" in pen.rules or item.rule in pen.rules:
                 taken.add((on, concept))
                 text = fill(pen.feedback, {**shown, "because": item.because, "concept": _name(concept)})
-                out.append(Applied(pen.id, pen.points, text))
+                out.append(Applied(pen.id, pen.points, as_taught(text, rubric.significant)))
                 break
     return out, taken

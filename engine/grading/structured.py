@@ -6,6 +6,7 @@ claim is flagged against its part of the answer; the rest is still graded.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -91,7 +92,7 @@ def read_structured(path: Path, text: str, concepts: Concepts) -> Answer:
         mention = _flagged(a, "fixes", _mention, concepts, "lever", f.lever, raw, f"fixes[{i}].lever",
                            body, file)
         if mention:
-            a.fixes.append(mention)
+            a.fixes.append(replace(mention, reason=f"{f.bound or ''} {f.reason}".strip()))
         a.said(concepts, f"{f.bound or ''} {f.reason}", _line(raw, "fixes", body) or 0, f.lever)
     for i, body in enumerate(m.reject):
         r = _item(RejectModel, body, raw, "reject", i, file, a)
@@ -102,7 +103,7 @@ def read_structured(path: Path, text: str, concepts: Concepts) -> Answer:
         mention = _flagged(a, "rejections", _mention, concepts, kind, r.lever or r.claim or "", raw,
                            f"reject[{i}].{kind}", body, file)
         if mention:
-            a.rejects.append(mention)
+            a.rejects.append(replace(mention, reason=r.reason))
         a.said(concepts, r.reason, _line(raw, "reject", body) or 0, r.lever or r.claim or "")
     for name, verdict in m.verdicts.items():
         where = dict(file=file, line=line_of(raw.get("verdicts"), name), field=f"verdicts.{name}")

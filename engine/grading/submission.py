@@ -20,8 +20,20 @@ def read_answer(path: Path, concepts: Concepts, max_bytes: int, text: str | Regi
     if text is None:
         text = read_text(path, max_bytes)
     if path.suffix.lower() in YAML_SUFFIXES:
-        return read_structured(path, text, concepts)
+        return _committed(read_structured(path, text, concepts), concepts)
     if path.suffix.lower() in MARKDOWN_SUFFIXES:
-        return read_written(path, text, concepts)
+        return _committed(read_written(path, text, concepts), concepts)
     raise RegimeError(f"unknown answer format '{path.suffix}': use .yaml for a structured answer or .md "
                       "for one written against the template", file=str(path))
+
+
+def _committed(a: Answer, concepts: Concepts) -> Answer:
+    """Listing is not committing, in any format: an answer whose fixes name more levers than
+    the context file's `commit.max_fixes` recommends none of them (a keyword list earns nothing
+    for them, and falls into no trap either)."""
+    limit = concepts.context.max_fixes if concepts.context is not None else None
+    levers = {c for m in a.fixes for c in m.concepts}
+    if limit is not None and len(levers) > limit:
+        a.statuses.append((a.fixes[0].line, "listed", ", ".join(m.written for m in a.fixes)))
+        a.fixes = []
+    return a

@@ -121,7 +121,8 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
                 if not m.negated and m.concepts[0] not in a.asks:
                     a.asks.append(m.concepts[0])
     elif section in ("fixes", "reject"):
-        named = [_levers_and_claims(a, concepts, section, line, sentence, clauses(sentence))
+        seen: set[tuple[str, ...]] = set()   # a lever's first mention in the item sets its status
+        named = [_levers_and_claims(a, concepts, section, line, sentence, text, seen)
                  for sentence in SENTENCE.split(text)]   # each sentence of a paragraph has its own subject
         if not any(named) and concepts.words(text):
             _unmatched(a, concepts, section, line, text)
@@ -156,20 +157,25 @@ def _regimes(a: Answer, concepts: Concepts, text: str) -> None:
 
 
 def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, text: str,
-                       parts: list[str]) -> bool:
+                       item: str, seen: set[tuple[str, ...]]) -> bool:
     """Each lever or claim named, read with its assertion status (context.py). Under Fixes an
     affirmed lever is a fix, in the order written ("CUDA graphs, then torch.compile" gives both),
     a negated one a rejection, a deferred or conditional one (the solution's own "then, not
     before") kept as `a.deferred` for the key to place; hedged and attributed ones commit to
     nothing. Under Reject the first sentence naming something gives the rejections, whatever
     its wording. A claim is rejected as the subject of a Reject item or when negated; endorsed
-    only when affirmed outside Reject. Says whether anything was named."""
+    only when affirmed outside Reject. A lever's first mention in an item sets its status; later
+    ones are commentary on it. Each mention keeps its whole item as its reason (the words around
+    it are why). Says whether anything was named."""
     if concepts.context is None:
         return False
     judged = judge(concepts, concepts.context, ("claim", "lever"), text)
     subject = judged[0].clause if judged else None
     for j in judged:
-        mention = Mention(j.match.concepts, j.match.phrase, line, j.match.kind)
+        if j.match.kind == "lever" and j.match.concepts in seen:
+            continue   # "not the same argument as 4-bit weights: ... int4 removes bytes" is commentary
+        seen.add(j.match.concepts)
+        mention = Mention(j.match.concepts, j.match.phrase, line, j.match.kind, item)
         in_subject = section == "reject" and j.clause == subject and j.status != "attributed"
         if j.match.kind == "claim":
             if (section == "reject" and j.clause == subject) or j.status == "negated":
@@ -197,13 +203,21 @@ def _unmatched(a: Answer, concepts: Concepts, section: str, line: int, text: str
     part = "fixes" if section == "fixes" else "rejections"
     meant = concepts.guess("lever", text)
     if meant is not None:
-        mention = Mention((meant,), shown, line)
-        if section == "reject" or concepts.negates(text):
+        mention = Mention((meant,), shown, line, reason=text)
+        head = clauses(text)[0] if clauses(text) else text   # "X so one prompt can't hog it": X stands
+        if section == "reject" or concepts.negates(head):
             a.rejects.append(mention)
         else:
             a.fixes.append(mention)
-        a.unread.append((part, f"line {line}: I read '{shown}' as {meant}, the lever closest in meaning; "
-                               "name it to be sure"))
+        a.unread.append((part, f"line {line}: I read '{shown}' as {meant.replace('_', ' ')}, the lever "
+                               "closest in meaning; name it to be sure"))
+        return
+    claim = concepts.guess("claim", text) if section == "reject" else None
+    if claim is not None:   # "memory-bound ops do NOT stop mattering ...": the claim, rejected
+        a.rejects.append(Mention((claim,), shown, line, "claim", text))
+        said = claim.replace("_", " ")
+        a.unread.append((part, f"line {line}: I read '{shown}' as rejecting the claim '{said}', the "
+                               "one closest in meaning"))
         return
     guess = concepts.closest("lever", text)
     hint = f"; did you mean {guess}?" if guess else "; name it as the exercise does (its id or a usual name)"

@@ -1,0 +1,169 @@
+"""Whether the reason an answer gives for a fix or a rejection is the key's reason.
+
+A key item carries the rule's own justification ("because", rendered with its numbers) and the
+facts that rule cites. A student's reason is the key's when it states one of those figures (its
+deciding figure), or when the content words it shares with the justification weigh at least
+`min_weight`. A word weighs by its rarity among all the rules' justifications (log inverse
+document frequency over the knowledge), so "FLOP" or "batch", which half the rules say, count
+for little and "invisible", "amortized" or "category error" for much. Words that only name the
+lever as written, the rubric's `reasons.ignore` words and the opening assertion triggers are
+not content. Words are compared by a light stem ('limited' is 'limit', 'tiles' is 'tiled').
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from regime.core.units import FRACTION
+from regime.engine.grading.answer import Answer
+from regime.engine.grading.concepts import Concepts
+from regime.engine.grading.figures import matches, quantities
+from regime.engine.grading.key import Figure, Item, Key
+from regime.engine.grading.rubric import ReasonsPart
+
+RIGHT, WRONG, NONE = "right", "wrong", "none"
+_SUFFIX = re.compile(r"(?:ing|ed|es|e|ly|ion|ation)$")
+_STEM = 6
+
+
+@dataclass
+class Index:
+    """Stem weights over every rule's justification, and the words that are never a reason."""
+
+    weights: dict[str, float] = field(default_factory=dict)
+    unknown: float = 1.0            # a stem no justification uses
+    ignore: frozenset[str] = frozenset()
+    min_weight: float = 1.0
+    min_words: int = 2             # content words of another argument that make a reason wrong
+    _seen: dict[tuple[str, frozenset[str]], frozenset[str]] = field(default_factory=dict)
+
+    def stems(self, concepts: Concepts, text: str, own: frozenset[str] = frozenset()) -> frozenset[str]:
+        """Content stems of `text`, memoized: a class repeats the key's justifications."""
+        got = self._seen.get((text, own))
+        if got is None:
+            got = frozenset(s for w in concepts.words(text) if w not in own and w not in self.ignore
+                            and not w.replace(".", "").isdigit() and len(w) > 2
+                            and (s := stem(w)) not in own and s not in self.ignore)
+            if len(self._seen) < 16384:
+                self._seen[(text, own)] = got
+        return got
+
+    def weight(self, stems: Iterable[str]) -> float:
+        return sum(self.weights.get(s, self.unknown) for s in stems)
+
+
+def stem(word: str) -> str:
+    return (_SUFFIX.sub("", word) if len(word) > 4 else word)[:_STEM]
+
+
+def build_index(concepts: Concepts, justifications: Iterable[str], ignore: Iterable[str],
+                min_weight: float, min_words: int) -> Index:
+    """Weights from the knowledge's rule justifications (their template text)."""
+    idx = Index(ignore=frozenset(w for x in ignore for w in concepts.words(x))
+                | frozenset(concepts.filler) | frozenset(concepts.ignore), min_weight=min_weight,
+                min_words=min_words)
+    idx.ignore |= frozenset(stem(w) for w in idx.ignore) | _trigger_words(concepts)
+    docs = [idx.stems(concepts, text) for text in justifications]
+    n = len(docs) or 1
+    df: dict[str, int] = {}
+    for d in docs:
+        for s in d:
+            df[s] = df.get(s, 0) + 1
+    idx.weights = {s: math.log((n + 1) / (c + 1)) for s, c in df.items()}
+    idx.unknown = math.log(n + 1)
+    return idx
+
+
+def states(a: Answer, key: Key, concepts: Concepts, tolerance: float) -> dict[str, str]:
+    """The reason each of the key's levers or claims was given with: the best over its mentions
+    (one right reason is enough; NONE only when no mention gives any)."""
+    out: dict[str, str] = {}
+    order = (RIGHT, WRONG, NONE)
+    for m in [*a.fixes, *a.rejects, *a.deferred]:
+        for c in m.concepts:
+            if key.item(c) is not None:
+                got = judge(m.reason, m.written, c, key, concepts, concepts.reasons, tolerance)
+                out[c] = min(got, out.get(c, NONE), key=order.index)
+    return out
+
+
+def credit(got: dict[str, str], concept: str, rules: ReasonsPart) -> float:
+    """An item's share of its credit: whole with the key's reason, part without it."""
+    state = got.get(concept, NONE)
+    return 1.0 if state == RIGHT else rules.wrong if state == WRONG else rules.missing
+
+
+def feedback(got: dict[str, str], items: list[Item], verb: str, rules: ReasonsPart) -> list[str]:
+    """A line for each credited item whose reason cost something, with the key's reason."""
+    out = []
+    for i in items:
+        state = got.get(i.id, NONE)
+        name = i.id.replace("_", " ")
+        if state == WRONG and rules.wrong < 1:
+            out.append(f"Right {verb}, not its reason: {name}: {i.because}")
+        elif state == NONE and rules.missing < 1:
+            out.append(f"{name.capitalize()}: say why: {i.because}")
+    return out
+
+
+def judge(reason: str, written: str, concept: str, key: Key, concepts: Concepts, idx: Index,
+          tolerance: float) -> str:
+    """RIGHT when `reason` carries the key item's argument, WRONG when it gives another one,
+    NONE when it gives none (fewer than `min_words` words beyond the levers it names and the
+    words that describe the lever itself, and no number). An item naming several of the key's
+    levers argues for them together: any of their justifications counts. For a rejection the
+    case's regime argument is an accepted reason too ("the FLOPs are idle" for not buying FLOPs)."""
+    item = key.item(concept)
+    if item is None or not reason.strip():
+        return NONE
+    named, own = _named(concepts, reason)
+    given = concepts.words(f"{written} {concept.replace('_', ' ')}")
+    own = own | frozenset(given) | frozenset(stem(w) for w in given)
+    said = idx.stems(concepts, reason, own)
+    numbers = [q for q in quantities(reason) if not (q.unit == "" and q.value <= 1)]
+    if not said and not numbers:
+        return NONE
+    items = [item, *(i for c in sorted(named - {concept}) if (i := key.item(c)) is not None)]
+    cited = [key.figures[n] for i in items for n in i.cites if n in key.figures]
+    if any(matches(q, v, f.unit, tolerance) for q in numbers for f in cited for v in _readings(f)):
+        return RIGHT
+    rejected = any(i.id == concept for i in key.rejects)
+    argued = idx.stems(concepts, ". ".join([*(i.because for i in items),
+                                            key.regime_because if rejected else ""]), own)
+    if idx.weight(said & argued) >= idx.min_weight:
+        return RIGHT
+    meaning = frozenset(stem(w) for w in concepts.meanings.get(concept, ()))
+    other = said - meaning     # words that only describe the lever are no argument
+    return WRONG if len(other) >= idx.min_words else NONE
+
+
+def _readings(f: Figure) -> tuple[float, ...]:
+    """A share and its complement carry one argument: '96% idle' is '4% used'."""
+    return (f.value, 1 - f.value) if f.unit == FRACTION and 0 < f.value < 1 else (f.value,)
+
+
+@lru_cache(maxsize=4096)
+def _named(concepts: Concepts, text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The levers and claims named in `text`, and their words (and stems): they name, they do
+    not argue."""
+    concepts_named: set[str] = set()
+    ws: set[str] = set()
+    for kind in ("lever", "claim"):   # the whole text: 'torch.compile' is one name, not two clauses
+        for m in concepts.find(kind, text):
+            ws |= set(concepts.words(m.phrase))
+            concepts_named |= set(m.concepts)
+    return frozenset(concepts_named), frozenset(ws | {stem(w) for w in ws})
+
+
+def _trigger_words(concepts: Concepts) -> frozenset[str]:
+    """The words of the triggers that open a scope (not, don't, if, once, might ...): how an
+    item is asserted, not why."""
+    t = concepts.context
+    if t is None:
+        return frozenset()
+    return frozenset(w for table in (t.forward, t.labels) for phrases in table.values()
+                     for p in phrases for w in p)
