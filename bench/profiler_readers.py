@@ -1,14 +1,16 @@
 """The Nsight Systems SQLite and rocprofiler-sdk JSON readers against reading the same rows with
 `sqlite3` / `json` alone, in the same run; peak memory on a small and a large generated export.
 
-    .venv/bin/python bench/profiler_readers.py [--rows 2000000] [--repeat 3]
+    .venv/bin/python bench/profiler_readers.py [--rows 2000000] [--small-rows N] [--repeat 3]
+        [--only nsys|rocprof]
 
 Baselines: for SQLite, the same ordered query (kernels by process, device, start, each with its
 name from StringIds) iterated to the end with the standard library; for rocprof JSON,
 `json.load` of the inflated file and a walk over its dispatch records. Each side is the fastest
 of --repeat runs, each run in its own process so peak RSS (VmHWM) is that side's alone. The
-exports are generated into a temporary folder (kernels of 50 names on 2 devices, 4 streams,
-with runtime launches) and deleted; --rows sets the large one (the small one is a tenth).
+exports are generated into a temporary folder by make_nsys_export.py (kernels of 50 names on
+2 devices, 4 streams, with runtime launches) and deleted as soon as both sides have read them;
+--rows sets the large one (the small one is a tenth, or --small-rows). TMPDIR picks the disk.
 """
 
 from __future__ import annotations
@@ -16,12 +18,12 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import random
-import sqlite3
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from make_nsys_export import make_nsys
 
 ROOT = Path(__file__).resolve().parent.parent
 ROCPROF = ROOT / "tests" / "data" / "profilers" / "rocprof_json" / "908_results.json.gz"
@@ -64,37 +66,6 @@ print(json.dumps({{"seconds": time.perf_counter() - t, "kernels": n, "rss_mb": {
 """
 
 
-def make_nsys(path: Path, rows: int) -> None:
-    """An export with the tables and columns the reader needs, filled in start order."""
-    db = sqlite3.connect(path)
-    db.executescript("""
-        CREATE TABLE META_DATA_EXPORT (name TEXT, value TEXT);
-        INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_SCHEMA_VERSION', '3.13.2');
-        CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);
-        CREATE TABLE TARGET_INFO_GPU (id INTEGER, name TEXT);
-        INSERT INTO TARGET_INFO_GPU VALUES (0, 'NVIDIA H100 80GB HBM3'), (1, 'NVIDIA H100 80GB HBM3');
-        CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, end INT, deviceId INT, streamId INT,
-            correlationId INT, globalPid INT, demangledName INT, shortName INT);
-        CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INT, end INT, correlationId INT, nameId INT);""")
-    names = [f"void kernel_{i}<float>(float*, int)" for i in range(50)] + ["cudaLaunchKernel_v7000"]
-    db.executemany("INSERT INTO StringIds VALUES (?, ?)", enumerate(names))
-    rng, t = random.Random(7), 1_000_000
-    batch_k, batch_r = [], []
-    for i in range(rows):
-        dur = rng.randint(2_000, 40_000)
-        batch_k.append((t, t + dur, i % 2, 7 + i % 4, i, 4242 << 24, rng.randrange(50), 0))
-        batch_r.append((t - 3_000, t - 1_000, i, 50))
-        t += dur // 2 + rng.randint(0, 5_000)
-        if len(batch_k) == 100_000:
-            db.executemany("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?,?,?,?,?,?,?,?)", batch_k)
-            db.executemany("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?,?,?,?)", batch_r)
-            batch_k, batch_r = [], []
-    db.executemany("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?,?,?,?,?,?,?,?)", batch_k)
-    db.executemany("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?,?,?,?)", batch_r)
-    db.commit()
-    db.close()
-
-
 def make_rocprof(path: Path, copies: int) -> None:
     """The real MI350X file with its dispatches repeated `copies` times, shifted in time."""
     with gzip.open(ROCPROF) as f:
@@ -120,12 +91,17 @@ def best(code: str, path: Path, repeat: int) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--rows", type=int, default=2_000_000)
+    ap.add_argument("--rows", type=int, default=2_000_000, help="kernels in the large export "
+                    "(16,000,000: about 1 GB)")
+    ap.add_argument("--small-rows", type=int, help="kernels in the small one (default: a tenth)")
+    ap.add_argument("--only", choices=("nsys", "rocprof"), help="run one format's half only")
     ap.add_argument("--copies", type=int, default=4, help="rocprof JSON: the real file repeated this often")
     ap.add_argument("--repeat", type=int, default=3)
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        for label, rows in (("small", a.rows // 10), ("large", a.rows)):
+        for label, rows in (("small", a.small_rows or a.rows // 10), ("large", a.rows)):
+            if a.only == "rocprof":
+                break
             path = Path(tmp) / f"{label}.sqlite"
             make_nsys(path, rows)
             base, ours = best(SQLITE, path, a.repeat), best(REGIME, path, a.repeat)
@@ -136,6 +112,8 @@ def main() -> None:
                   f"sqlite3 alone {base['rss_mb']:.0f} MB")
             path.unlink()
         for label, copies in (("real", 1), ("repeated", a.copies)):
+            if a.only == "nsys":
+                break
             path = Path(tmp) / f"{label}.json.gz"
             make_rocprof(path, copies)
             base, ours = best(JSON, path, a.repeat), best(REGIME, path, a.repeat)

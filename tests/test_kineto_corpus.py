@@ -1,10 +1,12 @@
-"""Public Kineto traces of shapes older readers refused (tests/data/kineto_corpus/README.md),
-measured to figures computed from the same file with `json` alone."""
+"""The public Kineto corpus (tests/data/kineto_corpus/README.md): HTA's test traces, param's,
+pytorch/kineto's tb_plugin sample and TraceLens's, measured to HTA 0.5's own figures where HTA
+is right and to figures computed from the same file with `json` alone."""
 
 from __future__ import annotations
 
 import gzip
 import json
+import statistics
 
 import pytest
 from conftest import TESTS
@@ -13,6 +15,7 @@ from regime.engine.trace import case_out
 from regime.engine.trace.kernels import load_classifier
 from regime.engine.trace.profilers.detect import measure_any
 from regime.engine.trace.settings import settings
+from regime.engine.trace.source import TraceError
 
 CORPUS = TESTS / "data" / "kineto_corpus"
 TB_2020 = CORPUS / "tb_plugin_2020_resnet50_num_workers_0.pt.trace.json.gz"
@@ -100,3 +103,54 @@ def test_tracelens_traces_read_to_the_independent_union(name, knowledge):
     assert m.idle_share == pytest.approx(idle, abs=1e-9)
     assert [d.name or None for d in m.devices] == names
     assert [f.id for f in measured_case(path, knowledge).findings] == ([finding] if finding else [])
+
+
+# The whole corpus (SOURCES.json: origin, commit, licence of each file) against HTA 0.5's own
+# figures and the ProfilerStep annotations read with json (EXPECTED.json, by hta_expected.py).
+SOURCES = json.loads((CORPUS / "SOURCES.json").read_text())
+FIGURES = json.loads((CORPUS / "EXPECTED.json").read_text())
+GPU_CATS = ("kernel", "gpu_memcpy", "gpu_memset", "mtia_ccp_events")
+
+
+def _gpu_events(path):
+    """Complete events of a GPU category, read with json; None when there is no event list."""
+    raw = gzip.decompress(path.read_bytes()) if path.name.endswith(".gz") else path.read_bytes()
+    doc = json.loads(raw)
+    events = doc.get("traceEvents") if isinstance(doc, dict) else doc
+    if not isinstance(events, list):
+        return None
+    return [e for e in events if e.get("ph") == "X" and str(e.get("cat", "")).lower() in GPU_CATS]
+
+
+def test_every_corpus_file_has_its_origin_and_figures():
+    files = {p.name for p in CORPUS.iterdir() if p.name.endswith((".json", ".json.gz"))} - {
+        "SOURCES.json", "EXPECTED.json"}
+    assert files == set(SOURCES) == set(FIGURES)
+    for src in SOURCES.values():
+        assert {"repo", "commit", "path", "licence"} <= set(src) and len(src["commit"]) == 40
+
+
+@pytest.mark.parametrize("name", sorted(FIGURES))
+def test_corpus_trace_reads_to_htas_figures(name):
+    path, fig, src = CORPUS / name, FIGURES[name], SOURCES[name]
+    events = _gpu_events(path)
+    if not events:   # no event list or no GPU activity: HTA fails on these too
+        assert "error" in fig["hta"]
+        with pytest.raises(TraceError):
+            measure_any(path, load_classifier(), settings())
+        return
+    m = measure_any(path, load_classifier(), settings())
+    hta, numbers = fig["hta"], fig["steps"]["numbers"]
+    if "error" in hta:   # HTA fails on it; without two steps nothing is left out
+        kernels = sum(e["cat"].lower() == "kernel" for e in events)
+        assert len(numbers) >= 2 or m.kernels == kernels
+    else:
+        assert m.kernels == hta["kernels"]
+        if "hta_wrong" not in src:
+            assert m.hta_idle_share == pytest.approx(hta["idle_us"] / hta["window_us"], abs=1e-12)
+    assert [st.number for st in m.steps] == numbers
+    assert m.excluded_step == (numbers[-1] if len(numbers) >= 2 else None)
+    done = [st for st in m.steps if st.number != m.excluded_step and st.gpu_events]
+    if numbers:
+        assert len(done) == len(numbers) - (len(numbers) >= 2)
+        assert statistics.median(st.dur for st in done) == pytest.approx(fig["steps"]["median_us"], rel=1e-12)

@@ -323,3 +323,24 @@ def test_a_window_of_only_zero_flop_kernels_does_not_fail_a_derivation(tmp_path,
     assert not [c for c in d.conclusions if c.id == "derivation_failed"]
     assert d.facts["zero_flop_share"].value == 1.0
     assert "amdahl_flop_util" not in d.facts and "fusion_speedup_bound" not in d.facts
+
+
+def test_the_track_layout_of_rocpd_reads_to_the_same_figures(tmp_path):
+    """The same 9 real dispatches in the rocpd layout whose rows point at rocpd_track and
+    rocpd_timestamp (rocpd/build_rocpd_track_fixture.py, from rocprofiler-sdk's schema SQL)."""
+    want = EXPECTED["rocpd/constructed/kernel_trace_as_rocpd.db"]["per_agent"]["1"]["all"]
+    path = DATA / "rocpd/constructed/kernel_trace_as_rocpd_track_layout.db"
+    m = _measure(path)
+    assert [d.events for d in m.devices] == [want["count"]] and m.kernels == want["count"]
+    assert m.devices[0].busy_us == pytest.approx(want["busy_ns"] / 1e3, abs=1e-3)
+    assert m.window_us == pytest.approx(want["span_ns"] / 1e3, abs=1e-3)
+    assert m.idle_share == pytest.approx(want["idle_share"], abs=1e-6)
+    broken = tmp_path / "no_timestamps.db"
+    shutil.copy(path, broken)
+    db = sqlite3.connect(broken)
+    db.execute("DROP VIEW rocpd_timestamp")
+    db.commit()
+    db.close()
+    with pytest.raises(TraceError) as info:
+        _measure(broken)
+    assert "rocpd_timestamp" in info.value.message and "schema 3" in info.value.message

@@ -200,9 +200,9 @@ def _steps(m: Measurement, put) -> None:
     done = [st for st in m.steps if st.number != m.excluded_step and st.gpu_events]
     if not done:
         return
+    what = "ProfilerStep annotations" if _kineto(m) else "step ranges (one per GPU process and step)"
     put("step_time", _us(statistics.median(st.dur for st in done)),
-        f"median CPU duration of {len(done)} ProfilerStep annotations "
-        f"(#{done[0].number}–#{done[-1].number})")
+        f"median CPU duration of {len(done)} {what} (#{done[0].number}–#{done[-1].number})")
     kernels = statistics.median(st.kernels for st in done)
     if kernels >= 1:
         put("kernels_per_step", int(kernels) if kernels == int(kernels) else kernels,

@@ -24,7 +24,8 @@ from regime.engine.trace.quantiles import LogHistogram
 from regime.engine.trace.reader import IDS, NO_IDS, Event, Ids, TraceError, TraceReader
 from regime.engine.trace.settings import Settings
 from regime.engine.trace.spill import SortedSpill
-from regime.engine.trace.timeline import KERNEL, STREAMLESS, Context, Device, Step, StreamOverlaps, Timeline
+from regime.engine.trace.steps import LaunchMatcher, Step, StepLaunches
+from regime.engine.trace.timeline import KERNEL, STREAMLESS, Context, Device, StreamOverlaps, Timeline
 
 
 @dataclass
@@ -262,11 +263,11 @@ def _corr(ids: Ids) -> float:
 
 
 def host_side(m: Measurement, runtime: Iterable[tuple[float, float, float, bool, bool]],
-              leave_out_last: bool = True) -> CorrelationSet | None:
+              leave_out_last: bool = True, launches: LaunchMatcher | None = None) -> CorrelationSet | None:
     """Runtime calls (start, duration, correlation, is a launch, is a graph launch) in start order: step
-    correlation ranges, the correlation ids launched before the last step (None when no step is
-    left out: Kineto's last step is cut short, `leave_out_last`), and the host's time in runtime
-    calls over the analysed window."""
+    correlation ranges (`launches`, by default m.steps matched by time), the correlation ids launched
+    before the last step (None when no step is left out: Kineto's last step is cut short,
+    `leave_out_last`), and the host's time in runtime calls over the analysed window."""
     steps = m.steps
     cutoff = max(steps[-1].ts, m.last_step_mark) if len(steps) >= 2 and leave_out_last else None
     if cutoff is not None:
@@ -275,16 +276,12 @@ def host_side(m: Measurement, runtime: Iterable[tuple[float, float, float, bool,
     hi = cutoff if cutoff is not None else (steps[0].ts + steps[0].dur if steps else math.inf)
     launched = CorrelationSet() if cutoff is not None else None
     stop = cutoff if cutoff is not None else -math.inf  # launches before it are kept
-    k = 0
+    match = launches or StepLaunches(steps)
     first, last = math.inf, -math.inf
     for ts, dur, corr, is_launch, is_graph in runtime:
         if is_graph and corr >= 0:
             m.graph_launches.add(corr)
-        while k < len(steps) and steps[k].ts + steps[k].dur <= ts:
-            k += 1
-        if k < len(steps) and steps[k].ts <= ts and corr >= 0:
-            steps[k].corr_lo = min(steps[k].corr_lo, corr)
-            steps[k].corr_hi = max(steps[k].corr_hi, corr)
+        match.add(ts, corr)
         if launched is not None and ts < stop and corr >= 0:
             launched.add(corr)
         if lo <= ts < hi:

@@ -165,15 +165,7 @@ class TraceReader:
     def _value(self, src: Source, key: str) -> Any:
         """One top-level value other than traceEvents (deviceProperties, distributedInfo, ...)."""
         self._skip_ws(src)
-        scan = _Scan()
-        while True:
-            end = scan.end(self.buf, self.pos)
-            if (len(self.buf) if end is None else end) - self.pos > self.max_event:
-                raise self._fail(f"value larger than the {self.max_event:,}-byte limit", field=key)
-            if end is not None:
-                break
-            if not self._fill(src, len(self.buf) - self.pos + BLOCK):
-                raise self._truncated_or(src, "unterminated value", field=key)
+        end = self.extent(src, "value", key)
         try:
             value = load_json(self.buf[self.pos:end])
         except BadJSON as err:
@@ -181,6 +173,20 @@ class TraceReader:
                              field=key) from None
         self.pos = end
         return value
+
+    def extent(self, src: Source, what: str, field: str | None) -> int:
+        """End (exclusive) of the JSON value at pos, however many blocks it spans (scanned once);
+        refused past the value limit or at the end of the file. The one bounded scan of every
+        value read whole: header values, an event on the slow path, json_walk's elements."""
+        scan = _Scan()
+        while True:
+            end = scan.end(self.buf, self.pos)
+            if (len(self.buf) if end is None else end) - self.pos > self.max_event:
+                raise self._fail(f"{what} larger than the {self.max_event:,}-byte limit", field=field)
+            if end is not None:
+                return end
+            if not self._fill(src, len(self.buf) - self.pos + BLOCK):
+                raise self._truncated_or(src, f"unterminated {what}", field=field)
 
     # ---- events --------------------------------------------------------------------------
     def _event_array(self, src: Source) -> Iterator[tuple[int, list[Event]]]:
@@ -237,16 +243,7 @@ class TraceReader:
 
     def _careful(self, src: Source) -> Iterator[tuple[int, list[Event]]]:
         """Slow path: delimit one event exactly, so a bad one is named by index and byte."""
-        scan = _Scan()
-        while True:
-            end = scan.end(self.buf, self.pos)
-            if (len(self.buf) if end is None else end) - self.pos > self.max_event:
-                raise self._fail(f"event larger than the {self.max_event:,}-byte limit",
-                                 field=f"traceEvents[{self.index}]")
-            if end is not None:
-                break
-            if not self._fill(src, len(self.buf) - self.pos + BLOCK):
-                raise self._truncated_or(src, "unterminated event", field=f"traceEvents[{self.index}]")
+        end = self.extent(src, "event", f"traceEvents[{self.index}]")
         data = self.buf[self.pos:end]
         try:
             event = decode_typed(_EVENT, data)

@@ -8,43 +8,28 @@ DeviceTimeline, which feeds:
   stream id, when the trace gives them), so the two idle figures can be compared;
 - StreamOrder: kernels on one stream overlapping by timestamp jitter (counted) or by more (refused);
 - three Unions: communication, computation and both (HTA's comm/comp overlap);
-- StepTimes: busy time, span and kernels per ProfilerStep, matched by correlation id.
+- StepTimes (steps.py): busy time, span and kernels per step, matched by correlation id;
+- BigGaps (long_gaps.py): the gaps that alone hold a share of the window.
 
 KernelMix (GPU time per kernel category, kernel durations) and the gap histogram span devices.
 Each piece is a few lines over intervals in start order, so a unit test can hold it alone.
-(Over 400 lines since the idle kinds and HTA's rounded comm/compute unions joined: the
-accumulators share one pass and one record layout; BigGaps and the graph count are the next
-to move to a module of their own.)
 """
 
 from __future__ import annotations
 
-import bisect
-import heapq
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from regime.engine.trace.corrset import CorrelationSet
+from regime.engine.trace.long_gaps import BigGaps
 from regime.engine.trace.quantiles import LogHistogram
 from regime.engine.trace.reader import TraceError
+from regime.engine.trace.steps import Step, StepTimes
 
 # GPU spill record: device, start, end, stream, correlation, category, flags, event index
 G_DEV, G_START, G_END, G_STREAM, G_CORR, G_CAT, G_FLAGS, G_INDEX = range(8)
 KERNEL, STREAMLESS = 1, 2   # flags: a kernel (not a copy or a wait); no stream id (or −1) in its args
-
-
-@dataclass
-class Step:
-    number: int
-    ts: float
-    dur: float
-    corr_lo: float = math.inf
-    corr_hi: float = -math.inf
-    kernels: int = 0
-    gpu_events: int = 0
-    busy_us: float = 0.0
-    span_us: float = 0.0
 
 
 @dataclass
@@ -184,44 +169,6 @@ class StreamOrder:
             self.last[stream] = (end, index)
 
 
-class StepTimes:
-    """Per ProfilerStep on one device: first start, last end, busy union, kernels and events of
-    the GPU work whose correlation id falls in the step's range of launches."""
-
-    __slots__ = ("lo", "state", "steps")
-
-    def __init__(self, steps: list[Step]) -> None:
-        self.steps = steps
-        self.lo = [st.corr_lo for st in steps]
-        # step index → [first start, last end, busy start, busy end, busy, kernels, events]
-        self.state: dict[int, list[float]] = {}
-
-    def add(self, corr: float, start: float, end: float, is_kernel: bool) -> None:
-        k = bisect.bisect_right(self.lo, corr) - 1
-        if k < 0 or corr > self.steps[k].corr_hi:
-            return
-        st = self.state.get(k)
-        if st is None:
-            self.state[k] = [start, end, start, end, 0.0, float(is_kernel), 1.0]
-            return
-        st[1] = max(st[1], end)
-        if start > st[3]:
-            st[4] += st[3] - st[2]
-            st[2], st[3] = start, end
-        else:
-            st[3] = max(st[3], end)
-        st[5] += is_kernel
-        st[6] += 1
-
-    def close(self) -> None:
-        for k, st in self.state.items():
-            step = self.steps[k]
-            step.busy_us += st[4] + st[3] - st[2]
-            step.span_us += st[1] - st[0]
-            step.kernels += int(st[5])
-            step.gpu_events += int(st[6])
-
-
 @dataclass
 class KernelMix:
     """GPU time per kernel category (one slot past them: stream waits, on the timeline only)
@@ -331,26 +278,6 @@ class DeviceTimeline:
         if self.steps is not None:
             self.steps.close()
         return dev
-
-
-class BigGaps:
-    """The few gaps that could each hold `share` of the window: at most 1/share of them can, so
-    the largest ⌈1/share⌉ are kept (a heap), whatever the trace's length."""
-
-    def __init__(self, share: float) -> None:
-        self.share, self.keep = share, math.ceil(1 / share) if share > 0 else 1
-        self.heap: list[float] = []
-
-    def add(self, gap: float) -> None:
-        if len(self.heap) < self.keep:
-            heapq.heappush(self.heap, gap)
-        elif gap > self.heap[0]:
-            heapq.heapreplace(self.heap, gap)
-
-    def close(self, window: float) -> tuple[int, float]:
-        """How many kept gaps hold the share of the window on their own, and their total."""
-        long = [g for g in self.heap if g >= self.share * window]
-        return len(long), sum(long)
 
 
 def _extend(busy: Busy | None, start: float, end: float) -> Busy:

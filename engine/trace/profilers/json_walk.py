@@ -135,15 +135,8 @@ class JsonWalk:
 
     def _one(self, src: Source, one: msgspec.json.Decoder, field: str) -> Any:
         """One element delimited exactly (bounded by the value limit), so an error names it."""
-        r, scan = self.r, kineto._Scan()
-        while True:
-            end = scan.end(r.buf, r.pos)
-            if (len(r.buf) if end is None else end) - r.pos > r.max_event:
-                raise r._fail(f"element larger than the {r.max_event:,}-byte limit", field=field)
-            if end is not None:
-                break
-            if not r._fill(src, len(r.buf) - r.pos + kineto.BLOCK):
-                raise r._truncated_or(src, "unterminated element", field=field)
+        r = self.r
+        end = r.extent(src, "element", field)
         start, r.pos = r.pos, end
         try:
             return guards.decode_typed(one, r.buf[start:end])

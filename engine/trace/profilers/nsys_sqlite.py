@@ -16,17 +16,17 @@ from pathlib import Path
 
 from regime.engine.trace.kernels import Classifier
 from regime.engine.trace.measure import Measurement, host_side, run_timeline
-from regime.engine.trace.profilers.gpu_records import flags, merged, step_number
+from regime.engine.trace.profilers.gpu_records import flags, merged
+from regime.engine.trace.profilers.nvtx_steps import ProcessSteps, qualified, read_ranges
 from regime.engine.trace.profilers.sqlite_file import SqliteFile
 from regime.engine.trace.profilers.values import number, time_ns
 from regime.engine.trace.settings import Settings
 from regime.engine.trace.source import TraceError
-from regime.engine.trace.timeline import Step
 
 WHAT = "Nsight Systems export"
 KERNELS, MEMCPY, MEMSET = ("CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
                            "CUPTI_ACTIVITY_KIND_MEMSET")
-RUNTIME, NVTX, GPUS, STRINGS = "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS", "TARGET_INFO_GPU", "StringIds"
+RUNTIME, GPUS, STRINGS = "CUPTI_ACTIVITY_KIND_RUNTIME", "TARGET_INFO_GPU", "StringIds"
 _GPU_COLUMNS = ("start", "end", "deviceId", "streamId", "correlationId", "globalPid")
 
 
@@ -56,9 +56,11 @@ def measure_nsys(db: SqliteFile, classifier: Classifier, s: Settings) -> Measure
                          db.file, "sqlite_master")
     keys = _device_keys(db, tables)
     names = _gpu_names(db, s, keys, version)
-    m.steps = _steps(db, s, version)
-    launched = host_side(m, _runtime(db, s, version, m), leave_out_last=False)
-    sources = [_activity(db, t, keys, classifier, s, m) for t in tables]
+    ordinals = {pid: i for i, pid in enumerate(sorted({pid for pid, _ in keys}))}
+    steps = ProcessSteps(read_ranges(db, s, version), ordinals)
+    m.steps = steps.steps
+    launched = host_side(m, _runtime(db, s, version, m, ordinals), leave_out_last=False, launches=steps)
+    sources = [_activity(db, t, keys, ordinals, classifier, s, m) for t in tables]
     if keys:
         run_timeline(m, merged(sources), classifier, s, names, launched)
     else:
@@ -67,6 +69,8 @@ def measure_nsys(db: SqliteFile, classifier: Classifier, s: Settings) -> Measure
     m.notes.append("Each device here is one GPU of one process: " + "; ".join(
         f"device {i} = process {pid} GPU {dev}" + (f" ({names[i]})" if i in names else "")
         for (pid, dev), i in keys.items()) + f"; GPU names from {GPUS}.{s.nsys.device_key} = deviceId.")
+    if steps.note:
+        m.notes.append(steps.note)
     return m
 
 
@@ -92,9 +96,10 @@ def _gpu_names(db: SqliteFile, s: Settings, keys: dict[tuple[int, int], int], ve
     return {i: by_id[dev] for (_, dev), i in keys.items() if dev in by_id}
 
 
-def _activity(db: SqliteFile, table: str, keys: dict[tuple[int, int], int], classifier: Classifier,
-              s: Settings, m: Measurement) -> Iterator[tuple]:
-    """One table's rows as timeline records, ordered by (process, device, start)."""
+def _activity(db: SqliteFile, table: str, keys: dict[tuple[int, int], int], ordinals: dict[int, int],
+              classifier: Classifier, s: Settings, m: Measurement) -> Iterator[tuple]:
+    """One table's rows as timeline records, ordered by (process, device, start); correlation
+    ids qualified by the process (nvtx_steps.qualified)."""
     is_kernel = table == KERNELS
     name_sql = (f"(SELECT value FROM {STRINGS} WHERE id = t.demangledName)" if is_kernel else "NULL")
     cat = "kernel" if is_kernel else ("gpu_memcpy" if table == MEMCPY else "gpu_memset")
@@ -111,23 +116,26 @@ def _activity(db: SqliteFile, table: str, keys: dict[tuple[int, int], int], clas
         m.kernels_in_file += is_kernel
         key = (int(number(pid or 0, file, where, "globalPid")), int(number(dev, file, where, "deviceId")))
         yield (keys[key], ts, te, number(stream, file, where, "streamId"),
-               number(corr or -1, file, where, "correlationId"),
+               qualified(ordinals[key[0]], number(corr or -1, file, where, "correlationId")),
                classifier.index(name if isinstance(name, str) else "", cat) if is_kernel else fixed,
                flag, rowid)
 
 
-def _runtime(db: SqliteFile, s: Settings, version: str, m: Measurement) -> Iterator[tuple]:
-    """CUDA runtime calls in start order: (start µs, duration µs, correlation, is a launch, is a
-    graph launch). nsys names them with a version suffix (cudaLaunchKernel_v7000)."""
+def _runtime(db: SqliteFile, s: Settings, version: str, m: Measurement,
+             ordinals: dict[int, int]) -> Iterator[tuple]:
+    """CUDA runtime calls in start order: (start µs, duration µs, correlation qualified by the
+    process, is a launch, is a graph launch); a process with no GPU work has no ordinal, and its
+    calls no correlation. nsys names calls with a version suffix (cudaLaunchKernel_v7000)."""
     if not db.has(RUNTIME):
         return
-    db.need(RUNTIME, ("start", "end", "correlationId", "nameId"), version)
+    db.need(RUNTIME, ("start", "end", "correlationId", "nameId", "globalTid"), version)
     launches, graphs = frozenset(s.launch_calls), frozenset(s.graph_launch_calls)
     seen: dict[str, tuple[bool, bool]] = {}
-    sql = (f"SELECT r.rowid, r.start, r.end, r.correlationId, "
+    sql = (f"SELECT r.rowid, r.start, r.end, r.correlationId, COALESCE((r.globalTid >> 24) & 16777215, 0), "
            f"(SELECT value FROM {STRINGS} WHERE id = r.nameId) FROM {RUNTIME} AS r ORDER BY r.start")
-    for rowid, start, end, corr, name in db.rows(sql, RUNTIME):
-        ts, te = time_ns(start, end, db.file, f"table {RUNTIME} row {rowid}", s.limits.max_kernel_us)
+    for rowid, start, end, corr, pid, name in db.rows(sql, RUNTIME):
+        where = f"table {RUNTIME} row {rowid}"
+        ts, te = time_ns(start, end, db.file, where, s.limits.max_kernel_us)
         m.events += 1
         text = name if isinstance(name, str) else ""
         kind = seen.get(text)
@@ -136,25 +144,6 @@ def _runtime(db: SqliteFile, s: Settings, version: str, m: Measurement) -> Itera
             kind = (base in launches, base in graphs)
             if len(seen) < 10_000:
                 seen[text] = kind
-        yield ts, te - ts, number(corr or -1, db.file, f"table {RUNTIME} row {rowid}", "correlationId"), \
-            *kind
-
-
-def _steps(db: SqliteFile, s: Settings, version: str) -> list[Step]:
-    """NVTX ranges named as steps (trace_reading.yaml `nsys.step_ranges`), in start order."""
-    if not db.has(NVTX):
-        return []
-    db.need(NVTX, ("start", "end", "eventType", "text", "textId"), version)
-    types = ",".join(str(int(t)) for t in s.nsys.range_event_types)
-    sql = (f"SELECT n.rowid, n.start, n.end, "
-           f"COALESCE(n.text, (SELECT value FROM {STRINGS} WHERE id = n.textId)) FROM {NVTX} AS n "
-           f"WHERE n.eventType IN ({types}) AND n.end IS NOT NULL ORDER BY n.start")
-    steps: dict[int, Step] = {}
-    for rowid, start, end, text in db.rows(sql, NVTX):
-        n = step_number(text, s.nsys.step_ranges, len(steps)) if isinstance(text, str) else None
-        if n is not None and n not in steps:
-            ts, te = time_ns(start, end, db.file, f"table {NVTX} row {rowid}", s.limits.max_kernel_us)
-            steps[n] = Step(n, ts, te - ts)
-            if len(steps) > 1_000_000:
-                raise TraceError("more than a million NVTX step ranges", db.file, f"table {NVTX}", "text")
-    return sorted(steps.values(), key=lambda st: st.ts)
+        ordinal = ordinals.get(pid)
+        c = number(corr or -1, db.file, where, "correlationId")
+        yield ts, te - ts, -1.0 if ordinal is None else qualified(ordinal, c), *kind
