@@ -9,6 +9,7 @@ tightness, expected within 1.5x). Sealed published cases are left out unless --s
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import sys
 from pathlib import Path
@@ -19,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from regime.engine import api  # noqa: E402
-from regime.engine.cli.compare import comparison  # noqa: E402
+from regime.engine.cli.compare import as_tried, at_batch, comparison  # noqa: E402
 
 H200 = [("r_decode_b1", "decode_b1_graphed", "cuda_graphs"), ("r_decode_b1", "decode_b64", "raise_batch"),
         ("r_decode_b256", "decode_b256_static", "preallocate_kv_cache"),
@@ -41,7 +42,7 @@ def h200_rows(k) -> list[dict]:
         built_in, compare = ROOT / "cases" / f"{before}.yaml", ROOT / "tests" / "data" / "compare"
         b = _diagnose(k, built_in if built_in.exists() else compare / f"{before}.yaml")
         a = _diagnose(k, compare / f"{after}.yaml")
-        c = comparison(b, a, lever)
+        c = comparison(as_tried(b, a, k, "compiled"), a, lever)
         f = c["fixes"][0]
         rows.append({"case": before, "lever": lever, "bound": f["speedup_bound"], "basis": f["speedup_basis"],
                      "expected": f["speedup_expected"], "measured": c["measured_speedup"], "verdict": "fix"})
@@ -54,11 +55,13 @@ def published_rows(k, sealed: bool) -> list[dict]:
     for case, e in expected.items():
         if e.get("sealed") and not sealed:
             continue
-        d = _diagnose(k, PUBLISHED / f"{case}.yaml")
+        d0 = _diagnose(k, PUBLISHED / f"{case}.yaml")
         for m in e.get("measured_fixes") or []:
             if not isinstance(m["measured_speedup"], int | float):
                 continue  # a range ('3-5'): no single figure to hold a bound against
             lever = m.get("lever") or m.get("closest_lever")
+            tried = re.search(r"\(batch (\d+)\)", str(m.get("after", "")))  # a batch change: sized there
+            d = at_batch(d0, int(tried.group(1)), k, "compiled", "EXPECTED.yaml after") if tried else d0
             fix = next((c for c in d.conclusions if c.kind == "fix" and c.lever == lever), None)
             verdict = "fix" if fix else ("reject" if any(c.kind == "reject" and c.lever == lever
                                                           for c in d.conclusions) else "none")
