@@ -4,6 +4,8 @@ after each change and the rows of a calibration table.
 
 The metric is the complaint's (the fact the complaint names: throughput, ttft, itl, step_time),
 else the pass time; a rate (per second) improves upward, a time downward, read from its unit.
+When the change raised the batch, BEFORE is diagnosed with AFTER's batch as its target batch, so
+the larger-batch fix is held to the figure for the batch that was tried.
 """
 
 from __future__ import annotations
