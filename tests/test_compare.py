@@ -45,7 +45,8 @@ def test_a_lever_the_diagnosis_does_not_fix_is_refused(knowledge):
 def test_a_batch_change_is_sized_at_the_batch_tried(knowledge):
     """Batch 1 -> 64: the bound is the one at batch 64 (at most 64x, a step never gets shorter),
     not the one at the batch memory allows; the expected figure keeps the fixed step."""
-    before, after = api.diagnose(_case("r_decode_b1"), knowledge), api.diagnose(COMPARE / "decode_b64.yaml", knowledge)
+    before = api.diagnose(_case("r_decode_b1"), knowledge)
+    after = api.diagnose(COMPARE / "decode_b64.yaml", knowledge)
     untried = comparison(before, after, "raise_batch")["fixes"][0]
     [fix] = comparison(as_tried(before, after, knowledge), after, "raise_batch")["fixes"]
     assert fix["speedup_bound"] == pytest.approx(after.fact_value("batch") / before.fact_value("batch"))
