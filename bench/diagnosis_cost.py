@@ -6,6 +6,7 @@ from this tree's vendor/durable); each tree diagnoses the same case files (the b
 cases) in a fresh interpreter, alternating, and the ratio of medians is printed. Asserts nothing.
 
     python bench/diagnosis_cost.py [--base 261ebbd] [--rounds 20] [--repeats 3]
+    python bench/diagnosis_cost.py --base-tree /tmp/base_speedup   # a `git worktree add` of the base
 """
 
 from __future__ import annotations
@@ -46,9 +47,16 @@ def base_tree(commit: str, into: Path) -> Path:
         subprocess.run(["git", "-C", str(ROOT), "archive", commit], stdout=f, check=True)
     with tarfile.open(archive) as t:
         t.extractall(into / "base", filter="tar")
+    return with_engine(into / "base")
+
+
+def with_engine(tree: Path) -> Path:
+    """The tree with this tree's compiled durable-rules module beside its sources (a checkout
+    has the sources only)."""
     for so in (ROOT / "vendor" / "durable").glob("*.so"):
-        shutil.copy(so, into / "base" / "vendor" / "durable" / so.name)
-    return into / "base"
+        if not (tree / "vendor" / "durable" / so.name).exists():
+            shutil.copy(so, tree / "vendor" / "durable" / so.name)
+    return tree
 
 
 def ms_per_case(tree: Path, rounds: int, cases: list[str]) -> float:
@@ -63,9 +71,13 @@ def main() -> None:
     ap.add_argument("--base", default="261ebbd")
     ap.add_argument("--rounds", type=int, default=20)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--base-tree", type=Path, help="a checkout of the base (instead of --base)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        base = base_tree(args.base, Path(tmp))
+        base = with_engine(args.base_tree) if args.base_tree else base_tree(args.base, Path(tmp))
+        if args.base_tree:
+            args.base = subprocess.run(["git", "-C", str(base), "rev-parse", "--short", "HEAD"],
+                                       capture_output=True, text=True, check=True).stdout.strip()
         cases = sorted(str(p) for p in (base / "cases").glob("*.yaml"))
         head_ms, base_ms = [], []
         for _ in range(args.repeats):

@@ -4,6 +4,8 @@ after each change and the rows of a calibration table.
 
 The metric is the complaint's (the fact the complaint names: throughput, ttft, itl, step_time),
 else the pass time; a rate (per second) improves upward, a time downward, read from its unit.
+When the change raised the batch, BEFORE is diagnosed with AFTER's batch as its target batch, so
+the larger-batch fix is held to the figure for the batch that was tried.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ from regime.engine.cli import core, writers
 from regime.engine.cli.options import EngineOpt, FormatOpt, RulesOpt, exit_with, value
 
 PHASE_METRIC = "pass_time"  # derive_achieved.yaml: the phase's own metric, when no complaint names one
+# A change of batch is the larger-batch fix tried at AFTER's batch: BEFORE is diagnosed with that
+# batch as its target (speedup.yaml sizes the fix there), unless BEFORE names a target itself.
+BATCH, TARGET_BATCH = "batch", "target_batch"
 TRACE_SUFFIXES = (".json", ".gz")
 
 
@@ -37,6 +42,7 @@ def compare(
     def run() -> int:
         k = core.knowledge(value(rules or []), value(engine))
         b, a = _diagnose(before, k, value(engine)), _diagnose(after, k, value(engine))
+        b = as_tried(b, a, k, value(engine))
         row = comparison(b, a, lever)
         writers.emit(writers.Output([row], {"cases": 2, "fixes": len(row["fixes"])}, text=lambda: _text(row)),
                      value(fmt))
@@ -56,6 +62,27 @@ def _diagnose(ref: str, k, engine: str):
     if path.suffix in TRACE_SUFFIXES and path.is_file():
         return core.diagnosis(path, k, engine, trace=path)
     return core.diagnosis(core.case(ref), k, engine)
+
+
+def as_tried(before, after, k, engine: str = "durable"):
+    """BEFORE's diagnosis with AFTER's batch as its target batch when the change was a batch
+    change of a case file (a trace's case has no file to re-read); else BEFORE unchanged."""
+    return at_batch(before, after.fact_value(BATCH), k, engine, f"compare: AFTER's {BATCH}")
+
+
+def at_batch(before, target, k, engine: str = "durable", origin: str = "compare"):
+    """BEFORE's diagnosis with `target` as its target batch (when above its batch and BEFORE
+    is a case file naming no target of its own); else BEFORE unchanged."""
+    b = before.fact_value(BATCH)
+    path = Path(str(before.path))
+    if (not isinstance(b, int | float) or not isinstance(target, int | float) or target <= b
+            or TARGET_BATCH in before.facts or path.suffix in TRACE_SUFFIXES or not path.is_file()):
+        return before
+    from regime.engine import api, whatif
+    from regime.facts.case import one_fact
+    case = whatif.load(path, k)
+    case.facts.update({r.name: r for r in one_fact(k.vocabulary.get(TARGET_BATCH), target, origin)})
+    return api.runner(k, engine).diagnose(case)
 
 
 def metric(d) -> str:
