@@ -24,6 +24,8 @@ BUILTIN = "built-in"  # the layer name of the packs that ship with regime
 
 @dataclass(frozen=True)
 class Parameter:
+    """A pack parameter: a number, a table by category, or a list of items."""
+
     name: str
     meaning: str
     source: str
@@ -48,6 +50,8 @@ class Parameter:
 
 @dataclass(frozen=True)
 class Lever:
+    """A fix a verdict can recommend or reject, and the bottleneck it attacks."""
+
     id: str
     meaning: str
     attacks: tuple[str, ...]
@@ -57,6 +61,8 @@ class Lever:
 
 @dataclass(frozen=True)
 class Claim:
+    """A statement a rule can reject, with the aliases answers may use."""
+
     id: str
     text: str
     aliases: tuple[str, ...]
@@ -64,6 +70,8 @@ class Claim:
 
 @dataclass(frozen=True)
 class Rule:
+    """One compiled rule: its condition, what it concludes, and where it was written."""
+
     id: str
     kind: str
     pack: str
@@ -136,6 +144,8 @@ class FixOrder:
 
 @dataclass
 class Knowledge:
+    """Everything the packs compile to: vocabulary, parameters, levers, claims, rules."""
+
     vocabulary: Vocabulary
     parameters: dict[str, Parameter] = field(default_factory=dict)
     levers: dict[str, Lever] = field(default_factory=dict)

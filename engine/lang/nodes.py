@@ -34,6 +34,8 @@ class Unlisted(Missing):
 
 @dataclass(frozen=True)
 class Num:
+    """A number: a literal, or a pack parameter's value with its unit."""
+
     value: float
     unit: str | None = None  # a parameter's unit; None for a literal written in the rule
     name: str | None = None  # the parameter it came from, for explanations
@@ -41,6 +43,8 @@ class Num:
 
 @dataclass(frozen=True)
 class Str:
+    """A quoted string: a category value compared against."""
+
     value: str
 
 
@@ -77,6 +81,8 @@ class Pick:
 
 @dataclass(frozen=True)
 class Bin:
+    """Arithmetic on two operands: + - * / and **."""
+
     op: str
     left: Node
     right: Node
@@ -84,6 +90,8 @@ class Bin:
 
 @dataclass(frozen=True)
 class Cmp:
+    """A comparison of two operands; chained comparisons are nested in BoolOp."""
+
     op: str
     left: Node
     right: Node
@@ -91,23 +99,31 @@ class Cmp:
 
 @dataclass(frozen=True)
 class BoolOp:
+    """`and` / `or` over two or more conditions."""
+
     op: str  # "and" | "or"
     items: tuple[Node, ...]
 
 
 @dataclass(frozen=True)
 class Not:
+    """`not` of a condition."""
+
     item: Node
 
 
 @dataclass(frozen=True)
 class Presence:
+    """present(fact) / absent(fact): whether the fact is known, not its value."""
+
     ref: Ref
     present: bool
 
 
 @dataclass(frozen=True)
 class Call:
+    """A whitelisted function (min, max, ...) over its operands."""
+
     fn: str
     args: tuple[Node, ...]
     members: tuple[str, ...] = ()
@@ -137,6 +153,8 @@ class Context:
 
 @dataclass(frozen=True)
 class Expression:
+    """A parsed rule expression with the text it came from, for traces and errors."""
+
     source: str
     tree: Node
     mode: str  # "condition" | "formula"

@@ -25,6 +25,8 @@ BARE = "-"
 
 @dataclass(frozen=True)
 class Field:
+    """A `{fact[member]@unit}` placeholder in a rule's text."""
+
     name: str
     member: str | None
     unit: str | None
@@ -36,6 +38,8 @@ class Field:
 
 @dataclass(frozen=True)
 class Template:
+    """A rule's text split into literal parts and placeholders, parsed once at load."""
+
     text: str
     parts: tuple[tuple[str, Field | None], ...]
 

@@ -10,6 +10,8 @@ from regime.facts.record import FactRecord
 
 @dataclass(frozen=True)
 class Bound:
+    """A fact's value a conclusion rests on, with its unit and how it reads."""
+
     fact: str
     value: float
     unit: str
@@ -18,6 +20,8 @@ class Bound:
 
 @dataclass(frozen=True)
 class Conclusion:
+    """One thing a rule concluded: a finding, verdict, ask or regime."""
+
     kind: str                  # derive/diagnose are facts; these are the rest plus diagnoses
     id: str                    # finding id, lever, claim, asked fact, or regime value
     rule: str
@@ -43,6 +47,8 @@ class Conclusion:
 
 @dataclass(frozen=True)
 class Firing:
+    """One rule firing, as the trace records it: what it matched and asserted."""
+
     step: int
     rule: str
     kind: str
@@ -54,6 +60,8 @@ class Firing:
 
 @dataclass
 class Diagnosis:
+    """What a session concludes for one case: facts, conclusions and firings."""
+
     case: str
     title: str
     path: str
