@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from regime.core import units
 from regime.core.errors import RegimeError, did_you_mean
+from regime.core.record import Record, record
 from regime.core.yamlsrc import line_of, load_yaml, validated
 
 if TYPE_CHECKING:  # pydantic is imported on first use: running cases never needs it
@@ -22,8 +22,8 @@ RESERVED = frozenset({"sid", "id"})  # durable-rules' own fields
 _INTERVAL = re.compile(r"^\s*([\[(])\s*([^,]+?)\s*,\s*([^,]+?)\s*([\])])\s*$")
 
 
-@dataclass(frozen=True)
-class Interval:
+@record
+class Interval(Record):
     """A range with open or closed ends; used to validate values and to prove divisors nonzero."""
 
     lo: float
@@ -66,8 +66,8 @@ def _bound(text: str) -> float:
 Kind = Literal["number", "category", "group", "flags"]
 
 
-@dataclass(frozen=True)
-class FactSpec:
+@record
+class FactSpec(Record):
     """One declared fact name (validated by spec_model() when declared)."""
 
     name: str

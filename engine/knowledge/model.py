@@ -14,6 +14,7 @@ from typing import Any
 
 from regime.core import units
 from regime.core.errors import RegimeError
+from regime.core.record import Record, record
 from regime.engine import lang
 from regime.engine.knowledge.spec_types import ReportSpec
 from regime.engine.lang.template import Template
@@ -22,8 +23,8 @@ from regime.facts.vocabulary import Interval, Vocabulary
 BUILTIN = "built-in"  # the layer name of the packs that ship with regime
 
 
-@dataclass(frozen=True)
-class Parameter:
+@record
+class Parameter(Record):
     """A pack parameter: a number, a table by category, or a list of items."""
 
     name: str
@@ -48,8 +49,8 @@ class Parameter:
         return Interval(0.0, 1.0) if self.unit in ("%", units.FRACTION) else Interval(-math.inf, math.inf)
 
 
-@dataclass(frozen=True)
-class Lever:
+@record
+class Lever(Record):
     """A fix a verdict can recommend or reject, and the bottleneck it attacks."""
 
     id: str
@@ -59,8 +60,8 @@ class Lever:
     escalates: str | None = None    # a stronger form of this lever: same verdicts are said once
 
 
-@dataclass(frozen=True)
-class Claim:
+@record
+class Claim(Record):
     """A statement a rule can reject, with the aliases answers may use."""
 
     id: str
@@ -68,8 +69,8 @@ class Claim:
     aliases: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Rule:
+@record
+class Rule(Record):
     """One compiled rule: its condition, what it concludes, and where it was written."""
 
     id: str
@@ -117,8 +118,8 @@ class Rule:
         return list(memo)
 
 
-@dataclass(frozen=True)
-class Amendment:
+@record
+class Amendment(Record):
     """One change a layer makes to what was loaded before it, for reports and traces."""
 
     kind: str      # override | disable | replace | and_when
@@ -133,8 +134,8 @@ class Amendment:
                 "where": f"{self.file}:{self.line or 0}", "detail": self.detail}
 
 
-@dataclass(frozen=True)
-class FixOrder:
+@record
+class FixOrder(Record):
     """How a category fact's value (the complaint) reorders the fixes: `first` lead, `last` trail."""
 
     by: str

@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from regime.core.record import Record, record
 from regime.engine import lang
 
 
-@dataclass(frozen=True)
-class Axes:
+@record
+class Axes(Record):
     """The roofline chart's axes: canonical units, the units shown and their labels."""
 
     x: str             # canonical units of the axes and of the bandwidth roof's slope
@@ -22,32 +23,32 @@ class Axes:
     y_label: str
 
 
-@dataclass(frozen=True)
-class RoofGroup:
+@record
+class RoofGroup(Record):
     """A group fact whose members are drawn as separate compute roofs."""
 
     group: str
     members: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Overhead:
+@record
+class Overhead(Record):
     """How a fixed per-pass overhead is shown on the chart."""
 
     unit: str
     display: str
 
 
-@dataclass(frozen=True)
-class Point:
+@record
+class Point(Record):
     """A point the chart plots: two expressions over the case's facts."""
 
     x: lang.Expression
     y: lang.Expression
 
 
-@dataclass(frozen=True)
-class Chart:
+@record
+class Chart(Record):
     """The roofline chart a pack's `report:` section asks for."""
 
     axes: Axes

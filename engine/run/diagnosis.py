@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from regime.core.record import Record, record
 from regime.facts.record import FactRecord
 
 
-@dataclass(frozen=True)
-class Bound:
+@record
+class Bound(Record):
     """A fact's value a conclusion rests on, with its unit and how it reads."""
 
     fact: str
@@ -18,8 +19,8 @@ class Bound:
     text: str
 
 
-@dataclass(frozen=True)
-class Conclusion:
+@record
+class Conclusion(Record):
     """One thing a rule concluded: a finding, verdict, ask or regime."""
 
     kind: str                  # derive/diagnose are facts; these are the rest plus diagnoses
@@ -45,8 +46,8 @@ class Conclusion:
     speedup_expected: float | None = None  # fix: the point estimate, where the evidence allows
 
 
-@dataclass(frozen=True)
-class Firing:
+@record
+class Firing(Record):
     """One rule firing, as the trace records it: what it matched and asserted."""
 
     step: int
