@@ -53,6 +53,8 @@ class Sweep:
     flips: list[Flip] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)
     ceiling_name: str = ""
+    fact_name: str = ""                # the varied fact in words
+    measured: Point | None = None      # at the case's own value of the fact, where it gives one
 
     def to_dict(self) -> dict[str, Any]:
         from dataclasses import asdict
@@ -88,7 +90,8 @@ def _run(case: Case, vary: str, k: Knowledge, engine: str) -> Sweep:
     name, lo, hi, integer = parse_range(vary)
     whatif.parse_sets([f"{name}={lo:g}"], k)  # the fact must be settable
     ceiling = k.report.ceiling
-    out = Sweep(case.id, name, ceiling_name=display.label(ceiling.source) if ceiling else "")
+    out = Sweep(case.id, name, ceiling_name=_words(ceiling.source, k) if ceiling else "",
+                fact_name=_words(name, k))
     cache: dict[float, Point] = {}
 
     def at(v: float) -> Point:
@@ -102,7 +105,14 @@ def _run(case: Case, vary: str, k: Knowledge, engine: str) -> Sweep:
         if a.verdict() != b.verdict():
             out.flips.append(_bisect(a, b, at, integer))
     out.points = sorted(cache.values(), key=lambda p: p.value)
+    given = case.facts.get(name)
+    if given is not None and isinstance(given.value, int | float) and not isinstance(given.value, bool):
+        out.measured = cache.get(given.value) or _point(case, name, float(given.value), k, out, engine)
     return out
+
+
+def _words(fact: str, k: Knowledge) -> str:
+    return display.say(fact, k) or display.label(fact)
 
 
 def _grid(lo: float, hi: float, integer: bool) -> list[float]:

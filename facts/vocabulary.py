@@ -73,6 +73,7 @@ class FactSpec(Record):
     name: str
     meaning: str
     kind: Kind = "number"
+    say: str = ""    # the fact as people read it in a report or feedback; `{member}` for a group's
     unit: str = "1"
     display: str | None = None
     range: str = "(-inf, inf)"
@@ -145,6 +146,15 @@ class Vocabulary:
             raise RegimeError(f"unknown fact '{name}'{did_you_mean(name, self.specs)}",
                               file=file, line=line, field=field, kind="unknown fact")
         return self.specs[name]
+
+    def say(self, field: str) -> str | None:
+        """A fact as people read it (`group__member` with the member filled in), or None where
+        its declaration has no `say`."""
+        name, _, member = field.partition("__")
+        spec = self.specs.get(name)
+        if spec is None or not spec.say or ("{member}" in spec.say) != bool(member):
+            return None
+        return spec.say.replace("{member}", member)  # a member is a name as profilers show it
 
     def extended(self, specs: dict[str, FactSpec], file: str | None = None,
                  lines: object = None) -> Vocabulary:

@@ -40,6 +40,7 @@ class Parameter(Record):
     range: str | None = None
     file: str = ""
     line: int | None = None
+    say: str = ""
 
     @property
     def interval(self) -> Interval:
