@@ -8,7 +8,8 @@ BIN := $(VENV)/bin
 $(BIN)/regime: pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	# setuptools' 'Editable installation' banner warns of a folder named like the package: regime/ is that package
+	PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
 # Every built-in case's verdict in one table, one case's full report, and how to see the others.

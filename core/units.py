@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from regime.core import numbers
 from regime.core.limits import MAX_MAGNITUDE, MIN_MAGNITUDE, describe, plausible
+from regime.core.record import Record, record
 
 if TYPE_CHECKING:
     import pint
@@ -123,8 +123,8 @@ def factor(from_unit: str, to_unit: str) -> float:
     return scale
 
 
-@dataclass(frozen=True)
-class Parsed:
+@record
+class Parsed(Record):
     """A measured number in canonical units; low/high are set when a range was written."""
 
     value: float

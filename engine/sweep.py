@@ -56,6 +56,8 @@ class Sweep:
     flips: list[Flip] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)
     ceiling_name: str = ""
+    fact_name: str = ""                # the varied fact in words
+    measured: Point | None = None      # at the case's own value of the fact, where it gives one
 
     def to_dict(self) -> dict[str, Any]:
         from dataclasses import asdict
@@ -165,8 +167,10 @@ def _run(setup: Probe, lo: float, hi: float, integer: bool, evaluate: Evaluate) 
     """The grid, then a bisection between each two neighbours whose verdicts differ. The
     bisections run side by side in rounds (one evaluate call each), each looking as many steps
     ahead as the evaluator's width allows (_Search); here, one step: the serial order."""
-    ceiling = setup.k.report.ceiling
-    out = Sweep(setup.case.id, setup.name, ceiling_name=display.label(ceiling.source) if ceiling else "")
+    k = setup.k
+    ceiling = k.report.ceiling
+    out = Sweep(setup.case.id, setup.name, ceiling_name=_words(ceiling.source, k) if ceiling else "",
+                fact_name=_words(setup.name, k))
     grid = _grid(lo, hi, integer)
     probed: list[Probed] = []
     for got in evaluate(grid):
@@ -188,7 +192,28 @@ def _run(setup: Probe, lo: float, hi: float, integer: bool, evaluate: Evaluate) 
     out.dropped = probed[-1].dropped  # the last point the serial run diagnosed
     out.flips = [Flip(s.lo, s.hi, _what(s.lo, s.hi)) for s in searches]
     out.points = sorted((p.point for p in probed), key=lambda p: p.value)
+    out.measured = _measured(setup, out.points, evaluate)
     return out
+
+
+def _measured(setup: Probe, points: list[Point], evaluate: Evaluate) -> Point | None:
+    """The point at the case's own value of the varied fact (the chart marks it), where the
+    case gives a number: one of the points already diagnosed, or one more."""
+    given = setup.case.facts.get(setup.name)
+    if given is None or not isinstance(given.value, int | float) or isinstance(given.value, bool):
+        return None
+    value = float(given.value)
+    known = next((p for p in points if p.value == value), None)
+    if known is not None:
+        return known
+    got = next(iter(evaluate([value])))
+    if isinstance(got, RegimeError):
+        raise got
+    return got.point
+
+
+def _words(fact: str, k: Knowledge) -> str:
+    return display.say(fact, k) or display.label(fact)
 
 
 def _grid(lo: float, hi: float, integer: bool) -> list[float]:

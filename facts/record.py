@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
+
+from regime.core.record import Record, record
 
 Source = Literal["measured", "catalogue", "assumed", "derived"]
 Value = float | str | bool
 
 
-@dataclass(frozen=True)
-class FactRecord:
+@record
+class FactRecord(Record):
     """One working-memory field. Group members use the field name `group__member`."""
 
     name: str

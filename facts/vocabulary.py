@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from regime.core import units
 from regime.core.errors import RegimeError, did_you_mean
+from regime.core.record import Record, record
 from regime.core.yamlsrc import line_of, load_yaml, validated
 
 if TYPE_CHECKING:  # pydantic is imported on first use: running cases never needs it
@@ -22,8 +22,8 @@ RESERVED = frozenset({"sid", "id"})  # durable-rules' own fields
 _INTERVAL = re.compile(r"^\s*([\[(])\s*([^,]+?)\s*,\s*([^,]+?)\s*([\])])\s*$")
 
 
-@dataclass(frozen=True)
-class Interval:
+@record
+class Interval(Record):
     """A range with open or closed ends; used to validate values and to prove divisors nonzero."""
 
     lo: float
@@ -66,13 +66,14 @@ def _bound(text: str) -> float:
 Kind = Literal["number", "category", "group", "flags"]
 
 
-@dataclass(frozen=True)
-class FactSpec:
+@record
+class FactSpec(Record):
     """One declared fact name (validated by spec_model() when declared)."""
 
     name: str
     meaning: str
     kind: Kind = "number"
+    say: str = ""    # the fact as people read it in a report or feedback; `{member}` for a group's
     unit: str = "1"
     display: str | None = None
     range: str = "(-inf, inf)"
@@ -145,6 +146,15 @@ class Vocabulary:
             raise RegimeError(f"unknown fact '{name}'{did_you_mean(name, self.specs)}",
                               file=file, line=line, field=field, kind="unknown fact")
         return self.specs[name]
+
+    def say(self, field: str) -> str | None:
+        """A fact as people read it (`group__member` with the member filled in), or None where
+        its declaration has no `say`."""
+        name, _, member = field.partition("__")
+        spec = self.specs.get(name)
+        if spec is None or not spec.say or ("{member}" in spec.say) != bool(member):
+            return None
+        return spec.say.replace("{member}", member)  # a member is a name as profilers show it
 
     def extended(self, specs: dict[str, FactSpec], file: str | None = None,
                  lines: object = None) -> Vocabulary:

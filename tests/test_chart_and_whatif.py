@@ -51,7 +51,7 @@ def test_chart_numbers_follow_the_yaml_roles(model_of, knowledge):
     assert a["workload"]["y"] <= a["nominal"]["y"]  # the weight GEMMs sit under the bandwidth roof
     batching = next(mv for mv in a["moves"] if mv["lever"] == "continuous_batching")
     assert math.isclose(batching["x"], a["ridge"])  # batching to ridge_batch reaches the ridge
-    assert [r["name"] for r in a["roofs"]][1:] == ["peak_flops_by_dtype[fp8, int8]"]  # equal peaks: one roof
+    assert [r["name"] for r in a["roofs"]][1:] == ["the fp8, int8 peak FLOP rate"]  # equal peaks: one roof
     assert model_of("e_doesnt_add_up").chart["overhead"]["bars"][1]["label"] == "gap time"
     assert model_of("b_training_run").chart["overhead"] is None
 

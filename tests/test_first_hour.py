@@ -146,3 +146,28 @@ def test_why_takes_set_as_diagnose_does():
     before = CliRunner().invoke(app, asked, prog_name="regime").stdout.splitlines()[0]
     after = CliRunner().invoke(app, [*asked, "--set", "batch=512"], prog_name="regime").stdout.splitlines()[0]
     assert before.startswith("quantize_int4: a fix by ") and after.startswith("quantize_int4: not concluded")
+
+
+def test_version_lists_the_packs_not_their_tests():
+    from regime.engine.knowledge.version import version_text
+    text = version_text()
+    assert "  classify sha256:" in text and ".test" not in text
+
+
+def test_list_facts_puts_inputs_first_and_names_files_in_the_package(knowledge):
+    from regime.engine.cli.listing import facts
+    rows = facts(knowledge)
+    roles = [r["role"] for r in rows]
+    assert roles == sorted(roles, key=lambda r: r == "derived") and {"input", "derived"} <= set(roles)
+    assert {r["name"]: r["role"] for r in rows}["phase"] == "input"
+    assert {r["name"]: r["role"] for r in rows}["ridge_point"] == "derived"
+    for r in rows:
+        assert not r["where"].startswith("/"), r["where"]  # `rules/x.yaml:3`, no site-packages path
+
+
+def test_the_case_schema_lists_the_input_facts_and_their_values(knowledge):
+    from regime.engine.authoring.schema import schema
+    listed = schema("case")["properties"]["facts"]["properties"]
+    assert listed["phase"]["enum"] == list(knowledge.vocabulary.get("phase").values)
+    assert knowledge.vocabulary.get("batch").meaning in listed["batch"]["description"]
+    assert "ridge_point" not in listed  # derived: a case does not give it

@@ -57,7 +57,7 @@ def test_reading_order_and_verdict_first(models):
     assert md.splitlines()[2].startswith("**Verdict:** bandwidth-bound")
     # the top fix's comparable figure (issue 23) leads; its raw bound facts stay in the fix's entry
     assert "top fix: continuous_batching, at most 247× faster (counting)" in md.splitlines()[2]
-    assert "ridge_batch" in md.split("## Reject")[0]
+    assert "the batch at which decode reaches the ridge = 247 tokens" in md.split("## Reject")[0]  # in words
 
 
 def test_derivation_reaches_the_datasheet_line(models, knowledge):
@@ -151,7 +151,7 @@ def test_an_undetermined_verdict_says_what_is_known_and_what_to_measure(name, kn
     for finding in m.findings:
         assert finding.title in line
         if finding.figure is not None:
-            assert f"{finding.figure.name} = {finding.figure.text}" in line
+            assert f"{finding.figure.say or finding.figure.name} = {finding.figure.text}" in line
     if m.asks:  # the first measurement the packs ask for, by their order
         assert f"one measurement would settle it: {m.asks[0].title}" in line
 

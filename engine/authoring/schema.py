@@ -118,7 +118,27 @@ FILES = {"pack", "case", "test", "vocabulary", "catalogue", "envelope"}  # 'laye
 
 def schema(name: str) -> dict[str, Any]:
     out = MODELS[name].model_json_schema(by_alias=True)
+    if name == "case":
+        out["properties"]["facts"]["properties"] = _input_facts()
     out["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return out
+
+
+def _input_facts() -> dict[str, Any]:
+    """The built-in facts a case may give (none a rule derives), each with its meaning and unit,
+    a category with its values, so an editor completes and checks them; a site pack's own facts
+    (`--rules`) are still accepted, as the loader accepts them."""
+    from regime.engine import api
+    k = api.knowledge()
+    derived = {r.target for r in k.rules if r.kind in ("derive", "diagnose")}
+    out: dict[str, Any] = {}
+    for name, spec in sorted(k.vocabulary.specs.items()):
+        if name in derived:
+            continue
+        unit = spec.display or spec.unit
+        about = spec.meaning + (f" ({unit})" if spec.kind in ("number", "group") and unit != "1" else "")
+        # a number may be written many ways (`2,048 tokens`, a range, {typical: ...}): the loader checks it
+        out[name] = {"description": about, **({"enum": list(spec.values)} if spec.kind == "category" else {})}
     return out
 
 

@@ -188,7 +188,7 @@ def _what_if(setup: Setup, path: Path, file: str, text: str | None) -> Done:
         return Done(review_text.what_if_markdown(model, w, diff))
     buffer = io.StringIO()
     if not setup.quiet:
-        review_text.print_what_if(model, w, diff, _console(setup, buffer))
+        review_text.print_what_if(model, w, diff, _console(setup, buffer), setup.full)
     return Done(buffer.getvalue(), row=review_text.summary_row(model))
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 from enum import StrEnum
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -18,6 +20,8 @@ from regime.engine.knowledge.model import Knowledge
 from regime.engine.knowledge.paths import builtin_cases
 from regime.facts.catalogue import CATALOGUE_DIR
 from regime.facts.vocabulary import VOCABULARY_FILE
+
+PACKAGE_ROOT = Path(VOCABULARY_FILE).resolve().parent.parent  # where rules/, facts/, cases/ live
 
 
 class What(StrEnum):
@@ -73,17 +77,23 @@ def _cell(value: Any) -> str:
 
 
 def _where(file: str | None, line: int | None) -> str:
-    return f"{file or '<unknown>'}:{line or 0}"
+    """file:line, a built-in file relative to the package (`rules/x.yaml:3`, not a site-packages path)."""
+    shown = file or "<unknown>"
+    with contextlib.suppress(ValueError):
+        shown = Path(shown).resolve().relative_to(PACKAGE_ROOT).as_posix()
+    return f"{shown}:{line or 0}"
 
 
 def facts(k: Knowledge) -> list[dict[str, Any]]:
+    """Inputs (what a case, catalogue or trace gives) first, then what rules derive."""
     base = load_yaml(VOCABULARY_FILE)["facts"]
+    derived = {r.target for r in k.rules if r.kind in ("derive", "diagnose")}
     out = []
-    for name, s in sorted(k.vocabulary.specs.items()):
+    for name, s in sorted(k.vocabulary.specs.items(), key=lambda kv: (kv[0] in derived, kv[0])):
         file, line = k.where.get(f"fact:{name}", (str(VOCABULARY_FILE), line_of(base, name)))
-        out.append({"name": name, "kind": s.kind, "unit": s.display or s.unit, "range": s.range,
-                    "values": list(s.values) or None, "meaning": s.meaning, "source": s.origin,
-                    "where": _where(file, line)})
+        out.append({"name": name, "role": "derived" if name in derived else "input", "kind": s.kind,
+                    "unit": s.display or s.unit, "range": s.range, "values": list(s.values) or None,
+                    "meaning": s.meaning, "source": s.origin, "where": _where(file, line)})
     return out
 
 
@@ -142,7 +152,7 @@ def cases(k: Knowledge) -> list[dict[str, Any]]:
 ITEMS = {What.facts: facts, What.hardware: lambda k: _catalogue("hardware", k),
          What.models: lambda k: _catalogue("models", k), What.levers: levers, What.claims: claims,
          What.rules: rules, What.parameters: parameters, What.cases: cases}
-TEXT_FIELDS = {What.facts: ("kind", "unit", "range", "values", "meaning"),
+TEXT_FIELDS = {What.facts: ("role", "kind", "unit", "range", "values", "meaning"),
                What.hardware: ("display", "aliases"),
                What.models: ("display", "aliases"), What.levers: ("meaning", "aliases"),
                What.claims: ("text",), What.rules: ("kind", "about", "layer"),

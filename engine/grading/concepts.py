@@ -18,6 +18,7 @@ from typing import Any
 
 from regime.engine.grading.concepts_file import ConceptsFile, read_concepts
 from regime.engine.knowledge.model import Knowledge
+from regime.facts.vocabulary import Vocabulary
 
 _CONTRACTIONS = (("n't", " not"), ("can not", "can not"), ("cannot", "can not"), ("won not", "will not"),
                  ("'re", " are"), ("'s", ""), ("'ll", " will"), ("'ve", " have"), ("'d", " would"))
@@ -61,6 +62,7 @@ class Concepts:
     guess_margin: float = 1.5
     _vocabs: dict[str, dict[str, set[str]]] = field(default_factory=dict)
     _rarity: dict[str, dict[str, float]] = field(default_factory=dict)
+    vocabulary: Vocabulary | None = None          # facts' own words (`say`), which reports use too
     figure_say: dict[str, str] = field(default_factory=dict)                      # fact -> plain name
     figure_words: dict[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
     known: frozenset[str] = frozenset()        # every word an alias, heading or cue uses
@@ -194,8 +196,10 @@ class Concepts:
         return cached
 
     def say(self, fact: str) -> str:
-        """A figure as a student would name it: the concepts file's words, else its name read as words."""
-        return self.figure_say.get(fact) or " ".join(fact.replace("__", " of ").split("_"))
+        """A figure as a student would name it: the concepts file's words, else the fact's own
+        (its declaration's `say`), else its name read as words."""
+        return (self.figure_say.get(fact) or (self.vocabulary and self.vocabulary.say(fact))
+                or " ".join(fact.replace("__", " of ").split("_")))
 
     def near(self, fact: str, context: tuple[str, ...]) -> bool:
         """Whether `context` (the words of a sentence or bullet) names the figure `fact`."""
@@ -279,6 +283,8 @@ def load_concepts(k: Knowledge, files: Iterable[Path]) -> Concepts:
     for section, aliases in raw.headings.items():
         for alias in (section, *aliases):
             c.headings[tuple(c.words(alias))] = section
+    c.vocabulary = k.vocabulary  # the words reports use; the concepts file's `say` overrides them
+    c.figure_say.update({name: p.say for name, p in k.parameters.items() if p.say})
     for fact, figure in raw.figures.items():
         if figure.say:
             c.figure_say[fact] = figure.say

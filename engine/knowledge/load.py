@@ -305,7 +305,7 @@ def _parameter(name: str, m: ParamModel, pack: str, vocabulary: Vocabulary, laye
     if m.unit not in ("1", "%", units.FRACTION):
         units.check_unit(m.unit)
     p = Parameter(name, m.meaning, m.source, pack, m.unit, m.display, m.value, m.table, m.list,
-                  layer, m.range, file, line)
+                  layer, m.range, file, line, m.say)
     if m.value is not None and not p.interval.contains(m.value):
         raise RegimeError(f"{m.value:g} is outside the parameter's range {_show_range(p)}", field=name,
                           code="RG002")

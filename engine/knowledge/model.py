@@ -14,6 +14,7 @@ from typing import Any
 
 from regime.core import units
 from regime.core.errors import RegimeError
+from regime.core.record import Record, record
 from regime.engine import lang
 from regime.engine.knowledge.spec_types import ReportSpec
 from regime.engine.lang.template import Template
@@ -22,8 +23,10 @@ from regime.facts.vocabulary import Interval, Vocabulary
 BUILTIN = "built-in"  # the layer name of the packs that ship with regime
 
 
-@dataclass(frozen=True)
-class Parameter:
+@record
+class Parameter(Record):
+    """A pack parameter: a number, a table by category, or a list of items."""
+
     name: str
     meaning: str
     source: str
@@ -37,6 +40,7 @@ class Parameter:
     range: str | None = None
     file: str = ""
     line: int | None = None
+    say: str = ""
 
     @property
     def interval(self) -> Interval:
@@ -46,8 +50,10 @@ class Parameter:
         return Interval(0.0, 1.0) if self.unit in ("%", units.FRACTION) else Interval(-math.inf, math.inf)
 
 
-@dataclass(frozen=True)
-class Lever:
+@record
+class Lever(Record):
+    """A fix a verdict can recommend or reject, and the bottleneck it attacks."""
+
     id: str
     meaning: str
     attacks: tuple[str, ...]
@@ -55,15 +61,19 @@ class Lever:
     escalates: str | None = None    # a stronger form of this lever: same verdicts are said once
 
 
-@dataclass(frozen=True)
-class Claim:
+@record
+class Claim(Record):
+    """A statement a rule can reject, with the aliases answers may use."""
+
     id: str
     text: str
     aliases: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Rule:
+@record
+class Rule(Record):
+    """One compiled rule: its condition, what it concludes, and where it was written."""
+
     id: str
     kind: str
     pack: str
@@ -109,8 +119,8 @@ class Rule:
         return list(memo)
 
 
-@dataclass(frozen=True)
-class Amendment:
+@record
+class Amendment(Record):
     """One change a layer makes to what was loaded before it, for reports and traces."""
 
     kind: str      # override | disable | replace | and_when
@@ -125,8 +135,8 @@ class Amendment:
                 "where": f"{self.file}:{self.line or 0}", "detail": self.detail}
 
 
-@dataclass(frozen=True)
-class FixOrder:
+@record
+class FixOrder(Record):
     """How a category fact's value (the complaint) reorders the fixes: `first` lead, `last` trail."""
 
     by: str
@@ -136,6 +146,8 @@ class FixOrder:
 
 @dataclass
 class Knowledge:
+    """Everything the packs compile to: vocabulary, parameters, levers, claims, rules."""
+
     vocabulary: Vocabulary
     parameters: dict[str, Parameter] = field(default_factory=dict)
     levers: dict[str, Lever] = field(default_factory=dict)

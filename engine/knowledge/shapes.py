@@ -23,6 +23,7 @@ class _Strict(BaseModel):
 class ParamModel(_Strict):
     meaning: str
     source: str
+    say: str = ""  # as people read it in a sentence (a fact's `say`)
     value: float | None = None
     unit: str = "1"
     display: str | None = None

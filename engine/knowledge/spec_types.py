@@ -6,11 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from regime.core.record import Record, record
 from regime.engine import lang
 
 
-@dataclass(frozen=True)
-class Axes:
+@record
+class Axes(Record):
+    """The roofline chart's axes: canonical units, the units shown and their labels."""
+
     x: str             # canonical units of the axes and of the bandwidth roof's slope
     y: str
     bandwidth: str
@@ -20,26 +23,34 @@ class Axes:
     y_label: str
 
 
-@dataclass(frozen=True)
-class RoofGroup:
+@record
+class RoofGroup(Record):
+    """A group fact whose members are drawn as separate compute roofs."""
+
     group: str
     members: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Overhead:
+@record
+class Overhead(Record):
+    """How a fixed per-pass overhead is shown on the chart."""
+
     unit: str
     display: str
 
 
-@dataclass(frozen=True)
-class Point:
+@record
+class Point(Record):
+    """A point the chart plots: two expressions over the case's facts."""
+
     x: lang.Expression
     y: lang.Expression
 
 
-@dataclass(frozen=True)
-class Chart:
+@record
+class Chart(Record):
+    """The roofline chart a pack's `report:` section asks for."""
+
     axes: Axes
     compute_roof: lang.Expression
     bandwidth_roof: lang.Expression
@@ -55,6 +66,8 @@ class Chart:
 
 @dataclass
 class ReportSpec:
+    """A pack's `report:` section, compiled: the chart and what a sweep plots."""
+
     chart: Chart | None = None
     ceiling: lang.Expression | None = None   # what a sweep plots along the varied fact
     operating_point: tuple[str, ...] = ()    # facts a what-if drops: they held only as measured

@@ -19,9 +19,10 @@ DURABLE_RELEASE = "2.0.28"
 
 
 def pack_versions(rules_dir: Path = RULES_DIR) -> list[tuple[str, str]]:
-    """(pack name, 'version sha') for every pack file in `rules_dir`, sorted by file name."""
+    """(pack name, 'version sha') for every pack file in `rules_dir`, sorted by file name; a
+    pack's tests (`*.test.yaml`) are not knowledge a diagnosis runs, so they are not listed."""
     out = []
-    for path in sorted(rules_dir.glob("*.yaml")):
+    for path in sorted(p for p in rules_dir.glob("*.yaml") if not p.name.endswith(".test.yaml")):
         data = path.read_bytes()
         head = yaml.safe_load(data) if len(data) < 1_000_000 else None
         head = head if isinstance(head, dict) else {}

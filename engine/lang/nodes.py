@@ -13,6 +13,7 @@ from typing import Any
 
 from regime.core.errors import RegimeError
 from regime.core.names import member_id
+from regime.core.record import Record, record
 from regime.facts.vocabulary import Vocabulary
 
 NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
@@ -32,20 +33,24 @@ class Unlisted(Missing):
 
 # ---- the tree -------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Num:
+@record
+class Num(Record):
+    """A number: a literal, or a pack parameter's value with its unit."""
+
     value: float
     unit: str | None = None  # a parameter's unit; None for a literal written in the rule
     name: str | None = None  # the parameter it came from, for explanations
 
 
-@dataclass(frozen=True)
-class Str:
+@record
+class Str(Record):
+    """A quoted string: a category value compared against."""
+
     value: str
 
 
-@dataclass(frozen=True)
-class Ref:
+@record
+class Ref(Record):
     """A fact, or one member of a group/flags fact."""
 
     name: str
@@ -57,8 +62,8 @@ class Ref:
         return self.name if self.member is None else f"{self.name}__{self.member}"
 
 
-@dataclass(frozen=True)
-class Lookup:
+@record
+class Lookup(Record):
     """A parameter table indexed by a category fact or a string: dtype_bytes[weight_dtype]."""
 
     table: str
@@ -67,47 +72,59 @@ class Lookup:
     unit: str = "1"
 
 
-@dataclass(frozen=True)
-class Pick:
+@record
+class Pick(Record):
     """A group member chosen by a category fact: peak_flops_by_dtype[compute_dtype]."""
 
     group: str
     key: Ref
 
 
-@dataclass(frozen=True)
-class Bin:
+@record
+class Bin(Record):
+    """Arithmetic on two operands: + - * / and **."""
+
     op: str
     left: Node
     right: Node
 
 
-@dataclass(frozen=True)
-class Cmp:
+@record
+class Cmp(Record):
+    """A comparison of two operands; chained comparisons are nested in BoolOp."""
+
     op: str
     left: Node
     right: Node
 
 
-@dataclass(frozen=True)
-class BoolOp:
+@record
+class BoolOp(Record):
+    """`and` / `or` over two or more conditions."""
+
     op: str  # "and" | "or"
     items: tuple[Node, ...]
 
 
-@dataclass(frozen=True)
-class Not:
+@record
+class Not(Record):
+    """`not` of a condition."""
+
     item: Node
 
 
-@dataclass(frozen=True)
-class Presence:
+@record
+class Presence(Record):
+    """present(fact) / absent(fact): whether the fact is known, not its value."""
+
     ref: Ref
     present: bool
 
 
-@dataclass(frozen=True)
-class Call:
+@record
+class Call(Record):
+    """A whitelisted function (min, max, ...) over its operands."""
+
     fn: str
     args: tuple[Node, ...]
     members: tuple[str, ...] = ()
@@ -135,8 +152,10 @@ class Context:
         return [*self.vocabulary.specs, *self.scalars, *self.tables, *self.lists]
 
 
-@dataclass(frozen=True)
-class Expression:
+@record
+class Expression(Record):
+    """A parsed rule expression with the text it came from, for traces and errors."""
+
     source: str
     tree: Node
     mode: str  # "condition" | "formula"

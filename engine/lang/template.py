@@ -12,19 +12,21 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 
 from regime.core import units
 from regime.core.errors import RegimeError, did_you_mean
 from regime.core.names import member_id
+from regime.core.record import Record, record
 from regime.facts.vocabulary import Vocabulary
 
 _FIELD = re.compile(r"^(?P<name>[a-z][a-z0-9_]*)(?:\[(?P<member>[^\]]+)\])?(?:@(?P<unit>[^:]+))?$")
 BARE = "-"
 
 
-@dataclass(frozen=True)
-class Field:
+@record
+class Field(Record):
+    """A `{fact[member]@unit}` placeholder in a rule's text."""
+
     name: str
     member: str | None
     unit: str | None
@@ -34,8 +36,10 @@ class Field:
         return self.name if self.member is None else f"{self.name}__{self.member}"
 
 
-@dataclass(frozen=True)
-class Template:
+@record
+class Template(Record):
+    """A rule's text split into literal parts and placeholders, parsed once at load."""
+
     text: str
     parts: tuple[tuple[str, Field | None], ...]
 

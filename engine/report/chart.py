@@ -76,15 +76,15 @@ def _roofline(ax, chart: dict[str, Any], title: str) -> list[Label]:
     if top > main:
         ax.plot([main / slope, top / slope], [main, top], color=COLORS["bw"], lw=1, ls="--")
     ax.axvline(chart["ridge"], color=COLORS["ridge"], lw=0.8, ls=":")
-    ridge = f"ridge {_num(chart['ridge'])} {chart['x_unit']}"
+    ridge = f"ridge {chart['ridge_text']}"
     labels = [Label(ridge, (chart["ridge"], top), COLORS["ridge"])]
     nominal, workload = chart.get("nominal"), chart.get("workload")
     if nominal:
         ax.plot(nominal["x"], nominal["y"], "o", mfc="none", mec=COLORS["nominal"], ms=9,
-                label=f"nominal (theory) {_num(nominal['y'])} {chart['y_unit']}")
+                label=f"nominal (theory) {_said(nominal)}")
     if workload:
         ax.plot(workload["x"], workload["y"], "o", color=COLORS["workload"], ms=7,
-                label=f"workload (measured) {_num(workload['y'])} {chart['y_unit']}")
+                label=f"workload (measured) {_said(workload)}")
         targets: dict[tuple[float, float], list[dict]] = {}
         for move in chart["moves"]:
             targets.setdefault((move["x"], move["y"]), []).append(move)
@@ -115,6 +115,14 @@ def _overhead(ax, over: dict[str, Any]) -> None:
     ax.set_ylabel(f"per step ({over['unit']})")
     ax.set_title("time per step", fontsize=10)
     ax.set_ylim(0, max(values) * 1.2)
+
+
+def _said(point: dict[str, Any]) -> str:
+    """A point's coordinates as the report's text gives them: each fact's words and value
+    ('the weight GEMMs' FLOP rate 64.8 TFLOP/s at 256 FLOP/byte'), so the chart never shows an
+    unlabelled figure beside a different one in the text."""
+    y = f"{point['y_name']} {point['y_text']}" if point["y_name"] else point["y_text"]
+    return f"{y} at {point['x_text']}"  # the x axis names what x is
 
 
 def _num(x: float) -> str:
@@ -149,12 +157,17 @@ def sweep_figure(sweep: dict[str, Any]) -> Figure:
                        label=textwrap.fill(f"({i}) {sweep['fact']} {_num(x)}: {what}", 110,
                                            subsequent_indent="      "))
             labels.append(Label(f"({i})", (x, top), FLIPS[(i - 1) % len(FLIPS)]))
+        here = sweep.get("measured")
+        if here and here["ceiling"] is not None:
+            ax.plot([here["value"]], [here["ceiling"]], "D", color=COLORS["workload"], ms=7,
+                    label=f"this case: {sweep['fact']} = {_num(here['value'])}, {here['ceiling_text']}")
         ax.set_xscale("log")
         if pts and min(p["ceiling"] for p in pts) > 0:
             ax.set_yscale("log")
-        ax.set_xlabel(sweep["fact"])
+        words = sweep.get("fact_name") or sweep["fact"]
+        ax.set_xlabel(f"{words} ({sweep['fact']})" if words != sweep["fact"] else words)
         ax.set_ylabel(sweep["ceiling_name"] or "ceiling")
-        ax.set_title(f"{sweep['case']}: verdict along {sweep['fact']}", fontsize=10)
+        ax.set_title(f"{sweep['case']}: verdict along {words}", fontsize=10)
         ax.legend(loc="upper left", bbox_to_anchor=(0.0, -0.14), fontsize=7, frameon=False)
         _lay_out(fig, ax, labels)
     return fig

@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from regime.core import units
+from regime.engine import lang
 from regime.engine.knowledge.model import Knowledge
-from regime.engine.knowledge.spec_types import Chart, evaluate, holds
+from regime.engine.knowledge.spec_types import Axes, Chart, Point, evaluate, holds
 from regime.engine.report import display
 from regime.engine.run.diagnosis import Diagnosis
 
@@ -31,19 +32,33 @@ def build(d: Diagnosis, k: Knowledge, fixes: list) -> dict[str, Any] | None:
         "x_unit": ax.x_display, "y_unit": ax.y_display, "x_label": ax.x_label, "y_label": ax.y_label,
         "roofs": [_roof(spec.compute_roof.source, roof, fy, k, main=True),
                   *_extra_roofs(spec, facts, roof, fy, k)],
-        "bandwidth": {"name": display.label(spec.bandwidth_roof.source), "value": slope * fy / fx,
+        "bandwidth": {"name": _name(spec.bandwidth_roof.source, k), "value": slope * fy / fx,
                       "text": display.value_text(spec.bandwidth_roof.source, slope, k)},
         "ridge": ridge * fx,
-        "workload": _point(spec.workload, facts, fx, fy),
-        "nominal": _point(spec.nominal, facts, fx, fy),
-        "moves": _moves(spec, fixes, facts, fx, fy),
+        "ridge_text": _text(spec.ridge, ridge, ax.x, ax.x_display, k),
+        "workload": _point(spec.workload, facts, fx, fy, k, ax),
+        "nominal": _point(spec.nominal, facts, fx, fy, k, ax),
+        "moves": _moves(spec, fixes, facts, fx, fy, k),
         "overhead": _overhead(spec, facts),
     }
     return out
 
 
+def _name(fact: str, k: Knowledge) -> str:
+    """A fact the chart draws, in the words the report's text uses for it."""
+    return display.say(fact, k) or display.label(fact)
+
+
+def _text(e: lang.Expression, value: float, canonical: str, shown: str, k: Knowledge) -> str:
+    """A value the chart shows, rounded as the report's text rounds the same fact (or, for a
+    formula, as that text would round a value in the axis's unit)."""
+    if isinstance(e.tree, lang.Ref):
+        return display.value_text(e.tree.field, value, k)
+    return units.format_quantity(value, canonical, shown)
+
+
 def _roof(name: str, value: float, fy: float, k: Knowledge, main: bool = False) -> dict[str, Any]:
-    return {"name": display.label(name), "value": value * fy, "text": display.value_text(name, value, k),
+    return {"name": _name(name, k), "value": value * fy, "text": display.value_text(name, value, k),
             "main": main}
 
 
@@ -60,23 +75,33 @@ def _extra_roofs(spec: Chart, facts: dict, roof: float, fy: float, k: Knowledge)
     out = []
     for value, members in same.items():
         r = _roof(f"{spec.extra_roofs.group}__{members[0]}", value, fy, k)
-        out.append({**r, "name": f"{spec.extra_roofs.group}[{', '.join(members)}]"})
+        together = f"{spec.extra_roofs.group}__{', '.join(members)}"
+        out.append({**r, "name": display.say(together, k) or display.label(together)})
     return out
 
 
-def _point(p, facts: dict, fx: float, fy: float) -> dict[str, float] | None:
+def _point(p: Point, facts: dict, fx: float, fy: float, k: Knowledge, ax: Axes) -> dict[str, Any] | None:
+    """A point, with each coordinate as the text shows it: a fact's words and rounded value,
+    so a figure the chart plots is never a different, unlabelled one beside the text's."""
     x, y = evaluate(p.x, facts), evaluate(p.y, facts)
-    return None if x is None or y is None or x <= 0 or y <= 0 else {"x": x * fx, "y": y * fy}
+    if x is None or y is None or x <= 0 or y <= 0:
+        return None
+    out: dict[str, Any] = {"x": x * fx, "y": y * fy}
+    for c, e, v, canonical, shown in (("x", p.x, x, ax.x, ax.x_display),
+                                      ("y", p.y, y, ax.y, ax.y_display)):
+        out[f"{c}_text"] = _text(e, v, canonical, shown, k)
+        out[f"{c}_name"] = _name(e.tree.field, k) if isinstance(e.tree, lang.Ref) else ""
+    return out
 
 
-def _moves(spec: Chart, fixes: list, facts: dict, fx: float, fy: float) -> list[dict[str, Any]]:
+def _moves(spec: Chart, fixes: list, facts: dict, fx: float, fy: float, k: Knowledge) -> list[dict[str, Any]]:
     out = []
     for rank, fix in enumerate(fixes, 1):
         for b in fix.bounds:
             where = spec.moves.get(b.field)
-            point = _point(where, facts, fx, fy) if where is not None else None
+            point = _point(where, facts, fx, fy, k, spec.axes) if where is not None else None
             if point is not None:
-                out.append({"rank": rank, "lever": fix.title, "bound": f"{b.name} = {b.text}", **point})
+                out.append({"rank": rank, "lever": fix.title, "bound": b.said(), **point})
                 break
     return out
 

@@ -75,6 +75,13 @@ def sum_text(fields: list[str], facts: dict[str, Any], k: Knowledge) -> tuple[st
     return " + ".join(t + suffix for t in text), total + suffix
 
 
+def say(field: str, k: Knowledge) -> str:
+    """A fact in words, as its declaration's `say` gives them (the words grading feedback uses
+    too), or a pack parameter's; "" where it has none (a fact only the derivation shows)."""
+    param = k.parameters.get(base(field))
+    return k.vocabulary.say(field) or (param.say if param is not None else "")
+
+
 def meaning(field: str, k: Knowledge) -> str:
     name = base(field)
     if name in k.vocabulary:
@@ -185,8 +192,9 @@ def inputs(node: lang.Node, facts: dict[str, Any]) -> list[str]:
 
 
 def factor(x: float) -> str:
-    """A speedup factor as people read it: 1.07×, 4.3×, 56×."""
-    return f"{x:.2f}×" if x < 2 else f"{x:.1f}×" if x < 20 else f"{x:.0f}×"
+    """A speedup factor as people read it, by the one rounding rule, so it reads as the bound
+    fact does in the same report (three significant figures, not a coarser rounding of its own)."""
+    return f"{units.format_number(x)}×"
 
 
 def speedup(c: Any, short: bool = False) -> str | None:

@@ -34,6 +34,11 @@ class Fact:
     origin: str          # case file:line, datasheet line, pack and source, or rule id
     written: str | None = None
     meaning: str = ""
+    say: str = ""        # in words (the fact's `say`), where a person reads it in a sentence
+
+    def said(self) -> str:
+        """`words = value`: how a bound or a figure reads in a verdict, a chart or a list."""
+        return f"{self.say or self.name} = {self.text}"
 
     def as_written(self) -> str | None:
         """The value as written, where it says more than the rounded text (another unit, a
@@ -147,10 +152,10 @@ def fact(name: str, d: Diagnosis, k: Knowledge) -> Fact:
         param = k.parameters[display.base(name)]
         value = param.value if param.value is not None else _table_entry(name, param.table)
         return Fact(name, display.label(name), value, display.value_text(name, value, k), "assumed",
-                    f"{param.pack}: {param.source}", meaning=param.meaning)
+                    f"{param.pack}: {param.source}", meaning=param.meaning, say=display.say(name, k))
     origin = rec.origin if rec.source != "derived" else f"rule {rec.rule}"
     return Fact(name, display.label(name), rec.value, display.value_text(name, rec.value, k), rec.source,
-                origin, rec.written, display.meaning(name, k))
+                origin, rec.written, display.meaning(name, k), display.say(name, k))
 
 
 def _table_entry(name: str, table: dict[str, float] | None) -> float | None:
@@ -254,7 +259,7 @@ def _verdict(d: Diagnosis, items: dict[str, list[Item]]) -> Verdict:
         agree = nominal == regime
         line += f" ({'as theory predicts' if agree else 'theory says ' + display.category(nominal)})"
     if top is not None:
-        bound = ", ".join(f"{b.name} = {b.text}" for b in top.bounds)
+        bound = "; ".join(b.said() for b in top.bounds)
         if top.speedup:  # the comparable figure (issue 23) stands for the raw bound facts
             line += f"; top fix: {top.title}, {top.speedup}"
         else:
@@ -275,7 +280,7 @@ def _undetermined(line: str, items: dict[str, list[Item]], missing: bool) -> tup
     missing (an ask of order 0) leads, in the ask's words."""
     if missing:
         return line + "; " + items["asks"][0].text, []
-    known = [it.title + (f" ({it.figure.name} = {it.figure.text})" if it.figure else "")
+    known = [it.title + (f" ({it.figure.said()})" if it.figure else "")
              for it in items["findings"]]
     line += "; known: " + ("; ".join(known) if known else "nothing yet")
     if items["asks"]:

@@ -88,7 +88,7 @@ def _item(it: Item) -> str:
     bound = f'<br><span class="bound">{escape(it.speedup)}</span>' if it.speedup else ""
     if it.bounds:
         bound += ('<br><span class="bound">bound: '
-                 + escape(", ".join(f"{b.name} = {b.text}" for b in it.bounds)) + "</span>")
+                 + escape("; ".join(b.said() for b in it.bounds)) + "</span>")
     if it.condition:
         bound += f'<br><span class="conditional">conditional: {escape(it.condition)}</span>'
     return (f'<li class="{escape(it.kind)}"><b>{escape(it.title)}</b> — {escape(it.text)}{bound} '

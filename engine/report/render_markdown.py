@@ -67,7 +67,7 @@ def _item(i: int, it: Item) -> str:
     if it.speedup:
         text += f"  \n   **{it.speedup}**"
     if it.bounds:
-        text += f"  \n   _Bound: {', '.join(f'{b.name} = {b.text}' for b in it.bounds)}_"
+        text += f"  \n   _Bound: {'; '.join(b.said() for b in it.bounds)}_"
     if it.condition:
         text += f"  \n   _Conditional: {it.condition}_"
     return text

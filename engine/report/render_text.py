@@ -84,7 +84,7 @@ def _item(it: Item, full: bool = True) -> RenderableType:
     if it.speedup:
         lines.append(Text(it.speedup, style="bold green"))
     if it.bounds and (full or not it.speedup):
-        lines.append(Text("bound: " + ", ".join(f"{b.name} = {b.text}" for b in it.bounds), style="green"))
+        lines.append(Text("bound: " + "; ".join(b.said() for b in it.bounds), style="green"))
     if it.condition:
         lines.append(Text(f"conditional: {it.condition}", style="yellow"))
     return Group(*lines)

@@ -11,7 +11,7 @@ from regime.core.names import file_id
 from regime.engine.report import display, terminal
 from regime.engine.report.model import ReportModel
 from regime.engine.report.terminal import Column
-from regime.engine.report.whatif_diff import WhatIf, describe
+from regime.engine.report.whatif_diff import WhatIf, describe, words
 
 
 def _head(w: WhatIf) -> str:
@@ -27,12 +27,13 @@ def what_if_doc(w: WhatIf, diff: dict[str, Any]) -> dict[str, Any]:
 
 def what_if_markdown(model: ReportModel, w: WhatIf, diff: dict[str, Any]) -> str:
     from regime.engine.report import render_markdown
-    return (f"> {_head(w)}\n>\n" + "".join(f"> - {x}\n" for x in describe(diff)) + "\n"
+    return (f"> {_head(w)}\n>\n" + "".join(f"> - {x}\n" for x in describe(diff, said=words(model))) + "\n"
             + render_markdown.to_markdown(model))
 
 
-def print_what_if(model: ReportModel, w: WhatIf, diff: dict[str, Any], console) -> None:
-    """The changed case's text report, led by what changed."""
+def print_what_if(model: ReportModel, w: WhatIf, diff: dict[str, Any], console, full: bool = True) -> None:
+    """The changed case's text report, led by what changed in its verdict; the figures that
+    changed, in words, and the whole report with `full`."""
     from rich.table import Table
     from rich.text import Text
 
@@ -43,16 +44,16 @@ def print_what_if(model: ReportModel, w: WhatIf, diff: dict[str, Any], console) 
         grid = Table.grid(padding=(0, 1))
         grid.add_column(no_wrap=True)
         grid.add_column(ratio=1)
-        for x in describe(diff):
+        for x in describe(diff, full, words(model)):
             grid.add_row(Text("  •"), Text(x))
         console.print(grid)
-    render_text.print_report(model, console)
+    render_text.print_report(model, console, full=full)
 
 
 def summary_row(m: ReportModel) -> tuple[str, ...]:
     """One case's row: case, regime, top fix, its bound, how many rejections."""
     top = m.fixes[0] if m.fixes else None
-    bound = top.speedup_short or ",\n".join(f"{b.name} = {b.text}" for b in top.bounds) if top else ""
+    bound = top.speedup_short or ",\n".join(b.said() for b in top.bounds) if top else ""
     return (m.case, display.category(m.verdict.regime), top.title if top else "—", bound or "—",
             str(len(m.rejections)))
 

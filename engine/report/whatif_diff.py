@@ -57,11 +57,11 @@ def _cited(m: ReportModel) -> list[str]:
     return out
 
 
-def _all_facts(m: ReportModel) -> dict[str, str]:
-    out = {f.name: f.text for f in m.appendix}
+def _all_facts(m: ReportModel, attr: str = "text") -> dict[str, str]:
+    out = {f.name: getattr(f, attr) for f in m.appendix}
 
     def walk(n) -> None:
-        out[n.fact.name] = n.fact.text
+        out[n.fact.name] = getattr(n.fact, attr)
         for c in n.children:
             walk(c)
     for n in m.derivations:
@@ -69,8 +69,14 @@ def _all_facts(m: ReportModel) -> dict[str, str]:
     return out
 
 
-def describe(diff: dict[str, Any]) -> list[str]:
-    """The changes as lines for people."""
+def words(m: ReportModel) -> dict[str, str]:
+    """The figures a report shows, by name, in the words people read them in (where they have some)."""
+    return {name: say for name, say in _all_facts(m, "say").items() if say}
+
+
+def describe(diff: dict[str, Any], full: bool = True, said: dict[str, str] | None = None) -> list[str]:
+    """The changes as lines for people: the verdict's first (regime, fixes, rejections), then each
+    changed figure in words (`said`: name -> words); without `full`, only how many figures changed."""
     lines = []
     for key, label in (("regime", "regime"), ("nominal", "nominal regime")):
         if key in diff:
@@ -82,6 +88,9 @@ def describe(diff: dict[str, Any]) -> list[str]:
             order = "" if parts else " (reordered)"
             lines.append(f"{label}: {', '.join(d['before']) or 'none'} → {', '.join(d['after']) or 'none'}"
                          f"{order}" + (f" ({', '.join(parts)})" if parts else ""))
-    for name, (a, b) in diff.get("figures", {}).items():
-        lines.append(f"{name}: {a} → {b}")
+    figures = diff.get("figures", {})
+    if figures and not full:
+        lines.append(f"{len(figures)} figure{'s' if len(figures) > 1 else ''} changed (--full lists them)")
+    elif figures:
+        lines += [f"{(said or {}).get(name, name)}: {a} → {b}" for name, (a, b) in figures.items()]
     return lines or ["nothing the report shows changed"]

@@ -5,19 +5,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from regime.core.record import Record, record
 from regime.facts.record import FactRecord
 
 
-@dataclass(frozen=True)
-class Bound:
+@record
+class Bound(Record):
+    """A fact's value a conclusion rests on, with its unit and how it reads."""
+
     fact: str
     value: float
     unit: str
     text: str
 
 
-@dataclass(frozen=True)
-class Conclusion:
+@record
+class Conclusion(Record):
+    """One thing a rule concluded: a finding, verdict, ask or regime."""
+
     kind: str                  # derive/diagnose are facts; these are the rest plus diagnoses
     id: str                    # finding id, lever, claim, asked fact, or regime value
     rule: str
@@ -41,8 +46,10 @@ class Conclusion:
     speedup_expected: float | None = None  # fix: the point estimate, where the evidence allows
 
 
-@dataclass(frozen=True)
-class Firing:
+@record
+class Firing(Record):
+    """One rule firing, as the trace records it: what it matched and asserted."""
+
     step: int
     rule: str
     kind: str
@@ -54,6 +61,8 @@ class Firing:
 
 @dataclass
 class Diagnosis:
+    """What a session concludes for one case: facts, conclusions and firings."""
+
     case: str
     title: str
     path: str

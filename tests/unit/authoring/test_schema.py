@@ -20,7 +20,7 @@ WRITTEN_BY_ANALYSTS = sorted([*(TESTS / "layers").rglob("*.yaml"), *(TESTS / "li
 @pytest.mark.parametrize("name", sorted(schema.FILES))
 def test_committed_schemas_are_the_generated_ones(name):
     assert schema.path(name).read_text(encoding="utf-8") == schema.text(name), \
-        "regenerate: python -c 'from regime.engine import schema; schema.write_all()'"
+        "regenerate: python -c 'from regime.engine.authoring import schema; schema.write_all()'"
 
 
 @pytest.mark.parametrize("path", SHIPPED + WRITTEN_BY_ANALYSTS, ids=lambda p: str(p.relative_to(ROOT)))
