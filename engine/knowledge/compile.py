@@ -56,6 +56,9 @@ def compile_rule(k: Knowledge, path: Path, pack: str, section: list, index: int,
                               line=line_of(body, where) or line, field=where) from None
 
     when = located("when", lambda: condition(m.when, ctx)) if m.when is not None else None
+    if when is not None and m.kind not in ("fix", "reject", "ask") and lang.reads_verdicts(when.tree):
+        raise RegimeError(f"rule '{m.id}': judged() is for verdicts and asks: a {m.kind} rule fires "
+                          "before any verdict", file=file, line=line_of(body, "when") or line, field="when")
     scalars = {n: p.unit for n, p in k.parameters.items() if p.value is not None}
     rule = Rule(id=m.id, kind=m.kind, pack=pack, file=file, line=line, layer=layer,
                 precedence=m.precedence, description=m.description, refs=m.refs, when=when,

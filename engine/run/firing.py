@@ -32,6 +32,7 @@ from regime.facts.record import FactRecord
 from regime.facts.vocabulary import FactSpec, Interval
 
 STAGE_PRI = {"derive": 100, "diagnose": 200, "finding": 300, "fix": 400, "reject": 400, "ask": 500}
+OWED_PRI = 460  # a verdict testing judged() waits for every other verdict (precedence <= 50)
 # Fields every working memory carries for durable (its anchor, session id, a constant zero to
 # compare expressions against, two bucket fields for the alpha network).
 SID = "sid"
@@ -116,7 +117,8 @@ class Program:
 
 def priority(rule: Rule) -> int:
     """durable's priority for the rule (lower fires first): its stage, less its layer's precedence."""
-    return STAGE_PRI[rule.kind] - rule.precedence
+    owed = rule.kind in ("fix", "reject") and rule.when is not None and lang.reads_verdicts(rule.when.tree)
+    return (OWED_PRI if owed else STAGE_PRI[rule.kind]) - rule.precedence
 
 
 def fired_marker(rule_id: str) -> str:
@@ -268,6 +270,9 @@ class Run:
             self._conclude(plan, {**wm, **updates}, id=str(value), fact=target)
         else:
             self._conclude(plan, wm, id=rule.subject or rule.id)
+            judged = lang.Ref(lang.JUDGED, rule.subject or "", kind="flags").field  # what judged() reads
+            if rule.kind in ("fix", "reject") and rule.subject in self.k.levers and judged not in wm:
+                updates[judged] = True
         for a in plan.assumptions:
             if a.name not in d.facts:
                 d.facts[a.name] = FactRecord(a.name, a.value, a.unit, "assumed", a.origin, layer=a.layer)
