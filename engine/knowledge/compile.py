@@ -65,7 +65,10 @@ def compile_rule(k: Knowledge, path: Path, pack: str, section: list, index: int,
                 holds=m.holds,
                 because=located("because", lambda: parse_template(m.because, k.vocabulary, scalars)),
                 condition=located("condition", lambda: parse_template(m.condition, k.vocabulary, scalars))
-                if m.condition is not None else None)
+                if m.condition is not None else None,
+                because_if=located("because_if", lambda: tuple(
+                    (condition(v.when, ctx), parse_template(v.because, k.vocabulary, scalars))
+                    for v in m.because_if)))
     located("bound", lambda: [_bound_field(b, k.vocabulary) for b in m.bound])
     return located("claim" if m.claim is not None else m.kind, lambda: _conclusion(k, ctx, m, rule))
 

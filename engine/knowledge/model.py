@@ -87,6 +87,9 @@ class Rule:
     precedence: int = 0
     holds: tuple[str, ...] = ()           # finding: verdict kinds it makes conditional
     condition: Template | None = None     # fix/reject: what the verdict depends on
+    # justifications said only where their facts hold: the first whose condition holds replaces
+    # `because`, so a text never claims what the case does not support
+    because_if: tuple[tuple[lang.Expression, Template], ...] = ()
 
     def required(self) -> list[str]:
         """Fields that must be present before the conclusion can be computed."""

@@ -2,8 +2,7 @@
 
 The durable-rules session (the engine of record) and the compiled evaluator differ only in how
 they find the next rule to fire. Both fire it here, so a firing's conclusions, trace entry and
-derived facts come from one piece of code, and the differential test compares what is left:
-which rule fires when.
+derived facts come from one piece of code; the differential test compares which rule fires when.
 
 Semantics: working memory is one flat mapping (group members as `group__member`, a marker
 field per group, `_fired_<rule>` per rule that concluded without setting a fact). A rule is
@@ -79,10 +78,11 @@ class Plan:
     valid: Interval | None
     because: tuple[tuple[str, Callable[[lang.Facts], str] | None], ...]
     condition: tuple[tuple[str, Callable[[lang.Facts], str] | None], ...] | None = None
+    because_if: tuple[tuple[Callable[[lang.Facts], bool], tuple], ...] = ()
 
     def render(self, wm: lang.Facts) -> str:
-        """The rule's `because` on these facts."""
-        return _join(self.because, wm)
+        """The rule's `because` on these facts: the first `because_if` variant that holds, if any."""
+        return _join(next((parts for holds, parts in self.because_if if holds(wm)), self.because), wm)
 
     def render_condition(self, wm: lang.Facts) -> str | None:
         """The verdict's `condition` on these facts, when the rule states one."""
@@ -139,7 +139,8 @@ def _plan(k: Knowledge, rule: Rule) -> Plan:
                 tuple(lang.picks(rule.formula.tree)) if rule.formula else (),
                 frozenset(watch), _assumptions(k, rule), spec, spec.interval if spec else None,
                 _parts(k, rule.because),
-                _parts(k, rule.condition) if rule.condition is not None else None)
+                _parts(k, rule.condition) if rule.condition is not None else None,
+                tuple((lang.compile_truth(w.tree), _parts(k, t)) for w, t in rule.because_if))
 
 
 def _parts(k: Knowledge, template) -> tuple[tuple[str, Callable[[lang.Facts], str] | None], ...]:
