@@ -289,7 +289,7 @@ def _unused_parameters(k: Knowledge) -> Iterator[Finding]:
         for e in (rule.when, rule.formula):
             if e is not None:
                 _uses(e.tree, used, k)
-        used |= {f.name for f in rule.because.fields()}
+        used |= {f.name for f in rule.text_fields()}
     for name, p in k.parameters.items():
         if name not in used:
             yield Finding("RG009", p.file, p.line, None, f"parameter '{name}' is used by no rule or text")

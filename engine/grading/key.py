@@ -89,7 +89,7 @@ def build_key(d: Diagnosis, k: Knowledge) -> Key:
             key.regime_rules.append(c.rule)
     for c in [*d.of_kind("diagnose"), *d.of_kind("finding"), *d.of_kind("fix"), *d.of_kind("reject")]:
         rule = rules.get(c.rule)
-        cited = [f.key for f in rule.because.fields()] if rule else []
+        cited = [f.key for f in rule.text_for(d.memory).fields()] if rule else []
         for name in [*cited, *(b.fact for b in c.bound)]:
             _cite(key, d, k, name, c.rule)
     for rank, c in enumerate(d.of_kind("fix"), 1):
