@@ -26,7 +26,8 @@ H200 = [("r_decode_b1", "decode_b1_graphed", "cuda_graphs"), ("r_decode_b1", "de
         ("r_decode_b256", "decode_b256_static", "preallocate_kv_cache"),
         ("r_train_1b", "train_1b_compiled", "torch_compile"),
         ("r_prefill_eager_8192", "prefill_sdpa_8192", "flash_attention")]
-PUBLISHED = ROOT / "tests" / "data" / "published"
+PUBLISHED = ROOT / "tests" / "data" / "published"  # EXPECTED.yaml; the cases ship in cases/
+CASES = ROOT / "cases"
 
 
 def _diagnose(k, path: Path):
@@ -55,7 +56,7 @@ def published_rows(k, sealed: bool) -> list[dict]:
     for case, e in expected.items():
         if e.get("sealed") and not sealed:
             continue
-        d0 = _diagnose(k, PUBLISHED / f"{case}.yaml")
+        d0 = _diagnose(k, CASES / f"{case}.yaml")
         for m in e.get("measured_fixes") or []:
             if not isinstance(m["measured_speedup"], int | float):
                 continue  # a range ('3-5'): no single figure to hold a bound against

@@ -55,7 +55,7 @@ def answer(subject: str, rules: list[Rule], d: Diagnosis, k: Knowledge) -> str:
 def _lacking(rule: Rule, d: Diagnosis, k: Knowledge) -> list[str]:
     """What stopped `rule`: its false clauses (leaves only) and its blockers."""
     leaves = [] if rule.when is None else [
-        " ".join(line.split()[2:]) for line in _clauses(rule.when.tree, d.memory, k, negate=False, depth=0)
+        " ".join(line.split()[2:]) for line in _clauses(rule.when.tree, _memory(d), k, negate=False, depth=0)
         if line.strip().startswith("[ ]") and not line.endswith(" of:")]
     return [*leaves, *_blockers(rule, d)]
 
@@ -76,8 +76,15 @@ def explain(rule: Rule, d: Diagnosis, k: Knowledge) -> list[str]:
         lines += [f"  {why}" for why in _blockers(rule, d)]
     if rule.when is not None:
         lines.append(f"  when: {rule.when.source}")
-        lines += [f"    {line}" for line in _clauses(rule.when.tree, d.memory, k, negate=False, depth=0)]
+        lines += [f"    {line}" for line in _clauses(rule.when.tree, _memory(d), k, negate=False, depth=0)]
     return lines
+
+
+def _memory(d: Diagnosis) -> dict:
+    """The final facts, with the levers a verdict judged (the engine's bookkeeping for judged())."""
+    judged = {lang.Ref(lang.JUDGED, c.lever, kind="flags").field: True
+              for c in d.conclusions if c.kind in ("fix", "reject") and c.lever}
+    return {**d.memory, **judged}
 
 
 def _blockers(rule: Rule, d: Diagnosis) -> Iterator[str]:
@@ -122,7 +129,8 @@ def _leaf(node: lang.Node) -> str:
 def _values(node: lang.Node, wm: dict, k: Knowledge) -> str:
     refs: dict[str, None] = {}
     lang.walk_refs(node, lambda r: refs.setdefault(r.field, None))
-    shown = [f"{f}={_show(f, wm[f], k)}" if f in wm else f"{f} unknown" for f in refs]
+    shown = [f"{f}={_show(f, wm[f], k)}" if f in wm else f"{f} unknown" for f in refs
+             if not f.startswith(lang.JUDGED)]
     shown += [f"{n.name}={_param(n)}" for n in _params(node)]
     return f"   ({', '.join(shown)})" if shown else ""
 

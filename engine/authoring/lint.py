@@ -289,7 +289,7 @@ def _unused_parameters(k: Knowledge) -> Iterator[Finding]:
         for e in (rule.when, rule.formula):
             if e is not None:
                 _uses(e.tree, used, k)
-        used |= {f.name for f in rule.because.fields()}
+        used |= {f.name for f in rule.text_fields()}
     for name, p in k.parameters.items():
         if name not in used:
             yield Finding("RG009", p.file, p.line, None, f"parameter '{name}' is used by no rule or text")
@@ -352,10 +352,19 @@ def _fix_and_reject(k: Knowledge) -> Iterator[Finding]:
     fixes = [r for r in k.rules if r.kind == "fix"]
     for reject in (r for r in k.rules if r.kind == "reject" and r.subject in k.levers):
         for fix in fixes:
-            if fix.subject == reject.subject and not _exclusive(fix, reject):
+            if fix.subject == reject.subject and not _exclusive(fix, reject) \
+                    and not _owed(fix) and not _owed(reject):
                 yield Finding("RG011", reject.file, reject.line, reject.id,
                               f"rejects {reject.subject}, which '{fix.id}' ({Path(fix.file).name}:"
                               f"{fix.line}) recommends, and both conditions can hold at once")
+
+
+def _owed(rule: Rule) -> bool:
+    """A verdict that holds only while its lever is unjudged fires only where no other verdict
+    on the lever did (firing.OWED_PRI), so it never contradicts one."""
+    field = lang.Ref(lang.JUDGED, rule.subject or "", kind="flags").field
+    terms = overlap.terms(_tree(rule))
+    return terms is not None and all(overlap.Atom("present", field, value=False) in t for t in terms)
 
 
 def _unjudged(k: Knowledge) -> Iterator[Finding]:

@@ -89,12 +89,12 @@ def build_key(d: Diagnosis, k: Knowledge) -> Key:
             key.nominal_because = c.because
             key.regime_rules.append(c.rule)
     for c in [*d.of_kind("diagnose"), *d.of_kind("finding"), *d.of_kind("fix"), *d.of_kind("reject")]:
-        for name in _cites(c, rules):
+        for name in _cites(c, rules, d.memory):
             _cite(key, d, k, name, c.rule)
     for rank, c in enumerate(d.of_kind("fix"), 1):
         bound = ", ".join(f"{b.fact} = {b.text}" for b in c.bound)
-        key.fixes.append(Item(c.lever or c.id, c.rule, c.because, rank, bound, _cites(c, rules)))
-    key.rejects = [Item(c.lever or c.claim or c.id, c.rule, c.because, cites=_cites(c, rules))
+        key.fixes.append(Item(c.lever or c.id, c.rule, c.because, rank, bound, _cites(c, rules, d.memory)))
+    key.rejects = [Item(c.lever or c.claim or c.id, c.rule, c.because, cites=_cites(c, rules, d.memory))
                    for c in d.of_kind("reject")]
     key.asks = [Item(c.id, c.rule, c.because, rank) for rank, c in enumerate(d.of_kind("ask"), 1)]
     key.findings = sorted({c.id for c in d.of_kind("finding")})
@@ -104,10 +104,10 @@ def build_key(d: Diagnosis, k: Knowledge) -> Key:
     return key
 
 
-def _cites(c: Any, rules: dict[str, Any]) -> tuple[str, ...]:
-    """The facts a conclusion's justification and bound cite, in order."""
+def _cites(c: Any, rules: dict[str, Any], memory: dict[str, Any]) -> tuple[str, ...]:
+    """The facts a conclusion's justification (the text variant used) and bound cite, in order."""
     rule = rules.get(c.rule)
-    cited = [f.key for f in rule.because.fields()] if rule else []
+    cited = [f.key for f in rule.text_for(memory).fields()] if rule else []
     return tuple(dict.fromkeys([*cited, *(b.fact for b in c.bound)]))
 
 

@@ -56,13 +56,19 @@ def compile_rule(k: Knowledge, path: Path, pack: str, section: list, index: int,
                               line=line_of(body, where) or line, field=where) from None
 
     when = located("when", lambda: condition(m.when, ctx)) if m.when is not None else None
+    if when is not None and m.kind not in ("fix", "reject", "ask") and lang.reads_verdicts(when.tree):
+        raise RegimeError(f"rule '{m.id}': judged() is for verdicts and asks: a {m.kind} rule fires "
+                          "before any verdict", file=file, line=line_of(body, "when") or line, field="when")
     scalars = {n: p.unit for n, p in k.parameters.items() if p.value is not None}
     rule = Rule(id=m.id, kind=m.kind, pack=pack, file=file, line=line, layer=layer,
                 precedence=m.precedence, description=m.description, refs=m.refs, when=when,
                 holds=m.holds,
                 because=located("because", lambda: parse_template(m.because, k.vocabulary, scalars)),
                 condition=located("condition", lambda: parse_template(m.condition, k.vocabulary, scalars))
-                if m.condition is not None else None)
+                if m.condition is not None else None,
+                because_if=located("because_if", lambda: tuple(
+                    (condition(v.when, ctx), parse_template(v.because, k.vocabulary, scalars))
+                    for v in m.because_if)))
     located("bound", lambda: [_bound_field(b, k.vocabulary) for b in m.bound])
     return located("claim" if m.claim is not None else m.kind, lambda: _conclusion(k, ctx, m, rule))
 

@@ -220,17 +220,22 @@ def _tree(rule: Rule) -> lang.Node | None:
 
 
 def _check_template_guaranteed(rule: Rule, vocabulary: Vocabulary) -> None:
-    """A justification may only name facts the rule is sure to have when it fires."""
+    """A justification may only name facts the rule is sure to have when it fires (a variant:
+    also those its own condition guarantees)."""
     sure = overlap.guaranteed(_tree(rule)) | set(rule.required())
     if rule.target:
         sure.add(rule.target)
-    for f in rule.because.fields():
-        if f.name not in vocabulary or f.key in sure:  # parameters are always known
-            continue
-        raise RegimeError(f"rule '{rule.id}': the justification names {{{_field_text(f)}}}, which its "
-                          f"condition does not guarantee; add 'present({_field_ref(f)})' to 'when' or "
-                          "take it out of the text", file=rule.file, line=rule.line, field="because",
-                          code="RG006")
+    texts = [(rule.because, sure, "because")] + [
+        (text, sure | overlap.guaranteed(when.tree), f"because_if[{i}]")
+        for i, (when, text) in enumerate(rule.because_if)]
+    for template, known, key in texts:
+        for f in template.fields():
+            if f.name not in vocabulary or f.key in known:  # parameters are always known
+                continue
+            raise RegimeError(f"rule '{rule.id}': the justification names {{{_field_text(f)}}}, which "
+                              f"its condition does not guarantee; add 'present({_field_ref(f)})' to "
+                              "'when' or take it out of the text", file=rule.file, line=rule.line,
+                              field=key, code="RG006")
 
 
 def _field_text(f) -> str:

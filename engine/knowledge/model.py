@@ -17,7 +17,7 @@ from regime.core.errors import RegimeError
 from regime.core.record import Record, record
 from regime.engine import lang
 from regime.engine.knowledge.spec_types import ReportSpec
-from regime.engine.lang.template import Template
+from regime.engine.lang.template import Field, Template
 from regime.facts.vocabulary import Interval, Vocabulary
 
 BUILTIN = "built-in"  # the layer name of the packs that ship with regime
@@ -97,6 +97,21 @@ class Rule(Record):
     precedence: int = 0
     holds: tuple[str, ...] = ()           # finding: verdict kinds it makes conditional
     condition: Template | None = None     # fix/reject: what the verdict depends on
+    # justifications said only where their facts hold: the first whose condition holds replaces
+    # `because`, so a text never claims what the case does not support
+    because_if: tuple[tuple[lang.Expression, Template], ...] = ()
+
+    def text_fields(self) -> list[Field]:
+        """Fields its texts can name: the `because_if` variants first (tried first), then `because`."""
+        seen: dict[str, Field] = {}
+        for template in [*(t for _, t in self.because_if), self.because]:
+            for f in template.fields():
+                seen.setdefault(f.key, f)
+        return list(seen.values())
+
+    def text_for(self, facts: lang.Facts) -> Template:
+        """The justification these facts give: the first `because_if` variant that holds, or `because`."""
+        return next((t for w, t in self.because_if if lang.truth(w.tree, facts)), self.because)
 
     def required(self) -> list[str]:
         """Fields that must be present before the conclusion can be computed."""

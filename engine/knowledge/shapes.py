@@ -64,11 +64,19 @@ class ClaimModel(_Strict):
     aliases: tuple[str, ...] = ()
 
 
+class VariantModel(_Strict):
+    """A justification for the facts `when` names (rules' `because_if`)."""
+
+    when: str
+    because: str
+
+
 class RuleModel(_Strict):
     id: str
     description: str
     when: str | None = None
     because: str
+    because_if: tuple[VariantModel, ...] = Field(default=(), max_length=8)  # first that holds wins
     refs: tuple[str, ...] = ()
     derive: str | None = None
     formula: StrictStr | StrictFloat | StrictInt | None = None

@@ -19,6 +19,7 @@ from regime.engine.lang.durable_compile import ALWAYS, NEVER, ZERO_FIELD, to_dur
 from regime.engine.lang.evaluate import Evaluator, Facts, compile_truth, compile_value, truth, value
 from regime.engine.lang.intervals import held, interval_of, narrowed_by
 from regime.engine.lang.nodes import (
+    JUDGED,
     NEGATED,
     Bin,
     BoolOp,
@@ -40,6 +41,7 @@ from regime.engine.lang.nodes import (
     picked,
     picked_member,
     picks,
+    reads_verdicts,
     render,
     walk_refs,
 )
@@ -47,9 +49,10 @@ from regime.engine.lang.parser import parse
 from regime.engine.lang.typecheck import check_category_literals, type_of
 
 __all__ = [
-    "ALWAYS", "NEGATED", "NEVER", "ZERO_FIELD", "Bin", "BoolOp", "Call", "Cmp", "Context", "Evaluator",
-    "ExprError", "Expression", "Facts", "Lookup", "Missing", "Node", "Not", "Num", "Pick", "Presence",
+    "ALWAYS", "JUDGED", "NEGATED", "NEVER", "ZERO_FIELD", "Bin", "BoolOp", "Call", "Cmp", "Context",
+    "Evaluator", "ExprError", "Expression", "Facts", "Lookup", "Missing", "Node", "Not", "Num", "Pick",
+    "Presence",
     "Ref", "Str", "Unlisted", "check_category_literals", "compile_truth", "compile_value", "held",
-    "interval_of", "narrowed_by", "parse", "picked", "picked_member", "picks", "render", "to_durable",
-    "truth", "type_of", "value", "walk_refs",
+    "interval_of", "narrowed_by", "parse", "picked", "picked_member", "picks", "reads_verdicts",
+    "render", "to_durable", "truth", "type_of", "value", "walk_refs",
 ]

@@ -16,6 +16,10 @@ from regime.core.names import member_id
 from regime.core.record import Record, record
 from regime.facts.vocabulary import Vocabulary
 
+# The working-memory group the engine fills as verdicts fire: `_judged__<lever>` once a fix or a
+# rejection on the lever has concluded. Conditions read it as judged("lever"); the leading '_'
+# keeps it out of the case's facts, the trace and the output (it is bookkeeping, not a fact).
+JUDGED = "_judged"
 NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
 
 
@@ -273,6 +277,8 @@ def render(node: Node) -> str:
             return f"{v:g}"
         case Str(value=v):
             return json.dumps(v)
+        case Ref(name=name, member=str() as member) if name == JUDGED:
+            return f'judged("{member}")'
         case Ref():
             return node.name if node.member is None else f'{node.name}["{node.member}"]'
         case Lookup(table=t, key=k):
@@ -292,3 +298,10 @@ def render(node: Node) -> str:
         case Presence(ref=ref, present=present):
             return f"{'present' if present else 'absent'}({render(ref)})"
     return type(node).__name__
+
+
+def reads_verdicts(node: Node) -> bool:
+    """Whether a condition tests judged(...): whether a verdict on some lever has fired."""
+    found: list[str] = []
+    walk_refs(node, lambda r: found.append(r.name) if r.name == JUDGED else None)
+    return bool(found)

@@ -15,6 +15,7 @@ from regime.core.errors import did_you_mean
 from regime.core.limits import describe, plausible
 from regime.engine.lang.intervals import checked_range
 from regime.engine.lang.nodes import (
+    JUDGED,
     Bin,
     BoolOp,
     Call,
@@ -40,7 +41,7 @@ MAX_DEPTH = 32     # nesting of the parsed expression
 MAX_NODES = 400    # size of the parsed expression
 CMP_OPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 BIN_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
-CONDITION_CALLS = {"present", "absent"}
+CONDITION_CALLS = {"present", "absent", "judged"}
 FORMULA_CALLS = {"min", "max", "total", "count", "pow"}
 
 
@@ -239,6 +240,8 @@ class Builder:
                             f"allowed: {', '.join(sorted(allowed))}")
         if n.keywords:
             raise ExprError(f"{fn}() takes no keyword arguments")
+        if fn == "judged":
+            return self._judged(n)
         if fn in CONDITION_CALLS:
             if len(n.args) != 1:
                 raise ExprError(f"{fn}() takes one fact")
@@ -257,6 +260,17 @@ class Builder:
         if len(n.args) < 2:
             raise ExprError(f"{fn}() needs at least two arguments")
         return Call(fn, tuple(self.build(a) for a in n.args))
+
+    def _judged(self, n: ast.Call) -> Node:
+        """judged("lever"): a fix or a rejection on the lever has fired (the engine keeps it)."""
+        levers = self.ctx.flag_ids.get("levers", frozenset())
+        arg = n.args[0] if len(n.args) == 1 else None
+        if not isinstance(arg, ast.Constant) or not isinstance(arg.value, str):
+            raise ExprError('judged() takes one quoted lever id: judged("<lever>")')
+        member = member_key(arg.value)
+        if member not in levers:
+            raise ExprError(f"'{arg.value}' is not a declared lever{did_you_mean(arg.value, levers)}")
+        return Ref(JUDGED, member, kind="flags")
 
     def _presence_ref(self, arg: ast.AST) -> Ref:
         if isinstance(arg, ast.Name) and arg.id in self.ctx.vocabulary:

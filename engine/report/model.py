@@ -179,7 +179,7 @@ def _item(c: Conclusion, d: Diagnosis, k: Knowledge, rules: dict) -> Item:
     firing = next((f for f in d.trace if f.rule == c.rule), None)
     cites: dict[str, None] = {}
     if rule is not None:
-        for f in rule.because.fields():
+        for f in rule.text_for(d.memory).fields():
             cites.setdefault(f.key, None)
     for name in (firing.matched if firing else {}):
         if name in d.facts and d.facts[name].unit != "flag":
@@ -189,7 +189,7 @@ def _item(c: Conclusion, d: Diagnosis, k: Knowledge, rules: dict) -> Item:
     if c.speedup_fact:
         cites.setdefault(c.speedup_fact, None)
     title = c.lever or c.claim or (display.category(c.id) if c.kind == "diagnose" else c.id)
-    fields = [f.key for f in rule.because.fields()] if rule is not None else []
+    fields = [f.key for f in rule.text_for(d.memory).fields()] if rule is not None else []
     last = next((n for n in reversed(fields) if n in d.facts), None)
     return Item(c.kind, c.id, title, c.because, c.rule,
                 [fact(b.fact, d, k) for b in c.bound],

@@ -2,8 +2,7 @@
 
 The durable-rules session (the engine of record) and the compiled evaluator differ only in how
 they find the next rule to fire. Both fire it here, so a firing's conclusions, trace entry and
-derived facts come from one piece of code, and the differential test compares what is left:
-which rule fires when.
+derived facts come from one piece of code; the differential test compares which rule fires when.
 
 Semantics: working memory is one flat mapping (group members as `group__member`, a marker
 field per group, `_fired_<rule>` per rule that concluded without setting a fact). A rule is
@@ -32,6 +31,7 @@ from regime.facts.record import FactRecord
 from regime.facts.vocabulary import FactSpec, Interval
 
 STAGE_PRI = {"derive": 100, "diagnose": 200, "finding": 300, "fix": 400, "reject": 400, "ask": 500}
+OWED_PRI = 460  # a verdict testing judged() waits for every other verdict (precedence <= 50)
 # Fields every working memory carries for durable (its anchor, session id, a constant zero to
 # compare expressions against, two bucket fields for the alpha network).
 SID = "sid"
@@ -78,10 +78,11 @@ class Plan:
     valid: Interval | None
     because: tuple[tuple[str, Callable[[lang.Facts], str] | None], ...]
     condition: tuple[tuple[str, Callable[[lang.Facts], str] | None], ...] | None = None
+    because_if: tuple[tuple[Callable[[lang.Facts], bool], tuple], ...] = ()
 
     def render(self, wm: lang.Facts) -> str:
-        """The rule's `because` on these facts."""
-        return _join(self.because, wm)
+        """The rule's `because` on these facts: the first `because_if` variant that holds, if any."""
+        return _join(next((parts for holds, parts in self.because_if if holds(wm)), self.because), wm)
 
     def render_condition(self, wm: lang.Facts) -> str | None:
         """The verdict's `condition` on these facts, when the rule states one."""
@@ -116,7 +117,8 @@ class Program:
 
 def priority(rule: Rule) -> int:
     """durable's priority for the rule (lower fires first): its stage, less its layer's precedence."""
-    return STAGE_PRI[rule.kind] - rule.precedence
+    owed = rule.kind in ("fix", "reject") and rule.when is not None and lang.reads_verdicts(rule.when.tree)
+    return (OWED_PRI if owed else STAGE_PRI[rule.kind]) - rule.precedence
 
 
 def fired_marker(rule_id: str) -> str:
@@ -137,7 +139,8 @@ def _plan(k: Knowledge, rule: Rule) -> Plan:
                 tuple(lang.picks(rule.formula.tree)) if rule.formula else (),
                 frozenset(watch), _assumptions(k, rule), spec, spec.interval if spec else None,
                 _parts(k, rule.because),
-                _parts(k, rule.condition) if rule.condition is not None else None)
+                _parts(k, rule.condition) if rule.condition is not None else None,
+                tuple((lang.compile_truth(w.tree), _parts(k, t)) for w, t in rule.because_if))
 
 
 def _parts(k: Knowledge, template) -> tuple[tuple[str, Callable[[lang.Facts], str] | None], ...]:
@@ -268,6 +271,9 @@ class Run:
             self._conclude(plan, {**wm, **updates}, id=str(value), fact=target)
         else:
             self._conclude(plan, wm, id=rule.subject or rule.id)
+            judged = lang.Ref(lang.JUDGED, rule.subject or "", kind="flags").field  # what judged() reads
+            if rule.kind in ("fix", "reject") and rule.subject in self.k.levers and judged not in wm:
+                updates[judged] = True
         for a in plan.assumptions:
             if a.name not in d.facts:
                 d.facts[a.name] = FactRecord(a.name, a.value, a.unit, "assumed", a.origin, layer=a.layer)

@@ -88,3 +88,36 @@ def test_a_tree_knows_what_it_reads_and_renders_as_written():
     assert e.facts() == ["bytes", "bw"]
     assert [n.name for n in e.constants()] == ["limit"]
     assert lang.render(e.tree) == "((bytes / bw) + limit)"
+
+
+def _with_levers():
+    from dataclasses import replace
+
+    from langkit import ctx
+    return replace(ctx(), flag_ids={"levers": frozenset({"cuda_graphs", "raise_batch"})})
+
+
+def test_judged_reads_the_engines_record_of_verdicts_and_renders_as_written():
+    e = lang.parse('batch > 8 and not judged("cuda_graphs")', _with_levers(), "condition")
+    field = lang.Ref(lang.JUDGED, "cuda_graphs", kind="flags").field
+    assert field.startswith("_")  # bookkeeping: kept out of facts, trace and output
+    assert lang.reads_verdicts(e.tree) and not lang.reads_verdicts(cond("batch > 8").tree)
+    assert lang.truth(e.tree, {"batch": 16}) is True
+    assert lang.truth(e.tree, {"batch": 16, field: True}) is False
+    assert lang.to_durable(e.tree)["$and"][-1] == {"$nex": {field: 1}}
+    assert lang.render(e.tree).endswith('not (judged("cuda_graphs"))')
+
+
+@pytest.mark.parametrize("text, words", [
+    ('judged("cuda_graph")', "did you mean 'cuda_graphs'"),
+    ("judged(cuda_graphs)", "one quoted lever id"),
+    ('judged("cuda_graphs", "raise_batch")', "one quoted lever id"),
+])
+def test_judged_takes_one_declared_lever(text, words):
+    with pytest.raises(lang.ExprError, match=words):
+        lang.parse(text, _with_levers(), "condition")
+
+
+def test_judged_is_not_a_formula_function():
+    with pytest.raises(lang.ExprError, match="not allowed in a formula"):
+        lang.parse('judged("cuda_graphs")', _with_levers(), "formula")
