@@ -112,7 +112,8 @@ def test_hta_two_ranks_and_a_missing_one(cluster, here):
         shutil.copy(DATA / name, here / name)
     code, out, err = same_both_ways(cluster, "trace", *HTA_RANKS, "gone.json.gz", "-f", "json")
     assert code == 2 and err.startswith("error: gone.json.gz:") and err.count("\n") == 1
-    assert [r["trace"] for r in orjson.loads(out)["ranks"]] == list(HTA_RANKS)
+    [report] = orjson.loads(out)["results"]  # the envelope: one result, the job's ranks
+    assert [r["trace"] for r in report["ranks"]] == list(HTA_RANKS)
 
 
 def _rank(folder: Path, rank: int, gap_us: float) -> None:
@@ -140,7 +141,7 @@ def test_sixty_four_ranks_with_one_straggler(cluster, here):
     for r in range(64):
         _rank(ranks, r, 60.0 if r == straggler else 5.0 + (r % 3))
     code, out, _ = same_both_ways(cluster, "trace", "job", "-f", "json")
-    report = orjson.loads(out)
+    [report] = orjson.loads(out)["results"]
     assert code == 0 and len(report["ranks"]) == 64
     assert [f.get("rank") for f in report["findings"] if "rank" in f] == [straggler]
 
