@@ -23,7 +23,9 @@ from regime.engine.grading.grader import Grader  # noqa: E402
 
 
 def answers(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.iterdir() if p.is_file() and not p.name.endswith(".expected.yaml"))
+    """The answers that carry a grade beside them (a folder's README has none)."""
+    return sorted(p for p in folder.iterdir() if p.is_file() and not p.name.endswith(".expected.yaml")
+                  and p.with_name(p.name + ".expected.yaml").is_file())
 
 
 def main() -> int:

@@ -44,7 +44,6 @@ BAD_SUBMISSIONS = {
                       "negative"),
     "nan.yaml": (GOOD + "evidence:\n  - {figure: ceiling_tokens_per_s, value: .nan}\n",
                  "not a finite number"),
-    "unit.yaml": (GOOD + "evidence:\n  - {figure: x, value: 204 bananas}\n", "one number with a unit"),
     "extra.yaml": (GOOD + "fixs: []\n", "unknown key (did you mean 'fixes'?)"),
     "noheading.md": ("---\ncase: a_chatbot\n---\nIt is bandwidth-bound.\n", "no template heading"),
     "nofront.md": ("## Regime\n\nbandwidth-bound\n", "front matter"),
@@ -64,6 +63,18 @@ def test_bad_submissions_are_not_graded_with_a_located_reason(grader, tmp_path, 
     r = grader.grade(path)
     assert not r.graded and len(r.errors) == 1
     assert r.errors[0].startswith(str(path)) and reason in r.errors[0], r.errors
+
+
+def test_an_unreadable_figure_costs_that_item_only(grader, tmp_path):
+    """Issue 27: one bad item costs only that item. A value stating no single figure is named in the
+    evidence feedback and marks the answer for review; worked arithmetic is read by its result."""
+    r = grader.grade(write(tmp_path, "unit.yaml", GOOD + "evidence:\n  - {figure: x, value: 204 bananas}\n"))
+    assert r.graded and r.review
+    evidence = next(p for p in r.parts if p.part == "evidence")
+    assert any("could not read this figure" in line and "204 bananas" in line for line in evidence.feedback)
+    worked = grader.grade(write(tmp_path, "worked.yaml", GOOD.replace("a_chatbot", "c_document_summarizer")
+                                + "evidence:\n  - {figure: tokens per pass, value: '8 x 4096 = 32,768 tokens'}\n"))
+    assert worked.graded and not any("could not read" in line for p in worked.parts for line in p.feedback)
 
 
 def test_wrong_encodings_and_huge_files(grader, tmp_path):

@@ -101,10 +101,19 @@ def quantity(value: object, unit: str | None = None) -> Quantity:
         text = value.strip()
     if unit:
         text = f"{text} {unit}"
+    found = _one_quantity(text)
+    if found is None and "=" in text:   # worked arithmetic: '8 x 4096 = 32,768' states its result last
+        found = _one_quantity(text.rsplit("=", 1)[1].strip())
+    if found is None:
+        raise ValueError(f"'{units.short(text)}' is not one number with a unit (e.g. '120 tokens/s', '35%')")
+    return found
+
+
+def _one_quantity(text: str) -> Quantity | None:
     found = quantities(text)
     rest = _NUMBER.sub("", text, count=1).strip() if found else text
     if len(found) != 1 or _compact(rest) != _compact(found[0].unit if found[0].unit != "1" else rest):
-        raise ValueError(f"'{units.short(text)}' is not one number with a unit (e.g. '120 tokens/s', '35%')")
+        return None
     return found[0]
 
 

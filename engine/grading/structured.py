@@ -16,7 +16,7 @@ from regime.core.errors import RegimeError, did_you_mean
 from regime.core.yamlsrc import LineDict, line_of, load_yaml, validated
 from regime.engine.grading.answer import Answer, Mention, Said
 from regime.engine.grading.concepts import Concepts
-from regime.engine.grading.figures import quantity
+from regime.engine.grading.figures import quantity, unreadable_numbers
 
 
 class _Strict(BaseModel):
@@ -82,6 +82,10 @@ def read_structured(path: Path, text: str, concepts: Concepts) -> Answer:
         try:
             q = quantity(e.value, e.unit)
         except ValueError as err:
+            if isinstance(e.value, str) and not unreadable_numbers(e.value):
+                # text that states no single figure costs that item only; a non-finite one is refused
+                a.unread.append(("evidence", f"line {where['line']}: I could not read this figure: {err}"))
+                continue
             raise RegimeError(str(err), **where) from None
         if q.value < 0 or not math.isfinite(q.value):
             raise RegimeError(f"{q.written} is negative; figures here are magnitudes", **where)
