@@ -99,7 +99,7 @@ def _symbols(shape: Shape, m: dict[str, Any]) -> None:
             shape.env[name] = evaluate(str(expr), shape, name)
             shape.formulas[name] = f"default {expr}"
     form = m["attention_forms"][spec["form"]]
-    for name in ("kv_width", "kv_heads"):
+    for name in ("kv_width", "kv_heads", "attention_width"):
         shape.env[name] = evaluate(str(form[name]), shape, name)
         shape.formulas[name] = f"{spec['form']} attention: {form[name]}"
     terms = {n: str(form["params"] if e == "form" else e) for n, e in m["params"].items()}

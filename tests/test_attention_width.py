@@ -6,6 +6,9 @@ from a run."""
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 import yaml
 
@@ -61,3 +64,18 @@ def test_where_heads_split_the_width_nothing_moves(tmp_path, knowledge):
     d = _diagnose(tmp_path, knowledge, "llama-3.1-8b",
                   {"phase": "decode", "batch": 1, "context_tokens": 1024})
     assert d.fact_value("decode_attention_flops") == pytest.approx(PAIR * 32 * 4096 * 1024)
+
+
+# DeepSeek-V2-Lite (MLA): 27 layers, 16 heads; QKᵀ runs over nope 128 + rope 64 = 192 per head, AV
+# over v_head_dim 128. Per query token and context token: 2 × 16 × 192 + 2 × 16 × 128 FLOPs =
+# PAIR × 16 × (192 + 128) / 2, so the attention width is 2,560 (the model width is 2,048).
+D_LAYERS, D_ATTN = 27, 16 * (128 + 64 + 128) // 2
+
+
+def test_mla_attention_counts_the_score_and_value_widths(tmp_path, knowledge):
+    config = Path(__file__).parent / "data" / "hf_configs" / "DeepSeek-V2-Lite" / "config.json"
+    shutil.copy(config, tmp_path / "config.json")
+    d = _diagnose(tmp_path, knowledge, "config.json",
+                  {"phase": "decode", "batch": 1, "context_tokens": 2048})
+    assert d.fact_value("attention_width") == D_ATTN == 2560
+    assert d.fact_value("decode_attention_flops") == pytest.approx(PAIR * D_LAYERS * D_ATTN * 2048)
