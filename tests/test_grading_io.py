@@ -72,8 +72,9 @@ def test_an_unreadable_figure_costs_that_item_only(grader, tmp_path):
     assert r.graded and r.review
     evidence = next(p for p in r.parts if p.part == "evidence")
     assert any("could not read this figure" in line and "204 bananas" in line for line in evidence.feedback)
-    worked = grader.grade(write(tmp_path, "worked.yaml", GOOD.replace("a_chatbot", "c_document_summarizer")
-                                + "evidence:\n  - {figure: tokens per pass, value: '8 x 4096 = 32,768 tokens'}\n"))
+    arithmetic = "evidence:\n  - {figure: tokens per pass, value: '8 x 4096 = 32,768 tokens'}\n"
+    worked = grader.grade(write(tmp_path, "worked.yaml",
+                                GOOD.replace("a_chatbot", "c_document_summarizer") + arithmetic))
     assert worked.graded and not any("could not read" in line for p in worked.parts for line in p.feedback)
 
 
