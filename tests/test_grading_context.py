@@ -64,6 +64,19 @@ def test_a_keyword_list_commits_to_nothing(grader):
     assert set(_statuses(grader, text).values()) == {"listed"}
 
 
+def test_regimes_ruled_out_are_not_a_list(grader, tmp_path):
+    """'Neither bandwidth- nor compute-bound; launch-overhead-bound' names one regime and rules two
+    out (answers/sealed2 e.s47): only a section naming more regimes than it commits to is a list."""
+    regime = ("Neither bandwidth- nor compute-bound; launch-overhead-bound. "
+              "(Nominally it's a BW-bound decode.)")
+    listed = "Bandwidth-bound, compute-bound, overhead-bound, balanced."
+    for text, points in ((regime, 1.0), (listed, 0.0)):
+        path = tmp_path / "a.md"
+        path.write_text(f"---\ncase: e_doesnt_add_up\n---\n## Regime\n{text}\n", encoding="utf-8")
+        part = next(p for p in grader.grade(path).parts if p.part == "regime")
+        assert part.points == pytest.approx(points * part.max_points), text
+
+
 def test_keyword_stuffed_answers_score_at_most_20(grader, tmp_path):
     soup = ROOT / "answers" / "new" / "a_chatbot.s21_keyword_soup.md"
     assert grader.grade(soup).score <= 20

@@ -137,7 +137,7 @@ def _regimes(a: Answer, concepts: Concepts, text: str) -> None:
     """The regime (and nominal regime) the student affirms. Hedged or negated ones commit to
     nothing, and a section naming more regimes than the context file allows commits to none."""
     judged = judge(concepts, concepts.context, ("regime",), text) if concepts.context else []
-    named = {c for j in judged for c in j.match.concepts}
+    named = {c for j in judged if j.status != "negated" for c in j.match.concepts}  # ruled out is not listed
     if len(a.regimes_named | named) > concepts.context.max_regimes:
         a.regime = a.nominal_regime = None
         a.regimes_named |= named
