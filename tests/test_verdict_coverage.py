@@ -3,9 +3,10 @@
 Cases are generated over every lever of the loaded knowledge × phase (decode, prefill, training)
 × regime (the measured utilizations that make each one) × hardware capability (one catalogue GPU
 for each pair of fp8 / int8 matrix-core facts the catalogue holds, picked by those facts, never
-by name) × evidence: none, or every measurement the conditional verdicts ask for given at once
-(traffic, attention_impl, host time, a kernel breakdown with little elementwise time), on the GPU
-with both capabilities only, since the evidence does not touch them. Each case proposes one
+by name) × evidence: none; every measurement the conditional verdicts ask for given at once
+(traffic, attention_impl, host time, a kernel breakdown with little elementwise time); or a
+trace's idle share alone, below and above idle_notable. The evidence runs on the GPU with both
+capabilities only, since it does not touch them. Each case proposes one
 lever; the engine's own `no_verdict` finding, or no fix/reject on the lever, fails the
 combination by name. The compiled evaluator runs them (tests/test_differential.py holds it
 byte-identical to durable).
@@ -40,6 +41,8 @@ EVIDENCE = {
     "none": {},
     "given": {"traffic": "steady_high_volume", "attention_impl": "flash",
               "host_time_per_step": "1 ms", "kernel_share": {"gemm": "60%", "rms_norm": "5%"}},
+    "trace_busy": {"gpu_idle_share": "5%"},
+    "trace_idle": {"gpu_idle_share": "30%"},
 }
 
 
@@ -65,8 +68,12 @@ def gpus_by_capability() -> dict[str, tuple[str, str]]:
 GPUS = gpus_by_capability()
 LEVERS = sorted(api.knowledge().levers)
 BOTH_CAPABILITIES = "fp81_int81"
+# a GPU idle under idle_notable is not overhead-bound, whatever the utilizations say
+INCOHERENT = {("overhead_bound", "trace_busy")}
 COMBOS = (list(itertools.product(LEVERS, PHASES, REGIMES, GPUS, ["none"]))
-          + list(itertools.product(LEVERS, PHASES, REGIMES, [BOTH_CAPABILITIES], ["given"])))
+          + [c for c in itertools.product(LEVERS, PHASES, REGIMES, [BOTH_CAPABILITIES],
+                                          [e for e in EVIDENCE if e != "none"])
+             if (c[2], c[4]) not in INCOHERENT])
 
 
 def _case(lever: str, phase: str, regime: str, cap: str, evidence: str) -> dict:
