@@ -3,9 +3,13 @@
 Cases are generated over every lever of the loaded knowledge × phase (decode, prefill, training)
 × regime (the measured utilizations that make each one) × hardware capability (one catalogue GPU
 for each pair of fp8 / int8 matrix-core facts the catalogue holds, picked by those facts, never
-by name). Each case proposes one lever; the engine's own `no_verdict` finding, or no fix/reject
-on the lever, fails the combination by name. The compiled evaluator runs them (tests/
-test_differential.py holds it byte-identical to durable).
+by name) × evidence: none; every measurement the conditional verdicts ask for given at once
+(traffic, attention_impl, host time, a kernel breakdown with little elementwise time); or a
+trace's idle share alone, below and above idle_notable. The evidence runs on the GPU with both
+capabilities only, since it does not touch them. Each case proposes one
+lever; the engine's own `no_verdict` finding, or no fix/reject on the lever, fails the
+combination by name. The compiled evaluator runs them (tests/test_differential.py holds it
+byte-identical to durable).
 """
 
 from __future__ import annotations
@@ -32,6 +36,14 @@ REGIMES = {
     "balanced": ("60%", "60%"),
 }
 CAPABILITIES = ("fp8_tensor_cores", "int8_tensor_cores")
+# the measurements the conditional verdicts ask for, given: an owed verdict must then judge on them
+EVIDENCE = {
+    "none": {},
+    "given": {"traffic": "steady_high_volume", "attention_impl": "flash",
+              "host_time_per_step": "1 ms", "kernel_share": {"gemm": "60%", "rms_norm": "5%"}},
+    "trace_busy": {"gpu_idle_share": "5%"},
+    "trace_idle": {"gpu_idle_share": "30%"},
+}
 
 
 def _capability(entry: dict, fact: str) -> int:
@@ -55,14 +67,20 @@ def gpus_by_capability() -> dict[str, tuple[str, str]]:
 
 GPUS = gpus_by_capability()
 LEVERS = sorted(api.knowledge().levers)
-COMBOS = list(itertools.product(LEVERS, PHASES, REGIMES, GPUS))
+BOTH_CAPABILITIES = "fp81_int81"
+# a GPU idle under idle_notable is not overhead-bound, whatever the utilizations say
+INCOHERENT = {("overhead_bound", "trace_busy")}
+COMBOS = (list(itertools.product(LEVERS, PHASES, REGIMES, GPUS, ["none"]))
+          + [c for c in itertools.product(LEVERS, PHASES, REGIMES, [BOTH_CAPABILITIES],
+                                          [e for e in EVIDENCE if e != "none"])
+             if (c[2], c[4]) not in INCOHERENT])
 
 
-def _case(lever: str, phase: str, regime: str, cap: str) -> dict:
+def _case(lever: str, phase: str, regime: str, cap: str, evidence: str) -> dict:
     gpu, dtype = GPUS[cap]
     flop, bw = REGIMES[regime]
     facts = {"phase": phase, **PHASES[phase], "weight_dtype": dtype, "compute_dtype": dtype,
-             "flop_util": flop, "bw_util": bw}
+             "flop_util": flop, "bw_util": bw, **EVIDENCE[evidence]}
     return {"title": f"proposal of {lever}", "hardware": gpu, "model": MODEL, "facts": facts,
             "proposals": [lever]}
 
@@ -82,19 +100,20 @@ def outcomes(knowledge, tmp_path_factory):
 
 def test_the_capabilities_are_all_there():
     """fp8 and no fp8 (with int8), and neither: the catalogue holds each today."""
-    assert {"fp80_int81", "fp81_int81", "fp80_int80"} <= set(GPUS)
+    assert {"fp80_int81", BOTH_CAPABILITIES, "fp80_int80"} <= set(GPUS)
 
 
-@pytest.mark.parametrize("lever,phase,regime,cap", COMBOS,
+@pytest.mark.parametrize("lever,phase,regime,cap,evidence", COMBOS,
                          ids=["-".join(c) for c in COMBOS])
-def test_every_proposal_gets_a_verdict(outcomes, lever, phase, regime, cap):
-    d = outcomes[(lever, phase, regime, cap)]
+def test_every_proposal_gets_a_verdict(outcomes, lever, phase, regime, cap, evidence):
+    d = outcomes[(lever, phase, regime, cap, evidence)]
     assert d.fact_value("regime") == regime, "the utilizations no longer make this regime"
     assert not [c for c in d.conclusions if c.id == "no_verdict"], [c.because for c in d.conclusions
                                                                      if c.id == "no_verdict"]
     verdicts = [c for c in d.conclusions if c.kind in ("fix", "reject")
                 and lever in (c.lever, c.folded_into)]
-    assert verdicts, f"{lever} proposed in a {regime} {phase} on {GPUS[cap][0]} gets no verdict"
+    assert verdicts, (f"{lever} proposed in a {regime} {phase} on {GPUS[cap][0]} "
+                      f"(evidence {evidence}) gets no verdict")
     assert len({c.kind for c in verdicts}) == 1, [(c.kind, c.rule) for c in verdicts]
     assert all(c.because.strip() for c in verdicts), [c.rule for c in verdicts]
 
@@ -114,7 +133,7 @@ def test_conditional_verdicts_name_what_would_decide_them(outcomes, knowledge):
 def test_fp8_gemms_are_judged_on_the_capability_fact(outcomes):
     """Without fp8 matrix cores fp8 GEMMs are rejected for that reason in every phase and regime;
     with them, never for it."""
-    for (lever, _, _, cap), d in outcomes.items():
+    for (lever, _, _, cap, _), d in outcomes.items():
         if lever != "fp8_gemm":
             continue
         rules = {c.rule for c in d.conclusions if c.lever == "fp8_gemm"}
