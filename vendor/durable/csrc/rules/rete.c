@@ -66,6 +66,17 @@ char entriesInitialized = 0;
 
 static unsigned int validateAlgebra(char *rule);
 
+// Regime patch (PATCHES.md, 5): the pools grow geometrically. Upstream grew each by exactly
+// what was stored, so building a ruleset copied every pool once per node: quadratic in rules.
+// A pool's capacity is the power of two at or above its length, so no field is added.
+static unsigned int poolCapacity(unsigned int length) {
+    unsigned int capacity = 1;
+    while (capacity < length) {
+        capacity <<= 1;
+    }
+    return capacity;
+}
+
 static unsigned int storeString(ruleset *tree, 
                                 char *newString, 
                                 unsigned int *stringOffset, 
@@ -73,7 +84,7 @@ static unsigned int storeString(ruleset *tree,
 
     unsigned int newStringLength = length + 1;
     if (!tree->stringPool) {
-        tree->stringPool = malloc(newStringLength * sizeof(char));
+        tree->stringPool = malloc(poolCapacity(newStringLength) * sizeof(char));
         if (!tree->stringPool) {
             return ERR_OUT_OF_MEMORY;
         }
@@ -81,9 +92,11 @@ static unsigned int storeString(ruleset *tree,
         *stringOffset = 0;
         tree->stringPoolLength = newStringLength;
     } else {
-        tree->stringPool = realloc(tree->stringPool, (tree->stringPoolLength + newStringLength) * sizeof(char));
-        if (!tree->stringPool) {
-            return ERR_OUT_OF_MEMORY;
+        if (tree->stringPoolLength + newStringLength > poolCapacity(tree->stringPoolLength)) {
+            tree->stringPool = realloc(tree->stringPool, poolCapacity(tree->stringPoolLength + newStringLength) * sizeof(char));
+            if (!tree->stringPool) {
+                return ERR_OUT_OF_MEMORY;
+            }
         }
 
         *stringOffset = tree->stringPoolLength;
@@ -109,9 +122,11 @@ static unsigned int storeExpression(ruleset *tree,
         *newExpression = &tree->expressionPool[0];
         tree->expressionOffset = 1;
     } else {
-        tree->expressionPool = realloc(tree->expressionPool, (tree->expressionOffset + 1) * sizeof(expression));
-        if (!tree->expressionPool) {
-            return ERR_OUT_OF_MEMORY;
+        if (tree->expressionOffset + 1 > poolCapacity(tree->expressionOffset)) {
+            tree->expressionPool = realloc(tree->expressionPool, poolCapacity(tree->expressionOffset + 1) * sizeof(expression));
+            if (!tree->expressionPool) {
+                return ERR_OUT_OF_MEMORY;
+            }
         }
 
         *expressionOffset = tree->expressionOffset;
@@ -135,9 +150,11 @@ static unsigned int storeNode(ruleset *tree,
         *newNode = &tree->nodePool[0];
         tree->nodeOffset = 1;
     } else {
-        tree->nodePool = realloc(tree->nodePool, (tree->nodeOffset + 1) * sizeof(node));
-        if (!tree->nodePool) {
-            return ERR_OUT_OF_MEMORY;
+        if (tree->nodeOffset + 1 > poolCapacity(tree->nodeOffset)) {
+            tree->nodePool = realloc(tree->nodePool, poolCapacity(tree->nodeOffset + 1) * sizeof(node));
+            if (!tree->nodePool) {
+                return ERR_OUT_OF_MEMORY;
+            }
         }
 
         *nodeOffset = tree->nodeOffset;
@@ -162,6 +179,7 @@ static unsigned int storeAlpha(ruleset *tree,
     (*newNode)->value.a.nextListOffset = 0;
     (*newNode)->value.a.betaListOffset = 0;
     (*newNode)->value.a.nextOffset = 0;
+    (*newNode)->value.a.childListOffset = 0;
     return RULES_OK;
 }
 
@@ -170,7 +188,7 @@ static unsigned int allocateNext(ruleset *tree,
                                  unsigned int *offset) {
 
     if (!tree->nextPool) {
-        tree->nextPool = malloc((length + 1) * sizeof(unsigned int));
+        tree->nextPool = malloc(poolCapacity(length + 1) * sizeof(unsigned int));
         if (!tree->nextPool) {
             return ERR_OUT_OF_MEMORY;
         }
@@ -179,9 +197,11 @@ static unsigned int allocateNext(ruleset *tree,
         *offset = 1;
         tree->nextOffset = length + 1;
     } else {
-        tree->nextPool = realloc(tree->nextPool, (tree->nextOffset + length) * sizeof(unsigned int));
-        if (!tree->nextPool) {
-            return ERR_OUT_OF_MEMORY;
+        if (tree->nextOffset + length > poolCapacity(tree->nextOffset)) {
+            tree->nextPool = realloc(tree->nextPool, poolCapacity(tree->nextOffset + length) * sizeof(unsigned int));
+            if (!tree->nextPool) {
+                return ERR_OUT_OF_MEMORY;
+            }
         }
 
         memset(&tree->nextPool[tree->nextOffset], 0, length * sizeof(unsigned int));
@@ -1848,6 +1868,42 @@ static unsigned int createTree(ruleset *tree, char *rules) {
     return RULES_OK;
 }
 
+// Regime patch (PATCHES.md, 6): each alpha node's children, listed once the network is built,
+// as [count, slot, slot, ...] in slot order, so that an event visits a node's few children
+// instead of probing the node's hashset once per property of the event (events.c).
+static unsigned int linkChildren(ruleset *tree) {
+    for (unsigned int i = 0; i < tree->nodeOffset; ++i) {
+        if (tree->nodePool[i].type != NODE_ALPHA || !tree->nodePool[i].value.a.nextOffset) {
+            continue;
+        }
+
+        unsigned int count = 0;
+        unsigned int *hashset = &tree->nextPool[tree->nodePool[i].value.a.nextOffset];
+        for (unsigned int slot = 0; slot < NEXT_BUCKET_LENGTH; ++slot) {
+            if (hashset[slot]) {
+                ++count;
+            }
+        }
+
+        unsigned int listOffset;
+        CHECK_RESULT(allocateNext(tree, count + 1, &listOffset));
+        // allocateNext may move the pool
+        hashset = &tree->nextPool[tree->nodePool[i].value.a.nextOffset];
+        unsigned int *list = &tree->nextPool[listOffset];
+        list[0] = count;
+        count = 0;
+        for (unsigned int slot = 0; slot < NEXT_BUCKET_LENGTH; ++slot) {
+            if (hashset[slot]) {
+                list[++count] = slot;
+            }
+        }
+
+        tree->nodePool[i].value.a.childListOffset = listOffset;
+    }
+
+    return RULES_OK;
+}
+
 unsigned int createRuleset(unsigned int *handle, char *name, char *rules) {
     INITIALIZE_ENTRIES;
 
@@ -1920,7 +1976,8 @@ unsigned int createRuleset(unsigned int *handle, char *name, char *rules) {
     // will use random numbers for state stored event mids
     srand(time(NULL));
     CREATE_HANDLE(tree, handle);
-    return createTree(tree, rules);
+    CHECK_RESULT(createTree(tree, rules));
+    return linkChildren(tree);
 }
 
 unsigned int deleteRuleset(unsigned int handle) {

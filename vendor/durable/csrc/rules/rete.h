@@ -89,6 +89,7 @@ typedef struct alpha {
     unsigned int arrayListOffset;
     unsigned int arrayOffset;
     unsigned int nextOffset;
+    unsigned int childListOffset; // Regime patch 6: [count, slot...] of the nextOffset hashset
 } alpha;
 
 typedef struct beta {
