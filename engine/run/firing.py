@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from regime.core import units
@@ -60,25 +61,62 @@ class Assumption:
     layer: str
 
 
-@dataclass(frozen=True)
 class Plan:
-    """One rule, prepared once per knowledge set: compiled condition and formula, and the
-    fields whose arrival can change whether it may fire (`watch`)."""
+    """One rule, prepared for running once per knowledge set. What only a firing needs (its
+    formula, texts and assumptions) and its compiled condition are made on first use: a case
+    fires a fraction of the rules and tests the conditions of few more, and `regime diagnose`
+    starts a process per case."""
 
-    rule: Rule
-    eligible: Callable[[lang.Facts], bool]
-    formula: Callable[[lang.Facts], Any] | None
-    marker: str
-    needs: tuple[str, ...]
-    reads: tuple[str, ...]
-    picks: tuple[lang.Pick, ...]
-    watch: frozenset[str]
-    assumptions: tuple[Assumption, ...]
-    target: FactSpec | None
-    valid: Interval | None
-    because: tuple[tuple[str, Callable[[lang.Facts], str] | None], ...]
-    condition: tuple[tuple[str, Callable[[lang.Facts], str] | None], ...] | None = None
-    because_if: tuple[tuple[Callable[[lang.Facts], bool], tuple], ...] = ()
+    def __init__(self, k: Knowledge, rule: Rule) -> None:
+        self.k = k
+        self.rule = rule
+        self.marker = fired_marker(rule.id)
+        self.needs = tuple(rule.required())
+        self.blockers = (self.marker,) if rule.target is None else (self.marker, rule.target)
+        self.eligible = _eligibility(self.blockers, frozenset(self.needs), rule)
+
+    @cached_property
+    def formula(self) -> Callable[[lang.Facts], Any] | None:
+        return lang.compile_value(self.rule.formula.tree) if self.rule.formula else None
+
+    @cached_property
+    def reads(self) -> tuple[str, ...]:
+        return tuple(self.rule.reads())
+
+    @cached_property
+    def picks(self) -> tuple[lang.Pick, ...]:
+        return tuple(lang.picks(self.rule.formula.tree)) if self.rule.formula else ()
+
+    @cached_property
+    def watch(self) -> frozenset[str]:
+        """The fields whose arrival can change whether the rule may fire."""
+        when = self.rule.when
+        return frozenset({*self.blockers, *self.needs, *(when.facts() if when else ())})
+
+    @cached_property
+    def assumptions(self) -> tuple[Assumption, ...]:
+        return _assumptions(self.k, self.rule)
+
+    @cached_property
+    def target(self) -> FactSpec | None:
+        # mypy cannot see it: derive rules always name their target
+        return self.k.vocabulary.get(self.rule.target) if self.rule.kind == "derive" else None  # type: ignore[arg-type]
+
+    @property
+    def valid(self) -> Interval | None:
+        return self.target.interval if self.target else None
+
+    @cached_property
+    def because(self) -> tuple[tuple[str, Callable[[lang.Facts], str] | None], ...]:
+        return _parts(self.k, self.rule.because)
+
+    @cached_property
+    def condition(self) -> tuple[tuple[str, Callable[[lang.Facts], str] | None], ...] | None:
+        return _parts(self.k, self.rule.condition) if self.rule.condition is not None else None
+
+    @cached_property
+    def because_if(self) -> tuple[tuple[Callable[[lang.Facts], bool], tuple], ...]:
+        return tuple((lang.compile_truth(w.tree), _parts(self.k, t)) for w, t in self.rule.because_if)
 
     def render(self, wm: lang.Facts) -> str:
         """The rule's `because` on these facts: the first `because_if` variant that holds, if any."""
@@ -94,13 +132,24 @@ def _join(parts: tuple[tuple[str, Callable[[lang.Facts], str] | None], ...], wm:
 
 
 def _eligibility(blockers: tuple[str, ...], needs: frozenset[str],
-                 holds: Callable[[lang.Facts], bool] | None) -> Callable[[lang.Facts], bool]:
-    """Not fired, target absent, formula inputs present, condition true: one closure per rule."""
+                 rule: Rule) -> Callable[[lang.Facts], bool]:
+    """Not fired, target absent, formula inputs present, condition true: one closure per rule,
+    its condition compiled the first time the other tests pass."""
+    when = rule.when
+    holds: Callable[[lang.Facts], bool] | None = None
+
     def eligible(wm: lang.Facts) -> bool:
+        nonlocal holds
         for f in blockers:
             if f in wm:
                 return False
-        return wm.keys() >= needs and (holds is None or holds(wm))
+        if not wm.keys() >= needs:
+            return False
+        if when is None:
+            return True
+        if holds is None:
+            holds = lang.compile_truth(when.tree)
+        return holds(wm)
     return eligible
 
 
@@ -110,7 +159,7 @@ class Program:
     def __init__(self, k: Knowledge) -> None:
         self.k = k
         order = sorted(range(len(k.rules)), key=lambda i: (priority(k.rules[i]), i))
-        self.plans = [_plan(k, k.rules[i]) for i in order]
+        self.plans = [Plan(k, k.rules[i]) for i in order]
         self.by_id = {p.rule.id: p for p in self.plans}
         self.flags = tuple(s.name for s in k.vocabulary.specs.values() if s.kind == "flags")
 
@@ -123,24 +172,6 @@ def priority(rule: Rule) -> int:
 
 def fired_marker(rule_id: str) -> str:
     return f"_fired_{rule_id}"
-
-
-def _plan(k: Knowledge, rule: Rule) -> Plan:
-    marker = fired_marker(rule.id)
-    needs = tuple(rule.required())
-    blockers = (marker,) if rule.target is None else (marker, rule.target)
-    watch = {*blockers, *needs, *(rule.when.facts() if rule.when else ())}
-    holds = lang.compile_truth(rule.when.tree) if rule.when else None
-    # mypy cannot see it: derive rules always name their target
-    spec = k.vocabulary.get(rule.target) if rule.kind == "derive" else None  # type: ignore[arg-type]
-    return Plan(rule, _eligibility(blockers, frozenset(needs), holds),
-                lang.compile_value(rule.formula.tree) if rule.formula else None,
-                marker, needs, tuple(rule.reads()),
-                tuple(lang.picks(rule.formula.tree)) if rule.formula else (),
-                frozenset(watch), _assumptions(k, rule), spec, spec.interval if spec else None,
-                _parts(k, rule.because),
-                _parts(k, rule.condition) if rule.condition is not None else None,
-                tuple((lang.compile_truth(w.tree), _parts(k, t)) for w, t in rule.because_if))
 
 
 def _parts(k: Knowledge, template) -> tuple[tuple[str, Callable[[lang.Facts], str] | None], ...]:

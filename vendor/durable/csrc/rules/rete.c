@@ -66,15 +66,30 @@ char entriesInitialized = 0;
 
 static unsigned int validateAlgebra(char *rule);
 
-// Regime patch (PATCHES.md, 5): the pools grow geometrically. Upstream grew each by exactly
-// what was stored, so building a ruleset copied every pool once per node: quadratic in rules.
-// A pool's capacity is the power of two at or above its length, so no field is added.
-static unsigned int poolCapacity(unsigned int length) {
-    unsigned int capacity = 1;
-    while (capacity < length) {
-        capacity <<= 1;
+// Regime patch (PATCHES.md, 5): the pools grow geometrically, to a capacity kept beside each.
+// Upstream grew each by exactly what was stored, so building a ruleset copied every pool once
+// per node: quadratic in rules.
+static unsigned int reserve(void **pool, unsigned int *capacity, unsigned int needed, size_t size) {
+    if (*pool && needed <= *capacity) {
+        return RULES_OK;
     }
-    return capacity;
+
+    unsigned int grown = *pool ? *capacity : 0;
+    if (grown < 64) {
+        grown = 64;
+    }
+    while (grown < needed) {
+        grown *= 2;
+    }
+
+    void *moved = realloc(*pool, (size_t)grown * size);
+    if (!moved) {
+        return ERR_OUT_OF_MEMORY;
+    }
+
+    *pool = moved;
+    *capacity = grown;
+    return RULES_OK;
 }
 
 static unsigned int storeString(ruleset *tree, 
@@ -83,26 +98,10 @@ static unsigned int storeString(ruleset *tree,
                                 unsigned int length) {
 
     unsigned int newStringLength = length + 1;
-    if (!tree->stringPool) {
-        tree->stringPool = malloc(poolCapacity(newStringLength) * sizeof(char));
-        if (!tree->stringPool) {
-            return ERR_OUT_OF_MEMORY;
-        }
-
-        *stringOffset = 0;
-        tree->stringPoolLength = newStringLength;
-    } else {
-        if (tree->stringPoolLength + newStringLength > poolCapacity(tree->stringPoolLength)) {
-            tree->stringPool = realloc(tree->stringPool, poolCapacity(tree->stringPoolLength + newStringLength) * sizeof(char));
-            if (!tree->stringPool) {
-                return ERR_OUT_OF_MEMORY;
-            }
-        }
-
-        *stringOffset = tree->stringPoolLength;
-        tree->stringPoolLength = tree->stringPoolLength + newStringLength;
-    }
-
+    unsigned int offset = tree->stringPool ? tree->stringPoolLength : 0;
+    CHECK_RESULT(reserve((void **)&tree->stringPool, &tree->stringPoolCapacity, offset + newStringLength, sizeof(char)));
+    *stringOffset = offset;
+    tree->stringPoolLength = offset + newStringLength;
     strncpy(tree->stringPool + *stringOffset, newString, length);
     tree->stringPool[tree->stringPoolLength - 1] = '\0';
     return RULES_OK;
@@ -112,56 +111,22 @@ static unsigned int storeExpression(ruleset *tree,
                                expression **newExpression, 
                                unsigned int *expressionOffset) {
 
-    if (!tree->expressionPool) {
-        tree->expressionPool = malloc(sizeof(expression));
-        if (!tree->expressionPool) {
-            return ERR_OUT_OF_MEMORY;
-        }
-
-        *expressionOffset = 0;
-        *newExpression = &tree->expressionPool[0];
-        tree->expressionOffset = 1;
-    } else {
-        if (tree->expressionOffset + 1 > poolCapacity(tree->expressionOffset)) {
-            tree->expressionPool = realloc(tree->expressionPool, poolCapacity(tree->expressionOffset + 1) * sizeof(expression));
-            if (!tree->expressionPool) {
-                return ERR_OUT_OF_MEMORY;
-            }
-        }
-
-        *expressionOffset = tree->expressionOffset;
-        *newExpression = &tree->expressionPool[tree->expressionOffset];
-        tree->expressionOffset = tree->expressionOffset + 1;        
-    }
-
+    unsigned int offset = tree->expressionPool ? tree->expressionOffset : 0;
+    CHECK_RESULT(reserve((void **)&tree->expressionPool, &tree->expressionCapacity, offset + 1, sizeof(expression)));
+    *expressionOffset = offset;
+    *newExpression = &tree->expressionPool[offset];
+    tree->expressionOffset = offset + 1;
     return RULES_OK;
 }
 
 static unsigned int storeNode(ruleset *tree, 
                               node **newNode, 
                               unsigned int *nodeOffset) {
-    if (!tree->nodePool) {
-        tree->nodePool = malloc(sizeof(node));
-        if (!tree->nodePool) {
-            return ERR_OUT_OF_MEMORY;
-        }
-
-        *nodeOffset = 0;
-        *newNode = &tree->nodePool[0];
-        tree->nodeOffset = 1;
-    } else {
-        if (tree->nodeOffset + 1 > poolCapacity(tree->nodeOffset)) {
-            tree->nodePool = realloc(tree->nodePool, poolCapacity(tree->nodeOffset + 1) * sizeof(node));
-            if (!tree->nodePool) {
-                return ERR_OUT_OF_MEMORY;
-            }
-        }
-
-        *nodeOffset = tree->nodeOffset;
-        *newNode = &tree->nodePool[tree->nodeOffset];
-        tree->nodeOffset = tree->nodeOffset + 1;        
-    }
-
+    unsigned int offset = tree->nodePool ? tree->nodeOffset : 0;
+    CHECK_RESULT(reserve((void **)&tree->nodePool, &tree->nodeCapacity, offset + 1, sizeof(node)));
+    *nodeOffset = offset;
+    *newNode = &tree->nodePool[offset];
+    tree->nodeOffset = offset + 1;
     return RULES_OK;
 }
 
@@ -186,29 +151,16 @@ static unsigned int storeAlpha(ruleset *tree,
 static unsigned int allocateNext(ruleset *tree, 
                                  unsigned int length, 
                                  unsigned int *offset) {
-
-    if (!tree->nextPool) {
-        tree->nextPool = malloc(poolCapacity(length + 1) * sizeof(unsigned int));
-        if (!tree->nextPool) {
-            return ERR_OUT_OF_MEMORY;
-        }
-
-        memset(tree->nextPool, 0, (length + 1) * sizeof(unsigned int));
-        *offset = 1;
-        tree->nextOffset = length + 1;
-    } else {
-        if (tree->nextOffset + length > poolCapacity(tree->nextOffset)) {
-            tree->nextPool = realloc(tree->nextPool, poolCapacity(tree->nextOffset + length) * sizeof(unsigned int));
-            if (!tree->nextPool) {
-                return ERR_OUT_OF_MEMORY;
-            }
-        }
-
-        memset(&tree->nextPool[tree->nextOffset], 0, length * sizeof(unsigned int));
-        *offset = tree->nextOffset;
-        tree->nextOffset = tree->nextOffset + length;
+    // offset 0 stays empty: it means "none"
+    unsigned int first = tree->nextPool ? tree->nextOffset : 1;
+    CHECK_RESULT(reserve((void **)&tree->nextPool, &tree->nextCapacity, first + length, sizeof(unsigned int)));
+    if (first == 1) {
+        tree->nextPool[0] = 0;
     }
 
+    memset(&tree->nextPool[first], 0, length * sizeof(unsigned int));
+    *offset = first;
+    tree->nextOffset = first + length;
     return RULES_OK;
 }
 
@@ -1933,6 +1885,20 @@ unsigned int createRuleset(unsigned int *handle, char *name, char *rules) {
     tree->nextOffset = 0;
     tree->expressionPool = NULL;
     tree->expressionOffset = 0;
+    tree->stringPoolCapacity = 0;
+    tree->nodeCapacity = 0;
+    tree->nextCapacity = 0;
+    tree->expressionCapacity = 0;
+    // Regime patch 5: nodes come from the objects of the rules' JSON, about one each, so the
+    // node pool is reserved from their count at once and seldom copied (a reserved page that
+    // is never touched costs nothing); the others grow as they need.
+    unsigned int objects = 1;
+    for (char *c = rules; *c; ++c) {
+        if (*c == '{') {
+            ++objects;
+        }
+    }
+    CHECK_RESULT(reserve((void **)&tree->nodePool, &tree->nodeCapacity, objects + 1, sizeof(node)));
     tree->regexStateMachinePool = NULL;
     tree->regexStateMachineOffset = 0;
     tree->betaCount = 0;
