@@ -1,5 +1,5 @@
-"""`record` and `mutable_record` behave as the dataclasses they replace (core/record.py): each
-test builds the same class both ways and compares what they do."""
+"""core.record: `record` and `mutable_record` build `__init__` as the dataclasses they replace do
+(defaults, factories, the same TypeErrors), and a mutable record assigns, compares and does not hash."""
 
 from __future__ import annotations
 
