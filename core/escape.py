@@ -20,7 +20,6 @@ and the writer's own markup stay as they are.
 
 from __future__ import annotations
 
-import html
 import re
 
 # C0 controls but tab and newline, DEL, C1 controls (ESC starts every terminal sequence), and the
@@ -54,6 +53,7 @@ def markdown_inline(text: str) -> str:
     escaped = _MD_SPECIAL.sub(r"\\\1", one_line(text))
     escaped = re.sub(r"_+", _underscores, escaped)
     escaped = _MD_LEAD.sub(r"\1\\\2", escaped)
+    import html  # here: importing it loads its entity tables, which JSON and text output never need
     return html.escape(escaped, quote=False)  # < > & as entities: no tag, no entity
 
 
@@ -68,6 +68,7 @@ def _underscores(m: re.Match[str]) -> str:
 
 def html_text(text: str) -> str:
     """`text` for HTML element content or a quoted attribute value."""
+    import html
     return html.escape(terminal_text(text), quote=True)
 
 

@@ -1,13 +1,16 @@
-"""`record`: a frozen dataclass whose methods other than `__init__` are shared code, not generated.
+"""`record`: a frozen dataclass whose methods, `__init__` included, are shared code, not generated.
 
-Why: on Python 3.11 and 3.12 `@dataclass` compiles each generated method from source with
-`exec` at import, and a cached `regime diagnose` imports some forty dataclasses: compiling
-their methods was a fifth of its instructions. Only `__init__` needs generating; the rest
-behave the same written once here. Equality needs the same class, and compares (and hashes)
-the fields as a tuple in declaration order, leaving out those dataclass leaves out
-(`compare=False`, `hash=False`); the repr reads `Name(field=value, ...)`. Frozen: a field is
-assigned once, by `__init__` (pickle restores `__dict__` directly); assigning it again, any
-other attribute, or deleting one raises FrozenInstanceError, as a frozen dataclass does.
+Why: `@dataclass` compiles each generated method from source with `exec` at import, and a
+cached `regime diagnose` imports some forty dataclasses: compiling their methods was a fifth of
+its instructions, and `__init__` alone half of what remained. Here `dataclasses` only collects
+the fields; every method is written once. `__init__` takes the fields positionally or by name
+in declaration order, with their defaults and default factories, and raises TypeError as the
+generated one does for a missing, duplicate or unknown argument. Equality needs the same class,
+and compares (and hashes) the fields as a tuple in declaration order, leaving out those
+dataclass leaves out (`compare=False`, `hash=False`); the repr reads `Name(field=value, ...)`.
+Frozen: a field is assigned once, by `__init__` (pickle restores `__dict__` directly); assigning
+it again, any other attribute, or deleting one raises FrozenInstanceError, as a frozen
+dataclass does.
 """
 
 from __future__ import annotations
@@ -19,10 +22,12 @@ from typing import Any, TypeVar, dataclass_transform
 T = TypeVar("T")
 
 
-class Record:
-    """Base of `record` classes: dataclass's equality, hash, repr and frozenness over the fields."""
+class Fields:
+    """Base of `mutable_record` classes: dataclass's equality and repr over the fields; like a
+    dataclass that compares, unhashable."""
 
     __slots__ = ()
+    __hash__ = None  # type: ignore[assignment]  # as dataclass leaves a class that defines __eq__
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
@@ -30,7 +35,18 @@ class Record:
         names = _names(self.__class__)[0]
         return tuple(getattr(self, n) for n in names) == tuple(getattr(other, n) for n in names)
 
-    def __hash__(self) -> int:
+    @reprlib.recursive_repr()
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{n}={getattr(self, n)!r}" for n in _names(self.__class__)[2])
+        return f"{self.__class__.__qualname__}({shown})"
+
+
+class Record(Fields):
+    """Base of `record` classes: the same, frozen and hashable."""
+
+    __slots__ = ()
+
+    def __hash__(self) -> int:  # type: ignore[override]  # Fields: None, as a non-frozen dataclass
         return hash(tuple(getattr(self, n) for n in _names(self.__class__)[1]))
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -41,19 +57,65 @@ class Record:
     def __delattr__(self, name: str) -> None:
         raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
 
-    @reprlib.recursive_repr()
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{n}={getattr(self, n)!r}" for n in _names(self.__class__)[2])
-        return f"{self.__class__.__qualname__}({shown})"
-
 
 @dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field, dataclasses.Field))
 def record(cls: type[T]) -> type[T]:
-    """`@dataclass` on `cls` (its `__init__`, fields and `__match_args__`), which must derive from
-    Record for the rest."""
+    """A frozen dataclass: `cls` must derive from Record."""
     if not issubclass(cls, Record):
         raise TypeError(f"{cls.__name__}: a record derives from core.record.Record")
-    return dataclasses.dataclass(eq=False, repr=False)(cls)
+    return _collect(cls)
+
+
+@dataclass_transform(field_specifiers=(dataclasses.field, dataclasses.Field))
+def mutable_record(cls: type[T]) -> type[T]:
+    """A dataclass whose fields may be assigned: `cls` must derive from Fields."""
+    if not issubclass(cls, Fields) or issubclass(cls, Record):
+        raise TypeError(f"{cls.__name__}: a mutable record derives from core.record.Fields")
+    return _collect(cls)
+
+
+def _collect(cls: type[T]) -> type[T]:
+    """dataclass's fields and `__match_args__` on `cls`, and the shared `__init__`."""
+    done: Any = dataclasses.dataclass(init=False, eq=False, repr=False)(cls)
+    done.__init__ = _initializer(done, dataclasses.fields(done))
+    return done
+
+
+def _initializer(cls: type, fields: tuple[dataclasses.Field, ...]) -> Any:
+    """The `__init__` dataclass would generate for these fields, as one shared function."""
+    names = tuple(f.name for f in fields if f.init)
+    defaults = {f.name: f.default for f in fields if f.default is not dataclasses.MISSING}
+    factories = {f.name: f.default_factory for f in fields
+                 if f.default_factory is not dataclasses.MISSING}
+    count = len(names)
+    required = sum(1 for n in names if n not in defaults and n not in factories)
+    takes = f"{count + 1}" if required == count else f"from {required + 1} to {count + 1}"
+    owner = cls.__qualname__
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        given = len(args)
+        if given > count:
+            raise TypeError(f"{owner}.__init__() takes {takes} positional arguments "
+                            f"but {given + 1} were given")
+        state = self.__dict__
+        state.update(zip(names, args, strict=False))  # the rest come below
+        for name in names[given:]:
+            if name in kwargs:
+                state[name] = kwargs.pop(name)
+            elif name in defaults:
+                state[name] = defaults[name]
+            elif name in factories:
+                state[name] = factories[name]()
+            else:
+                raise TypeError(f"{owner}.__init__() missing 1 required positional argument: {name!r}")
+        if kwargs:
+            name = next(iter(kwargs))
+            why = ("got multiple values for argument" if name in names
+                   else "got an unexpected keyword argument")
+            raise TypeError(f"{owner}.__init__() {why} {name!r}")
+
+    __init__.__qualname__ = f"{owner}.__init__"
+    return __init__
 
 
 _NAMES: dict[type, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {}

@@ -7,19 +7,19 @@ error shape as `yamlsrc.validated` (file, line, key; unknown keys get a did-you-
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 
 from regime.core.errors import MAX_REPORTED, RegimeError, RegimeErrors, did_you_mean
+from regime.core.record import Record, record
 from regime.core.yamlsrc import line_at, line_of
 
 REQUIRED = object()
 _NAMES = {str: "a string", dict: "a mapping", list: "a list", type(None): "empty"}
 
 
-@dataclass(frozen=True)
-class Key:
+@record
+class Key(Record):
     """Accepted types of a key's value (NoneType: may be empty), its default, and for a list
     the type of its items."""
 

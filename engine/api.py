@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from regime.core.errors import RegimeError, did_you_mean
+from regime.core.record import Fields, mutable_record
 from regime.engine.knowledge import cache as knowledge_cache
 from regime.engine.knowledge.model import Knowledge, layer_name, pack_files
 from regime.engine.knowledge.paths import CASES_DIR, RULES_DIR
@@ -23,8 +23,8 @@ if TYPE_CHECKING:  # the compiled evaluator is imported when it is asked for
     from regime.engine.run.compiled import CompiledRunner
 
 
-@dataclass
-class Outcome:
+@mutable_record
+class Outcome(Fields):
     """One case of a batch: its diagnosis, or the error that stopped it."""
 
     path: Path

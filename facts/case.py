@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from regime.core import units
 from regime.core.errors import Collector, RegimeError, did_you_mean, one_input
 from regime.core.names import file_id, member_id
+from regime.core.record import Fields, mutable_record
 from regime.core.shape import Key, checked
 from regime.core.yamlsrc import LineDict, expect_mapping, line_at, line_of, load_yaml
 from regime.facts import catalogue, hf_config
@@ -36,8 +37,8 @@ CASE_KEYS = {
 }
 
 
-@dataclass
-class Case:
+@mutable_record
+class Case(Fields):
     id: str
     title: str
     path: str

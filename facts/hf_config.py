@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import ast
 import json
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from regime.core.errors import RegimeError
+from regime.core.record import Fields, mutable_record
 from regime.core.yamlsrc import load_yaml
 from regime.facts.record import FactRecord
 from regime.facts.vocabulary import Vocabulary
@@ -35,8 +36,8 @@ def field_map() -> dict[str, Any]:
     return _MAP
 
 
-@dataclass
-class Shape:
+@mutable_record
+class Shape(Fields):
     """One config read: its symbols, the keys used, and what each fact came from."""
 
     file: str

@@ -21,7 +21,7 @@ STYLE = re.compile(r"\x1b\[[0-9;]*m")  # SGR: colour, bold, dim (a progress bar'
 COMMANDS = [("diagnose", "a_chatbot"), ("diagnose", "a_chatbot", "b_training_run", "-q"),
             ("sweep", "a_chatbot", "--vary", "batch=1..8", "--engine", "compiled"),
             ("why", "a_chatbot", "raise_batch"), ("list", "levers")]
-STYLED = COMMANDS[:3]  # the rich reports; why and list are plain lines
+STYLED = COMMANDS[:4]  # the rich reports and why; list is plain lines
 
 
 def _env(**extra: str) -> dict[str, str]:
@@ -80,3 +80,11 @@ def test_a_pipe_gets_plain_text(args):
 def test_force_color_styles_a_pipe_and_no_color_still_wins(args):
     assert ESC in _piped(args, _env(FORCE_COLOR="1"))
     assert "\x1b" not in _piped(args, _env(FORCE_COLOR="1", NO_COLOR="1"))
+
+
+def test_why_styles_only_add_colour():
+    """`why` in colour is the plain text with styles: no line wrapped, moved or changed."""
+    args = ("why", "a_chatbot", "raise_batch")
+    coloured = _piped(args, _env(FORCE_COLOR="1", COLUMNS="80"))
+    assert ESC in coloured
+    assert STYLE.sub("", coloured) == _piped(args, _env(COLUMNS="80"))

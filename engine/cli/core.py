@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from regime.core.errors import RegimeError, one_line
+from regime.core.record import Record, record
 
 EXIT_OK = 0
 EXIT_FAILED = 1      # the command ran and found problems (failing pack tests, lint errors)
@@ -27,8 +27,8 @@ EXIT_BAD_INPUT = 2   # an input was refused: every one is reported, the rest sti
 ENGINES = ("durable", "compiled")
 
 
-@dataclass(frozen=True)
-class Opt:
+@record
+class Opt(Record):
     """One option as every command spells it. `metavar` None means a flag (no value)."""
 
     flags: tuple[str, ...]
@@ -202,8 +202,8 @@ def outcome(path: Path, k, engine: str = "durable", measured=None, text: str | N
     return merge.outcome(path, measured, k, engine, text)
 
 
-@dataclass(frozen=True)
-class CaseText:
+@record
+class CaseText(Record):
     """A case file as a worker elsewhere gets it: its path as the user gave it (what the output
     names) and its text, read here (the worker need not see this file system)."""
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 import io
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 from regime.core.errors import RegimeError
+from regime.core.record import Record, record
 from regime.engine import batch
 from regime.engine.cli import core, writers
 from regime.engine.cli.writers.streamed import Done, write
@@ -84,8 +84,8 @@ def _check_sets(sets: list[str], k, trace: Path | None) -> None:
     whatif.parse_sets(sets, k)
 
 
-@dataclass(frozen=True)
-class Setup:
+@record
+class Setup(Record):
     """What rendering one case needs besides the case: made once by the command, inherited by
     forked `--jobs` workers, pickled once to each `--scheduler` worker (content, not paths)."""
 

@@ -48,10 +48,45 @@ def why(
                                 markdown=lambda: _markdown(result)), value(fmt))
 
 
+# How each kind of line and mark reads in a terminal with colour (rich styles).
+ANSWER, HEADER = "bold", "bold cyan"
+MARKS = ((r"\bFIRED\b", "bold green"), (r"did NOT fire", "yellow"), (r"\[x\]", "green"),
+         (r"\[ \]", "red"), (r"^\s*=> ", "bold"), (r"^\s*when: ", "dim"))
+
+
 def _text(result: dict[str, Any]) -> str:
+    """The answer, then each rule's block; styled where the reader's terminal shows colour."""
+    import sys
+
     from regime.engine.cli.writers import text
     blocks = [[result["answer"]], *(r["lines"] for r in result["rules"])]
-    return "\n".join(text.lines(block) for block in blocks) + "\n"
+    style = text.Style.of(sys.stdout)
+    if not style.terminal or style.color_system is None:
+        return "\n".join(text.lines(block) for block in blocks) + "\n"
+    return _styled(blocks, style)
+
+
+def _styled(blocks: list[list[str]], style) -> str:
+    """The same lines with rich styles: never wrapped (soft_wrap), shown safely (terminal_text)."""
+    import io
+
+    from rich.text import Text
+
+    from regime.core.escape import terminal_text
+    buffer = io.StringIO()
+    console = style.console(buffer)
+    for b, block in enumerate(blocks):
+        if b:
+            console.print()
+        for i, line in enumerate(block):
+            shown = Text(terminal_text(line))
+            if i == 0:
+                shown.stylize(ANSWER if b == 0 else HEADER)
+            for pattern, mark in MARKS:
+                shown.highlight_regex(pattern, mark)
+            console.print(shown, soft_wrap=True)
+    console.print()  # as the plain text ends
+    return buffer.getvalue()
 
 
 def _markdown(result: dict[str, Any]) -> str:

@@ -18,7 +18,6 @@ import contextlib
 import itertools
 import os
 import pickle
-import uuid
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
@@ -78,6 +77,8 @@ def session(where: str | Any, setup: Any) -> Iterator[Session]:
     (a sweep's rounds): connecting and loading the setup are paid once. Raises RegimeError."""
     client = connect(where) if isinstance(where, str) else where
     try:
+        import uuid
+
         from regime.engine.distributed import plugin
         setup_plugin = plugin.Setup(pickle.dumps(setup, protocol=pickle.HIGHEST_PROTOCOL),
                                     regime.__version__, uuid.uuid4().hex)

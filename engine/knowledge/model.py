@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from regime.core import units
 from regime.core.errors import RegimeError
-from regime.core.record import Record, record
+from regime.core.record import Fields, Record, mutable_record, record
 from regime.engine import lang
 from regime.engine.knowledge.spec_types import ReportSpec
 from regime.engine.lang.template import Field, Template
@@ -159,8 +159,8 @@ class FixOrder(Record):
     last: dict[str, tuple[str, ...]]
 
 
-@dataclass
-class Knowledge:
+@mutable_record
+class Knowledge(Fields):
     """Everything the packs compile to: vocabulary, parameters, levers, claims, rules."""
 
     vocabulary: Vocabulary

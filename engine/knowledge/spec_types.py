@@ -3,10 +3,10 @@ dataclasses, so the knowledge cache and the reports never build a pydantic schem
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
-from regime.core.record import Record, record
+from regime.core.record import Fields, Record, mutable_record, record
 from regime.engine import lang
 
 
@@ -64,8 +64,8 @@ class Chart(Record):
     overhead_bars: dict[str, lang.Expression]
 
 
-@dataclass
-class ReportSpec:
+@mutable_record
+class ReportSpec(Fields):
     """A pack's `report:` section, compiled: the chart and what a sweep plots."""
 
     chart: Chart | None = None

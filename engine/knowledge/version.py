@@ -7,7 +7,6 @@ installs that print the same line run the same knowledge even when nobody bumped
 from __future__ import annotations
 
 import hashlib
-import platform
 from pathlib import Path
 
 import yaml
@@ -33,6 +32,8 @@ def pack_versions(rules_dir: Path = RULES_DIR) -> list[tuple[str, str]]:
 
 
 def durable_build() -> str:
+    import platform
+
     from regime.durable import durable_rules_engine  # type: ignore[attr-defined]  # C extension, no stub
 
     so = Path(durable_rules_engine.__file__).name

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from regime.core.errors import RegimeError
 from regime.core.names import member_id
-from regime.core.record import Record, record
+from regime.core.record import Fields, Record, mutable_record, record
 from regime.facts.vocabulary import Vocabulary
 
 # The working-memory group the engine fills as verdicts fire: `_judged__<lever>` once a fix or a
@@ -137,8 +137,8 @@ class Call(Record):
 Node = Num | Str | Ref | Lookup | Pick | Bin | Cmp | BoolOp | Not | Presence | Call
 
 
-@dataclass
-class Context:
+@mutable_record
+class Context(Fields):
     """What names mean while parsing: declared facts and pack parameters."""
 
     vocabulary: Vocabulary

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
-from regime.core.record import Record, record
+from regime.core.record import Fields, Record, mutable_record, record
 from regime.facts.record import FactRecord
 
 
@@ -59,8 +59,8 @@ class Firing(Record):
     layer: str = "built-in"
 
 
-@dataclass
-class Diagnosis:
+@mutable_record
+class Diagnosis(Fields):
     """What a session concludes for one case: facts, conclusions and firings."""
 
     case: str

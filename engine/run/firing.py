@@ -15,20 +15,17 @@ load order (`priority`). Each fires once.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from regime.core import units
 from regime.core.errors import RegimeError
 from regime.engine import lang
 from regime.engine.knowledge.model import Knowledge, Rule
-from regime.engine.lang.template import BARE, Field
 from regime.engine.run.diagnosis import Bound, Conclusion, Diagnosis, Firing
+from regime.engine.run.plan import Plan, show
 from regime.engine.run.settle import settle
 from regime.facts.case import Case
 from regime.facts.record import FactRecord
-from regime.facts.vocabulary import FactSpec, Interval
 
 STAGE_PRI = {"derive": 100, "diagnose": 200, "finding": 300, "fix": 400, "reject": 400, "ask": 500}
 OWED_PRI = 460  # a verdict testing judged() waits for every other verdict (precedence <= 50)
@@ -49,68 +46,13 @@ class EngineFault(RuntimeError):
     """The evaluators disagreed with the rules' semantics, or a firing failed: a bug, not bad input."""
 
 
-@dataclass(frozen=True)
-class Assumption:
-    """A pack parameter a firing uses: it becomes a fact with provenance 'assumed'."""
-
-    name: str
-    value: float
-    unit: str
-    origin: str
-    layer: str
-
-
-@dataclass(frozen=True)
-class Plan:
-    """One rule, prepared once per knowledge set: compiled condition and formula, and the
-    fields whose arrival can change whether it may fire (`watch`)."""
-
-    rule: Rule
-    eligible: Callable[[lang.Facts], bool]
-    formula: Callable[[lang.Facts], Any] | None
-    marker: str
-    needs: tuple[str, ...]
-    reads: tuple[str, ...]
-    picks: tuple[lang.Pick, ...]
-    watch: frozenset[str]
-    assumptions: tuple[Assumption, ...]
-    target: FactSpec | None
-    valid: Interval | None
-    because: tuple[tuple[str, Callable[[lang.Facts], str] | None], ...]
-    condition: tuple[tuple[str, Callable[[lang.Facts], str] | None], ...] | None = None
-    because_if: tuple[tuple[Callable[[lang.Facts], bool], tuple], ...] = ()
-
-    def render(self, wm: lang.Facts) -> str:
-        """The rule's `because` on these facts: the first `because_if` variant that holds, if any."""
-        return _join(next((parts for holds, parts in self.because_if if holds(wm)), self.because), wm)
-
-    def render_condition(self, wm: lang.Facts) -> str | None:
-        """The verdict's `condition` on these facts, when the rule states one."""
-        return None if self.condition is None else _join(self.condition, wm)
-
-
-def _join(parts: tuple[tuple[str, Callable[[lang.Facts], str] | None], ...], wm: lang.Facts) -> str:
-    return "".join([lit if show is None else lit + show(wm) for lit, show in parts])
-
-
-def _eligibility(blockers: tuple[str, ...], needs: frozenset[str],
-                 holds: Callable[[lang.Facts], bool] | None) -> Callable[[lang.Facts], bool]:
-    """Not fired, target absent, formula inputs present, condition true: one closure per rule."""
-    def eligible(wm: lang.Facts) -> bool:
-        for f in blockers:
-            if f in wm:
-                return False
-        return wm.keys() >= needs and (holds is None or holds(wm))
-    return eligible
-
-
 class Program:
     """Knowledge prepared for running: plans in firing order."""
 
     def __init__(self, k: Knowledge) -> None:
         self.k = k
         order = sorted(range(len(k.rules)), key=lambda i: (priority(k.rules[i]), i))
-        self.plans = [_plan(k, k.rules[i]) for i in order]
+        self.plans = [Plan(k, k.rules[i]) for i in order]
         self.by_id = {p.rule.id: p for p in self.plans}
         self.flags = tuple(s.name for s in k.vocabulary.specs.values() if s.kind == "flags")
 
@@ -119,84 +61,6 @@ def priority(rule: Rule) -> int:
     """durable's priority for the rule (lower fires first): its stage, less its layer's precedence."""
     owed = rule.kind in ("fix", "reject") and rule.when is not None and lang.reads_verdicts(rule.when.tree)
     return (OWED_PRI if owed else STAGE_PRI[rule.kind]) - rule.precedence
-
-
-def fired_marker(rule_id: str) -> str:
-    return f"_fired_{rule_id}"
-
-
-def _plan(k: Knowledge, rule: Rule) -> Plan:
-    marker = fired_marker(rule.id)
-    needs = tuple(rule.required())
-    blockers = (marker,) if rule.target is None else (marker, rule.target)
-    watch = {*blockers, *needs, *(rule.when.facts() if rule.when else ())}
-    holds = lang.compile_truth(rule.when.tree) if rule.when else None
-    # mypy cannot see it: derive rules always name their target
-    spec = k.vocabulary.get(rule.target) if rule.kind == "derive" else None  # type: ignore[arg-type]
-    return Plan(rule, _eligibility(blockers, frozenset(needs), holds),
-                lang.compile_value(rule.formula.tree) if rule.formula else None,
-                marker, needs, tuple(rule.reads()),
-                tuple(lang.picks(rule.formula.tree)) if rule.formula else (),
-                frozenset(watch), _assumptions(k, rule), spec, spec.interval if spec else None,
-                _parts(k, rule.because),
-                _parts(k, rule.condition) if rule.condition is not None else None,
-                tuple((lang.compile_truth(w.tree), _parts(k, t)) for w, t in rule.because_if))
-
-
-def _parts(k: Knowledge, template) -> tuple[tuple[str, Callable[[lang.Facts], str] | None], ...]:
-    return tuple((lit, None if f is None else _field_text(k, f)) for lit, f in template.parts)
-
-
-def _field_text(k: Knowledge, f: Field) -> Callable[[lang.Facts], str]:
-    """How one template field renders: the fact in its display (or asked) unit when known, else
-    the pack parameter of that name, else '<name unknown>'."""
-    key, unit, fallback = f.key, f.unit, ""
-
-    def text(wm: lang.Facts) -> str:
-        nonlocal fallback
-        if key in wm:
-            return show(k, key, wm[key], unit)
-        if not fallback:
-            fallback = _parameter_text(k, f)
-        return fallback
-    return text
-
-
-def _parameter_text(k: Knowledge, f: Field) -> str:
-    param = k.parameters.get(f.name)
-    if param is not None and param.value is not None:
-        display = param.display or _display(param.unit)
-        if f.unit == BARE:
-            return units.format_number(param.value * (100 if display == "%" else 1))
-        return units.format_quantity(param.value, _unit(param.unit), f.unit or display)
-    return f"<{f.key} unknown>"
-
-
-def show(k: Knowledge, fieldname: str, value: Any, unit: str | None = None) -> str:
-    """A working-memory value as text, in its fact's display unit (or `unit`)."""
-    if isinstance(value, str | bool):
-        return str(value)
-    base = fieldname.split("__")[0]
-    fact = k.vocabulary.specs.get(base) or k.vocabulary.get(base)
-    if unit == BARE:
-        shown = units.format_quantity(value, fact.unit, fact.display)
-        return shown.split(" ")[0] if fact.display not in ("%",) else shown
-    return units.format_quantity(value, fact.unit, unit or fact.display)
-
-
-def _assumptions(k: Knowledge, rule: Rule) -> tuple[Assumption, ...]:
-    used = [n for e in (rule.when, rule.formula) if e is not None for n in e.constants()]
-    names = {f.name for f in rule.because.fields()}
-    used += [lang.Num(p.value, p.unit, name) for name, p in k.parameters.items()
-             if name in names and p.value is not None]
-    out = []
-    for num in used:
-        # mypy cannot see it: named constants carry their parameter's name
-        param = k.parameters[num.name.split("[")[0]]  # type: ignore[union-attr]
-        # mypy cannot see it: named constants carry their parameter's name
-        out.append(Assumption(num.name, num.value, _unit(num.unit or "1"),  # type: ignore[arg-type]
-                              f"{param.pack}: {param.source}", param.layer))
-    return tuple(out)
 
 
 class Run:
@@ -384,14 +248,6 @@ def _speedup(rule: Rule, wm: dict) -> dict[str, Any]:
     if expected is not None:
         out["speedup_expected"] = float(wm[expected])
     return out
-
-
-def _unit(unit: str) -> str:
-    return units.FRACTION if unit == "%" else unit
-
-
-def _display(unit: str) -> str | None:
-    return "%" if unit in ("%", units.FRACTION) else None
 
 
 def _target(rule: Rule) -> str:

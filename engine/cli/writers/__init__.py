@@ -13,17 +13,18 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Protocol
 
 from regime.core.errors import RegimeError
+from regime.core.record import Fields, mutable_record
 from regime.engine.cli.writers import envelope, jsonl, markdown, text
 
 FORMATS = ("text", "json", "jsonl", "markdown")
 
 
-@dataclass
-class Output:
+@mutable_record
+class Output(Fields):
     """What one command run says, whatever the format: `results` and `errors` as the envelope
     holds them, `summary` its counts, and the text and Markdown renderings (made only when
     asked for; each escapes what users wrote through its writer)."""

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
+from regime.core.record import Record, record
 from regime.engine.cli import writers
 
 
-@dataclass(frozen=True)
-class Done:
+@record
+class Done(Record):
     """One input's output in the chosen format; `error` is set when it was refused."""
 
     body: str

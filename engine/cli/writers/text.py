@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import IO, Any
 
 from regime.core.escape import terminal_text
+from regime.core.record import Record, record
 
 
 def no_color() -> bool:
@@ -22,8 +22,8 @@ def no_color() -> bool:
     return bool(os.environ.get("NO_COLOR"))
 
 
-@dataclass(frozen=True)
-class Style:
+@record
+class Style(Record):
     """How the user's terminal renders rich text, as data, so a worker elsewhere renders for it."""
 
     width: int

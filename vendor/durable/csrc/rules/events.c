@@ -1702,6 +1702,130 @@ static unsigned int isArrayMatch(ruleset *tree,
     return (result == PARSE_END ? RULES_OK: result);
 }
 
+// Regime patch (PATCHES.md, 6). Upstream pushed a node's matching children by probing its
+// hashset once for every property of the event: (nodes visited) x (properties) probes, most of
+// them empty. Here the node's children (rete.c, linkChildren) are looked up in the event
+// instead, and pushed in the order upstream's loop pushes them: by the property's place in the
+// event, then by the child's place on that property's probe chain.
+typedef struct childMatch {
+    unsigned int propertyIndex;
+    unsigned int distance;
+    unsigned int slot;
+} childMatch;
+
+static unsigned int pushChild(ruleset *tree,
+                              jsonObject *jo,
+                              jsonProperty *currentProperty,
+                              node *hashNode,
+                              alpha **stack,
+                              unsigned short *top) {
+    if (hashNode->value.a.expression.right.type == JSON_IDENTIFIER || hashNode->value.a.expression.right.type == JSON_EXPRESSION) {
+        if (*top == MAX_STACK_SIZE) {
+            return ERR_MAX_STACK_SIZE;
+        }
+        stack[*top] = &hashNode->value.a;
+        ++*top;
+        return RULES_OK;
+    }
+
+    unsigned char match = 0;
+    if (hashNode->value.a.expression.operator == OP_IALL || hashNode->value.a.expression.operator == OP_IANY) {
+        CHECK_RESULT(isArrayMatch(tree,
+                                  jo,
+                                  jo,
+                                  currentProperty,
+                                  &hashNode->value.a,
+                                  &match));
+    } else {
+        CHECK_RESULT(isAlphaMatch(tree,
+                                  &hashNode->value.a,
+                                  jo,
+                                  jo,
+                                  &match));
+    }
+
+    if (match) {
+        if (*top == MAX_STACK_SIZE) {
+            return ERR_MAX_STACK_SIZE;
+        }
+
+        stack[*top] = &hashNode->value.a;
+        ++*top;
+    }
+    return RULES_OK;
+}
+
+static unsigned int pushConjunctive(ruleset *tree,
+                                    jsonObject *jo,
+                                    alpha *currentAlpha,
+                                    alpha **stack,
+                                    unsigned short *top) {
+    unsigned int *nextHashset = &tree->nextPool[currentAlpha->nextOffset];
+    childMatch matches[NEXT_BUCKET_LENGTH];
+    unsigned int matchCount = 0;
+    unsigned char listed = currentAlpha->childListOffset != 0;
+    if (listed) {
+        unsigned int *children = &tree->nextPool[currentAlpha->childListOffset];
+        for (unsigned int child = 1; listed && child <= children[0]; ++child) {
+            unsigned int slot = children[child];
+            unsigned int hash = tree->nodePool[nextHashset[slot]].value.a.expression.left.value.id.propertyNameHash;
+            // every property of the event with this hash, as getObjectProperty walks them
+            unsigned short size = 0;
+            unsigned short index = hash % MAX_OBJECT_PROPERTIES;
+            while (jo->propertyIndex[index] && size < MAX_OBJECT_PROPERTIES) {
+                unsigned short subIndex = jo->propertyIndex[index] - 1;
+                if (jo->properties[subIndex].hash == hash) {
+                    if (matchCount == NEXT_BUCKET_LENGTH) {
+                        listed = 0;
+                        break;
+                    }
+                    matches[matchCount].propertyIndex = subIndex;
+                    matches[matchCount].distance = (slot + NEXT_BUCKET_LENGTH - (hash & HASH_MASK)) % NEXT_BUCKET_LENGTH;
+                    matches[matchCount].slot = slot;
+                    ++matchCount;
+                }
+                ++size;
+                index = (index + 1) % MAX_OBJECT_PROPERTIES;
+            }
+        }
+    }
+
+    if (listed) {
+        for (unsigned int i = 1; i < matchCount; ++i) {
+            childMatch current = matches[i];
+            unsigned int j = i;
+            while (j > 0 && (matches[j - 1].propertyIndex > current.propertyIndex ||
+                             (matches[j - 1].propertyIndex == current.propertyIndex && matches[j - 1].distance > current.distance))) {
+                matches[j] = matches[j - 1];
+                --j;
+            }
+            matches[j] = current;
+        }
+
+        for (unsigned int i = 0; i < matchCount; ++i) {
+            CHECK_RESULT(pushChild(tree,
+                                   jo,
+                                   &jo->properties[matches[i].propertyIndex],
+                                   &tree->nodePool[nextHashset[matches[i].slot]],
+                                   stack,
+                                   top));
+        }
+        return RULES_OK;
+    }
+
+    // upstream's loop, for a node whose matches overflow the buffer
+    for (unsigned int propertyIndex = 0; propertyIndex < jo->propertiesLength; ++propertyIndex) {
+        jsonProperty *currentProperty = &jo->properties[propertyIndex];
+        for (unsigned int entry = currentProperty->hash & HASH_MASK; nextHashset[entry] != 0; entry = (entry + 1) % NEXT_BUCKET_LENGTH) {
+            node *hashNode = &tree->nodePool[nextHashset[entry]];
+            if (currentProperty->hash == hashNode->value.a.expression.left.value.id.propertyNameHash) {
+                CHECK_RESULT(pushChild(tree, jo, currentProperty, hashNode, stack, top));
+            }
+        }
+    }
+    return RULES_OK;
+}
+
 static unsigned int handleAlpha(ruleset *tree,
                                 stateNode *state,
                                 char *mid,
@@ -1743,47 +1867,7 @@ static unsigned int handleAlpha(ruleset *tree,
 
         // calculate conjunctive nodes
         if (currentAlpha->nextOffset) {
-            unsigned int *nextHashset = &tree->nextPool[currentAlpha->nextOffset];
-            for(unsigned int propertyIndex = 0; propertyIndex < jo->propertiesLength; ++propertyIndex) {
-                jsonProperty *currentProperty = &jo->properties[propertyIndex];
-                for (entry = currentProperty->hash & HASH_MASK; nextHashset[entry] != 0; entry = (entry + 1) % NEXT_BUCKET_LENGTH) {
-                    node *hashNode = &tree->nodePool[nextHashset[entry]];
-                    if (currentProperty->hash == hashNode->value.a.expression.left.value.id.propertyNameHash) {
-                        if (hashNode->value.a.expression.right.type == JSON_IDENTIFIER || hashNode->value.a.expression.right.type == JSON_EXPRESSION) {
-                            if (top == MAX_STACK_SIZE) {
-                                return ERR_MAX_STACK_SIZE;
-                            }
-                            stack[top] = &hashNode->value.a; 
-                            ++top;
-                        } else {
-                            unsigned char match = 0;
-                            if (hashNode->value.a.expression.operator == OP_IALL || hashNode->value.a.expression.operator == OP_IANY) {
-                                CHECK_RESULT(isArrayMatch(tree,
-                                                          jo,
-                                                          jo,
-                                                          currentProperty, 
-                                                          &hashNode->value.a,
-                                                          &match));
-                            } else {
-                                CHECK_RESULT(isAlphaMatch(tree, 
-                                                          &hashNode->value.a,
-                                                          jo,
-                                                          jo, 
-                                                          &match));
-                            }
-
-                            if (match) {
-                                if (top == MAX_STACK_SIZE) {
-                                    return ERR_MAX_STACK_SIZE;
-                                }
-
-                                stack[top] = &hashNode->value.a; 
-                                ++top;
-                            }
-                        }
-                    }
-                }
-            }   
+            CHECK_RESULT(pushConjunctive(tree, jo, currentAlpha, stack, &top));
         }
 
         if (currentAlpha->betaListOffset) {

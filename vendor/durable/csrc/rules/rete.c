@@ -66,30 +66,42 @@ char entriesInitialized = 0;
 
 static unsigned int validateAlgebra(char *rule);
 
+// Regime patch (PATCHES.md, 5): the pools grow geometrically, to a capacity kept beside each.
+// Upstream grew each by exactly what was stored, so building a ruleset copied every pool once
+// per node: quadratic in rules.
+static unsigned int reserve(void **pool, unsigned int *capacity, unsigned int needed, size_t size) {
+    if (*pool && needed <= *capacity) {
+        return RULES_OK;
+    }
+
+    unsigned int grown = *pool ? *capacity : 0;
+    if (grown < 64) {
+        grown = 64;
+    }
+    while (grown < needed) {
+        grown *= 2;
+    }
+
+    void *moved = realloc(*pool, (size_t)grown * size);
+    if (!moved) {
+        return ERR_OUT_OF_MEMORY;
+    }
+
+    *pool = moved;
+    *capacity = grown;
+    return RULES_OK;
+}
+
 static unsigned int storeString(ruleset *tree, 
                                 char *newString, 
                                 unsigned int *stringOffset, 
                                 unsigned int length) {
 
     unsigned int newStringLength = length + 1;
-    if (!tree->stringPool) {
-        tree->stringPool = malloc(newStringLength * sizeof(char));
-        if (!tree->stringPool) {
-            return ERR_OUT_OF_MEMORY;
-        }
-
-        *stringOffset = 0;
-        tree->stringPoolLength = newStringLength;
-    } else {
-        tree->stringPool = realloc(tree->stringPool, (tree->stringPoolLength + newStringLength) * sizeof(char));
-        if (!tree->stringPool) {
-            return ERR_OUT_OF_MEMORY;
-        }
-
-        *stringOffset = tree->stringPoolLength;
-        tree->stringPoolLength = tree->stringPoolLength + newStringLength;
-    }
-
+    unsigned int offset = tree->stringPool ? tree->stringPoolLength : 0;
+    CHECK_RESULT(reserve((void **)&tree->stringPool, &tree->stringPoolCapacity, offset + newStringLength, sizeof(char)));
+    *stringOffset = offset;
+    tree->stringPoolLength = offset + newStringLength;
     strncpy(tree->stringPool + *stringOffset, newString, length);
     tree->stringPool[tree->stringPoolLength - 1] = '\0';
     return RULES_OK;
@@ -99,52 +111,22 @@ static unsigned int storeExpression(ruleset *tree,
                                expression **newExpression, 
                                unsigned int *expressionOffset) {
 
-    if (!tree->expressionPool) {
-        tree->expressionPool = malloc(sizeof(expression));
-        if (!tree->expressionPool) {
-            return ERR_OUT_OF_MEMORY;
-        }
-
-        *expressionOffset = 0;
-        *newExpression = &tree->expressionPool[0];
-        tree->expressionOffset = 1;
-    } else {
-        tree->expressionPool = realloc(tree->expressionPool, (tree->expressionOffset + 1) * sizeof(expression));
-        if (!tree->expressionPool) {
-            return ERR_OUT_OF_MEMORY;
-        }
-
-        *expressionOffset = tree->expressionOffset;
-        *newExpression = &tree->expressionPool[tree->expressionOffset];
-        tree->expressionOffset = tree->expressionOffset + 1;        
-    }
-
+    unsigned int offset = tree->expressionPool ? tree->expressionOffset : 0;
+    CHECK_RESULT(reserve((void **)&tree->expressionPool, &tree->expressionCapacity, offset + 1, sizeof(expression)));
+    *expressionOffset = offset;
+    *newExpression = &tree->expressionPool[offset];
+    tree->expressionOffset = offset + 1;
     return RULES_OK;
 }
 
 static unsigned int storeNode(ruleset *tree, 
                               node **newNode, 
                               unsigned int *nodeOffset) {
-    if (!tree->nodePool) {
-        tree->nodePool = malloc(sizeof(node));
-        if (!tree->nodePool) {
-            return ERR_OUT_OF_MEMORY;
-        }
-
-        *nodeOffset = 0;
-        *newNode = &tree->nodePool[0];
-        tree->nodeOffset = 1;
-    } else {
-        tree->nodePool = realloc(tree->nodePool, (tree->nodeOffset + 1) * sizeof(node));
-        if (!tree->nodePool) {
-            return ERR_OUT_OF_MEMORY;
-        }
-
-        *nodeOffset = tree->nodeOffset;
-        *newNode = &tree->nodePool[tree->nodeOffset];
-        tree->nodeOffset = tree->nodeOffset + 1;        
-    }
-
+    unsigned int offset = tree->nodePool ? tree->nodeOffset : 0;
+    CHECK_RESULT(reserve((void **)&tree->nodePool, &tree->nodeCapacity, offset + 1, sizeof(node)));
+    *nodeOffset = offset;
+    *newNode = &tree->nodePool[offset];
+    tree->nodeOffset = offset + 1;
     return RULES_OK;
 }
 
@@ -162,33 +144,23 @@ static unsigned int storeAlpha(ruleset *tree,
     (*newNode)->value.a.nextListOffset = 0;
     (*newNode)->value.a.betaListOffset = 0;
     (*newNode)->value.a.nextOffset = 0;
+    (*newNode)->value.a.childListOffset = 0;
     return RULES_OK;
 }
 
 static unsigned int allocateNext(ruleset *tree, 
                                  unsigned int length, 
                                  unsigned int *offset) {
-
-    if (!tree->nextPool) {
-        tree->nextPool = malloc((length + 1) * sizeof(unsigned int));
-        if (!tree->nextPool) {
-            return ERR_OUT_OF_MEMORY;
-        }
-
-        memset(tree->nextPool, 0, (length + 1) * sizeof(unsigned int));
-        *offset = 1;
-        tree->nextOffset = length + 1;
-    } else {
-        tree->nextPool = realloc(tree->nextPool, (tree->nextOffset + length) * sizeof(unsigned int));
-        if (!tree->nextPool) {
-            return ERR_OUT_OF_MEMORY;
-        }
-
-        memset(&tree->nextPool[tree->nextOffset], 0, length * sizeof(unsigned int));
-        *offset = tree->nextOffset;
-        tree->nextOffset = tree->nextOffset + length;
+    // offset 0 stays empty: it means "none"
+    unsigned int first = tree->nextPool ? tree->nextOffset : 1;
+    CHECK_RESULT(reserve((void **)&tree->nextPool, &tree->nextCapacity, first + length, sizeof(unsigned int)));
+    if (first == 1) {
+        tree->nextPool[0] = 0;
     }
 
+    memset(&tree->nextPool[first], 0, length * sizeof(unsigned int));
+    *offset = first;
+    tree->nextOffset = first + length;
     return RULES_OK;
 }
 
@@ -1848,6 +1820,42 @@ static unsigned int createTree(ruleset *tree, char *rules) {
     return RULES_OK;
 }
 
+// Regime patch (PATCHES.md, 6): each alpha node's children, listed once the network is built,
+// as [count, slot, slot, ...] in slot order, so that an event visits a node's few children
+// instead of probing the node's hashset once per property of the event (events.c).
+static unsigned int linkChildren(ruleset *tree) {
+    for (unsigned int i = 0; i < tree->nodeOffset; ++i) {
+        if (tree->nodePool[i].type != NODE_ALPHA || !tree->nodePool[i].value.a.nextOffset) {
+            continue;
+        }
+
+        unsigned int count = 0;
+        unsigned int *hashset = &tree->nextPool[tree->nodePool[i].value.a.nextOffset];
+        for (unsigned int slot = 0; slot < NEXT_BUCKET_LENGTH; ++slot) {
+            if (hashset[slot]) {
+                ++count;
+            }
+        }
+
+        unsigned int listOffset;
+        CHECK_RESULT(allocateNext(tree, count + 1, &listOffset));
+        // allocateNext may move the pool
+        hashset = &tree->nextPool[tree->nodePool[i].value.a.nextOffset];
+        unsigned int *list = &tree->nextPool[listOffset];
+        list[0] = count;
+        count = 0;
+        for (unsigned int slot = 0; slot < NEXT_BUCKET_LENGTH; ++slot) {
+            if (hashset[slot]) {
+                list[++count] = slot;
+            }
+        }
+
+        tree->nodePool[i].value.a.childListOffset = listOffset;
+    }
+
+    return RULES_OK;
+}
+
 unsigned int createRuleset(unsigned int *handle, char *name, char *rules) {
     INITIALIZE_ENTRIES;
 
@@ -1877,6 +1885,20 @@ unsigned int createRuleset(unsigned int *handle, char *name, char *rules) {
     tree->nextOffset = 0;
     tree->expressionPool = NULL;
     tree->expressionOffset = 0;
+    tree->stringPoolCapacity = 0;
+    tree->nodeCapacity = 0;
+    tree->nextCapacity = 0;
+    tree->expressionCapacity = 0;
+    // Regime patch 5: nodes come from the objects of the rules' JSON, about one each, so the
+    // node pool is reserved from their count at once and seldom copied (a reserved page that
+    // is never touched costs nothing); the others grow as they need.
+    unsigned int objects = 1;
+    for (char *c = rules; *c; ++c) {
+        if (*c == '{') {
+            ++objects;
+        }
+    }
+    CHECK_RESULT(reserve((void **)&tree->nodePool, &tree->nodeCapacity, objects + 1, sizeof(node)));
     tree->regexStateMachinePool = NULL;
     tree->regexStateMachineOffset = 0;
     tree->betaCount = 0;
@@ -1920,7 +1942,8 @@ unsigned int createRuleset(unsigned int *handle, char *name, char *rules) {
     // will use random numbers for state stored event mids
     srand(time(NULL));
     CREATE_HANDLE(tree, handle);
-    return createTree(tree, rules);
+    CHECK_RESULT(createTree(tree, rules));
+    return linkChildren(tree);
 }
 
 unsigned int deleteRuleset(unsigned int handle) {

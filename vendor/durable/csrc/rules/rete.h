@@ -89,6 +89,7 @@ typedef struct alpha {
     unsigned int arrayListOffset;
     unsigned int arrayOffset;
     unsigned int nextOffset;
+    unsigned int childListOffset; // Regime patch 6: [count, slot...] of the nextOffset hashset
 } alpha;
 
 typedef struct beta {
@@ -130,15 +131,19 @@ typedef struct ruleset {
     
     node *nodePool;
     unsigned int nodeOffset;
+    unsigned int nodeCapacity; // Regime patch 5: the pool's allocated length
     
     unsigned int *nextPool;
     unsigned int nextOffset;
+    unsigned int nextCapacity; // Regime patch 5: the pool's allocated length
     
     char *stringPool;
     unsigned int stringPoolLength; 
+    unsigned int stringPoolCapacity; // Regime patch 5: the pool's allocated length
     
     expression *expressionPool;
     unsigned int expressionOffset;
+    unsigned int expressionCapacity; // Regime patch 5: the pool's allocated length
     
     char *regexStateMachinePool;
     unsigned int regexStateMachineOffset;
