@@ -100,9 +100,16 @@ def test_a_comma_in_yaml_free_text_costs_nothing_and_is_noted(grader):
     assert any("split it into YAML keys" in n for n in r.notes)
 
 
-def test_a_hedged_reading_marks_the_submission_for_review_in_every_format(grader):
+HEDGED = ("---\ncase: a_chatbot\nstudent: h\n---\n## Regime\nBandwidth-bound.\n\n## Fixes\n"
+          "- Batching might help if the traffic allows it, though with bursty low-volume traffic there "
+          "may not be much to batch.\n")   # answers/sealed2/a_chatbot.s46_hedged.md, line 12
+
+
+def test_a_hedged_reading_marks_the_submission_for_review_in_every_format(grader, tmp_path):
     from regime.engine.grading import output
-    r = grader.grade(ROOT / "answers" / "new" / "e_doesnt_add_up.s17_hedged.md")
+    p = tmp_path / "hedged.md"
+    p.write_text(HEDGED, encoding="utf-8")
+    r = grader.grade(p)
     assert r.needs_review and any("possible" in x and "Batching might help" in x for x in r.review)
     assert all(0.0 <= x["confidence"] <= 1.0 for x in r.readings) and r.readings
     assert '"needs_review": true' in output.to_json([r])
@@ -234,3 +241,56 @@ def test_names_listed_before_a_rejections_reason_are_all_rejected(grader, tmp_pa
     rej = next(x for x in r.parts if x.part == "rejections")
     assert not any("Not rejected: raise batch" in f or "Not rejected: quantize int8" in f
                    for f in rej.feedback), rej.feedback
+
+
+def test_a_hedge_a_contrast_settles_needs_no_review(grader):
+    """new e.s17: 'Batching might help, but not yet - ..., so not that.' is read surely as a
+    rejection (the blind grade agrees); the hedge it started with is no reading of its own."""
+    r = grader.grade(ROOT / "answers" / "new" / "e_doesnt_add_up.s17_hedged.md")
+    assert r.graded and not any("Batching might help" in x for x in r.review), r.review
+
+
+def test_a_deferral_read_as_a_rejection_needs_review(grader, tmp_path):
+    """sealed2 c.s50: 'not yet; once TTFT is fixed, int8 would be worth doing' defers a lever the
+    key rejects; whether that is a rejection is the instructor's call."""
+    p = tmp_path / "c.md"
+    p.write_text("---\ncase: c_document_summarizer\n---\n## Regime\nCompute-bound prefill.\n\n## Fixes\n"
+                 "1. FlashAttention.\n2. Quantizing weights: not yet. Once TTFT is fixed, int8 weights would "
+                 "be worth doing to bring ITL down further.\n", encoding="utf-8")
+    r = grader.grade(p)
+    assert any("deferred_reject" in x for x in r.review), r.review
+
+
+def test_figures_from_another_case_need_review(grader, tmp_path):
+    """sealed2 a.s49: case E's figures in an answer to case A."""
+    p = tmp_path / "a.md"
+    p.write_text("---\ncase: a_chatbot\n---\n## Regime\nBandwidth-bound (decode at batch 1).\n\n"
+                 "## Evidence\n- Bandwidth utilisation 14%, FLOP utilisation 3%.\n"
+                 "- Ceiling: 5.3 TB/s / 24.65 GB = 215 tokens/s. We measure 160 tokens/s = 74% of the "
+                 "ceiling.\n- ~450 kernels, 8-15 us gaps, 6-30 us kernels.\n", encoding="utf-8")
+    r = grader.grade(p)
+    assert any("foreign_figures" in x for x in r.review), r.review
+
+
+def test_a_bound_or_a_remeasure_under_fixes_is_no_unread_lever(grader, tmp_path):
+    """sealed2 e.s43, b.s48: these comment on the fixes; they name no lever to look for."""
+    p = tmp_path / "e.md"
+    p.write_text("---\ncase: e_doesnt_add_up\n---\n## Regime\noverhead-bound\n\n## Fixes\n"
+                 "1. CUDA graphs for the decode step.\n2. then re-measure vs 215 tok/s\n"
+                 "3. Payoff: removing the gaps adds it straight onto throughput.\n", encoding="utf-8")
+    r = grader.grade(p)
+    assert r.graded and not r.review, r.review
+
+
+def test_a_claim_argued_in_one_sentence_of_a_reject_paragraph_is_rejected(grader, tmp_path):
+    """sealed b.s22: the paragraph names fuse attention in its second sentence; its first answers
+    the second engineer's claim without naming it."""
+    p = tmp_path / "b.md"
+    p.write_text("---\ncase: b_training_run\n---\n## Reject\nThe second engineer's argument conflates "
+                 "where the bottleneck lies for the FLOP-carrying work with the time spent in kernels that "
+                 "carry no FLOPs at all, so it doesn't hold. And fusing attention isn't worth anything here: "
+                 "it already runs as flash-attention and takes only 7% of the time.\n", encoding="utf-8")
+    r = grader.grade(p)
+    rej = next(x for x in r.parts if x.part == "rejections")
+    assert rej.points == pytest.approx(rej.max_points), rej.feedback
+    assert not r.review and any(x["status"] == "meaning" for x in r.readings)

@@ -40,6 +40,7 @@ class Triggers:
     backward: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
     terminators: frozenset[str] = frozenset()
     elliptical: frozenset[str] = frozenset()    # words that may follow a trigger in an elliptical clause
+    asides: tuple[Phrase, ...] = ()              # openers of items that comment on the fixes
     labels: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
     max_levers: int = 3          # per sentence; more is a list, not a commitment
     max_regimes: int = 2         # per Regime section
@@ -71,7 +72,6 @@ class Judged:
     sentence: str
     clause: int = 0
     clause_text: str = ""
-    was: str = ""              # the status before a later contrast re-judged it ("might help, but not yet")
 
 
 def load_triggers(path: Path, concepts: Concepts) -> Triggers:
@@ -93,6 +93,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
         t.backward[status] = phrases(body.get("backward"))
     t.terminators = frozenset(w for p in phrases(raw.get("terminators")) for w in p)
     t.elliptical = frozenset(w for p in phrases(raw.get("elliptical")) for w in p)
+    t.asides = phrases(raw.get("asides"))
     t.labels = {s: phrases(v) for s, v in (raw.get("labels") or {}).items()}
     commit = raw.get("commit") or {}
     t.max_levers = int(commit.get("max_levers_per_sentence", t.max_levers))
@@ -129,7 +130,7 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
         if not matches:
             status = _opening(ws, t, contrast=True)
             if status and found:   # "..., but not yet": re-judges what came before
-                found = [Judged(j.match, status, j.sentence, j.clause, j.clause_text, j.was or j.status)
+                found = [Judged(j.match, status, j.sentence, j.clause, j.clause_text)
                          for j in found]
             carried = opener if opener in _CARRIED else None
             continue

@@ -123,10 +123,14 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
                     a.asks.append(m.concepts[0])
     elif section in ("fixes", "reject"):
         seen: set[tuple[str, ...]] = set()   # a lever's first mention in the item sets its status
+        sentences = SENTENCE.split(text)
         named = [_levers_and_claims(a, concepts, section, line, sentence, text, seen)
-                 for sentence in SENTENCE.split(text)]   # each sentence of a paragraph has its own subject
-        if not any(named) and concepts.words(text):
+                 for sentence in sentences]   # each sentence of a paragraph has its own subject
+        if not any(named) and concepts.words(text) and not _aside(concepts, text):
             _unmatched(a, concepts, section, line, text)
+        elif section == "reject":   # "The second engineer's argument conflates ...": a claim by meaning
+            for sentence in (s for s, n in zip(sentences, named, strict=True) if not n):
+                _claim_by_meaning(a, concepts, line, sentence, quoted=False)
     if section in ("regime", "evidence"):
         for clause in parts:
             for m in concepts.find("claim", clause):
@@ -199,9 +203,35 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
         elif j.status in ("deferred", "hypothetical"):
             a.deferred.append(mention)
         a.statuses.append((line, j.status, j.sentence.strip()))
-        if j.was and j.was != j.status:   # a hedge then a contrast: its own, less sure, reading
-            a.statuses.append((line, j.was, j.sentence.strip()))
     return bool(judged)
+
+
+def _claim_by_meaning(a: Answer, concepts: Concepts, line: int, text: str, quoted: bool = True) -> bool:
+    """Under Reject, an item (or, `quoted` False, a sentence of an item that names a lever
+    elsewhere) whose words point clearly to one claim rejects it. A whole item read so is quoted
+    back as a guess; a sentence among named ones is a surer reading, recorded as `meaning`
+    (a claim the key has no verdict on costs nothing). Says whether it did."""
+    claim = concepts.guess("claim", text)
+    if claim is None or any(claim in m.concepts for m in a.rejects):
+        return False
+    shown = text if len(text) <= 60 else text[:57].rstrip() + "…"
+    a.rejects.append(Mention((claim,), shown, line, "claim", text))
+    if quoted:
+        a.unread.append(("rejections", f"line {line}: I read '{shown}' as rejecting the claim "
+                                       f"'{claim.replace('_', ' ')}', the one closest in meaning"))
+    else:
+        a.statuses.append((line, "meaning", text.strip()))
+    return True
+
+
+def _aside(concepts: Concepts, text: str) -> bool:
+    """An item that opens with an `asides:` phrase ('Bound: ...', 'then re-measure the throughput')
+    comments on the fixes (their bound, the next measurement); it names no lever to look for."""
+    t = concepts.context
+    ws = concepts.words(text)
+    while ws and t is not None and ws[0] in t.terminators | {"then"}:
+        ws = ws[1:]
+    return t is not None and any(tuple(ws[:len(p)]) == p for p in t.asides)
 
 
 def _subject(concepts: Concepts, judged: list[Judged]) -> set[int]:
@@ -236,13 +266,8 @@ def _unmatched(a: Answer, concepts: Concepts, section: str, line: int, text: str
         a.unread.append((part, f"line {line}: I read '{shown}' as {meant.replace('_', ' ')}, the lever "
                                "closest in meaning; name it to be sure"))
         return
-    claim = concepts.guess("claim", text) if section == "reject" else None
-    if claim is not None:   # "memory-bound ops do NOT stop mattering ...": the claim, rejected
-        a.rejects.append(Mention((claim,), shown, line, "claim", text))
-        said = claim.replace("_", " ")
-        a.unread.append((part, f"line {line}: I read '{shown}' as rejecting the claim '{said}', the "
-                               "one closest in meaning"))
-        return
+    if section == "reject" and _claim_by_meaning(a, concepts, line, text):
+        return   # "memory-bound ops do NOT stop mattering ...": the claim, rejected
     guess = concepts.closest("lever", text)
     hint = f"; did you mean {guess}?" if guess else "; name it as the exercise does (its id or a usual name)"
     a.unread.append((part, f"line {line}: I could not tell which lever '{shown}' means{hint}"))
