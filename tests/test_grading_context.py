@@ -100,9 +100,16 @@ def test_a_comma_in_yaml_free_text_costs_nothing_and_is_noted(grader):
     assert any("split it into YAML keys" in n for n in r.notes)
 
 
-def test_a_hedged_reading_marks_the_submission_for_review_in_every_format(grader):
+HEDGED = ("---\ncase: a_chatbot\nstudent: h\n---\n## Regime\nBandwidth-bound.\n\n## Fixes\n"
+          "- Batching might help if the traffic allows it, though with bursty low-volume traffic there "
+          "may not be much to batch.\n")   # answers/sealed2/a_chatbot.s46_hedged.md, line 12
+
+
+def test_a_hedged_reading_marks_the_submission_for_review_in_every_format(grader, tmp_path):
     from regime.engine.grading import output
-    r = grader.grade(ROOT / "answers" / "new" / "e_doesnt_add_up.s17_hedged.md")
+    p = tmp_path / "hedged.md"
+    p.write_text(HEDGED, encoding="utf-8")
+    r = grader.grade(p)
     assert r.needs_review and any("possible" in x and "Batching might help" in x for x in r.review)
     assert all(0.0 <= x["confidence"] <= 1.0 for x in r.readings) and r.readings
     assert '"needs_review": true' in output.to_json([r])
@@ -155,3 +162,135 @@ def test_a_levers_first_mention_in_an_item_sets_its_status(grader, tmp_path):
                  "FLOPs, int4 removes bytes.\n", encoding="utf-8")
     r = grader.grade(p)
     assert r.graded and not r.penalties and "quantize_int4" not in r.wrong_levers
+
+
+# ---- reading classes the blind grades showed misread (answers/sealed2, a dev set since issue 27's
+# third session): one test per class, with the sentences of the real answers -------------------------
+
+def _part(grader, tmp_path, case: str, body: str, part: str) -> tuple[float, float]:
+    p = tmp_path / f"{case}.md"
+    p.write_text(f"---\ncase: {case}\nstudent: t\n---\n{body}", encoding="utf-8")
+    r = grader.grade(p)
+    assert r.graded, r.errors
+    got = next(x for x in r.parts if x.part == part)
+    return got.points, got.max_points
+
+
+@pytest.mark.parametrize(("case", "regime", "share"), [
+    # keyword lists (sealed2 b.s49, c.s49, e.s49): bare names in a row commit to none of them
+    ("b_training_run", "compute-bound, bandwidth-bound", 0.0),
+    ("c_document_summarizer", "prefill, compute-bound, memory-bound", 0.0),
+    ("e_doesnt_add_up", "overhead-bound, bandwidth-bound", 0.0),
+    # a regime with its qualifier is a verdict (answers/corpus, sealed)
+    ("e_doesnt_add_up", "Overhead-bound; nominally bandwidth-bound.", 1.0),
+    ("c_document_summarizer", "Prefill, compute-bound (25k tokens per pass vs ridge 247).", 1.0),
+])
+def test_bare_regime_names_in_a_row_are_a_list(grader, tmp_path, case, regime, share):
+    got, top = _part(grader, tmp_path, case, f"## Regime\n{regime}\n", "regime")
+    assert got == pytest.approx(share * top), regime
+
+
+def test_keyword_lists_with_two_bare_regimes_score_at_most_5(grader, tmp_path):
+    """The blind grades give these 0 (sealed2 b.s49, e.s49): nothing committed, nothing argued."""
+    soups = {"b_training_run": ("compute-bound, bandwidth-bound", "MFU, kernel breakdown, crossover",
+                                "torch.compile, hand-fused kernels, fuse attention, to_copy, fp8"),
+             "c_document_summarizer": ("prefill, compute-bound, memory-bound", "40 GB, 20%, 55%, 4 ms",
+                                       "flash attention, chunked prefill, batching, int8, torch.compile"),
+             "e_doesnt_add_up": ("overhead-bound, bandwidth-bound", "450 kernels, gaps, 14%, 3%",
+                                 "CUDA graphs, torch.compile, batching, int8, int4, fp8")}
+    for case, (regime, evidence, fixes) in soups.items():
+        p = tmp_path / f"{case}.md"
+        p.write_text(f"---\ncase: {case}\n---\n## Regime\n{regime}\n\n## Evidence\n{evidence}\n\n"
+                     f"## Fixes\n{fixes}\n\n## Reject\n", encoding="utf-8")
+        assert grader.grade(p).score <= 5, case
+
+
+@pytest.mark.parametrize(("text", "kinds", "concept", "status"), [
+    # a trigger before another word names that word, it re-judges nothing (sealed2 c.s50)
+    ("Compute-bound prefill (TTFT problem, not ITL — ITL is 4 ms).", ("regime",), "compute_bound",
+     "affirmed"),
+    # ... but a trigger with only an elliptical word still does (sealed c.s22; a guard)
+    ("Batching: only once TTFT is fixed and we care about aggregate throughput, maybe then.",
+     ("claim", "lever"), "raise_batch", "possible"),
+    # a modal after its subject hedges it (sealed2 a.s46)
+    ("Quantization could possibly help too.", ("claim", "lever"), "quantize_int8", "possible"),
+    # the tempting batch, in the words students use for it (sealed c.s16, sealed2 c.s44)
+    ("Batch the prefills: the GPU is only at 20% of its FLOPs, so running several documents together "
+     "should fill it up.", ("claim", "lever"), "raise_batch", "affirmed"),
+    ("Batch several documents' prefills together so the GPU is better utilized.", ("claim", "lever"),
+     "raise_batch", "affirmed"),
+])
+def test_scope_and_paraphrase_of_real_sentences(grader, text, kinds, concept, status):
+    said = _statuses(grader, text, kinds)
+    assert said.get(concept) == status, said
+
+
+def test_a_typo_in_the_nominal_cue_is_read_as_it(grader, tmp_path):
+    """sealed2 e.s43: 'nominaly bandwidht-bound' is the nominal regime, as an instructor reads it."""
+    got, top = _part(grader, tmp_path, "e_doesnt_add_up", "## Regime\nlaunch overhead bound (nominaly "
+                     "bandwidht-bound, batch 1 decode) — nothing is saturated\n", "regime")
+    assert got == pytest.approx(top)
+
+
+def test_names_listed_before_a_rejections_reason_are_all_rejected(grader, tmp_path):
+    """sealed2 e.s43: 'bigger batch, int8: ...' rejects both; a later clause's lever is commentary."""
+    body = "## Reject\n- bigger batch, int8: not bandwidth bound yet, GPU is idle between kernals\n"
+    p = tmp_path / "e.md"
+    p.write_text(f"---\ncase: e_doesnt_add_up\n---\n{body}", encoding="utf-8")
+    r = grader.grade(p)
+    rej = next(x for x in r.parts if x.part == "rejections")
+    assert not any("Not rejected: raise batch" in f or "Not rejected: quantize int8" in f
+                   for f in rej.feedback), rej.feedback
+
+
+def test_a_hedge_a_contrast_settles_needs_no_review(grader):
+    """new e.s17: 'Batching might help, but not yet - ..., so not that.' is read surely as a
+    rejection (the blind grade agrees); the hedge it started with is no reading of its own."""
+    r = grader.grade(ROOT / "answers" / "new" / "e_doesnt_add_up.s17_hedged.md")
+    assert r.graded and not any("Batching might help" in x for x in r.review), r.review
+
+
+def test_a_deferral_read_as_a_rejection_needs_review(grader, tmp_path):
+    """sealed2 c.s50: 'not yet; once TTFT is fixed, int8 would be worth doing' defers a lever the
+    key rejects; whether that is a rejection is the instructor's call."""
+    p = tmp_path / "c.md"
+    p.write_text("---\ncase: c_document_summarizer\n---\n## Regime\nCompute-bound prefill.\n\n## Fixes\n"
+                 "1. FlashAttention.\n2. Quantizing weights: not yet. Once TTFT is fixed, int8 weights would "
+                 "be worth doing to bring ITL down further.\n", encoding="utf-8")
+    r = grader.grade(p)
+    assert any("deferred_reject" in x for x in r.review), r.review
+
+
+def test_figures_from_another_case_need_review(grader, tmp_path):
+    """sealed2 a.s49: case E's figures in an answer to case A."""
+    p = tmp_path / "a.md"
+    p.write_text("---\ncase: a_chatbot\n---\n## Regime\nBandwidth-bound (decode at batch 1).\n\n"
+                 "## Evidence\n- Bandwidth utilisation 14%, FLOP utilisation 3%.\n"
+                 "- Ceiling: 5.3 TB/s / 24.65 GB = 215 tokens/s. We measure 160 tokens/s = 74% of the "
+                 "ceiling.\n- ~450 kernels, 8-15 us gaps, 6-30 us kernels.\n", encoding="utf-8")
+    r = grader.grade(p)
+    assert any("foreign_figures" in x for x in r.review), r.review
+
+
+def test_a_bound_or_a_remeasure_under_fixes_is_no_unread_lever(grader, tmp_path):
+    """sealed2 e.s43, b.s48: these comment on the fixes; they name no lever to look for."""
+    p = tmp_path / "e.md"
+    p.write_text("---\ncase: e_doesnt_add_up\n---\n## Regime\noverhead-bound\n\n## Fixes\n"
+                 "1. CUDA graphs for the decode step.\n2. then re-measure vs 215 tok/s\n"
+                 "3. Payoff: removing the gaps adds it straight onto throughput.\n", encoding="utf-8")
+    r = grader.grade(p)
+    assert r.graded and not r.review, r.review
+
+
+def test_a_claim_argued_in_one_sentence_of_a_reject_paragraph_is_rejected(grader, tmp_path):
+    """sealed b.s22: the paragraph names fuse attention in its second sentence; its first answers
+    the second engineer's claim without naming it."""
+    p = tmp_path / "b.md"
+    p.write_text("---\ncase: b_training_run\n---\n## Reject\nThe second engineer's argument conflates "
+                 "where the bottleneck lies for the FLOP-carrying work with the time spent in kernels that "
+                 "carry no FLOPs at all, so it doesn't hold. And fusing attention isn't worth anything here: "
+                 "it already runs as flash-attention and takes only 7% of the time.\n", encoding="utf-8")
+    r = grader.grade(p)
+    rej = next(x for x in r.parts if x.part == "rejections")
+    assert rej.points == pytest.approx(rej.max_points), rej.feedback
+    assert not r.review and any(x["status"] == "meaning" for x in r.readings)

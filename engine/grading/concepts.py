@@ -330,11 +330,12 @@ def _aliases(c: Concepts, k: Knowledge, raw: ConceptsFile) -> None:
 
 def _spelling(c: Concepts, raw: ConceptsFile) -> None:
     """Every word an alias, heading, cue or meaning uses (a typo is read as one of them, by first
-    letter), less the cue and filler words, and the words never read as typos."""
+    letter), less the negation cue and filler words, and the words never read as typos."""
     vocab = {w for table in c.phrases.values() for key in table for w in key}
     vocab |= {w for key in c.headings for w in key}
-    cue_words = {w for cue in (*c.neg_before, *c.neg_anywhere, *c.nominal) for w in cue}
-    vocab |= cue_words
+    cue_words = {w for cue in (*c.neg_before, *c.neg_anywhere) for w in cue}   # a typo never negates
+    vocab |= cue_words | {w for cue in c.nominal for w in cue}   # 'nominaly' is 'nominal'
+
     vocab |= {w for cues in c.figure_words.values() for cue in cues for w in cue}
     vocab |= {w for meaning in c.meanings.values() for w in meaning}
     c.known = frozenset(vocab)

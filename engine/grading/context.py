@@ -25,7 +25,6 @@ CONTEXT_FILE = "context.yaml"
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 _CLAUSE = re.compile(r"[.;:,!?()\[\]—–|]|\s-\s|\"|“|”")
 _CARRIED = ("hypothetical", "deferred")   # "If X, Y" / "Once X, Y": the condition covers Y
-_ELLIPSIS_WORDS = 1                          # "not yet", "so no", "but not for TTFT" (after a contrast)
 _LABEL = re.compile(r"^\s*([^:]{1,30}):\s*(.*)$", re.S)
 
 Phrase = tuple[str, ...]
@@ -40,6 +39,8 @@ class Triggers:
     forward: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
     backward: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
     terminators: frozenset[str] = frozenset()
+    elliptical: frozenset[str] = frozenset()    # words that may follow a trigger in an elliptical clause
+    asides: tuple[Phrase, ...] = ()              # openers of items that comment on the fixes
     labels: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
     max_levers: int = 3          # per sentence; more is a list, not a commitment
     max_regimes: int = 2         # per Regime section
@@ -71,7 +72,6 @@ class Judged:
     sentence: str
     clause: int = 0
     clause_text: str = ""
-    was: str = ""              # the status before a later contrast re-judged it ("might help, but not yet")
 
 
 def load_triggers(path: Path, concepts: Concepts) -> Triggers:
@@ -92,6 +92,8 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
         t.forward[status] = phrases(body.get("forward"))
         t.backward[status] = phrases(body.get("backward"))
     t.terminators = frozenset(w for p in phrases(raw.get("terminators")) for w in p)
+    t.elliptical = frozenset(w for p in phrases(raw.get("elliptical")) for w in p)
+    t.asides = phrases(raw.get("asides"))
     t.labels = {s: phrases(v) for s, v in (raw.get("labels") or {}).items()}
     commit = raw.get("commit") or {}
     t.max_levers = int(commit.get("max_levers_per_sentence", t.max_levers))
@@ -128,7 +130,7 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
         if not matches:
             status = _opening(ws, t, contrast=True)
             if status and found:   # "..., but not yet": re-judges what came before
-                found = [Judged(j.match, status, j.sentence, j.clause, j.clause_text, j.was or j.status)
+                found = [Judged(j.match, status, j.sentence, j.clause, j.clause_text)
                          for j in found]
             carried = opener if opener in _CARRIED else None
             continue
@@ -157,7 +159,8 @@ def _label(concepts: Concepts, t: Triggers, sentence: str) -> tuple[str | None, 
 
 def _opening(ws: list[str], t: Triggers, contrast: bool) -> str | None:
     """The status of a trigger that opens the clause. With `contrast`, only an elliptical clause
-    counts: one that opens with a contrast word, or is the trigger and at most one word more."""
+    counts: one that opens with a contrast word ("but not for TTFT"), or is the trigger with only
+    `elliptical` words after it ("not yet", "maybe then"): "not ITL" names something else."""
     i = 0
     while i < len(ws) and ws[i] in t.terminators:
         i += 1
@@ -166,7 +169,7 @@ def _opening(ws: list[str], t: Triggers, contrast: bool) -> str | None:
     best_len = 0
     for status in t.priority:
         for p in (*t.forward.get(status, ()), *t.backward.get(status, ()), *t.labels.get(status, ())):
-            if contrast and not (i > 0 or len(rest) <= len(p) + _ELLIPSIS_WORDS):
+            if contrast and not (i > 0 or set(rest[len(p):]) <= t.elliptical):
                 continue
             if rest[:len(p)] == p and (best is None or len(p) > best_len
                                        or (len(p) == best_len and t.rank(status) < t.rank(best))):

@@ -180,12 +180,13 @@ class Grader:
         result.score, result.max_score = s.score, s.max_score
         result.parts, result.penalties, result.wrong_levers = s.parts, s.penalties, s.wrong_levers
         result.notes = list(answer.notes)
+        foreign = _looks_like_another_variant(answer, key)
         if self.concepts.context is not None:
-            rs = review.readings(answer, self.concepts.context, s.reasons)
+            rs = review.readings(answer, self.concepts.context, s.reasons, s.unsure, foreign)
             result.readings = [asdict(x) for x in rs]
             result.review = review.queue(rs, self.concepts.context)
             result.needs_review = bool(result.review)
-        if variants is None and _looks_like_another_variant(answer, key):
+        if variants is None and foreign:
             result.notes.insert(0, VARIANT_WARNING.format(case=key.case, student=answer.student or "?"))
 
 

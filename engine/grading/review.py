@@ -19,11 +19,13 @@ class Reading:
     sentence: str
 
 
-def readings(a: Answer, t: Triggers, reasons: dict[str, str] | None = None) -> list[Reading]:
-    """Every status-bearing reading of the answer, every item it could not tie to a lever, and
-    every reason read as not the key's (`reasons`: key item -> right | wrong | none). In an
-    answer read as a keyword list an unreadable item is one more keyword: it is as sure as the
-    list."""
+def readings(a: Answer, t: Triggers, reasons: dict[str, str] | None = None,
+             unsure: list[tuple[int, str]] | None = None, foreign: bool = False) -> list[Reading]:
+    """Every status-bearing reading of the answer, every item it could not tie to a lever, every
+    reason read as not the key's (`reasons`: key item -> right | wrong | none), every deferral of
+    a lever the key rejects that was read as its rejection (`unsure`: line, words), and, with
+    `foreign`, figures that mostly match none of the case's. In an answer read as a keyword list
+    an unreadable item is one more keyword: it is as sure as the list."""
     out = [Reading(line, status, t.confidence.get(status, 1.0), sentence)
            for line, status, sentence in dict.fromkeys(a.statuses)]
     listed = any(status == "listed" for _, status, _ in a.statuses)
@@ -35,6 +37,11 @@ def readings(a: Answer, t: Triggers, reasons: dict[str, str] | None = None) -> l
             if "split it into YAML keys" in n]
     out += [Reading(0, "wrong_reason", t.confidence.get("wrong_reason", 1.0), c.replace("_", " "))
             for c, state in sorted((reasons or {}).items()) if state == "wrong"]
+    out += [Reading(line, "deferred_reject", t.confidence.get("deferred_reject", 1.0),
+                    f"'{said}' deferred, read as rejected") for line, said in unsure or []]
+    if foreign:
+        out.append(Reading(0, "foreign_figures", t.confidence.get("foreign_figures", 1.0),
+                           "few of the figures match this case's: numbers from another case or variant?"))
     return out
 
 

@@ -38,6 +38,7 @@ class Scored:
     max_score: float
     wrong_levers: list[str]   # levers the answer recommends that the key rejects
     reasons: dict[str, str] = field(default_factory=dict)   # key item -> its reason's reading
+    unsure: list[tuple[int, str]] = field(default_factory=list)   # deferrals read as rejections
 
 
 @dataclass
@@ -55,6 +56,7 @@ class _Read:
     rejects: list[str] = field(default_factory=list)
     lines: dict[str, list[str]] = field(default_factory=dict)
     reasons: dict[str, str] = field(default_factory=dict)    # concept -> right | wrong | none
+    unsure: list[tuple[int, str]] = field(default_factory=list)
 
 
 def score(answer: Answer, key: Key, rubric: Rubric, concepts: Concepts | None = None) -> Scored:
@@ -90,7 +92,7 @@ def score(answer: Answer, key: Key, rubric: Rubric, concepts: Concepts | None = 
         parts.append(Part(p, _r(top * (got.share or 0.0)), _r(top), shown, rubric.weight(p)))
     earned = exact - sum(x.points for x in penalties)
     levers = sorted({c for on, c in wrong if on == "recommends"})
-    return Scored(parts, penalties, _r(max(0.0, earned)), _r(rubric.total), levers, read.reasons)
+    return Scored(parts, penalties, _r(max(0.0, earned)), _r(rubric.total), levers, read.reasons, read.unsure)
 
 
 def _r(x: float) -> float:
@@ -152,6 +154,8 @@ def _read(a: Answer, key: Key) -> _Read:
             target = read.fixes if verdict == "fix" else read.rejects if verdict == "reject" else None
             if target is not None and c not in read.fixes and c not in read.rejects:
                 target.append(c)
+                if verdict == "reject":   # "not yet; once ..., int8 would be worth it": a rejection?
+                    read.unsure.append((m.line, m.written))
     for c, verdict in a.verdicts.items():
         target = read.fixes if verdict == "fix" else read.rejects
         if c not in target:

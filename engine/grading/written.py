@@ -13,11 +13,12 @@ from typing import Any
 from regime.core.errors import RegimeError, did_you_mean
 from regime.engine.grading.answer import SENTENCE, Answer, Mention, read_text
 from regime.engine.grading.concepts import Concepts, clauses
-from regime.engine.grading.context import judge
+from regime.engine.grading.context import Judged, judge
 from regime.engine.grading.figures import unreadable_numbers
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.+?)\s*#*\s*$")
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?P<text>.*)$")
+_LIST_WORDS = {"and", "or", "nor", "also"}
 _EMPHASIS = re.compile(r"(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])|[*`]+")   # keeps to_copy whole
 
 
@@ -122,10 +123,14 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
                     a.asks.append(m.concepts[0])
     elif section in ("fixes", "reject"):
         seen: set[tuple[str, ...]] = set()   # a lever's first mention in the item sets its status
+        sentences = SENTENCE.split(text)
         named = [_levers_and_claims(a, concepts, section, line, sentence, text, seen)
-                 for sentence in SENTENCE.split(text)]   # each sentence of a paragraph has its own subject
-        if not any(named) and concepts.words(text):
+                 for sentence in sentences]   # each sentence of a paragraph has its own subject
+        if not any(named) and concepts.words(text) and not _aside(concepts, text):
             _unmatched(a, concepts, section, line, text)
+        elif section == "reject":   # "The second engineer's argument conflates ...": a claim by meaning
+            for sentence in (s for s, n in zip(sentences, named, strict=True) if not n):
+                _claim_by_meaning(a, concepts, line, sentence, quoted=False)
     if section in ("regime", "evidence"):
         for clause in parts:
             for m in concepts.find("claim", clause):
@@ -138,7 +143,8 @@ def _regimes(a: Answer, concepts: Concepts, text: str) -> None:
     nothing, and a section naming more regimes than the context file allows commits to none."""
     judged = judge(concepts, concepts.context, ("regime",), text) if concepts.context else []
     named = {c for j in judged if j.status != "negated" for c in j.match.concepts}  # ruled out is not listed
-    if len(a.regimes_named | named) > concepts.context.max_regimes:
+    bare = {c for j in judged if j.status == "affirmed" and _bare(concepts, j) for c in j.match.concepts}
+    if len(a.regimes_named | named) > concepts.context.max_regimes or len(bare) > 1:
         a.regime = a.nominal_regime = None
         a.regimes_named |= named
         a.statuses.append((0, "listed", text.strip()))
@@ -156,6 +162,12 @@ def _regimes(a: Answer, concepts: Concepts, text: str) -> None:
         a.regime = a.nominal_regime
 
 
+def _bare(concepts: Concepts, j: Judged) -> bool:
+    """A clause that is the regime's name and nothing else: 'compute-bound, bandwidth-bound' is an
+    enumeration of alternatives, not a verdict with its qualifier ('nominally bandwidth-bound')."""
+    return concepts.words(j.clause_text) == concepts.words(j.match.phrase)
+
+
 def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, text: str,
                        item: str, seen: set[tuple[str, ...]]) -> bool:
     """Each lever or claim named, read with its assertion status (context.py). Under Fixes an
@@ -170,15 +182,15 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
     if concepts.context is None:
         return False
     judged = judge(concepts, concepts.context, ("claim", "lever"), text)
-    subject = judged[0].clause if judged else None
+    subject = _subject(concepts, judged)
     for j in judged:
         if j.match.kind == "lever" and j.match.concepts in seen:
             continue   # "not the same argument as 4-bit weights: ... int4 removes bytes" is commentary
         seen.add(j.match.concepts)
         mention = Mention(j.match.concepts, j.match.phrase, line, j.match.kind, item)
-        in_subject = section == "reject" and j.clause == subject and j.status != "attributed"
+        in_subject = section == "reject" and j.clause in subject and j.status != "attributed"
         if j.match.kind == "claim":
-            if (section == "reject" and j.clause == subject) or j.status == "negated":
+            if (section == "reject" and j.clause in subject) or j.status == "negated":
                 a.rejects.append(mention)
             elif j.status == "affirmed":
                 a.endorsed.extend(c for c in j.match.concepts if c not in a.endorsed)
@@ -191,9 +203,51 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
         elif j.status in ("deferred", "hypothetical"):
             a.deferred.append(mention)
         a.statuses.append((line, j.status, j.sentence.strip()))
-        if j.was and j.was != j.status:   # a hedge then a contrast: its own, less sure, reading
-            a.statuses.append((line, j.was, j.sentence.strip()))
     return bool(judged)
+
+
+def _claim_by_meaning(a: Answer, concepts: Concepts, line: int, text: str, quoted: bool = True) -> bool:
+    """Under Reject, an item (or, `quoted` False, a sentence of an item that names a lever
+    elsewhere) whose words point clearly to one claim rejects it. A whole item read so is quoted
+    back as a guess; a sentence among named ones is a surer reading, recorded as `meaning`
+    (a claim the key has no verdict on costs nothing). Says whether it did."""
+    claim = concepts.guess("claim", text)
+    if claim is None or any(claim in m.concepts for m in a.rejects):
+        return False
+    shown = text if len(text) <= 60 else text[:57].rstrip() + "…"
+    a.rejects.append(Mention((claim,), shown, line, "claim", text))
+    if quoted:
+        a.unread.append(("rejections", f"line {line}: I read '{shown}' as rejecting the claim "
+                                       f"'{claim.replace('_', ' ')}', the one closest in meaning"))
+    else:
+        a.statuses.append((line, "meaning", text.strip()))
+    return True
+
+
+def _aside(concepts: Concepts, text: str) -> bool:
+    """An item that opens with an `asides:` phrase ('Bound: ...', 'then re-measure the throughput')
+    comments on the fixes (their bound, the next measurement); it names no lever to look for."""
+    t = concepts.context
+    ws = concepts.words(text)
+    while ws and t is not None and ws[0] in t.terminators | {"then"}:
+        ws = ws[1:]
+    return t is not None and any(tuple(ws[:len(p)]) == p for p in t.asides)
+
+
+def _subject(concepts: Concepts, judged: list[Judged]) -> set[int]:
+    """The clauses an item is about: the first naming something, and the bare names listed
+    right after it ('bigger batch, int8: not bandwidth-bound yet' is about both)."""
+    if not judged:
+        return set()
+    subject = {judged[0].clause}
+    for j in judged[1:]:
+        if j.clause in subject:
+            continue
+        names = {w for k in judged if k.clause == j.clause for w in concepts.words(k.match.phrase)}
+        if j.clause != max(subject) + 1 or set(concepts.words(j.clause_text)) - names - _LIST_WORDS:
+            break
+        subject.add(j.clause)
+    return subject
 
 
 def _unmatched(a: Answer, concepts: Concepts, section: str, line: int, text: str) -> None:
@@ -212,13 +266,8 @@ def _unmatched(a: Answer, concepts: Concepts, section: str, line: int, text: str
         a.unread.append((part, f"line {line}: I read '{shown}' as {meant.replace('_', ' ')}, the lever "
                                "closest in meaning; name it to be sure"))
         return
-    claim = concepts.guess("claim", text) if section == "reject" else None
-    if claim is not None:   # "memory-bound ops do NOT stop mattering ...": the claim, rejected
-        a.rejects.append(Mention((claim,), shown, line, "claim", text))
-        said = claim.replace("_", " ")
-        a.unread.append((part, f"line {line}: I read '{shown}' as rejecting the claim '{said}', the "
-                               "one closest in meaning"))
-        return
+    if section == "reject" and _claim_by_meaning(a, concepts, line, text):
+        return   # "memory-bound ops do NOT stop mattering ...": the claim, rejected
     guess = concepts.closest("lever", text)
     hint = f"; did you mean {guess}?" if guess else "; name it as the exercise does (its id or a usual name)"
     a.unread.append((part, f"line {line}: I could not tell which lever '{shown}' means{hint}"))
