@@ -10,7 +10,7 @@ from regime.engine.grading import reasons
 from regime.engine.grading.answer import Answer, Mention
 from regime.engine.grading.concepts import Concepts
 from regime.engine.grading.figures import as_taught, matches
-from regime.engine.grading.key import Figure, Key
+from regime.engine.grading.key import Figure, Item, Key
 from regime.engine.grading.rubric import PARTS, Rubric, fill
 
 
@@ -328,19 +328,31 @@ def _order(read: _Read, key: Key) -> _Partial:
 
 
 def _rejections(read: _Read, key: Key, rubric: Rubric, charged: set[tuple[str, str]]) -> _Partial:
-    if not key.rejects:
+    """The rejections the worked solution asks for earn the part (`_asked`); the engine's other
+    rejections are optional credit: they make up for a missing one and never cost a point. An
+    item a penalty charged is left out (the penalty is the whole charge for it)."""
+    asked_all = [i for i in key.rejects if _asked(i, key, rubric)]
+    if not asked_all:
         return _Partial(None)
-    out = _Partial(0.0)
     want = [i for i in key.rejects
             if ("recommends", i.id) not in charged and ("endorses", i.id) not in charged]
-    for item in want:
+    asked = [i for i in want if i in asked_all]
+    out = _Partial(0.0)
+    for item in asked:
         if item.id not in read.rejects:
             out.feedback.append(f"Not rejected: {_name(item.id)}: {item.because}")
     got = [i for i in want if i.id in read.rejects]
-    out.share = sum(reasons.credit(read.reasons, i.id, rubric.reasons) for i in got) / len(want) \
-        if want else 0.0
+    credit = sum(reasons.credit(read.reasons, i.id, rubric.reasons) for i in got)
+    out.share = min(1.0, credit / len(asked or asked_all))
     out.feedback += reasons.feedback(read.reasons, got, "rejection", rubric.reasons)
     return out
+
+
+def _asked(item: Item, key: Key, rubric: Rubric) -> bool:
+    """A rejection the worked solution asks for: of something the case proposes or claims, or
+    of a tempting wrong answer (a rule a named penalty lists)."""
+    named = (p.rules for p in rubric.penalties if "*" not in p.rules)
+    return item.id in key.verdicts or any(item.rule in rules for rules in named)
 
 
 def _proposals(a: Answer, read: _Read, key: Key) -> _Partial:
