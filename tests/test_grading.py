@@ -108,11 +108,40 @@ def test_ambiguity_costs_only_when_the_readings_differ_in_the_key(grader, tmp_pa
     assert any("line 7: 'batching' could mean continuous batching (which the key recommends) or raise batch "
                "(which the key rejects)" in f for f in fixes.feedback), fixes.feedback
     same = Key("x", "x", None, None,
-               rejects=[Item("quantize_int8", "r", "idle"), Item("quantize_int4", "r", "idle")])
+               rejects=[Item("quantize_int8", "r", "idle"), Item("quantize_int4", "r", "idle")],
+               verdicts={"quantize_int8": "reject", "quantize_int4": "reject"})
     both = Answer("a.md", "markdown", "x",
                   rejects=[Mention(("quantize_int4", "quantize_int8"), "quantize", 3)])
     rej = next(p for p in score(both, same, grader.rubric, grader.concepts).parts if p.part == "rejections")
     assert rej.points == rej.max_points > 0
+
+
+def _rejections_part(grader, key, rejected: tuple[str, ...]):
+    from regime.engine.grading.answer import Answer, Mention
+    from regime.engine.grading.score import score
+    said = Answer("a.md", "markdown", "x", rejects=[Mention((c,), c, 3 + n) for n, c in enumerate(rejected)])
+    return next(p for p in score(said, key, grader.rubric, grader.concepts).parts if p.part == "rejections")
+
+
+def test_the_key_asks_for_the_rejections_the_worked_solution_makes(grader):
+    """Rejections of what the case proposes or claims, and of the tempting wrong answers (rules a
+    named penalty lists), earn the part; the engine's other rejections are optional credit (E's
+    unproposed 'buy more FLOPs' costs nothing when left out)."""
+    from regime.engine.grading.key import Item, Key
+    trap = next(r for p in grader.rubric.penalties if "*" not in p.rules for r in p.rules)
+    key = Key("x", "x", None, None, verdicts={"raise_batch": "reject"},
+              rejects=[Item("raise_batch", "r1", "idle"), Item("buy_more_flops", "r2", "idle"),
+                       Item("fuse_elementwise", trap, "tempting")])
+    both = _rejections_part(grader, key, ("raise_batch", "fuse_elementwise"))
+    assert both.points == both.max_points > 0
+    assert not any("buy more flops" in f for f in both.feedback)
+    one = _rejections_part(grader, key, ("raise_batch",))
+    assert one.points == pytest.approx(one.max_points / 2)
+    assert any("Not rejected: fuse elementwise" in f for f in one.feedback)
+    extra = _rejections_part(grader, key, ("raise_batch", "buy_more_flops"))  # optional credit makes up
+    assert extra.points == extra.max_points
+    unasked = Key("x", "x", None, None, rejects=[Item("buy_more_flops", "r2", "idle")])
+    assert _rejections_part(grader, unasked, ()).max_points == 0  # nothing asked: the part drops out
 
 
 @pytest.mark.parametrize(("written", "fixes"), [

@@ -10,8 +10,10 @@ from regime.engine.grading import reasons
 from regime.engine.grading.answer import Answer, Mention
 from regime.engine.grading.concepts import Concepts
 from regime.engine.grading.figures import as_taught, matches
-from regime.engine.grading.key import Figure, Key
-from regime.engine.grading.rubric import PARTS, Rubric, fill
+from regime.engine.grading.key import Figure, Item, Key
+from regime.engine.grading.penalties import Applied, charge
+from regime.engine.grading.penalties import words as _name
+from regime.engine.grading.rubric import PARTS, Rubric
 
 
 @dataclass
@@ -21,13 +23,6 @@ class Part:
     max_points: float
     feedback: list[str] = field(default_factory=list)
     weight: float = 0.0        # as the rubric writes it; max_points is it rescaled to the total
-
-
-@dataclass
-class Applied:
-    id: str
-    points: float
-    feedback: str
 
 
 @dataclass
@@ -60,13 +55,13 @@ class _Read:
 
 
 def score(answer: Answer, key: Key, rubric: Rubric, concepts: Concepts | None = None) -> Scored:
-    """Points per part and named penalties. Each mistake is charged once: an item a named
-    penalty charges is left out of the part that would also count it."""
+    """Points per part and named penalties. A wrong side (a trap recommended, a key fix
+    rejected) earns its item nothing and costs its penalty besides, as the blind grades charge it."""
     read = _read(answer, key)
     if concepts is not None and concepts.reasons is not None:
         read.reasons = reasons.states(answer, key, concepts, rubric.evidence.relative_tolerance)
     wrong = _wrong_sides(answer, key, read)
-    penalties, charged = _penalties(wrong, key, rubric, concepts)
+    penalties, charged = charge(wrong, key, rubric, concepts)
     partials = {
         "regime": _regime(answer, key, rubric),
         "evidence": _evidence(answer, key, rubric, concepts),
@@ -98,10 +93,6 @@ def score(answer: Answer, key: Key, rubric: Rubric, concepts: Concepts | None = 
 def _r(x: float) -> float:
     """Points as a person writes them: whole or one decimal."""
     return round(x + 0.0, 1)
-
-
-def _name(concept: str) -> str:
-    return concept.replace("_", " ")
 
 
 def _regime_name(value: str | None) -> str:
@@ -277,13 +268,13 @@ def _fixes(read: _Read, key: Key, rubric: Rubric, charged: set[tuple[str, str]],
         return _Partial(None)
     out = _Partial(0.0)
     rejected = {i.id: i for i in key.rejects}
-    want = [i for i in key.fixes if ("rejects", i.id) not in charged]
+    want = list(key.fixes)  # a fix the answer rejects earns nothing here, and a penalty besides
     for c in read.fixes:
         if c in rejected and ("recommends", c) not in charged:
             out.feedback.append(f"You recommend {_name(c)}; the key rejects it: {rejected[c].because}")
     for c in read.rejects:
         item = next((i for i in want if i.id == c), None)
-        if item is not None:
+        if item is not None and ("rejects", c) not in charged:  # else its penalty says it
             out.feedback.append(f"You reject {_name(c)}; the key recommends it: {item.because}")
     hits = [i for i in want if i.id in read.fixes]
     enough = min(rubric.fixes.enough, len(want)) if rubric.fixes.enough else len(want)
@@ -328,19 +319,30 @@ def _order(read: _Read, key: Key) -> _Partial:
 
 
 def _rejections(read: _Read, key: Key, rubric: Rubric, charged: set[tuple[str, str]]) -> _Partial:
-    if not key.rejects:
+    """The rejections the worked solution asks for earn the part (`_asked`); the engine's other
+    rejections are optional credit: they make up for a missing one and never cost a point. A
+    trap the answer falls into earns nothing here, and its penalty besides: the blind grades take
+    the rejection's credit and 5-15 points more."""
+    asked = [i for i in key.rejects if _asked(i, key, rubric)]
+    if not asked:
         return _Partial(None)
     out = _Partial(0.0)
-    want = [i for i in key.rejects
-            if ("recommends", i.id) not in charged and ("endorses", i.id) not in charged]
-    for item in want:
-        if item.id not in read.rejects:
+    fell = {c for on, c in charged if on in ("recommends", "endorses")}  # its penalty says why
+    for item in asked:
+        if item.id not in read.rejects and item.id not in fell:
             out.feedback.append(f"Not rejected: {_name(item.id)}: {item.because}")
-    got = [i for i in want if i.id in read.rejects]
-    out.share = sum(reasons.credit(read.reasons, i.id, rubric.reasons) for i in got) / len(want) \
-        if want else 0.0
+    got = [i for i in key.rejects if i.id in read.rejects and i.id not in fell]
+    credit = sum(reasons.credit(read.reasons, i.id, rubric.reasons) for i in got)
+    out.share = min(1.0, credit / len(asked))
     out.feedback += reasons.feedback(read.reasons, got, "rejection", rubric.reasons)
     return out
+
+
+def _asked(item: Item, key: Key, rubric: Rubric) -> bool:
+    """A rejection the worked solution asks for: of something the case proposes or claims, or
+    of a tempting wrong answer (a rule a named penalty lists)."""
+    named = (p.rules for p in rubric.penalties if "*" not in p.rules)
+    return item.id in key.verdicts or any(item.rule in rules for rules in named)
 
 
 def _proposals(a: Answer, read: _Read, key: Key) -> _Partial:
@@ -373,28 +375,3 @@ def _asks(a: Answer, key: Key) -> _Partial:
             out.feedback.append(f"Measure next: {item.because}")
     out.share = sum(1 for i in key.asks if i.id in a.asks) / len(key.asks)
     return out
-
-
-# ---- penalties -------------------------------------------------------------------------------------
-
-def _penalties(wrong: list[tuple[str, str]], key: Key, rubric: Rubric,
-               concepts: Concepts | None) -> tuple[list[Applied], set[tuple[str, str]]]:
-    """Each named penalty applies once, to the first wrong side it covers; a wrong side that a
-    specific penalty took is not charged again by a catch-all one. Returns what was charged."""
-    items = {("recommends", i.id): i for i in key.rejects}
-    items.update({("endorses", i.id): i for i in key.rejects})
-    items.update({("rejects", i.id): i for i in key.fixes})
-    shown = dict(key.facts)
-    taken: set[tuple[str, str]] = set()
-    out = []
-    for pen in rubric.penalties:
-        for on, concept in dict.fromkeys(wrong):
-            item = items.get((on, concept))
-            if on != pen.when or item is None or (on, concept) in taken:
-                continue
-            if "*" in pen.rules or item.rule in pen.rules:
-                taken.add((on, concept))
-                text = fill(pen.feedback, {**shown, "because": item.because, "concept": _name(concept)})
-                out.append(Applied(pen.id, pen.points, as_taught(text, rubric.significant)))
-                break
-    return out, taken

@@ -1,0 +1,46 @@
+"""Named penalties: a wrong side an answer takes (a rejected lever recommended, a key fix
+rejected, a rejected claim endorsed) charged once, by the first penalty whose rules cover it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from regime.engine.grading.concepts import Concepts
+from regime.engine.grading.figures import as_taught
+from regime.engine.grading.key import Key
+from regime.engine.grading.rubric import Rubric, fill
+
+
+@dataclass
+class Applied:
+    id: str
+    points: float
+    feedback: str
+
+
+def words(concept: str) -> str:
+    """A lever or claim id as feedback writes it."""
+    return concept.replace("_", " ")
+
+
+def charge(wrong: list[tuple[str, str]], key: Key, rubric: Rubric,
+               concepts: Concepts | None) -> tuple[list[Applied], set[tuple[str, str]]]:
+    """Each named penalty applies once, to the first wrong side it covers; a wrong side that a
+    specific penalty took is not charged again by a catch-all one. Returns what was charged."""
+    items = {("recommends", i.id): i for i in key.rejects}
+    items.update({("endorses", i.id): i for i in key.rejects})
+    items.update({("rejects", i.id): i for i in key.fixes})
+    shown = dict(key.facts)
+    taken: set[tuple[str, str]] = set()
+    out = []
+    for pen in rubric.penalties:
+        for on, concept in dict.fromkeys(wrong):
+            item = items.get((on, concept))
+            if on != pen.when or item is None or (on, concept) in taken:
+                continue
+            if "*" in pen.rules or item.rule in pen.rules:
+                taken.add((on, concept))
+                text = fill(pen.feedback, {**shown, "because": item.because, "concept": words(concept)})
+                out.append(Applied(pen.id, pen.points, as_taught(text, rubric.significant)))
+                break
+    return out, taken
