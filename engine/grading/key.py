@@ -11,7 +11,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from regime.engine.knowledge.model import Knowledge
+from regime.engine.knowledge.model import Knowledge, Rule
 from regime.engine.report.output import show_fact
 from regime.engine.run.diagnosis import Diagnosis
 
@@ -41,6 +41,17 @@ class Item:
     cites: tuple[str, ...] = ()   # the facts its justification and bound cite: its deciding figures
 
 
+@dataclass(frozen=True)
+class Decisive:
+    """A figure a conclusion of the key turns on (its rule's `decides:`), with the figures that
+    carry the same argument in other words: stating any one of them earns it."""
+
+    names: tuple[str, ...]    # key figures, the rule's own first
+    rule: str
+    kind: str                 # what it decides: the fact a diagnosis sets (regime, nominal_regime),
+                              # or the conclusion's kind (finding, fix, reject)
+
+
 @dataclass
 class Key:
     case: str
@@ -58,6 +69,25 @@ class Key:
     findings: list[str] = field(default_factory=list)         # finding ids (consistency checks)
     facts: dict[str, str] = field(default_factory=dict)       # every fact as displayed (feedback)
     regime_rules: list[str] = field(default_factory=list)     # the rules that set the regimes
+    decisive: list[Decisive] = field(default_factory=list)    # what the fired conclusions turn on
+
+    def decided(self, kinds: list[str]) -> list[tuple[str, ...]]:
+        """The decisive items of these kinds, each a tuple of figures any one of which earns it.
+        Items that share a figure argue one point (the tokens per pass that put a step past the
+        ridge also put it past the elementwise crossover): they are one item, so a number
+        written once earns one point."""
+        items: list[tuple[str, ...]] = []
+        for x in self.decisive:
+            if x.kind not in kinds:
+                continue
+            joined = [i for i, names in enumerate(items) if set(names) & set(x.names)]
+            if not joined:
+                items.append(x.names)
+                continue
+            first = joined[0]
+            items[first] = tuple(dict.fromkeys([*(n for i in joined for n in items[i]), *x.names]))
+            items = [names for i, names in enumerate(items) if i == first or i not in joined]
+        return items
 
     def item(self, concept: str) -> Item | None:
         return next((i for i in [*self.fixes, *self.rejects] if i.id == concept), None)
@@ -71,6 +101,7 @@ class Key:
         raw["figures"] = {n: Figure(**f) for n, f in raw["figures"].items()}
         for part in ("fixes", "rejects", "asks"):
             raw[part] = [Item(**{**i, "cites": tuple(i.get("cites", ()))}) for i in raw[part]]
+        raw["decisive"] = [Decisive(tuple(x["names"]), x["rule"], x["kind"]) for x in raw.get("decisive", [])]
         return cls(**raw)
 
     def to_json(self) -> str:
@@ -88,9 +119,11 @@ def build_key(d: Diagnosis, k: Knowledge) -> Key:
         elif c.fact == "nominal_regime":
             key.nominal_because = c.because
             key.regime_rules.append(c.rule)
-    for c in [*d.of_kind("diagnose"), *d.of_kind("finding"), *d.of_kind("fix"), *d.of_kind("reject")]:
+    concluded = [*d.of_kind("diagnose"), *d.of_kind("finding"), *d.of_kind("fix"), *d.of_kind("reject")]
+    for c in concluded:
         for name in _cites(c, rules, d.memory):
             _cite(key, d, k, name, c.rule)
+    key.decisive = _decisive(key, d, k, [rules[c.rule] for c in concluded if c.rule in rules])
     for rank, c in enumerate(d.of_kind("fix"), 1):
         bound = ", ".join(f"{b.fact} = {b.text}" for b in c.bound)
         key.fixes.append(Item(c.lever or c.id, c.rule, c.because, rank, bound, _cites(c, rules, d.memory)))
@@ -109,6 +142,24 @@ def _cites(c: Any, rules: dict[str, Any], memory: dict[str, Any]) -> tuple[str, 
     rule = rules.get(c.rule)
     cited = [f.key for f in rule.text_for(memory).fields()] if rule else []
     return tuple(dict.fromkeys([*cited, *(b.fact for b in c.bound)]))
+
+
+def _decisive(key: Key, d: Diagnosis, k: Knowledge, fired: list[Rule]) -> list[Decisive]:
+    """What each fired conclusion turns on, as figures of this case: a variant whose verdict
+    flips fires other rules and so gets their figures. An item none of whose figures the case
+    has is left out; one asked again by another conclusion of the same kind is asked once."""
+    out: list[Decisive] = []
+    seen: set[tuple[str, tuple[str, ...]]] = set()
+    for rule in fired:
+        for alternatives in rule.deciding():
+            for name in alternatives:
+                _cite(key, d, k, name, rule.id)
+            names = tuple(n for n in alternatives if n in key.figures)
+            kind = (rule.target or rule.kind) if rule.kind == "diagnose" else rule.kind
+            if names and (kind, names) not in seen:
+                seen.add((kind, names))
+                out.append(Decisive(names, rule.id, kind))
+    return out
 
 
 def _cite(key: Key, d: Diagnosis, k: Knowledge, name: str, rule: str) -> None:

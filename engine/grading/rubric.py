@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -43,18 +43,12 @@ class Supporting(_Strict):
 class EvidencePart(_Strict):
     sources: list[Literal["derived", "measured", "catalogue", "assumed"]] = ["derived"]
     relative_tolerance: float = Field(0.005, ge=0, le=1)
-    decisive: dict[str, list[str]] = {}     # case -> the figures its verdict rests on
+    # whose deciding figures (rules' `decides:`) are the decisive evidence: the rules that set
+    # the regime or the nominal regime, and findings, fixes and rejections
+    decided_by: list[Literal["regime", "nominal_regime", "finding", "fix", "reject"]] = \
+        ["regime", "finding", "fix"]
     supporting: Supporting = Supporting()
     without_regime: float = Field(1.0, ge=0, le=1)   # of the part, when the answer commits to no regime
-
-    def decisive_for(self, case: str, key: Any) -> set[str]:
-        """The case's decisive figures as the rubric lists them; for a case it does not list,
-        the figures the regime's own rules cite."""
-        listed = self.decisive.get(case)
-        if listed is not None:
-            return set(listed)
-        rules = set(getattr(key, "regime_rules", []) or [])
-        return {f.name for f in key.figures.values() if f.cited_by in rules}
 
 
 class FixesPart(_Strict):

@@ -3,6 +3,7 @@ that quotes the key's own justification with its numbers."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -192,33 +193,21 @@ def _regime(a: Answer, key: Key, rubric: Rubric) -> _Partial:
 
 
 def _evidence(a: Answer, key: Key, rubric: Rubric, concepts: Concepts | None) -> _Partial:
-    """Decisive figures (those the verdict rests on) earn the part; supporting ones add up to
-    their share. A number counts only near its concept (same sentence, bullet or label) unless
-    its unit alone says what it is, and within the rounding of the digits written."""
+    """Decisive figures (what the key's conclusions turn on, each with the figures that carry the
+    same argument) earn the part; supporting ones add up to their share. A number counts only
+    near its concept (same sentence, bullet or label) unless its unit alone says what it is, and
+    within the rounding of the digits written."""
     ev = rubric.evidence
-    decisive_ids = ev.decisive_for(key.case, key)
-    figures = [f for f in key.figures.values() if f.name in decisive_ids or f.source in ev.sources]
-    if not figures:
+    decisive = [[key.figures[n] for n in names] for names in key.decided(ev.decided_by)]
+    asked = {f.name for item in decisive for f in item}
+    supporting = [f for f in key.figures.values() if f.name not in asked and f.source in ev.sources]
+    if not decisive and not supporting:
         return _Partial(None)
-    decisive = [f for f in figures if f.name in decisive_ids]
-    supporting = [f for f in figures if f.name not in decisive_ids]
-    out = _Partial(0.0)
     say = concepts.say if concepts else _name
-    got_d = got_s = 0
-    for f in decisive:
-        state = _stated(a, f, ev.relative_tolerance, concepts)
-        if state is True:
-            got_d += 1
-        elif state:
-            out.feedback.append(f"{say(f.name).capitalize()}: you give {state}; the key has {f.text}")
-        else:
-            out.feedback.append(f"Missing figure: {say(f.name)}, {f.text}")
-    missing_s = []
-    for f in supporting:
-        if _stated(a, f, ev.relative_tolerance, concepts) is True:
-            got_s += 1
-        else:
-            missing_s.append(f)
+    lines = [_decisive_line(a, item, ev.relative_tolerance, concepts, say) for item in decisive]
+    out = _Partial(0.0, [x for x in lines if x])
+    missing_s = [f for f in supporting if _stated(a, f, ev.relative_tolerance, concepts) is not True]
+    got_d, got_s = lines.count(None), len(supporting) - len(missing_s)
     need_s = min(ev.supporting.enough, len(supporting))
     d_share = got_d / len(decisive) if decisive else 1.0
     s_share = min(1.0, got_s / need_s) if need_s else 1.0
@@ -233,6 +222,20 @@ def _evidence(a: Answer, key: Key, rubric: Rubric, concepts: Concepts | None) ->
         shown = ", ".join(f"{say(f.name)} ({f.text})" for f in missing_s[:3])
         out.feedback.append(f"Supporting figures would strengthen it, e.g. {shown}")
     return out
+
+
+def _decisive_line(a: Answer, item: list[Figure], tol: float, concepts: Concepts | None,
+                   say: Callable[[str], str]) -> str | None:
+    """None when the answer states one of an item's figures; else the value it gives wrong for
+    the item's own figure (the first), or the figure it misses (and the others that would do)."""
+    said = [_stated(a, f, tol, concepts) for f in item]
+    if True in said:
+        return None
+    if said[0]:
+        return f"{say(item[0].name).capitalize()}: you give {said[0]}; the key has {item[0].text}"
+    also = "; or ".join(list(dict.fromkeys(f"{say(f.name)}, {f.text}" for f in item[1:]
+                                           if f.text != item[0].text))[:2])
+    return f"Missing figure: {say(item[0].name)}, {item[0].text}" + (f" (or {also})" if also else "")
 
 
 def _stated(a: Answer, f: Figure, tol: float, concepts: Concepts | None) -> bool | str:

@@ -70,7 +70,31 @@ def compile_rule(k: Knowledge, path: Path, pack: str, section: list, index: int,
                     (condition(v.when, ctx), parse_template(v.because, k.vocabulary, scalars))
                     for v in m.because_if)))
     located("bound", lambda: [_bound_field(b, k.vocabulary) for b in m.bound])
-    return located("claim" if m.claim is not None else m.kind, lambda: _conclusion(k, ctx, m, rule))
+    concluded = located("claim" if m.claim is not None else m.kind, lambda: _conclusion(k, ctx, m, rule))
+    if m.decides is None:
+        return concluded
+    return replace(concluded, decides=located("decides", lambda: _decides(m.decides or (), concluded, k)))
+
+
+def _decides(given: tuple[str | tuple[str, ...], ...], rule: Rule,
+             k: Knowledge) -> tuple[tuple[str, ...], ...]:
+    """`decides:` as fields, each entry a tuple of alternatives (number facts, group members or
+    a pack's number parameters); every entry names at least one figure the rule itself reads or
+    cites, so its alternatives argue what the rule does."""
+    cited = rule.cites()
+    out = []
+    for entry in given:
+        names = (entry,) if isinstance(entry, str) else entry
+        if not names:
+            raise RegimeError("an entry names at least one fact")
+        fields = tuple(n if k.parameters.get(n) and k.parameters[n].value is not None
+                       else _figure_field(n, k.vocabulary, "decides") for n in names)
+        if not cited.intersection(fields):
+            raise RegimeError(f"'{names[0]}' is not a fact this rule reads or cites; name one "
+                              f"it does (alternatives may follow it in a list)"
+                              f"{did_you_mean(names[0], sorted(cited))}")
+        out.append(fields)
+    return tuple(out)
 
 
 def condition(source: str, ctx: lang.Context) -> lang.Expression:
@@ -146,12 +170,17 @@ def _check_derived_type(formula: lang.Expression, spec: FactSpec, vocabulary: Vo
 
 def _bound_field(text: str, vocabulary: Vocabulary) -> str:
     """'amdahl_flop_util' or 'kernel_share[to_copy]' -> the working-memory field it names."""
+    return _figure_field(text, vocabulary, "bound")
+
+
+def _figure_field(text: str, vocabulary: Vocabulary, what: str) -> str:
+    """A number fact or one group member, as written -> the working-memory field it names."""
     m = re.match(r"^([a-z][a-z0-9_]*)(?:\[([^\]]+)\])?$", text)
     if not m:
-        raise RegimeError(f"bound '{text}' must name a fact or a group member")
+        raise RegimeError(f"{what} '{text}' must name a fact or a group member")
     spec = vocabulary.get(m[1])
     if spec.kind not in ("number", "group") or (spec.kind == "group") != bool(m[2]):
-        raise RegimeError(f"bound '{text}' must name a number fact or one group member")
+        raise RegimeError(f"{what} '{text}' must name a number fact or one group member")
     return m[1] if not m[2] else f"{m[1]}__{member_id(m[2])}"
 
 

@@ -100,6 +100,9 @@ class Rule(Record):
     # justifications said only where their facts hold: the first whose condition holds replaces
     # `because`, so a text never claims what the case does not support
     because_if: tuple[tuple[lang.Expression, Template], ...] = ()
+    # the figures the conclusion turns on, each with the alternatives that carry the same
+    # argument (`decides:`); None: not said (a diagnosis then takes what its condition compares)
+    decides: tuple[tuple[str, ...], ...] | None = None
 
     def text_fields(self) -> list[Field]:
         """Fields its texts can name: the `because_if` variants first (tried first), then `because`."""
@@ -112,6 +115,23 @@ class Rule(Record):
     def text_for(self, facts: lang.Facts) -> Template:
         """The justification these facts give: the first `because_if` variant that holds, or `because`."""
         return next((t for w, t in self.because_if if lang.truth(w.tree, facts)), self.because)
+
+    def deciding(self) -> tuple[tuple[str, ...], ...]:
+        """The figures this conclusion turns on (the grading key's decisive evidence), each a
+        tuple of accepted alternatives: as `decides:` says, or, for a diagnosis that says
+        nothing, each number fact its condition compares (a regime's deciding pair)."""
+        if self.decides is not None:
+            return self.decides
+        if self.kind != "diagnose" or self.when is None:
+            return ()
+        return tuple((f,) for f in lang.compared(self.when.tree))
+
+    def cites(self) -> set[str]:
+        """Every field its condition reads or its texts and bound name."""
+        texts = [f.key for f in self.text_fields()]
+        if self.condition is not None:
+            texts += [f.key for f in self.condition.fields()]
+        return {*self.reads(), *texts, *self.bound}
 
     def required(self) -> list[str]:
         """Fields that must be present before the conclusion can be computed."""

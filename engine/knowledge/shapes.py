@@ -13,6 +13,7 @@ from regime.core.names import member_id
 from regime.facts.vocabulary import Interval
 
 KINDS = ("derive", "diagnose", "finding", "fix", "reject", "ask")
+DECIDING = ("diagnose", "finding", "fix", "reject")  # conclusions a figure can decide
 ID = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 
 
@@ -97,6 +98,10 @@ class RuleModel(_Strict):
     precedence: int = Field(default=0, ge=0, le=50)  # among rules concluding about one fact
     holds: tuple[str, ...] = ()     # finding: verdict kinds it makes conditional
     condition: str | None = None    # fix/reject: what the verdict depends on (a template)
+    # the figures the conclusion turns on: an answer giving the conclusion gives these to support
+    # it (the grading key's decisive evidence); a list in place of a name holds alternatives that
+    # carry the same argument in other words, any one of which is enough
+    decides: tuple[str | tuple[str, ...], ...] | None = Field(default=None, max_length=8)
 
     @model_validator(mode="after")
     def _one_conclusion(self) -> RuleModel:
@@ -122,6 +127,8 @@ class RuleModel(_Strict):
             raise ValueError("'holds' belongs to finding rules and lists fix and/or reject")
         if self.condition is not None and kind not in ("fix", "reject"):
             raise ValueError("'condition' belongs to fix and reject rules")
+        if self.decides is not None and kind not in DECIDING:
+            raise ValueError(f"'decides' belongs to {', '.join(DECIDING)} rules")
         return self
 
     @property

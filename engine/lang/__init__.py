@@ -38,6 +38,7 @@ from regime.engine.lang.nodes import (
     Ref,
     Str,
     Unlisted,
+    compared,
     picked,
     picked_member,
     picks,
@@ -52,7 +53,7 @@ __all__ = [
     "ALWAYS", "JUDGED", "NEGATED", "NEVER", "ZERO_FIELD", "Bin", "BoolOp", "Call", "Cmp", "Context",
     "Evaluator", "ExprError", "Expression", "Facts", "Lookup", "Missing", "Node", "Not", "Num", "Pick",
     "Presence",
-    "Ref", "Str", "Unlisted", "check_category_literals", "compile_truth", "compile_value", "held",
+    "Ref", "Str", "Unlisted", "check_category_literals", "compared", "compile_truth", "compile_value", "held",
     "interval_of", "narrowed_by", "parse", "picked", "picked_member", "picks", "reads_verdicts",
     "render", "to_durable", "truth", "type_of", "value", "walk_refs",
 ]

@@ -259,6 +259,29 @@ def walk_refs(node: Node, visit: Callable[[Ref], Any]) -> None:
 
 
 
+def compared(node: Node) -> list[str]:
+    """Number facts a condition compares (`flop_util >= util_high`), in first-use order; not
+    those it only tests for presence, nor category facts compared with a value."""
+    seen: dict[str, None] = {}
+
+    def visit(n: Node, inside: bool) -> None:
+        match n:
+            case Ref(kind="number" | "group") if inside:
+                seen.setdefault(n.field, None)
+            case Cmp(left=a, right=b) | Bin(left=a, right=b):
+                inside = inside or isinstance(n, Cmp)
+                visit(a, inside)
+                visit(b, inside)
+            case BoolOp(items=items) | Call(args=items):
+                for item in items:
+                    visit(item, inside)
+            case Not(item=item):
+                visit(item, inside)
+
+    visit(node, False)
+    return list(seen)
+
+
 def member_key(name: str) -> str:
     """A group member's field key from its written name; a bad name is an ExprError."""
     try:
