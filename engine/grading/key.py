@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
 from regime.engine.knowledge.model import Knowledge, Rule
@@ -71,7 +72,7 @@ class Key:
     regime_rules: list[str] = field(default_factory=list)     # the rules that set the regimes
     decisive: list[Decisive] = field(default_factory=list)    # what the fired conclusions turn on
 
-    def decided(self, kinds: list[str]) -> list[tuple[str, ...]]:
+    def decided(self, kinds: Sequence[str]) -> list[tuple[str, ...]]:
         """The decisive items of these kinds, each a tuple of figures any one of which earns it.
         Items that share a figure argue one point (the tokens per pass that put a step past the
         ridge also put it past the elementwise crossover): they are one item, so a number
