@@ -8,8 +8,8 @@ rendered with its numbers, so feedback can quote it.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
 from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from regime.engine.knowledge.model import Knowledge, Rule
