@@ -294,3 +294,45 @@ def test_a_claim_argued_in_one_sentence_of_a_reject_paragraph_is_rejected(grader
     rej = next(x for x in r.parts if x.part == "rejections")
     assert rej.points == pytest.approx(rej.max_points), rej.feedback
     assert not r.review and any(x["status"] == "meaning" for x in r.readings)
+
+
+# An answer written as prose, with no template heading (sealed3 d.s58, b.s57, a.s51 were refused
+# with "no template heading found" and scored 0 against blind grades of 100, 80 and 100).
+ESSAY = ("The profile says compute-bound: 71% of peak FLOPs and just 30% of peak bandwidth. At batch "
+         "256 each weight byte is used for ~256 FLOPs, a hair past the ridge at 247 FLOP/byte.\n\n"
+         "If this endpoint ran at batch 1, int4 would be the right call. It doesn't.\n\n"
+         "To go faster I'd attack compute: fp8 GEMMs, fused attention, better tiling, and speculative "
+         "decoding. I wouldn't push the batch higher: we're past the ridge, so it mostly adds latency.\n")
+
+
+def test_prose_without_headings_is_read_sentence_by_sentence(grader, tmp_path):
+    p = tmp_path / "d.md"
+    p.write_text(f"---\ncase: d_high_throughput_api\n---\n{ESSAY}", encoding="utf-8")
+    r = grader.grade(p)
+    assert r.graded, r.errors
+    parts = {x.part: x for x in r.parts}
+    assert parts["regime"].points == parts["regime"].max_points > 0      # "the profile says" is theirs
+    assert parts["fixes"].points == parts["fixes"].max_points > 0        # a menu of four, one sentence
+    assert not any("Not rejected: raise batch" in f for f in parts["rejections"].feedback)
+    assert not r.penalties                                               # the conditional int4 is no fix
+
+
+@pytest.mark.parametrize(("text", "kinds", "concept", "status"), [
+    ("The profile says compute-bound: 71% of peak FLOPs.", ("regime",), "compute_bound", "affirmed"),
+    ("The second engineer says memory ops don't matter.", ("claim",),
+     "memory_ops_irrelevant_when_compute_bound", "attributed"),
+    ("I disagree that int4 helps at batch 256.", ("lever",), "quantize_int4", "negated"),
+])
+def test_a_measurement_speaks_in_the_students_voice(grader, text, kinds, concept, status):
+    assert _statuses(grader, text, kinds)[concept] == status
+
+
+def test_prose_that_disputes_a_claim_without_naming_it_rejects_it(grader, tmp_path):
+    """sealed3 b.s57: 'I disagree with the second engineer. Being compute-bound is about the GEMMs;
+    it doesn't make the other 22 % free.'"""
+    p = tmp_path / "b.md"
+    p.write_text("---\ncase: b_training_run\n---\nThe step is compute-bound at 61% of peak.\n\n"
+                 "I disagree with the second engineer. Being compute-bound is about the GEMMs; it "
+                 "doesn't make the other 22 % of memory-bound kernel time free.\n", encoding="utf-8")
+    rej = next(x for x in grader.grade(p).parts if x.part == "rejections")
+    assert not any("Not rejected: memory ops irrelevant" in f for f in rej.feedback), rej.feedback

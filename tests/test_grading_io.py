@@ -45,7 +45,7 @@ BAD_SUBMISSIONS = {
     "nan.yaml": (GOOD + "evidence:\n  - {figure: ceiling_tokens_per_s, value: .nan}\n",
                  "not a finite number"),
     "extra.yaml": (GOOD + "fixs: []\n", "unknown key (did you mean 'fixes'?)"),
-    "noheading.md": ("---\ncase: a_chatbot\n---\nIt is bandwidth-bound.\n", "no template heading"),
+    "empty.md": ("---\ncase: a_chatbot\n---\n\n", "the answer is empty"),
     "nofront.md": ("## Regime\n\nbandwidth-bound\n", "front matter"),
     "answer.pdf": ("%PDF-1.4", "unknown answer format"),
     "overflow.yaml": (GOOD + "evidence:\n  - {figure: ceiling_tokens_per_s, value: 1e309 tokens/s}\n",

@@ -42,6 +42,7 @@ class Triggers:
     elliptical: frozenset[str] = frozenset()    # words that may follow a trigger in an elliptical clause
     asides: tuple[Phrase, ...] = ()              # openers of items that comment on the fixes
     labels: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
+    readings: frozenset[str] = frozenset()      # "the profile says ...": the student's own reading
     max_levers: int = 3          # per sentence; more is a list, not a commitment
     max_regimes: int = 2         # per Regime section
     max_fixes: int = 6           # per answer; more is a list, not a commitment
@@ -95,6 +96,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.elliptical = frozenset(w for p in phrases(raw.get("elliptical")) for w in p)
     t.asides = phrases(raw.get("asides"))
     t.labels = {s: phrases(v) for s, v in (raw.get("labels") or {}).items()}
+    t.readings = frozenset(w for p in phrases(raw.get("readings")) for w in p)
     commit = raw.get("commit") or {}
     t.max_levers = int(commit.get("max_levers_per_sentence", t.max_levers))
     t.max_regimes = int(commit.get("max_regimes", t.max_regimes))
@@ -195,8 +197,19 @@ def _triggers(ws: list[str], t: Triggers) -> list[tuple[str, int, int, bool]]:
     index = t.by_first()
     found = [(status, j, j + len(p), forward)
              for j, w in enumerate(ws) for status, p, forward in index.get(w, ())
-             if tuple(ws[j:j + len(p)]) == p]
+             if tuple(ws[j:j + len(p)]) == p and not _own_reading(ws, j, p, status, t)]
     if len(found) < 2:
         return found
     return [x for x in found
             if not any(y[1] <= x[1] and x[2] <= y[2] and y[2] - y[1] > x[2] - x[1] for y in found)]
+
+
+def _own_reading(ws: list[str], j: int, p: tuple[str, ...], status: str, t: Triggers) -> bool:
+    """A one-word attribution ('says', 'claims') whose subject is a measurement ('the profile
+    says compute-bound'): the student reports what the numbers show, in their own voice."""
+    return status == "attributed" and len(p) == 1 and j > 0 and ws[j - 1] in t.readings
+
+
+def negates(words: list[str], t: Triggers) -> bool:
+    """Whether a negation trigger occurs in these (normalized) words."""
+    return any(status == "negated" for status, *_ in _triggers(words, t))

@@ -13,7 +13,7 @@ from typing import Any
 from regime.core.errors import RegimeError, did_you_mean
 from regime.engine.grading.answer import SENTENCE, Answer, Mention, read_text
 from regime.engine.grading.concepts import Concepts, clauses
-from regime.engine.grading.context import Judged, judge
+from regime.engine.grading.context import Judged, judge, negates
 from regime.engine.grading.figures import unreadable_numbers
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.+?)\s*#*\s*$")
@@ -30,10 +30,11 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
                           "(---, case: ..., student: ..., ---)", file=file, line=1, field="case")
     a = Answer(file, "markdown", str(meta["case"]),
                None if meta.get("student") is None else str(meta["student"]))
-    sections = _sections(text, body_start, concepts, a)
+    sections = _sections(text, body_start, concepts, a) or _prose(text, body_start)
     if not sections:
-        raise RegimeError("no template heading found (## Regime, ## Evidence, ## Fixes, ## Reject, "
-                          "## Ask)", file=file, line=body_start + 1)
+        raise RegimeError("the answer is empty: write it under the template's headings (## Regime, "
+                          "## Evidence, ## Fixes, ## Reject, ## Ask) or as prose", file=file,
+                          line=body_start + 1)
     for name, items in sections.items():
         for line, item in items:
             for number in unreadable_numbers(item):
@@ -111,8 +112,50 @@ def _sections(text: str, start: int, concepts: Concepts, a: Answer) -> dict[str,
     return sections
 
 
+def _prose(text: str, start: int) -> dict[str, list[tuple[int, str]]]:
+    """An answer written as prose, no template heading at all: its paragraphs, each read
+    sentence by sentence for what it is about (`_read_prose`)."""
+    paragraphs: list[tuple[int, str]] = []
+    open_paragraph = False
+    for lineno, line in enumerate(text.splitlines()[start:], start + 1):
+        if not line.strip() or _HEADING.match(line):
+            open_paragraph = False
+        elif open_paragraph:
+            paragraphs[-1] = (paragraphs[-1][0], paragraphs[-1][1] + " " + line.strip())
+        else:
+            paragraphs.append((lineno, (_ITEM.match(line) or {"text": line.strip()})["text"]))
+            open_paragraph = True
+    return {PROSE: paragraphs} if paragraphs else {}
+
+
+PROSE = "prose"   # the pseudo-section of an answer with no template heading
+
+
+def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
+    """A paragraph of prose: a sentence naming a regime states it (as under Regime); levers and
+    claims are read with their assertion status as under Fixes (an affirmed lever a fix, a negated
+    one a rejection, a deferred or conditional one kept for the key to place). A sentence naming
+    nothing is argument, not an unreadable item."""
+    seen: set[tuple[str, ...]] = set()
+    for sentence in SENTENCE.split(text):
+        if concepts.find("regime", sentence):
+            _regimes(a, concepts, sentence)
+        named = _levers_and_claims(a, concepts, "fixes", line, sentence, text, seen)
+        if not named and _disputes(concepts, sentence):   # "I disagree with the second engineer ..."
+            _claim_by_meaning(a, concepts, line, text, quoted=False)
+
+
+def _disputes(concepts: Concepts, sentence: str) -> bool:
+    """A sentence that negates something it does not name: under Reject it would be a rejection."""
+    t = concepts.context
+    return t is not None and negates(concepts.words(sentence), t)
+
+
 def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str) -> None:
     text = _EMPHASIS.sub("", item)
+    if section == PROSE:
+        _read_prose(a, concepts, line, text)
+        return
     parts = clauses(text)
     if section == "regime":
         _regimes(a, concepts, text)
