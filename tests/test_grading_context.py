@@ -336,3 +336,33 @@ def test_prose_that_disputes_a_claim_without_naming_it_rejects_it(grader, tmp_pa
                  "doesn't make the other 22 % of memory-bound kernel time free.\n", encoding="utf-8")
     rej = next(x for x in grader.grade(p).parts if x.part == "rejections")
     assert not any("Not rejected: memory ops irrelevant" in f for f in rej.feedback), rej.feedback
+
+
+@pytest.mark.parametrize(("text", "concept", "status"), [
+    # sealed4 e.s67: the condition stands mid-clause, after a clause that names nothing
+    ("Only after that, measure again against the 215 tok/s ceiling, and if we are finally "
+     "bandwidth-bound, that's when batching and int8 come in.", "quantize_int8", "hypothetical"),
+    # sealed3 e.s57: "only then" defers what follows, across the parenthesis
+    ("Re-measure vs the 215 tok/s ceiling; only then (when it's truly bandwidth-bound) batching / int8.",
+     "quantize_int8", "deferred"),
+    # sealed4 a.s64: someone else's suggestion, then refused by a pronoun in the next sentence
+    ("People suggested fusing the elementwise kernels.", "fuse_elementwise", "attributed"),
+    ("People suggested fusing the elementwise kernels; I'd skip it, those ops are tiny.",
+     "fuse_elementwise", "negated"),
+    # sealed4 b.s68: a claim in quotation marks, then judged by the clause after it
+    ("the second engineer's \"we're compute-bound so memory ops don't matter\" is a category mistake.",
+     "memory_ops_irrelevant_when_compute_bound", "negated"),
+])
+def test_conditions_quotes_and_pronouns_of_real_prose(grader, text, concept, status):
+    assert _statuses(grader, text).get(concept) == status, _statuses(grader, text)
+
+
+def test_a_nominal_cue_qualifies_only_its_own_part_of_the_clause(grader, tmp_path):
+    """sealed4 e.s67: 'It's launch-overhead bound even though batch-1 decode is nominally
+    bandwidth-bound' gives overhead-bound, nominally bandwidth-bound (it gave nominal overhead)."""
+    p = tmp_path / "e.md"
+    p.write_text("---\ncase: e_doesnt_add_up\n---\nNeither bandwidth (14%) nor compute (3%) is busy. "
+                 "It's launch-overhead bound even though batch-1 decode is nominally bandwidth-bound.\n",
+                 encoding="utf-8")
+    reg = next(x for x in grader.grade(p).parts if x.part == "regime")
+    assert reg.points == reg.max_points > 0, reg.feedback

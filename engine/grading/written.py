@@ -136,11 +136,11 @@ def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
     claims are read with their assertion status as under Fixes (an affirmed lever a fix, a negated
     one a rejection, a deferred or conditional one kept for the key to place). A sentence naming
     nothing is argument, not an unreadable item."""
-    seen: set[tuple[str, ...]] = set()
+    _levers_and_claims(a, concepts, "fixes", line, text, text, set())   # "...; I'd skip it" points back
     for sentence in SENTENCE.split(text):
         if concepts.find("regime", sentence):
             _regimes(a, concepts, sentence)
-        named = _levers_and_claims(a, concepts, "fixes", line, sentence, text, seen)
+        named = any(concepts.find(k, sentence) for k in ("claim", "lever"))
         if not named and _disputes(concepts, sentence):   # "I disagree with the second engineer ..."
             _claim_by_meaning(a, concepts, line, text, quoted=False)
 
@@ -197,7 +197,7 @@ def _regimes(a: Answer, concepts: Concepts, text: str) -> None:
         if j.status != "affirmed" and not (j.status == "possible" and len(named) == 1):
             a.statuses.append((0, j.status, j.sentence.strip()))
             continue
-        if concepts.is_nominal(j.clause_text):
+        if concepts.is_nominal(j.clause_text, j.match.phrase, concepts.context.terminators):
             a.nominal_regime = a.nominal_regime or j.match.concepts[0]
         else:
             a.regime = a.regime or j.match.concepts[0]
@@ -231,7 +231,7 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
             continue   # "not the same argument as 4-bit weights: ... int4 removes bytes" is commentary
         seen.add(j.match.concepts)
         mention = Mention(j.match.concepts, j.match.phrase, line, j.match.kind, item)
-        in_subject = section == "reject" and j.clause in subject and j.status != "attributed"
+        in_subject = section == "reject" and j.clause in subject
         if j.match.kind == "claim":
             if (section == "reject" and j.clause in subject) or j.status == "negated":
                 a.rejects.append(mention)
