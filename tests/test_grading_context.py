@@ -366,3 +366,16 @@ def test_a_nominal_cue_qualifies_only_its_own_part_of_the_clause(grader, tmp_pat
                  encoding="utf-8")
     reg = next(x for x in grader.grade(p).parts if x.part == "regime")
     assert reg.points == reg.max_points > 0, reg.feedback
+
+
+def test_a_terse_answer_with_swapped_letters_and_a_remeasure_step(grader, tmp_path):
+    """sealed4 e.s64 (blind 95): 'cuda grpahs' is CUDA graphs (two letters swapped), and
+    're-measure vs 0.215 ktok/s, then batch/quantize' defers both until after the measurement."""
+    p = tmp_path / "e.md"
+    p.write_text("---\ncase: e_doesnt_add_up\n---\n## Regime\noverhead bound (launch latency), nominally "
+                 "bandwith-bound\n\n## Fixes\n1. cuda grpahs\n2. torch.compile\n3. re-measure vs "
+                 "0.215 ktok/s, then batch/quantize\n", encoding="utf-8")
+    r = grader.grade(p)
+    parts = {x.part: x for x in r.parts}
+    assert parts["fixes"].points == parts["fixes"].max_points > 0, parts["fixes"].feedback
+    assert not r.penalties, [x.feedback for x in r.penalties]

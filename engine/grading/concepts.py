@@ -88,6 +88,9 @@ class Concepts:
                 or any(c.isdigit() for c in word)):
             return word
         pool = self.known_by_letter.get(word[0], ())
+        swapped = {word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(1, len(word) - 1)}
+        if len(hit := swapped & set(pool)) == 1:   # two letters swapped: 'grpahs' is 'graphs'
+            return hit.pop()
         close = difflib.get_close_matches(word, pool, n=2, cutoff=_TYPO_CUTOFF)
         return close[0] if len(close) == 1 or (close and _ratio(word, close[0]) > _ratio(word, close[1])) \
             else word
