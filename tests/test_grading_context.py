@@ -379,3 +379,14 @@ def test_a_terse_answer_with_swapped_letters_and_a_remeasure_step(grader, tmp_pa
     parts = {x.part: x for x in r.parts}
     assert parts["fixes"].points == parts["fixes"].max_points > 0, parts["fixes"].feedback
     assert not r.penalties, [x.feedback for x in r.penalties]
+
+
+def test_a_yaml_fix_whose_bound_defers_it_is_a_later_step(grader, tmp_path):
+    """sealed4 e.s63 (blind 93): a fix whose bound reads 'then, not before: only after
+    re-measuring against 215 tok/s' is the worked solution's step 3, not a trap recommended now."""
+    p = tmp_path / "e.yaml"
+    p.write_text("case: e_doesnt_add_up\nregime: overhead_bound\nfixes:\n  - {lever: cuda_graphs}\n"
+                 "  - {lever: torch_compile}\n  - {lever: raise_batch, bound: \"then, not before: only "
+                 "after re-measuring against 215 tok/s\"}\n", encoding="utf-8")
+    r = grader.grade(p)
+    assert r.graded and not r.penalties, [x.feedback for x in r.penalties]

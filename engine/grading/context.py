@@ -242,6 +242,12 @@ def _own_reading(ws: list[str], j: int, p: tuple[str, ...], status: str, t: Trig
     return status == "attributed" and len(p) == 1 and j > 0 and ws[j - 1] in t.readings
 
 
+def postpones(words: list[str], t: Triggers) -> bool:
+    """Whether text opens (after 'then') with a deferral or a condition: a YAML fix whose bound
+    reads "then, not before: only after re-measuring" is a later step, not a fix now."""
+    return _opening(words[1:] if words[:1] == ["then"] else words, t, contrast=False) in _CARRIED
+
+
 def negates(words: list[str], t: Triggers) -> bool:
     """Whether a negation trigger occurs in these (normalized) words."""
     return any(status == "negated" for status, *_ in _triggers(words, t))
