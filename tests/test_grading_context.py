@@ -390,3 +390,21 @@ def test_a_yaml_fix_whose_bound_defers_it_is_a_later_step(grader, tmp_path):
                  "after re-measuring against 215 tok/s\"}\n", encoding="utf-8")
     r = grader.grade(p)
     assert r.graded and not r.penalties, [x.feedback for x in r.penalties]
+
+
+B_ESSAY = ("The step is compute-bound at 61% of peak FLOPs, but that figure hides 22% of kernel time "
+           "(8% layer_norm, 9% add/mul/silu, 5% to_copy) in kernels that do essentially no arithmetic.\n\n"
+           "I'd start with torch.compile, not two weeks of hand-fusing. Then chase the to_copy casts. "
+           "Hand-fused kernels only if something meaningful is left.\n")
+
+
+def test_an_essay_names_profile_entries_and_postpones_what_it_first_refused(grader, tmp_path):
+    """sealed4 b.s68 (blind 95): '5% to_copy' reads the profile (the casts come second, after
+    torch.compile), and hand fusion refused as a first step, then allowed 'only if' a gap is left,
+    is a later step: not the trap of dismissing fusion."""
+    p = tmp_path / "b.md"
+    p.write_text(f"---\ncase: b_training_run\n---\n{B_ESSAY}", encoding="utf-8")
+    r = grader.grade(p)
+    parts = {x.part: x for x in r.parts}
+    assert parts["order"].points == parts["order"].max_points > 0, parts["order"].feedback
+    assert not r.penalties, [x.feedback for x in r.penalties]

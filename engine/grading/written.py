@@ -136,7 +136,7 @@ def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
     claims are read with their assertion status as under Fixes (an affirmed lever a fix, a negated
     one a rejection, a deferred or conditional one kept for the key to place). A sentence naming
     nothing is argument, not an unreadable item."""
-    _levers_and_claims(a, concepts, "fixes", line, text, text, set())   # "...; I'd skip it" points back
+    _levers_and_claims(a, concepts, PROSE, line, text, text, set())   # "...; I'd skip it" points back
     for sentence in SENTENCE.split(text):
         if concepts.find("regime", sentence):
             _regimes(a, concepts, sentence)
@@ -227,7 +227,11 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
     judged = judge(concepts, concepts.context, ("claim", "lever"), text)
     subject = _subject(concepts, judged)
     for j in judged:
+        if section == PROSE and j.status == "affirmed" and _profile_entry(concepts, j):
+            continue   # "(8% layer_norm, 5% to_copy)": what the profile shows, not a fix
         if j.match.kind == "lever" and j.match.concepts in seen:
+            if j.status in ("deferred", "hypothetical"):   # "not two weeks of hand-fusing. Hand-fused
+                _postpone(a, j, item)                       # kernels only if ...": not now, not never
             continue   # "not the same argument as 4-bit weights: ... int4 removes bytes" is commentary
         seen.add(j.match.concepts)
         mention = Mention(j.match.concepts, j.match.phrase, line, j.match.kind, item)
@@ -247,6 +251,22 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
             a.deferred.append(mention)
         a.statuses.append((line, j.status, j.sentence.strip()))
     return bool(judged)
+
+
+def _profile_entry(concepts: Concepts, j: Judged) -> bool:
+    """A clause that is a figure and the lever's name ('5% to_copy') reads the profile."""
+    rest = set(concepts.words(j.clause_text)) - set(concepts.words(j.match.phrase))
+    return bool(rest) and all(w.replace(".", "").isdigit() for w in rest)
+
+
+def _postpone(a: Answer, j: Judged, item: str) -> None:
+    """A lever this item negated and now makes conditional or later: the later word is the
+    student's verdict ('start with torch.compile, not two weeks of hand-fusing ... hand-fused
+    kernels only if something meaningful is left')."""
+    earlier = next((m for m in a.rejects if m.concepts == j.match.concepts and m.reason == item), None)
+    if earlier is not None:
+        a.rejects.remove(earlier)
+        a.deferred.append(earlier)
 
 
 def _claim_by_meaning(a: Answer, concepts: Concepts, line: int, text: str, quoted: bool = True) -> bool:
