@@ -408,3 +408,17 @@ def test_an_essay_names_profile_entries_and_postpones_what_it_first_refused(grad
     parts = {x.part: x for x in r.parts}
     assert parts["order"].points == parts["order"].max_points > 0, parts["order"].feedback
     assert not r.penalties, [x.feedback for x in r.penalties]
+
+
+@pytest.mark.parametrize(("case", "regimes", "fixes"), [
+    # sealed3 a.s56 and sealed4 b.s70 (blind 0): regimes separated by slashes, a list of levers
+    ("a_chatbot", "bandwidth-bound / compute-bound / latency-bound",
+     "batching, continuous batching, int8, int4, fp8, fusion, torch.compile, CUDA graphs"),
+    ("b_training_run", "compute-bound / memory-bound",
+     "torch.compile, hand fused kernels, flash attention, fp8, to_copy, fusing attention, cuda graphs"),
+])
+def test_regimes_between_slashes_are_alternatives_not_a_verdict(grader, tmp_path, case, regimes, fixes):
+    p = tmp_path / "k.md"
+    p.write_text(f"---\ncase: {case}\n---\n## Regime\n{regimes}\n\n## Fixes\n- {fixes}\n", encoding="utf-8")
+    r = grader.grade(p)
+    assert r.graded and r.score <= 5, [(x.part, x.points) for x in r.parts]

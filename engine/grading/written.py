@@ -18,6 +18,7 @@ from regime.engine.grading.figures import unreadable_numbers
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.+?)\s*#*\s*$")
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?P<text>.*)$")
+_SLASHED = re.compile(r"\s+/\s+")
 _LIST_WORDS = {"and", "or", "nor", "also"}
 _EMPHASIS = re.compile(r"(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])|[*`]+")   # keeps to_copy whole
 
@@ -184,6 +185,7 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
 def _regimes(a: Answer, concepts: Concepts, text: str) -> None:
     """The regime (and nominal regime) the student affirms. Hedged or negated ones commit to
     nothing, and a section naming more regimes than the context file allows commits to none."""
+    text = _SLASHED.sub(", ", text)   # "bandwidth-bound / compute-bound": alternatives, each a clause
     judged = judge(concepts, concepts.context, ("regime",), text) if concepts.context else []
     named = {c for j in judged if j.status != "negated" for c in j.match.concepts}  # ruled out is not listed
     bare = {c for j in judged if j.status == "affirmed" and _bare(concepts, j) for c in j.match.concepts}
