@@ -352,6 +352,8 @@ def test_prose_that_disputes_a_claim_without_naming_it_rejects_it(grader, tmp_pa
     # sealed4 b.s68: a claim in quotation marks, then judged by the clause after it
     ("the second engineer's \"we're compute-bound so memory ops don't matter\" is a category mistake.",
      "memory_ops_irrelevant_when_compute_bound", "negated"),
+    # sealed4 b.s65: fusing flash attention is attention fusion, not FlashAttention (typo included)
+    ("Fusing flash-atention — it's already fused, 7% max.", "fuse_attention", "affirmed"),
     # sealed4 e.s67: a dismissal after the lever ("would just ...")
     ("Batching or quantizing today would just make idle steps move fewer or more bytes.",
      "quantize_int8", "negated"),
