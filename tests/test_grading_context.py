@@ -427,3 +427,13 @@ def test_regimes_between_slashes_are_alternatives_not_a_verdict(grader, tmp_path
     p.write_text(f"---\ncase: {case}\n---\n## Regime\n{regimes}\n\n## Fixes\n- {fixes}\n", encoding="utf-8")
     r = grader.grade(p)
     assert r.graded and r.score <= 5, [(x.part, x.points) for x in r.parts]
+
+
+def test_a_regime_hedged_between_alternatives_commits_to_none(grader, tmp_path):
+    """sealed4 c.s68 (blind 6, '-15: regime hedged between compute and memory'): 'Maybe
+    compute-bound, maybe memory' names one regime alias but weighs two answers."""
+    p = tmp_path / "c.md"
+    p.write_text("---\ncase: c_document_summarizer\n---\n## Regime\nMaybe compute-bound, maybe memory — "
+                 "hard to say with 20% FLOPs.\n", encoding="utf-8")
+    reg = next(x for x in grader.grade(p).parts if x.part == "regime")
+    assert reg.points == 0, reg.feedback

@@ -248,6 +248,13 @@ def postpones(words: list[str], t: Triggers) -> bool:
     return _opening(words[1:] if words[:1] == ["then"] else words, t, contrast=False) in _CARRIED
 
 
+def hedges_between(concepts: Concepts, t: Triggers, sentence: str) -> bool:
+    """Two clauses of the sentence open with a hedge ('Maybe compute-bound, maybe memory'):
+    the student weighs alternatives and commits to neither."""
+    opened = [_opening(concepts.words(c), t, contrast=False) for c in _CLAUSE.split(sentence) if c.strip()]
+    return opened.count("possible") > 1
+
+
 def negates(words: list[str], t: Triggers) -> bool:
     """Whether a negation trigger occurs in these (normalized) words."""
     return any(status == "negated" for status, *_ in _triggers(words, t))

@@ -13,7 +13,7 @@ from typing import Any
 from regime.core.errors import RegimeError, did_you_mean
 from regime.engine.grading.answer import SENTENCE, Answer, Mention, read_text
 from regime.engine.grading.concepts import Concepts, clauses
-from regime.engine.grading.context import Judged, judge, negates
+from regime.engine.grading.context import Judged, hedges_between, judge, negates
 from regime.engine.grading.figures import unreadable_numbers
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.+?)\s*#*\s*$")
@@ -196,7 +196,8 @@ def _regimes(a: Answer, concepts: Concepts, text: str) -> None:
         return
     a.regimes_named |= named
     for j in judged:
-        if j.status != "affirmed" and not (j.status == "possible" and len(named) == 1):
+        if j.status != "affirmed" and not (j.status == "possible" and len(named) == 1
+                                           and not hedges_between(concepts, concepts.context, j.sentence)):
             a.statuses.append((0, j.status, j.sentence.strip()))
             continue
         if concepts.is_nominal(j.clause_text, j.match.phrase, concepts.context.terminators):
