@@ -336,3 +336,104 @@ def test_prose_that_disputes_a_claim_without_naming_it_rejects_it(grader, tmp_pa
                  "doesn't make the other 22 % of memory-bound kernel time free.\n", encoding="utf-8")
     rej = next(x for x in grader.grade(p).parts if x.part == "rejections")
     assert not any("Not rejected: memory ops irrelevant" in f for f in rej.feedback), rej.feedback
+
+
+@pytest.mark.parametrize(("text", "concept", "status"), [
+    # sealed4 e.s67: the condition stands mid-clause, after a clause that names nothing
+    ("Only after that, measure again against the 215 tok/s ceiling, and if we are finally "
+     "bandwidth-bound, that's when batching and int8 come in.", "quantize_int8", "hypothetical"),
+    # sealed3 e.s57: "only then" defers what follows, across the parenthesis
+    ("Re-measure vs the 215 tok/s ceiling; only then (when it's truly bandwidth-bound) batching / int8.",
+     "quantize_int8", "deferred"),
+    # sealed4 a.s64: someone else's suggestion, then refused by a pronoun in the next sentence
+    ("People suggested fusing the elementwise kernels.", "fuse_elementwise", "attributed"),
+    ("People suggested fusing the elementwise kernels; I'd skip it, those ops are tiny.",
+     "fuse_elementwise", "negated"),
+    # sealed4 b.s68: a claim in quotation marks, then judged by the clause after it
+    ("the second engineer's \"we're compute-bound so memory ops don't matter\" is a category mistake.",
+     "memory_ops_irrelevant_when_compute_bound", "negated"),
+    # sealed4 b.s65: fusing flash attention is attention fusion, not FlashAttention (typo included)
+    ("Fusing flash-atention — it's already fused, 7% max.", "fuse_attention", "affirmed"),
+    # sealed4 e.s67: a dismissal after the lever ("would just ...")
+    ("Batching or quantizing today would just make idle steps move fewer or more bytes.",
+     "quantize_int8", "negated"),
+])
+def test_conditions_quotes_and_pronouns_of_real_prose(grader, text, concept, status):
+    assert _statuses(grader, text).get(concept) == status, _statuses(grader, text)
+
+
+def test_a_nominal_cue_qualifies_only_its_own_part_of_the_clause(grader, tmp_path):
+    """sealed4 e.s67: 'It's launch-overhead bound even though batch-1 decode is nominally
+    bandwidth-bound' gives overhead-bound, nominally bandwidth-bound (it gave nominal overhead)."""
+    p = tmp_path / "e.md"
+    p.write_text("---\ncase: e_doesnt_add_up\n---\nNeither bandwidth (14%) nor compute (3%) is busy. "
+                 "It's launch-overhead bound even though batch-1 decode is nominally bandwidth-bound.\n",
+                 encoding="utf-8")
+    reg = next(x for x in grader.grade(p).parts if x.part == "regime")
+    assert reg.points == reg.max_points > 0, reg.feedback
+
+
+def test_a_terse_answer_with_swapped_letters_and_a_remeasure_step(grader, tmp_path):
+    """sealed4 e.s64 (blind 95): 'cuda grpahs' is CUDA graphs (two letters swapped), and
+    're-measure vs 0.215 ktok/s, then batch/quantize' defers both until after the measurement."""
+    p = tmp_path / "e.md"
+    p.write_text("---\ncase: e_doesnt_add_up\n---\n## Regime\noverhead bound (launch latency), nominally "
+                 "bandwith-bound\n\n## Fixes\n1. cuda grpahs\n2. torch.compile\n3. re-measure vs "
+                 "0.215 ktok/s, then batch/quantize\n", encoding="utf-8")
+    r = grader.grade(p)
+    parts = {x.part: x for x in r.parts}
+    assert parts["fixes"].points == parts["fixes"].max_points > 0, parts["fixes"].feedback
+    assert not r.penalties, [x.feedback for x in r.penalties]
+
+
+def test_a_yaml_fix_whose_bound_defers_it_is_a_later_step(grader, tmp_path):
+    """sealed4 e.s63 (blind 93): a fix whose bound reads 'then, not before: only after
+    re-measuring against 215 tok/s' is the worked solution's step 3, not a trap recommended now."""
+    p = tmp_path / "e.yaml"
+    p.write_text("case: e_doesnt_add_up\nregime: overhead_bound\nfixes:\n  - {lever: cuda_graphs}\n"
+                 "  - {lever: torch_compile}\n  - {lever: raise_batch, bound: \"then, not before: only "
+                 "after re-measuring against 215 tok/s\"}\n", encoding="utf-8")
+    r = grader.grade(p)
+    assert r.graded and not r.penalties, [x.feedback for x in r.penalties]
+
+
+B_ESSAY = ("The step is compute-bound at 61% of peak FLOPs, but that figure hides 22% of kernel time "
+           "(8% layer_norm, 9% add/mul/silu, 5% to_copy) in kernels that do essentially no arithmetic.\n\n"
+           "I'd start with torch.compile, not two weeks of hand-fusing. Then chase the to_copy casts. "
+           "Hand-fused kernels only if something meaningful is left.\n")
+
+
+def test_an_essay_names_profile_entries_and_postpones_what_it_first_refused(grader, tmp_path):
+    """sealed4 b.s68 (blind 95): '5% to_copy' reads the profile (the casts come second, after
+    torch.compile), and hand fusion refused as a first step, then allowed 'only if' a gap is left,
+    is a later step: not the trap of dismissing fusion."""
+    p = tmp_path / "b.md"
+    p.write_text(f"---\ncase: b_training_run\n---\n{B_ESSAY}", encoding="utf-8")
+    r = grader.grade(p)
+    parts = {x.part: x for x in r.parts}
+    assert parts["order"].points == parts["order"].max_points > 0, parts["order"].feedback
+    assert not r.penalties, [x.feedback for x in r.penalties]
+
+
+@pytest.mark.parametrize(("case", "regimes", "fixes"), [
+    # sealed3 a.s56 and sealed4 b.s70 (blind 0): regimes separated by slashes, a list of levers
+    ("a_chatbot", "bandwidth-bound / compute-bound / latency-bound",
+     "batching, continuous batching, int8, int4, fp8, fusion, torch.compile, CUDA graphs"),
+    ("b_training_run", "compute-bound / memory-bound",
+     "torch.compile, hand fused kernels, flash attention, fp8, to_copy, fusing attention, cuda graphs"),
+])
+def test_regimes_between_slashes_are_alternatives_not_a_verdict(grader, tmp_path, case, regimes, fixes):
+    p = tmp_path / "k.md"
+    p.write_text(f"---\ncase: {case}\n---\n## Regime\n{regimes}\n\n## Fixes\n- {fixes}\n", encoding="utf-8")
+    r = grader.grade(p)
+    assert r.graded and r.score <= 5, [(x.part, x.points) for x in r.parts]
+
+
+def test_a_regime_hedged_between_alternatives_commits_to_none(grader, tmp_path):
+    """sealed4 c.s68 (blind 6, '-15: regime hedged between compute and memory'): 'Maybe
+    compute-bound, maybe memory' names one regime alias but weighs two answers."""
+    p = tmp_path / "c.md"
+    p.write_text("---\ncase: c_document_summarizer\n---\n## Regime\nMaybe compute-bound, maybe memory — "
+                 "hard to say with 20% FLOPs.\n", encoding="utf-8")
+    reg = next(x for x in grader.grade(p).parts if x.part == "regime")
+    assert reg.points == 0, reg.feedback

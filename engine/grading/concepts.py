@@ -88,6 +88,9 @@ class Concepts:
                 or any(c.isdigit() for c in word)):
             return word
         pool = self.known_by_letter.get(word[0], ())
+        swapped = {word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(1, len(word) - 1)}
+        if len(hit := swapped & set(pool)) == 1:   # two letters swapped: 'grpahs' is 'graphs'
+            return hit.pop()
         close = difflib.get_close_matches(word, pool, n=2, cutoff=_TYPO_CUTOFF)
         return close[0] if len(close) == 1 or (close and _ratio(word, close[0]) > _ratio(word, close[1])) \
             else word
@@ -213,12 +216,27 @@ class Concepts:
         ws = f" {' '.join(self._words(text))} "
         return any(cue in ws for cue in (*self.neg_before_text, *self.neg_anywhere_text))
 
-    def is_nominal(self, clause: str) -> bool:
+    def is_nominal(self, clause: str, phrase: str = "", stops: frozenset[str] = frozenset()) -> bool:
+        """A nominal cue in the clause; with `phrase`, in its part between the `stops` words around
+        it ("launch-overhead bound even though it is nominally bandwidth-bound": only the second)."""
         ws = list(self._words(clause))
+        if phrase and stops:
+            ws = _part(ws, list(self._words(phrase)), stops)
         return any(_contains(ws, cue) for cue in self.nominal)
 
     def heading(self, text: str) -> str | None:
         return self.headings.get(self._words(text))
+
+
+def _part(ws: list[str], phrase: list[str], stops: frozenset[str]) -> list[str]:
+    """The words between the stop words on either side of `phrase`'s first occurrence in `ws`."""
+    n = len(phrase)
+    at = next((i for i in range(len(ws) - n + 1) if ws[i:i + n] == phrase), None)
+    if at is None:
+        return ws
+    lo = max((i + 1 for i in range(at) if ws[i] in stops), default=0)
+    hi = next((i for i in range(at + n, len(ws)) if ws[i] in stops), len(ws))
+    return ws[lo:hi]
 
 
 def words(text: str) -> list[str]:

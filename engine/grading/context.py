@@ -25,6 +25,7 @@ CONTEXT_FILE = "context.yaml"
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 _CLAUSE = re.compile(r"[.;:,!?()\[\]—–|]|\s-\s|\"|“|”")
 _CARRIED = ("hypothetical", "deferred")   # "If X, Y" / "Once X, Y": the condition covers Y
+_QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
 _LABEL = re.compile(r"^\s*([^:]{1,30}):\s*(.*)$", re.S)
 
 Phrase = tuple[str, ...]
@@ -43,6 +44,7 @@ class Triggers:
     asides: tuple[Phrase, ...] = ()              # openers of items that comment on the fixes
     labels: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
     readings: frozenset[str] = frozenset()      # "the profile says ...": the student's own reading
+    anaphora: frozenset[str] = frozenset()      # "I'd skip it": words that point back to the last sentence
     max_levers: int = 3          # per sentence; more is a list, not a commitment
     max_regimes: int = 2         # per Regime section
     max_fixes: int = 6           # per answer; more is a list, not a commitment
@@ -97,6 +99,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.asides = phrases(raw.get("asides"))
     t.labels = {s: phrases(v) for s, v in (raw.get("labels") or {}).items()}
     t.readings = frozenset(w for p in phrases(raw.get("readings")) for w in p)
+    t.anaphora = frozenset(w for p in phrases(raw.get("anaphora")) for w in p)
     commit = raw.get("commit") or {}
     t.max_levers = int(commit.get("max_levers_per_sentence", t.max_levers))
     t.max_regimes = int(commit.get("max_regimes", t.max_regimes))
@@ -111,13 +114,28 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
     A sentence naming more than `max_levers` levers is a list, not a commitment: its levers
     are 'listed' (neither recommended nor rejected)."""
     out: list[Judged] = []
+    last: list[Judged] = []
     for sentence in _SENTENCE.split(text):
         found = _sentence(concepts, t, kinds, sentence, len(out))
+        if not found and last and _refuses_it(concepts.words(sentence), t):   # "...; I'd skip it"
+            out[-len(last):] = last = [_as(j, "negated") for j in last]
+            continue
         levers = {j.match.concepts for j in found if j.match.kind == "lever"}   # 'quantization' is one
         if len(levers) > t.max_levers:
             found = [Judged(j.match, "listed", j.sentence, j.clause, j.clause_text) for j in found]
         out += found
+        last = found
     return out
+
+
+def _as(j: Judged, status: str) -> Judged:
+    return Judged(j.match, status, j.sentence, j.clause, j.clause_text)
+
+
+def _refuses_it(ws: list[str], t: Triggers) -> bool:
+    """A sentence naming nothing that negates a word pointing back ('I'd skip it', 'avoid that')."""
+    return any(status == "negated" and forward and set(ws[end:end + 3]) & t.anaphora
+               for status, _, end, forward in _triggers(ws, t))
 
 
 def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence: str,
@@ -125,6 +143,8 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
     label_status, body = _label(concepts, t, sentence)
     found: list[Judged] = []
     carried: str | None = None
+    quotes = [(q[1] or q[2]).strip() for q in _QUOTED.finditer(body)]
+    quoted: list[Judged] = []
     for n, clause in enumerate(c for c in _CLAUSE.split(body) if c and c.strip()):
         ws = concepts.words(clause)
         matches: list[Match] = next((ms for k in kinds if (ms := concepts.find(k, clause, body))), [])
@@ -132,18 +152,30 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
         if not matches:
             status = _opening(ws, t, contrast=True)
             if status and found:   # "..., but not yet": re-judges what came before
-                found = [Judged(j.match, status, j.sentence, j.clause, j.clause_text)
-                         for j in found]
-            carried = opener if opener in _CARRIED else None
+                found = [_as(j, status) for j in found]
+            elif quoted and negates(ws, t):   # '"memory ops don't matter" is a category mistake'
+                found = [_as(j, "negated") if j in quoted else j for j in found]
+            quoted = []
+            carried = _condition(ws, t) or carried   # "..., measure again, and if it is bound, ..."
             continue
         triggers = _triggers(ws, t)
         for m in matches:
             status = _status(ws, m.start, len(concepts.words(m.phrase)) or 1, t, triggers)
             if status == "affirmed":
                 status = carried or label_status or status
-            found.append(Judged(m, status, sentence, first + n, clause))
+            j = Judged(m, status, sentence, first + n, clause)
+            if m.kind == "claim" and status == "affirmed" and any(clause.strip() in q for q in quotes):
+                j = _as(j, "attributed")   # a claim in quotation marks is someone else's
+                quoted.append(j)
+            found.append(j)
         carried = opener if opener in _CARRIED else None
     return found
+
+
+def _condition(ws: list[str], t: Triggers) -> str | None:
+    """The condition or deferral a clause naming nothing sets up for the clauses after it: its
+    trigger may stand anywhere in it ("and if we are finally bandwidth-bound, that is when ...")."""
+    return next((s for s, *_ in _triggers(ws, t) if s in _CARRIED), None)
 
 
 def _label(concepts: Concepts, t: Triggers, sentence: str) -> tuple[str | None, str]:
@@ -208,6 +240,19 @@ def _own_reading(ws: list[str], j: int, p: tuple[str, ...], status: str, t: Trig
     """A one-word attribution ('says', 'claims') whose subject is a measurement ('the profile
     says compute-bound'): the student reports what the numbers show, in their own voice."""
     return status == "attributed" and len(p) == 1 and j > 0 and ws[j - 1] in t.readings
+
+
+def postpones(words: list[str], t: Triggers) -> bool:
+    """Whether text opens (after 'then') with a deferral or a condition: a YAML fix whose bound
+    reads "then, not before: only after re-measuring" is a later step, not a fix now."""
+    return _opening(words[1:] if words[:1] == ["then"] else words, t, contrast=False) in _CARRIED
+
+
+def hedges_between(concepts: Concepts, t: Triggers, sentence: str) -> bool:
+    """Two clauses of the sentence open with a hedge ('Maybe compute-bound, maybe memory'):
+    the student weighs alternatives and commits to neither."""
+    opened = [_opening(concepts.words(c), t, contrast=False) for c in _CLAUSE.split(sentence) if c.strip()]
+    return opened.count("possible") > 1
 
 
 def negates(words: list[str], t: Triggers) -> bool:

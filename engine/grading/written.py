@@ -13,11 +13,12 @@ from typing import Any
 from regime.core.errors import RegimeError, did_you_mean
 from regime.engine.grading.answer import SENTENCE, Answer, Mention, read_text
 from regime.engine.grading.concepts import Concepts, clauses
-from regime.engine.grading.context import Judged, judge, negates
+from regime.engine.grading.context import Judged, hedges_between, judge, negates
 from regime.engine.grading.figures import unreadable_numbers
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.+?)\s*#*\s*$")
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?P<text>.*)$")
+_SLASHED = re.compile(r"\s+/\s+")
 _LIST_WORDS = {"and", "or", "nor", "also"}
 _EMPHASIS = re.compile(r"(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])|[*`]+")   # keeps to_copy whole
 
@@ -136,11 +137,11 @@ def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
     claims are read with their assertion status as under Fixes (an affirmed lever a fix, a negated
     one a rejection, a deferred or conditional one kept for the key to place). A sentence naming
     nothing is argument, not an unreadable item."""
-    seen: set[tuple[str, ...]] = set()
+    _levers_and_claims(a, concepts, PROSE, line, text, text, set())   # "...; I'd skip it" points back
     for sentence in SENTENCE.split(text):
         if concepts.find("regime", sentence):
             _regimes(a, concepts, sentence)
-        named = _levers_and_claims(a, concepts, "fixes", line, sentence, text, seen)
+        named = any(concepts.find(k, sentence) for k in ("claim", "lever"))
         if not named and _disputes(concepts, sentence):   # "I disagree with the second engineer ..."
             _claim_by_meaning(a, concepts, line, text, quoted=False)
 
@@ -184,6 +185,7 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
 def _regimes(a: Answer, concepts: Concepts, text: str) -> None:
     """The regime (and nominal regime) the student affirms. Hedged or negated ones commit to
     nothing, and a section naming more regimes than the context file allows commits to none."""
+    text = _SLASHED.sub(", ", text)   # "bandwidth-bound / compute-bound": alternatives, each a clause
     judged = judge(concepts, concepts.context, ("regime",), text) if concepts.context else []
     named = {c for j in judged if j.status != "negated" for c in j.match.concepts}  # ruled out is not listed
     bare = {c for j in judged if j.status == "affirmed" and _bare(concepts, j) for c in j.match.concepts}
@@ -194,10 +196,11 @@ def _regimes(a: Answer, concepts: Concepts, text: str) -> None:
         return
     a.regimes_named |= named
     for j in judged:
-        if j.status != "affirmed" and not (j.status == "possible" and len(named) == 1):
+        if j.status != "affirmed" and not (j.status == "possible" and len(named) == 1
+                                           and not hedges_between(concepts, concepts.context, j.sentence)):
             a.statuses.append((0, j.status, j.sentence.strip()))
             continue
-        if concepts.is_nominal(j.clause_text):
+        if concepts.is_nominal(j.clause_text, j.match.phrase, concepts.context.terminators):
             a.nominal_regime = a.nominal_regime or j.match.concepts[0]
         else:
             a.regime = a.regime or j.match.concepts[0]
@@ -227,11 +230,15 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
     judged = judge(concepts, concepts.context, ("claim", "lever"), text)
     subject = _subject(concepts, judged)
     for j in judged:
+        if section == PROSE and j.status == "affirmed" and _profile_entry(concepts, j):
+            continue   # "(8% layer_norm, 5% to_copy)": what the profile shows, not a fix
         if j.match.kind == "lever" and j.match.concepts in seen:
+            if j.status in ("deferred", "hypothetical"):   # "not two weeks of hand-fusing. Hand-fused
+                _postpone(a, j, item)                       # kernels only if ...": not now, not never
             continue   # "not the same argument as 4-bit weights: ... int4 removes bytes" is commentary
         seen.add(j.match.concepts)
         mention = Mention(j.match.concepts, j.match.phrase, line, j.match.kind, item)
-        in_subject = section == "reject" and j.clause in subject and j.status != "attributed"
+        in_subject = section == "reject" and j.clause in subject
         if j.match.kind == "claim":
             if (section == "reject" and j.clause in subject) or j.status == "negated":
                 a.rejects.append(mention)
@@ -247,6 +254,22 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
             a.deferred.append(mention)
         a.statuses.append((line, j.status, j.sentence.strip()))
     return bool(judged)
+
+
+def _profile_entry(concepts: Concepts, j: Judged) -> bool:
+    """A clause that is a figure and the lever's name ('5% to_copy') reads the profile."""
+    rest = set(concepts.words(j.clause_text)) - set(concepts.words(j.match.phrase))
+    return bool(rest) and all(w.replace(".", "").isdigit() for w in rest)
+
+
+def _postpone(a: Answer, j: Judged, item: str) -> None:
+    """A lever this item negated and now makes conditional or later: the later word is the
+    student's verdict ('start with torch.compile, not two weeks of hand-fusing ... hand-fused
+    kernels only if something meaningful is left')."""
+    earlier = next((m for m in a.rejects if m.concepts == j.match.concepts and m.reason == item), None)
+    if earlier is not None:
+        a.rejects.remove(earlier)
+        a.deferred.append(earlier)
 
 
 def _claim_by_meaning(a: Answer, concepts: Concepts, line: int, text: str, quoted: bool = True) -> bool:
