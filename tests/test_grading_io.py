@@ -78,6 +78,19 @@ def test_an_unreadable_figure_costs_that_item_only(grader, tmp_path):
     assert worked.graded and not any("could not read" in line for p in worked.parts for line in p.feedback)
 
 
+def test_bare_names_under_reject_and_a_misshapen_entry_cost_nothing_else(grader, tmp_path):
+    """sealed5 a.s79, c.s78: `reject: [fuse_elementwise]` names its lever as `fixes:` may, and the
+    whole answer was refused ("each entry of 'reject' is a mapping"). A bare name is now read as
+    the lever (or claim) it names; an entry of another shape costs only that entry."""
+    body = ("fixes:\n  - continuous_batching\nreject:\n  - fuse_elementwise\n  - buy_more_flops\n"
+            "  - [not, an, entry]\n")
+    r = grader.grade(write(tmp_path, "bare.yaml", GOOD + body))
+    assert r.graded, r.errors
+    rejections = next(p for p in r.parts if p.part == "rejections")
+    assert rejections.points == rejections.max_points > 0
+    assert r.review and any("reject" in line for line in r.review), r.review
+
+
 def test_wrong_encodings_and_huge_files(grader, tmp_path):
     utf16 = tmp_path / "u16.yaml"
     utf16.write_bytes(GOOD.encode("utf-16"))

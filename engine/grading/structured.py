@@ -93,7 +93,10 @@ def read_structured(path: Path, text: str, concepts: Concepts) -> Answer:
         a.numbers.append(Said(q, tuple(concepts.words(e.figure)), where["line"] or 0))
         a.named.setdefault(e.figure, (q, where["line"] or 0))
     for i, body in enumerate(m.fixes):
-        f = _item(FixModel, {"lever": body} if isinstance(body, str) else body, raw, "fixes", i, file, a)
+        f = _flagged(a, "fixes", _item, FixModel, {"lever": body} if isinstance(body, str) else body,
+                     raw, "fixes", i, file, a)
+        if f is None:
+            continue
         mention = _flagged(a, "fixes", _mention, concepts, "lever", f.lever, raw, f"fixes[{i}].lever",
                            body, file)
         if mention:
@@ -103,7 +106,9 @@ def read_structured(path: Path, text: str, concepts: Concepts) -> Answer:
             (a.deferred if later else a.fixes).append(replace(mention, reason=said))
         a.said(concepts, f"{f.bound or ''} {f.reason}", _line(raw, "fixes", body) or 0, f.lever)
     for i, body in enumerate(m.reject):
-        r = _item(RejectModel, body, raw, "reject", i, file, a)
+        r = _flagged(a, "rejections", _item, RejectModel, _named(concepts, body), raw, "reject", i, file, a)
+        if r is None:
+            continue
         if (r.lever is None) == (r.claim is None):
             raise RegimeError("a rejection names exactly one of 'lever' or 'claim'", file=file,
                               line=_line(raw, "reject", body), field=f"reject[{i}]")
@@ -129,6 +134,14 @@ def read_structured(path: Path, text: str, concepts: Concepts) -> Answer:
         if asked:
             a.asks.append(asked)
     return a
+
+
+def _named(concepts: Concepts, body: Any) -> Any:
+    """A rejection written as a bare name, as a fix may be: a claim when it names one, else a lever."""
+    if not isinstance(body, str):
+        return body
+    return {"claim": body} if concepts.resolve("claim", body) and not concepts.resolve("lever", body) \
+        else {"lever": body}
 
 
 def _flagged(a: Answer, part: str, read: Any, *args: Any) -> Any:
