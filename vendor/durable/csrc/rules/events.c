@@ -694,7 +694,7 @@ static unsigned int getFrameHash(ruleset *tree,
                                  jsonObject *messageObject,
                                  leftFrameNode *context,
                                  unsigned int *hash) {
-    expressionSequence *exprs = &currentBeta->expressionSequence;
+    expressionSequence *exprs = currentBeta->expressionSequence;
     *hash = ONE_HASH;
     if (exprs->length == 1) {
         if (exprs->expressions[0].operator == OP_EQ) {
@@ -747,7 +747,7 @@ static unsigned int isBetaMatch(ruleset *tree,
     unsigned short i = 0;
     CHECK_RESULT(reduceExpressionSequence(tree,
                                          state,
-                                         &currentBeta->expressionSequence,
+                                         currentBeta->expressionSequence,
                                          OP_NOP,
                                          messageObject,
                                          context,
@@ -1395,11 +1395,11 @@ static unsigned int handleMatchFrames(ruleset *tree,
     }
 
     if(currentNode->value.b.gateType == GATE_OR) {
-        if (currentNode->value.b.expressionSequence.length == 0 ||
-            (currentNode->value.b.expressionSequence.length == 2 && 
-                currentNode->value.b.expressionSequence.expressions[1].operator == OP_END &&
-                    (currentNode->value.b.expressionSequence.expressions[0].operator == OP_AND || 
-                        currentNode->value.b.expressionSequence.expressions[0].operator == OP_OR))) {
+        if (currentNode->value.b.expressionSequence->length == 0 ||
+            (currentNode->value.b.expressionSequence->length == 2 && 
+                currentNode->value.b.expressionSequence->expressions[1].operator == OP_END &&
+                    (currentNode->value.b.expressionSequence->expressions[0].operator == OP_AND || 
+                        currentNode->value.b.expressionSequence->expressions[0].operator == OP_OR))) {
         
             return handleBetaFrame(tree,
                                    state,

@@ -94,7 +94,7 @@ typedef struct alpha {
 
 typedef struct beta {
     unsigned int index;
-    expressionSequence expressionSequence;
+    expressionSequence *expressionSequence; // Regime patch 7: its own allocation, not in the node
     unsigned int hash;
     unsigned int nextOffset;
     unsigned int aOffset;

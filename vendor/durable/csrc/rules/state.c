@@ -62,6 +62,15 @@ int asprintf(char** ret, char* format, ...){
     pool.count = 0; \
 } while(0)
 
+// Regime patch 7: a frame pool is allocated by its first NEW, not when the state is created.
+// Until then no index points into it, so nothing else reads its content.
+#define INIT_LAZY(pool, length) do { \
+    pool.content = NULL; \
+    pool.contentLength = length; \
+    pool.freeOffset = 1; \
+    pool.count = 0; \
+} while(0)
+
 #define GET_FIRST(type, index, max, pool, nodeHash, valueOffset) do { \
     valueOffset = index[(nodeHash % max) * 2]; \
     while (valueOffset != UNDEFINED_HASH_OFFSET) { \
@@ -87,6 +96,9 @@ int asprintf(char** ret, char* format, ...){
 } while(0)
 
 #define NEW(type, pool, valueOffset) do { \
+    if (!pool.content) { \
+        INIT(type, pool, pool.contentLength); \
+    } \
     valueOffset = pool.freeOffset; \
     type *value = &((type *)pool.content)[valueOffset]; \
     if (value->nextOffset == UNDEFINED_HASH_OFFSET) { \
@@ -863,56 +875,45 @@ unsigned int createStateNode(void *tree,
 
     memset(node->messageIndex, 0, MAX_MESSAGE_INDEX_LENGTH * sizeof(unsigned int) * 2);
     
-    node->betaState = malloc(((ruleset*)tree)->betaCount * sizeof(betaStateNode));
-    for (unsigned int i = 0; i < ((ruleset*)tree)->betaCount; ++i) {
+    // Regime patch 7: the indexes are one calloc'd block (zero pages the kernel maps on first
+    // touch) and the frame pools are allocated by their first NEW; upstream wrote 8 KB of
+    // index and a pool per beta, connector and action for every state.
+    ruleset *rulesetTree2 = (ruleset*)tree;
+    unsigned int indexesPerBeta = (MAX_LEFT_FRAME_INDEX_LENGTH + MAX_RIGHT_FRAME_INDEX_LENGTH) * 2;
+    node->frameIndexes = calloc((size_t)rulesetTree2->betaCount * indexesPerBeta + 1, sizeof(unsigned int));
+    node->betaState = malloc(rulesetTree2->betaCount * sizeof(betaStateNode) + 1);
+    node->connectorState = malloc(rulesetTree2->connectorCount * sizeof(connectorStateNode) + 1);
+    node->actionState = malloc(rulesetTree2->actionCount * sizeof(actionStateNode) + 1);
+    if (!node->frameIndexes || !node->betaState || !node->connectorState || !node->actionState) {
+        return ERR_OUT_OF_MEMORY;
+    }
+    for (unsigned int i = 0; i < rulesetTree2->betaCount; ++i) {
         betaStateNode *betaNode = &node->betaState[i];
         betaNode->reteNode = NULL;
-
-        INIT(leftFrameNode, 
-             betaNode->leftFramePool, 
-             MAX_LEFT_FRAME_NODES);
-
-        memset(betaNode->leftFrameIndex, 0, MAX_LEFT_FRAME_INDEX_LENGTH * sizeof(unsigned int) * 2);
-        
-        INIT(rightFrameNode, 
-             betaNode->rightFramePool, 
-             MAX_RIGHT_FRAME_NODES);
-
-        memset(betaNode->rightFrameIndex, 0, MAX_RIGHT_FRAME_INDEX_LENGTH * sizeof(unsigned int) * 2);
+        betaNode->leftFrameIndex = &node->frameIndexes[(size_t)i * indexesPerBeta];
+        betaNode->rightFrameIndex = betaNode->leftFrameIndex + MAX_LEFT_FRAME_INDEX_LENGTH * 2;
+        INIT_LAZY(betaNode->leftFramePool, MAX_LEFT_FRAME_NODES);
+        INIT_LAZY(betaNode->rightFramePool, MAX_RIGHT_FRAME_NODES);
     }
 
-    node->connectorState = malloc(((ruleset*)tree)->connectorCount * sizeof(connectorStateNode));
-    for (unsigned int i = 0; i < ((ruleset*)tree)->connectorCount; ++i) {
+    for (unsigned int i = 0; i < rulesetTree2->connectorCount; ++i) {
         connectorStateNode *connectorNode = &node->connectorState[i];
         connectorNode->reteNode = NULL;
-
-        INIT(leftFrameNode, 
-             connectorNode->aFramePool, 
-             MAX_LEFT_FRAME_NODES);
-
+        INIT_LAZY(connectorNode->aFramePool, MAX_LEFT_FRAME_NODES);
         connectorNode->aFrameIndex[0] = UNDEFINED_HASH_OFFSET;
         connectorNode->aFrameIndex[1] = UNDEFINED_HASH_OFFSET;
-
-        INIT(leftFrameNode, 
-             connectorNode->bFramePool, 
-             MAX_LEFT_FRAME_NODES);
-
+        INIT_LAZY(connectorNode->bFramePool, MAX_LEFT_FRAME_NODES);
         connectorNode->bFrameIndex[0] = UNDEFINED_HASH_OFFSET;
         connectorNode->bFrameIndex[1] = UNDEFINED_HASH_OFFSET;
     }
 
-    node->actionState = malloc(((ruleset*)tree)->actionCount * sizeof(actionStateNode));
-    for (unsigned int i = 0; i < ((ruleset*)tree)->actionCount; ++i) {
+    for (unsigned int i = 0; i < rulesetTree2->actionCount; ++i) {
         actionStateNode *actionNode = &node->actionState[i];
         actionNode->reteNode = NULL;
-        
         actionNode->resultIndex[0] = UNDEFINED_HASH_OFFSET;
         actionNode->resultIndex[1] = UNDEFINED_HASH_OFFSET;
-
-        INIT(leftFrameNode, 
-             actionNode->resultPool, 
-             MAX_LEFT_FRAME_NODES);
-    }        
+        INIT_LAZY(actionNode->resultPool, MAX_LEFT_FRAME_NODES);
+    }
 
     node->factOffset = UNDEFINED_HASH_OFFSET;
     node->lockExpireTime = 0;
@@ -943,6 +944,7 @@ unsigned int deleteStateNode(void *tree,
         free(betaNode->rightFramePool.content);
     }
     free(node->betaState);
+    free(node->frameIndexes);
 
     for (unsigned int i = 0; i < rulesetTree->connectorCount; ++i) {
         connectorStateNode *connectorNode = &node->connectorState[i];

@@ -155,9 +155,9 @@ typedef struct connectorStateNode {
 typedef struct betaStateNode {
     struct node *reteNode;
     pool leftFramePool;
-    unsigned int leftFrameIndex[MAX_LEFT_FRAME_INDEX_LENGTH * 2];
+    unsigned int *leftFrameIndex; // Regime patch 7: a slice of stateNode.frameIndexes
     pool rightFramePool;
-    unsigned int rightFrameIndex[MAX_RIGHT_FRAME_INDEX_LENGTH * 2];
+    unsigned int *rightFrameIndex; // Regime patch 7: a slice of stateNode.frameIndexes
 } betaStateNode;
 
 typedef struct actionContext {
@@ -180,6 +180,7 @@ typedef struct stateNode {
     pool messagePool;
     unsigned int messageIndex[MAX_MESSAGE_INDEX_LENGTH * 2];
     betaStateNode *betaState;
+    unsigned int *frameIndexes; // Regime patch 7: every beta's two indexes, zeroed on first touch
     actionStateNode *actionState; 
     connectorStateNode *connectorState;
     actionContext context;
