@@ -357,6 +357,13 @@ def test_prose_that_disputes_a_claim_without_naming_it_rejects_it(grader, tmp_pa
     # sealed4 e.s67: a dismissal after the lever ("would just ...")
     ("Batching or quantizing today would just make idle steps move fewer or more bytes.",
      "quantize_int8", "negated"),
+    # sealed5 c.s73: "won't" is "will not" (it read "wo not"), and a consequence after "so" is
+    # not a verdict on the lever before it
+    ("Batching the prefills won't help TTFT, the single prompt is already compute-bound.",
+     "raise_batch", "negated"),
+    ("Fix: FlashAttention, which keeps the scores on chip, so no 40 GB allocation and far less "
+     "memory traffic.", "flash_attention", "affirmed"),
+    ("Batching might help, so not that.", "raise_batch", "negated"),
 ])
 def test_conditions_quotes_and_pronouns_of_real_prose(grader, text, concept, status):
     assert _statuses(grader, text).get(concept) == status, _statuses(grader, text)
@@ -437,3 +444,45 @@ def test_a_regime_hedged_between_alternatives_commits_to_none(grader, tmp_path):
                  "hard to say with 20% FLOPs.\n", encoding="utf-8")
     reg = next(x for x in grader.grade(p).parts if x.part == "regime")
     assert reg.points == 0, reg.feedback
+
+
+@pytest.mark.parametrize(("text", "concept", "status"), [
+    # sealed3 b.s57, sealed5 b.s73: a lever already in place is ConText's "historical" value
+    ("Attention is already flash-attention, so I'd leave it alone.", "flash_attention", "historical"),
+    ("Continuous batching has done its job so well that decode isn't bandwidth-bound any more.",
+     "continuous_batching", "historical"),
+    # sealed5 b.s73: a dismissal after the lever
+    ("Fusing attention again makes no sense, it is already flash attention at 7%.", "fuse_attention",
+     "negated"),
+])
+def test_what_is_already_in_place_is_neither_a_fix_nor_a_rejection(grader, text, concept, status):
+    assert _statuses(grader, text).get(concept) == status, _statuses(grader, text)
+
+
+def test_an_already_reached_regime_is_still_the_verdict(grader):
+    assert _statuses(grader, "The single prompt is already compute-bound.", ("regime",)) == {
+        "compute_bound": "affirmed"}
+
+
+# sealed5 d.s71, a memo to the director: one sentence names the key's whole menu (five levers,
+# more than a sentence commits to), and "Int4 shrinks bytes." describes int4, it recommends nothing.
+MEMO = ("Short answer for the director: no, not on this endpoint. At batch 256 we are compute-bound: "
+        "71% of peak FLOP rate but only 30% of HBM bandwidth.\n\n"
+        "Int4 shrinks bytes. Bytes are not what we are short of.\n\n"
+        "If we want more throughput here, attack compute: fp8 GEMMs on the matrix cores, fused attention, "
+        "better GEMM tiling, and cutting FLOPs via speculative decoding or a smaller model.\n")
+
+
+def test_prose_names_the_keys_menu_and_describes_without_recommending(grader, tmp_path):
+    p = tmp_path / "d.md"
+    p.write_text(f"---\ncase: d_high_throughput_api\n---\n{MEMO}", encoding="utf-8")
+    r = grader.grade(p)
+    parts = {x.part: x for x in r.parts}
+    assert parts["fixes"].points == parts["fixes"].max_points > 0, parts["fixes"].feedback
+    assert parts["order"].points == parts["order"].max_points > 0
+    assert not r.penalties, r.penalties                    # int4 described, not recommended
+    # the same menu with a trap in it is a keyword list: it commits to none of them
+    p.write_text(f"---\ncase: d_high_throughput_api\n---\n{MEMO.replace('fused attention', 'int4')}",
+                 encoding="utf-8")
+    parts = {x.part: x for x in grader.grade(p).parts}
+    assert parts["fixes"].points == 0

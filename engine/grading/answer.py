@@ -57,6 +57,7 @@ class Answer:
     notes: list[str] = field(default_factory=list)
     unread: list[tuple[str, str]] = field(default_factory=list)     # (part, why an item did not count)
     deferred: list[Mention] = field(default_factory=list)  # "then, not before": placed by the key
+    listed: list[list[Mention]] = field(default_factory=list)  # affirmed sentences naming too many levers
     statuses: list[tuple[int, str, str]] = field(default_factory=list)   # (line, status, sentence)
     regimes_named: set[str] = field(default_factory=set)
 

@@ -20,7 +20,8 @@ from regime.engine.grading.concepts_file import ConceptsFile, read_concepts
 from regime.engine.knowledge.model import Knowledge
 from regime.facts.vocabulary import Vocabulary
 
-_CONTRACTIONS = (("n't", " not"), ("can not", "can not"), ("cannot", "can not"), ("won not", "will not"),
+_CONTRACTIONS = (("won't", "will not"), ("can't", "can not"), ("shan't", "shall not"),   # before "n't"
+                 ("n't", " not"), ("cannot", "can not"),
                  ("'re", " are"), ("'s", ""), ("'ll", " will"), ("'ve", " have"), ("'d", " would"))
 _APOSTROPHELESS = {"dont": ("do", "not"), "doesnt": ("does", "not"), "wont": ("will", "not"),
                    "isnt": ("is", "not"), "cant": ("can", "not"), "shouldnt": ("should", "not"),

@@ -5,6 +5,9 @@ and a concept inside takes the trigger's status. Written here without spaCy (med
 dependency tree is too heavy for a grader that must stay fast); the triggers are data
 (rules/grading/context.yaml).
 
+ConText's historical value is kept too: a lever already in place ("attention is already
+flash-attention", "continuous batching has done its job") is neither recommended nor rejected.
+
 Two additions for how students write: a label before a colon ("Don't: int4 ...") sets the status
 of what the rest names, and an elliptical clause with no concept of its own ("..., but not yet",
 "so not that") re-judges what the sentence named before it.
@@ -20,7 +23,7 @@ from regime.core.errors import RegimeError
 from regime.core.yamlsrc import load_yaml
 from regime.engine.grading.concepts import Concepts, Match
 
-STATUSES = ("affirmed", "negated", "deferred", "hypothetical", "possible", "attributed")
+STATUSES = ("affirmed", "negated", "deferred", "hypothetical", "possible", "attributed", "historical")
 CONTEXT_FILE = "context.yaml"
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 _CLAUSE = re.compile(r"[.;:,!?()\[\]—–|]|\s-\s|\"|“|”")
@@ -40,14 +43,17 @@ class Triggers:
     forward: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
     backward: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
     terminators: frozenset[str] = frozenset()
+    contrast: frozenset[str] = frozenset()      # terminators that turn the argument ("but", not "so")
     elliptical: frozenset[str] = frozenset()    # words that may follow a trigger in an elliptical clause
     asides: tuple[Phrase, ...] = ()              # openers of items that comment on the fixes
     labels: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
     readings: frozenset[str] = frozenset()      # "the profile says ...": the student's own reading
     anaphora: frozenset[str] = frozenset()      # "I'd skip it": words that point back to the last sentence
+    recommend: tuple[Phrase, ...] = ()           # in prose, what makes an affirmed lever a recommendation
     max_levers: int = 3          # per sentence; more is a list, not a commitment
     max_regimes: int = 2         # per Regime section
     max_fixes: int = 6           # per answer; more is a list, not a commitment
+    menu_share: float = 1.0      # an affirmed list mostly the key's fixes is its menu (score.py)
     confidence: dict[str, float] = field(default_factory=dict)   # status -> how sure the reading is
     review_below: float = 0.6
     _first: dict[str, list[tuple[str, Phrase, bool]]] = field(default_factory=dict)
@@ -75,6 +81,7 @@ class Judged:
     sentence: str
     clause: int = 0
     clause_text: str = ""
+    listed_as: str = ""    # a listed lever's own status: an affirmed list may be the key's menu
 
 
 def load_triggers(path: Path, concepts: Concepts) -> Triggers:
@@ -95,15 +102,18 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
         t.forward[status] = phrases(body.get("forward"))
         t.backward[status] = phrases(body.get("backward"))
     t.terminators = frozenset(w for p in phrases(raw.get("terminators")) for w in p)
+    t.contrast = frozenset(w for p in phrases(raw.get("contrast")) for w in p) & t.terminators
     t.elliptical = frozenset(w for p in phrases(raw.get("elliptical")) for w in p)
     t.asides = phrases(raw.get("asides"))
     t.labels = {s: phrases(v) for s, v in (raw.get("labels") or {}).items()}
     t.readings = frozenset(w for p in phrases(raw.get("readings")) for w in p)
     t.anaphora = frozenset(w for p in phrases(raw.get("anaphora")) for w in p)
+    t.recommend = phrases(raw.get("recommend"))
     commit = raw.get("commit") or {}
     t.max_levers = int(commit.get("max_levers_per_sentence", t.max_levers))
     t.max_regimes = int(commit.get("max_regimes", t.max_regimes))
     t.max_fixes = int(commit.get("max_fixes", t.max_fixes))
+    t.menu_share = float(commit.get("menu_share", t.menu_share))
     t.confidence = {str(k): float(v) for k, v in (raw.get("confidence") or {}).items()}
     t.review_below = float(raw.get("review_below", t.review_below))
     return t
@@ -122,7 +132,7 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
             continue
         levers = {j.match.concepts for j in found if j.match.kind == "lever"}   # 'quantization' is one
         if len(levers) > t.max_levers:
-            found = [Judged(j.match, "listed", j.sentence, j.clause, j.clause_text) for j in found]
+            found = [Judged(j.match, "listed", j.sentence, j.clause, j.clause_text, j.status) for j in found]
         out += found
         last = found
     return out
@@ -161,6 +171,8 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
         triggers = _triggers(ws, t)
         for m in matches:
             status = _status(ws, m.start, len(concepts.words(m.phrase)) or 1, t, triggers)
+            if status == "historical" and m.kind != "lever":   # "already compute-bound" is a verdict
+                status = "affirmed"
             if status == "affirmed":
                 status = carried or label_status or status
             j = Judged(m, status, sentence, first + n, clause)
@@ -194,16 +206,18 @@ def _label(concepts: Concepts, t: Triggers, sentence: str) -> tuple[str | None, 
 def _opening(ws: list[str], t: Triggers, contrast: bool) -> str | None:
     """The status of a trigger that opens the clause. With `contrast`, only an elliptical clause
     counts: one that opens with a contrast word ("but not for TTFT"), or is the trigger with only
-    `elliptical` words after it ("not yet", "maybe then"): "not ITL" names something else."""
+    `elliptical` or pointing-back words after it ("not yet", "maybe then", "so not that"): "not
+    ITL" names something else, and "so no 40 GB allocation" is a consequence, not a verdict."""
     i = 0
     while i < len(ws) and ws[i] in t.terminators:
         i += 1
+    turned = i > 0 and ws[0] in t.contrast
     rest = tuple(ws[i:])
     best: str | None = None
     best_len = 0
     for status in t.priority:
         for p in (*t.forward.get(status, ()), *t.backward.get(status, ()), *t.labels.get(status, ())):
-            if contrast and not (i > 0 or set(rest[len(p):]) <= t.elliptical):
+            if contrast and not (turned or set(rest[len(p):]) <= t.elliptical | t.anaphora):
                 continue
             if rest[:len(p)] == p and (best is None or len(p) > best_len
                                        or (len(p) == best_len and t.rank(status) < t.rank(best))):
@@ -253,6 +267,17 @@ def hedges_between(concepts: Concepts, t: Triggers, sentence: str) -> bool:
     the student weighs alternatives and commits to neither."""
     opened = [_opening(concepts.words(c), t, contrast=False) for c in _CLAUSE.split(sentence) if c.strip()]
     return opened.count("possible") > 1
+
+
+def recommends(words: list[str], t: Triggers) -> bool:
+    """Whether a sentence of prose recommends ('I'd start with', 'the fix is', 'use', 'first, ...')
+    rather than describes ('int4 shrinks bytes', 'continuous batching has done its job')."""
+    return any(tuple(words[i:i + len(p)]) == p for p in t.recommend for i in range(len(words)))
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences `judge` reads, in order."""
+    return _SENTENCE.split(text)
 
 
 def negates(words: list[str], t: Triggers) -> bool:

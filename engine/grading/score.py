@@ -58,7 +58,8 @@ class _Read:
 def score(answer: Answer, key: Key, rubric: Rubric, concepts: Concepts | None = None) -> Scored:
     """Points per part and named penalties. A wrong side (a trap recommended, a key fix
     rejected) earns its item nothing and costs its penalty besides, as the blind grades charge it."""
-    read = _read(answer, key)
+    t = concepts.context if concepts is not None else None
+    read = _read(answer, key, t.menu_share if t is not None else 1.0)
     if concepts is not None and concepts.reasons is not None:
         read.reasons = reasons.states(answer, key, concepts, rubric.evidence.relative_tolerance)
     wrong = _wrong_sides(answer, key, read)
@@ -130,7 +131,7 @@ def _resolve(m: Mention, key: Key, part: str, read: _Read) -> tuple[str, ...]:
     return ()
 
 
-def _read(a: Answer, key: Key) -> _Read:
+def _read(a: Answer, key: Key, menu_share: float) -> _Read:
     read = _Read()
     for m in a.fixes:
         for c in _resolve(m, key, "fixes", read):
@@ -148,11 +149,27 @@ def _read(a: Answer, key: Key) -> _Read:
                 target.append(c)
                 if verdict == "reject":   # "not yet; once ..., int8 would be worth it": a rejection?
                     read.unsure.append((m.line, m.written))
+    for group in a.listed:
+        _menu(group, key, read, menu_share)
     for c, verdict in a.verdicts.items():
         target = read.fixes if verdict == "fix" else read.rejects
         if c not in target:
             target.append(c)
     return read
+
+
+def _menu(group: list[Mention], key: Key, read: _Read, share: float) -> None:
+    """A sentence that recommends more levers than one commits to ('attack compute: fp8 GEMMs,
+    fused attention, better tiling, speculative decoding or a smaller model'): the key's own
+    menu when it names none the key rejects and is mostly (`share`) the key's fixes, so they
+    count, in the order written; otherwise it is a keyword list and commits to nothing."""
+    levers = [c for m in group for c in _resolve(m, key, "fixes", read)]
+    verdicts = [_verdict(key, c) for c in levers]
+    fixes = verdicts.count("fix")
+    if "reject" in verdicts or fixes < 2 or fixes < share * len(group):
+        return
+    read.fixes += [c for c, v in zip(levers, verdicts, strict=True)
+                   if v == "fix" and c not in read.fixes and c not in read.rejects]
 
 
 def _wrong_sides(a: Answer, key: Key, read: _Read) -> list[tuple[str, str]]:

@@ -13,7 +13,7 @@ from typing import Any
 from regime.core.errors import RegimeError, did_you_mean
 from regime.engine.grading.answer import SENTENCE, Answer, Mention, read_text
 from regime.engine.grading.concepts import Concepts, clauses
-from regime.engine.grading.context import Judged, hedges_between, judge, negates
+from regime.engine.grading.context import Judged, hedges_between, judge, negates, recommends, sentences
 from regime.engine.grading.figures import unreadable_numbers
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.+?)\s*#*\s*$")
@@ -248,12 +248,39 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
             a.rejects.append(mention)
         elif section == "reject":
             continue
+        elif j.status == "affirmed" and section == PROSE and not _recommended(concepts, text, j.sentence):
+            a.statuses.append((line, "mentioned", j.sentence.strip()))
+            continue
         elif j.status == "affirmed":
             a.fixes.append(mention)
         elif j.status in ("deferred", "hypothetical"):
             a.deferred.append(mention)
+        elif j.status == "listed" and j.listed_as == "affirmed" and j.match.kind == "lever":
+            _list_into(a, mention, j.sentence)
         a.statuses.append((line, j.status, j.sentence.strip()))
     return bool(judged)
+
+
+def _recommended(concepts: Concepts, paragraph: str, sentence: str) -> bool:
+    """Prose recommends a lever in its own sentence ('I'd start with torch.compile'), or in the
+    sentence before that names nothing ('The obvious move is to stop serving one request at a
+    time. With continuous batching the weight read is shared ...'); otherwise it describes it."""
+    t = concepts.context
+    if t is None or recommends(concepts.words(sentence), t):
+        return True
+    said = sentences(paragraph)
+    i = next((k for k, s in enumerate(said) if s == sentence), 0)
+    return i > 0 and recommends(concepts.words(said[i - 1]), t) and not any(
+        concepts.find(k, said[i - 1]) for k in ("lever", "claim"))
+
+
+def _list_into(a: Answer, mention: Mention, sentence: str) -> None:
+    """A lever of an affirmed sentence that names too many to commit to: kept with the others of
+    its sentence, for the key to judge the list as a whole (score.py)."""
+    group = a.listed[-1] if a.listed and a.listed[-1][0].reason == sentence else None
+    if group is None:
+        a.listed.append(group := [])
+    group.append(Mention(mention.concepts, mention.written, mention.line, mention.kind, sentence))
 
 
 def _profile_entry(concepts: Concepts, j: Judged) -> bool:
