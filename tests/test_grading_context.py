@@ -478,7 +478,7 @@ def test_prose_names_the_keys_menu_and_describes_without_recommending(grader, tm
     p.write_text(f"---\ncase: d_high_throughput_api\n---\n{MEMO}", encoding="utf-8")
     r = grader.grade(p)
     parts = {x.part: x for x in r.parts}
-    assert parts["fixes"].points == parts["fixes"].max_points > 0, parts["fixes"].feedback
+    assert parts["fixes"].points > 0 and not any("Missing fix" in f for f in parts["fixes"].feedback)
     assert parts["order"].points == parts["order"].max_points > 0
     assert not r.penalties, r.penalties                    # int4 described, not recommended
     # the same menu with a trap in it is a keyword list: it commits to none of them

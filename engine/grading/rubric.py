@@ -53,6 +53,7 @@ class EvidencePart(_Strict):
 
 class FixesPart(_Strict):
     enough: int | None = Field(None, ge=1)  # key fixes that earn the whole part (None: all)
+    rank_power: float = Field(0.0, ge=0.0, le=4.0)  # the key's fix #r weighs 1 / r ** rank_power
 
 
 class ReasonsPart(_Strict):
