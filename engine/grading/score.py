@@ -299,7 +299,8 @@ def _fixes(read: _Read, key: Key, rubric: Rubric, charged: set[tuple[str, str]],
     hits = [i for i in want if i.id in read.fixes]
     enough = min(rubric.fixes.enough, len(want)) if rubric.fixes.enough else len(want)
     weight = {i.id: 1.0 / i.rank ** rubric.fixes.rank_power for i in want}   # the first fix matters most
-    credit = sorted((weight[i.id] * reasons.credit(read.reasons, i.id, rubric.reasons) for i in hits), reverse=True)
+    credit = sorted((weight[i.id] * reasons.credit(read.reasons, i.id, rubric.reasons) for i in hits),
+                    reverse=True)
     top = sorted(weight.values(), reverse=True)[:enough]
     out.share = min(1.0, sum(credit[:enough]) / sum(top)) if enough else 0.0
     out.feedback += reasons.feedback(read.reasons, hits, "fix", rubric.reasons)
