@@ -8,12 +8,13 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from regime.engine.grading import reasons
-from regime.engine.grading.answer import Answer, Mention
+from regime.engine.grading.answer import Answer
 from regime.engine.grading.concepts import Concepts
 from regime.engine.grading.figures import as_taught, matches
 from regime.engine.grading.key import Figure, Item, Key
 from regime.engine.grading.penalties import Applied, charge
 from regime.engine.grading.penalties import words as _name
+from regime.engine.grading.reading import Read, read_against
 from regime.engine.grading.rubric import PARTS, Rubric
 
 
@@ -43,23 +44,11 @@ class _Partial:
     feedback: list[str] = field(default_factory=list)
 
 
-@dataclass
-class _Read:
-    """What the answer says, with ambiguous wording resolved against the key: fixes in order,
-    rejections, endorsed claims, and a line for every mention that could not be credited."""
-
-    fixes: list[str] = field(default_factory=list)
-    rejects: list[str] = field(default_factory=list)
-    lines: dict[str, list[str]] = field(default_factory=dict)
-    reasons: dict[str, str] = field(default_factory=dict)    # concept -> right | wrong | none
-    unsure: list[tuple[int, str]] = field(default_factory=list)
-
-
 def score(answer: Answer, key: Key, rubric: Rubric, concepts: Concepts | None = None) -> Scored:
     """Points per part and named penalties. A wrong side (a trap recommended, a key fix
     rejected) earns its item nothing and costs its penalty besides, as the blind grades charge it."""
     t = concepts.context if concepts is not None else None
-    read = _read(answer, key, t.menu_share if t is not None else 1.0)
+    read = read_against(answer, key, t.menu_share if t is not None else 1.0)
     if concepts is not None and concepts.reasons is not None:
         read.reasons = reasons.states(answer, key, concepts, rubric.evidence.relative_tolerance)
     wrong = _wrong_sides(answer, key, read)
@@ -101,78 +90,7 @@ def _regime_name(value: str | None) -> str:
     return value.replace("_", "-") if value else ""
 
 
-# ---- reading against the key -----------------------------------------------------------------------
-
-def _verdict(key: Key, concept: str) -> str | None:
-    if any(i.id == concept for i in key.fixes):
-        return "fix"
-    if any(i.id == concept for i in key.rejects):
-        return "reject"
-    return None
-
-
-def _resolve(m: Mention, key: Key, part: str, read: _Read) -> tuple[str, ...]:
-    """The levers a mention credits. Generic wording ("quantization", "batching") is credited
-    when every reading the key has a verdict on gets the same verdict; only readings that
-    differ in the key make it ambiguous, and then the line says why."""
-    if len(m.concepts) == 1:
-        return m.concepts
-    judged = {c: _verdict(key, c) for c in m.concepts}
-    with_verdict = [c for c, v in judged.items() if v]
-    if not with_verdict:
-        return ()
-    if len({judged[c] for c in with_verdict}) == 1:
-        return tuple(with_verdict)
-    said = " or ".join(f"{_name(c)} (which the key {'recommends' if judged[c] == 'fix' else 'rejects'})"
-                       for c in with_verdict)
-    read.lines.setdefault(part, []).append(
-        f"line {m.line}: '{m.written}' could mean {said}; the two readings get opposite verdicts here, "
-        "so it is not credited: name the lever you mean")
-    return ()
-
-
-def _read(a: Answer, key: Key, menu_share: float) -> _Read:
-    read = _Read()
-    for m in a.fixes:
-        for c in _resolve(m, key, "fixes", read):
-            if c not in read.fixes:
-                read.fixes.append(c)
-    for m in a.rejects:
-        for c in _resolve(m, key, "rejections", read):
-            if c not in read.rejects:
-                read.rejects.append(c)
-    for m in a.deferred:   # "then, not before": a later step of the key's, or one it rejects for now
-        for c in _resolve(m, key, "fixes", read):
-            verdict = _verdict(key, c)
-            target = read.fixes if verdict == "fix" else read.rejects if verdict == "reject" else None
-            if target is not None and c not in read.fixes and c not in read.rejects:
-                target.append(c)
-                if verdict == "reject":   # "not yet; once ..., int8 would be worth it": a rejection?
-                    read.unsure.append((m.line, m.written))
-    for group in a.listed:
-        _menu(group, key, read, menu_share)
-    for c, verdict in a.verdicts.items():
-        target = read.fixes if verdict == "fix" else read.rejects
-        if c not in target:
-            target.append(c)
-    return read
-
-
-def _menu(group: list[Mention], key: Key, read: _Read, share: float) -> None:
-    """A sentence that recommends more levers than one commits to ('attack compute: fp8 GEMMs,
-    fused attention, better tiling, speculative decoding or a smaller model'): the key's own
-    menu when it names none the key rejects and is mostly (`share`) the key's fixes, so they
-    count, in the order written; otherwise it is a keyword list and commits to nothing."""
-    levers = [c for m in group for c in _resolve(m, key, "fixes", read)]
-    verdicts = [_verdict(key, c) for c in levers]
-    fixes = verdicts.count("fix")
-    if "reject" in verdicts or fixes < 2 or fixes < share * len(group):
-        return
-    read.fixes += [c for c, v in zip(levers, verdicts, strict=True)
-                   if v == "fix" and c not in read.fixes and c not in read.rejects]
-
-
-def _wrong_sides(a: Answer, key: Key, read: _Read) -> list[tuple[str, str]]:
+def _wrong_sides(a: Answer, key: Key, read: Read) -> list[tuple[str, str]]:
     fixes = {i.id for i in key.fixes}
     rejects = {i.id for i in key.rejects}
     wrong = [("recommends", c) for c in read.fixes if c in rejects]
@@ -282,7 +200,7 @@ def _wrong_value(a: Answer, f: Figure, concepts: Concepts | None) -> bool | str:
     return False
 
 
-def _fixes(read: _Read, key: Key, rubric: Rubric, charged: set[tuple[str, str]],
+def _fixes(read: Read, key: Key, rubric: Rubric, charged: set[tuple[str, str]],
            concepts: Concepts | None) -> _Partial:
     if not key.fixes:
         return _Partial(None)
@@ -324,7 +242,7 @@ def _bound(bound: str, concepts: Concepts | None) -> str:
     return f" (bound: {'; '.join(parts)})"
 
 
-def _order(read: _Read, key: Key) -> _Partial:
+def _order(read: Read, key: Key) -> _Partial:
     """Pairwise (Kendall-style) agreement with the key's priority order over the fixes given."""
     if len(key.fixes) < 2:
         return _Partial(None)
@@ -341,7 +259,7 @@ def _order(read: _Read, key: Key) -> _Partial:
     return out
 
 
-def _rejections(read: _Read, key: Key, rubric: Rubric, charged: set[tuple[str, str]]) -> _Partial:
+def _rejections(read: Read, key: Key, rubric: Rubric, charged: set[tuple[str, str]]) -> _Partial:
     """The rejections the worked solution asks for earn the part (`_asked`); the engine's other
     rejections are optional credit: they make up for a missing one and never cost a point. A
     trap the answer falls into earns nothing here, and its penalty besides: the blind grades take
@@ -368,7 +286,7 @@ def _asked(item: Item, key: Key, rubric: Rubric) -> bool:
     return item.id in key.verdicts or any(item.rule in rules for rules in named)
 
 
-def _proposals(a: Answer, read: _Read, key: Key) -> _Partial:
+def _proposals(a: Answer, read: Read, key: Key) -> _Partial:
     """Verdicts on the case's proposals that the fixes and rejections parts do not already grade."""
     graded = {i.id for i in [*key.fixes, *key.rejects]}
     owed = {p: v for p, v in key.verdicts.items() if v != "none" and p not in graded}

@@ -1,0 +1,92 @@
+"""What an answer says, read against the key: generic wording resolved to the levers the key
+has a verdict on, deferred steps placed where the key puts them, a sentence naming the key's
+whole menu credited as its fixes. Scoring (score.py) then weighs what this finds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from regime.engine.grading.answer import Answer, Mention
+from regime.engine.grading.key import Key
+from regime.engine.grading.penalties import words as _name
+
+
+@dataclass
+class Read:
+    """What the answer says, with ambiguous wording resolved against the key: fixes in order,
+    rejections, endorsed claims, and a line for every mention that could not be credited."""
+
+    fixes: list[str] = field(default_factory=list)
+    rejects: list[str] = field(default_factory=list)
+    lines: dict[str, list[str]] = field(default_factory=dict)
+    reasons: dict[str, str] = field(default_factory=dict)    # concept -> right | wrong | none
+    unsure: list[tuple[int, str]] = field(default_factory=list)
+
+
+def verdict(key: Key, concept: str) -> str | None:
+    if any(i.id == concept for i in key.fixes):
+        return "fix"
+    if any(i.id == concept for i in key.rejects):
+        return "reject"
+    return None
+
+
+def _resolve(m: Mention, key: Key, part: str, read: Read) -> tuple[str, ...]:
+    """The levers a mention credits. Generic wording ("quantization", "batching") is credited
+    when every reading the key has a verdict on gets the same verdict; only readings that
+    differ in the key make it ambiguous, and then the line says why."""
+    if len(m.concepts) == 1:
+        return m.concepts
+    judged = {c: verdict(key, c) for c in m.concepts}
+    with_verdict = [c for c, v in judged.items() if v]
+    if not with_verdict:
+        return ()
+    if len({judged[c] for c in with_verdict}) == 1:
+        return tuple(with_verdict)
+    said = " or ".join(f"{_name(c)} (which the key {'recommends' if judged[c] == 'fix' else 'rejects'})"
+                       for c in with_verdict)
+    read.lines.setdefault(part, []).append(
+        f"line {m.line}: '{m.written}' could mean {said}; the two readings get opposite verdicts here, "
+        "so it is not credited: name the lever you mean")
+    return ()
+
+
+def read_against(a: Answer, key: Key, menu_share: float) -> Read:
+    read = Read()
+    for m in a.fixes:
+        for c in _resolve(m, key, "fixes", read):
+            if c not in read.fixes:
+                read.fixes.append(c)
+    for m in a.rejects:
+        for c in _resolve(m, key, "rejections", read):
+            if c not in read.rejects:
+                read.rejects.append(c)
+    for m in a.deferred:   # "then, not before": a later step of the key's, or one it rejects for now
+        for c in _resolve(m, key, "fixes", read):
+            said = verdict(key, c)
+            target = read.fixes if said == "fix" else read.rejects if said == "reject" else None
+            if target is not None and c not in read.fixes and c not in read.rejects:
+                target.append(c)
+                if said == "reject":   # "not yet; once ..., int8 would be worth it": a rejection?
+                    read.unsure.append((m.line, m.written))
+    for group in a.listed:
+        _menu(group, key, read, menu_share)
+    for c, given in a.verdicts.items():
+        target = read.fixes if given == "fix" else read.rejects
+        if c not in target:
+            target.append(c)
+    return read
+
+
+def _menu(group: list[Mention], key: Key, read: Read, share: float) -> None:
+    """A sentence that recommends more levers than one commits to ('attack compute: fp8 GEMMs,
+    fused attention, better tiling, speculative decoding or a smaller model'): the key's own
+    menu when it names none the key rejects and is mostly (`share`) the key's fixes, so they
+    count, in the order written; otherwise it is a keyword list and commits to nothing."""
+    levers = [c for m in group for c in _resolve(m, key, "fixes", read)]
+    verdicts = [verdict(key, c) for c in levers]
+    fixes = verdicts.count("fix")
+    if "reject" in verdicts or fixes < 2 or fixes < share * len(group):
+        return
+    read.fixes += [c for c, v in zip(levers, verdicts, strict=True)
+                   if v == "fix" and c not in read.fixes and c not in read.rejects]
