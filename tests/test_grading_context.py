@@ -486,3 +486,21 @@ def test_prose_names_the_keys_menu_and_describes_without_recommending(grader, tm
                  encoding="utf-8")
     parts = {x.part: x for x in grader.grade(p).parts}
     assert parts["fixes"].points == 0
+
+
+def test_a_hedged_fix_earns_part_of_its_credit_and_orders_nothing(grader, tmp_path):
+    """sealed4 e.s66: 'CUDA graphs could help', 'torch.compile might also reduce kernel count'."""
+    body = ("## Regime\n{regime} overhead-bound: 14% bandwidth and 3% FLOPs, so nothing is saturated.\n\n"
+            "## Fixes\n1. CUDA graphs {verb}, the gaps are launch latency.\n"
+            "2. torch.compile {verb} by cutting the kernel count.\n")
+    parts = {}
+    for name, regime, verb in (("sure", "It is", "will remove them"), ("hedged", "Probably", "could help")):
+        p = tmp_path / f"{name}.md"
+        text = "---\ncase: e_doesnt_add_up\n---\n" + body.format(regime=regime, verb=verb)
+        p.write_text(text, encoding="utf-8")
+        parts[name] = {x.part: x for x in grader.grade(p).parts}
+    sure, hedged = parts["sure"], parts["hedged"]
+    assert 0 < hedged["fixes"].points < sure["fixes"].points
+    assert hedged["order"].points == 0 < sure["order"].points
+    assert 0 < hedged["regime"].points < sure["regime"].points
+    assert any(f.startswith("Hedged: cuda graphs") for f in hedged["fixes"].feedback)

@@ -46,6 +46,7 @@ class Answer:
     case: str
     student: str | None = None
     regime: str | None = None
+    regime_hedged: bool = False    # "probably bandwidth-bound, I think": named, not committed to
     nominal_regime: str | None = None
     named: dict[str, tuple[Quantity, int]] = field(default_factory=dict)   # figure name -> value
     numbers: list[Said] = field(default_factory=list)                       # every number given
@@ -58,6 +59,7 @@ class Answer:
     unread: list[tuple[str, str]] = field(default_factory=list)     # (part, why an item did not count)
     deferred: list[Mention] = field(default_factory=list)  # "then, not before": placed by the key
     listed: list[list[Mention]] = field(default_factory=list)  # affirmed sentences naming too many levers
+    hedged: list[Mention] = field(default_factory=list)   # "CUDA graphs could help": a fix not committed to
     statuses: list[tuple[int, str, str]] = field(default_factory=list)   # (line, status, sentence)
     regimes_named: set[str] = field(default_factory=set)
 

@@ -21,6 +21,7 @@ class Read:
     lines: dict[str, list[str]] = field(default_factory=dict)
     reasons: dict[str, str] = field(default_factory=dict)    # concept -> right | wrong | none
     unsure: list[tuple[int, str]] = field(default_factory=list)
+    hedged: set[str] = field(default_factory=set)   # key fixes given only with a hedge
 
 
 def verdict(key: Key, concept: str) -> str | None:
@@ -69,6 +70,11 @@ def read_against(a: Answer, key: Key, menu_share: float) -> Read:
                 target.append(c)
                 if said == "reject":   # "not yet; once ..., int8 would be worth it": a rejection?
                     read.unsure.append((m.line, m.written))
+    for m in a.hedged:   # "torch.compile might also reduce kernel count": part of a key fix
+        for c in _resolve(m, key, "fixes", read):
+            if verdict(key, c) == "fix" and c not in read.fixes and c not in read.rejects:
+                read.fixes.append(c)
+                read.hedged.add(c)
     for group in a.listed:
         _menu(group, key, read, menu_share)
     for c, given in a.verdicts.items():

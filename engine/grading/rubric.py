@@ -33,6 +33,7 @@ class Penalty(_Strict):
 
 class RegimePart(_Strict):
     nominal_share: float = Field(0.25, ge=0, le=1)
+    hedged: float = Field(1.0, ge=0, le=1)     # of the verdict's share, when it is only hedged
 
 
 class Supporting(_Strict):
@@ -54,6 +55,7 @@ class EvidencePart(_Strict):
 class FixesPart(_Strict):
     enough: int | None = Field(None, ge=1)  # key fixes that earn the whole part (None: all)
     rank_power: float = Field(0.0, ge=0.0, le=4.0)  # the key's fix #r weighs 1 / r ** rank_power
+    hedged: float = Field(0.0, ge=0.0, le=1.0)      # share of a key fix's credit when only hedged
 
 
 class ReasonsPart(_Strict):

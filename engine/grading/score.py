@@ -108,7 +108,7 @@ def _regime(a: Answer, key: Key, rubric: Rubric) -> _Partial:
     share = 0.0
     out = _Partial(0.0)
     if a.regime == key.regime:
-        share += 1 - ns
+        share += (1 - ns) * (rubric.regime.hedged if a.regime_hedged else 1.0)
     elif a.regime is None:
         out.feedback.append(f"Regime: I could not find which regime you name; the key says "
                             f"{_regime_name(key.regime)}: {key.regime_because}")
@@ -217,11 +217,14 @@ def _fixes(read: Read, key: Key, rubric: Rubric, charged: set[tuple[str, str]],
     hits = [i for i in want if i.id in read.fixes]
     enough = min(rubric.fixes.enough, len(want)) if rubric.fixes.enough else len(want)
     weight = {i.id: 1.0 / i.rank ** rubric.fixes.rank_power for i in want}   # the first fix matters most
-    credit = sorted((weight[i.id] * reasons.credit(read.reasons, i.id, rubric.reasons) for i in hits),
-                    reverse=True)
+    hedge = {i.id: rubric.fixes.hedged if i.id in read.hedged else 1.0 for i in hits}
+    credit = sorted((weight[i.id] * hedge[i.id] * reasons.credit(read.reasons, i.id, rubric.reasons)
+                     for i in hits), reverse=True)
     top = sorted(weight.values(), reverse=True)[:enough]
     out.share = min(1.0, sum(credit[:enough]) / sum(top)) if enough else 0.0
     out.feedback += reasons.feedback(read.reasons, hits, "fix", rubric.reasons)
+    out.feedback += [f"Hedged: {_name(i.id)} is a fix the key commits to; you only say it might help: "
+                     f"{i.because}" for i in hits if i.id in read.hedged and rubric.fixes.hedged < 1]
     if len(hits) < enough:
         for item in want:
             if item.id not in read.fixes and item.id not in read.rejects:
@@ -247,7 +250,7 @@ def _order(read: Read, key: Key) -> _Partial:
     if len(key.fixes) < 2:
         return _Partial(None)
     rank = {i.id: i.rank for i in key.fixes}
-    given = [c for c in read.fixes if c in rank]
+    given = [c for c in read.fixes if c in rank and c not in read.hedged]   # a hedge orders nothing
     pairs = list(combinations(given, 2))
     if not pairs:
         return _Partial(0.0, ["Order: give at least two of the key's fixes, in priority order"])

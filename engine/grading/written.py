@@ -202,8 +202,8 @@ def _regimes(a: Answer, concepts: Concepts, text: str) -> None:
             continue
         if concepts.is_nominal(j.clause_text, j.match.phrase, concepts.context.terminators):
             a.nominal_regime = a.nominal_regime or j.match.concepts[0]
-        else:
-            a.regime = a.regime or j.match.concepts[0]
+        elif a.regime is None:
+            a.regime, a.regime_hedged = j.match.concepts[0], j.status == "possible"
     if a.regime is None and len(a.regimes_named) == 1:   # "this should be compute-bound. It is one."
         a.regime = a.nominal_regime
 
@@ -255,6 +255,8 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
             a.fixes.append(mention)
         elif j.status in ("deferred", "hypothetical"):
             a.deferred.append(mention)
+        elif j.status == "possible":
+            a.hedged.append(mention)
         elif j.status == "listed" and j.listed_as == "affirmed" and j.match.kind == "lever":
             _list_into(a, mention, j.sentence)
         a.statuses.append((line, j.status, j.sentence.strip()))
