@@ -105,16 +105,31 @@ HEDGED = ("---\ncase: a_chatbot\nstudent: h\n---\n## Regime\nBandwidth-bound.\n\
           "may not be much to batch.\n")   # answers/sealed2/a_chatbot.s46_hedged.md, line 12
 
 
-def test_a_hedged_reading_marks_the_submission_for_review_in_every_format(grader, tmp_path):
-    from regime.engine.grading import output
+UNREAD = ("---\ncase: a_chatbot\nstudent: h\n---\n## Regime\nBandwidth-bound.\n\n## Fixes\n"
+          "- Rewrite the kernels with vectorized loads to reach higher bandwidth.\n")   # sealed5 e.s80
+
+
+def test_a_hedge_is_a_decided_reading_and_needs_no_review_on_its_own(grader, tmp_path):
+    """A hedged fix is scored as the blind grades score it (part credit), so it is sure enough;
+    its confidence is still reported with the reading."""
     p = tmp_path / "hedged.md"
     p.write_text(HEDGED, encoding="utf-8")
     r = grader.grade(p)
-    assert r.needs_review and any("possible" in x and "Batching might help" in x for x in r.review)
+    hedge = next(x for x in r.readings if x["status"] == "possible")
+    assert "Batching might help" in hedge["sentence"] and 0.6 <= hedge["confidence"] < 1
+    assert not any("possible" in x for x in r.review)
+
+
+def test_an_unread_item_marks_the_submission_for_review_in_every_format(grader, tmp_path):
+    from regime.engine.grading import output
+    p = tmp_path / "unread.md"
+    p.write_text(UNREAD, encoding="utf-8")
+    r = grader.grade(p)
+    assert r.needs_review and any("unread" in x and "vectorized loads" in x for x in r.review)
     assert all(0.0 <= x["confidence"] <= 1.0 for x in r.readings) and r.readings
     assert '"needs_review": true' in output.to_json([r])
     row = output.to_csv([r]).splitlines()[1]
-    assert row.endswith(output.to_csv([r]).splitlines()[1].split(",")[-1]) and "Batching might help" in row
+    assert row.endswith(output.to_csv([r]).splitlines()[1].split(",")[-1]) and "vectorized loads" in row
     assert "Needs review" in output.gradescope(r)["output"]
     assert "Needs review" in output.prairielearn(r)["output"]
     assert "Needs review" in output.prairielearn(r)["message"]
@@ -250,15 +265,16 @@ def test_a_hedge_a_contrast_settles_needs_no_review(grader):
     assert r.graded and not any("Batching might help" in x for x in r.review), r.review
 
 
-def test_a_deferral_read_as_a_rejection_needs_review(grader, tmp_path):
+def test_a_deferral_read_as_a_rejection_is_reported_with_its_confidence(grader, tmp_path):
     """sealed2 c.s50: 'not yet; once TTFT is fixed, int8 would be worth doing' defers a lever the
-    key rejects; whether that is a rejection is the instructor's call."""
+    key rejects; it is read as the rejection for now, the blind grades' reading, and reported."""
     p = tmp_path / "c.md"
     p.write_text("---\ncase: c_document_summarizer\n---\n## Regime\nCompute-bound prefill.\n\n## Fixes\n"
                  "1. FlashAttention.\n2. Quantizing weights: not yet. Once TTFT is fixed, int8 weights would "
                  "be worth doing to bring ITL down further.\n", encoding="utf-8")
     r = grader.grade(p)
-    assert any("deferred_reject" in x for x in r.review), r.review
+    said = next(x for x in r.readings if x["status"] == "deferred_reject")
+    assert "quantizing" in said["sentence"] and said["confidence"] < 1
 
 
 def test_figures_from_another_case_need_review(grader, tmp_path):
@@ -504,3 +520,17 @@ def test_a_hedged_fix_earns_part_of_its_credit_and_orders_nothing(grader, tmp_pa
     assert hedged["order"].points == 0 < sure["order"].points
     assert 0 < hedged["regime"].points < sure["regime"].points
     assert any(f.startswith("Hedged: cuda graphs") for f in hedged["fixes"].feedback)
+
+
+def test_prose_and_partial_written_answers_are_queued_for_review(grader, tmp_path, monkeypatch):
+    """Where the grades differ most (issue 27's dev sets): answers without the template's headings,
+    and written answers scoring in the context file's review band."""
+    p = tmp_path / "memo.md"
+    p.write_text(f"---\ncase: d_high_throughput_api\n---\n{MEMO}", encoding="utf-8")
+    assert any(x.startswith("prose:") for x in grader.grade(p).review)
+    p.write_text(UNREAD.replace("- Rewrite the kernels with vectorized loads to reach higher bandwidth.",
+                                "- Continuous batching."), encoding="utf-8")
+    share = grader.grade(p).score / 100
+    for band, queued in (((share - 0.01, share + 0.01), True), ((share + 0.01, 1.0), False)):
+        monkeypatch.setattr(grader.concepts.context, "review_band", band)
+        assert any(x.startswith("partial:") for x in grader.grade(p).review) == queued, band

@@ -182,7 +182,9 @@ class Grader:
         result.notes = list(answer.notes)
         foreign = _looks_like_another_variant(answer, key)
         if self.concepts.context is not None:
-            rs = review.readings(answer, self.concepts.context, s.reasons, s.unsure, foreign)
+            full = frozenset(p.part for p in s.parts if p.points >= p.max_points)
+            rs = review.readings(answer, self.concepts.context, s.reasons, s.unsure, foreign, full,
+                                 s.score / s.max_score if s.max_score else None)
             result.readings = [asdict(x) for x in rs]
             result.review = review.queue(rs, self.concepts.context)
             result.needs_review = bool(result.review)

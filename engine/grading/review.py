@@ -20,17 +20,22 @@ class Reading:
 
 
 def readings(a: Answer, t: Triggers, reasons: dict[str, str] | None = None,
-             unsure: list[tuple[int, str]] | None = None, foreign: bool = False) -> list[Reading]:
+             unsure: list[tuple[int, str]] | None = None, foreign: bool = False,
+             full: frozenset[str] = frozenset(), share: float | None = None) -> list[Reading]:
     """Every status-bearing reading of the answer, every item it could not tie to a lever, every
     reason read as not the key's (`reasons`: key item -> right | wrong | none), every deferral of
     a lever the key rejects that was read as its rejection (`unsure`: line, words), and, with
     `foreign`, figures that mostly match none of the case's. In an answer read as a keyword list
-    an unreadable item is one more keyword: it is as sure as the list."""
+    an unreadable item is one more keyword: it is as sure as the list; in a part already at full
+    marks (`full`) it cannot move the score (`unread_moot`). The answer as a whole: read as prose
+    without the template's headings, or a written answer whose score (`share` of the maximum)
+    falls in `review_band`, the partial answers where instructors' grades differ most."""
     out = [Reading(line, status, t.confidence.get(status, 1.0), sentence)
            for line, status, sentence in dict.fromkeys(a.statuses)]
     listed = any(status == "listed" for _, status, _ in a.statuses)
-    for _, text in a.unread:
+    for part, text in a.unread:
         status = "guessed" if " as " in text and "I read" in text else "unread"
+        status = f"{status}_moot" if part in full else status
         sure = t.confidence.get(status, 1.0)
         out.append(Reading(0, status, max(sure, t.confidence.get("listed", sure)) if listed else sure, text))
     out += [Reading(0, "rejoined", t.confidence.get("rejoined", 1.0), n) for n in a.notes
@@ -39,6 +44,13 @@ def readings(a: Answer, t: Triggers, reasons: dict[str, str] | None = None,
             for c, state in sorted((reasons or {}).items()) if state == "wrong"]
     out += [Reading(line, "deferred_reject", t.confidence.get("deferred_reject", 1.0),
                     f"'{said}' deferred, read as rejected") for line, said in unsure or []]
+    if a.prose:
+        out.append(Reading(0, "prose", t.confidence.get("prose", 1.0),
+                           "written without the template's headings: read sentence by sentence"))
+    low, high = t.review_band
+    if share is not None and a.format == "markdown" and low <= share < high:
+        out.append(Reading(0, "partial", t.confidence.get("partial", 1.0),
+                           f"a partial answer ({share:.0%} of the points): where grades differ most"))
     if foreign:
         out.append(Reading(0, "foreign_figures", t.confidence.get("foreign_figures", 1.0),
                            "few of the figures match this case's: numbers from another case or variant?"))

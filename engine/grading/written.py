@@ -32,6 +32,7 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
     a = Answer(file, "markdown", str(meta["case"]),
                None if meta.get("student") is None else str(meta["student"]))
     sections = _sections(text, body_start, concepts, a) or _prose(text, body_start)
+    a.prose = PROSE in sections
     if not sections:
         raise RegimeError("the answer is empty: write it under the template's headings (## Regime, "
                           "## Evidence, ## Fixes, ## Reject, ## Ask) or as prose", file=file,
