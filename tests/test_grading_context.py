@@ -380,6 +380,8 @@ def test_prose_that_disputes_a_claim_without_naming_it_rejects_it(grader, tmp_pa
     ("Fix: FlashAttention, which keeps the scores on chip, so no 40 GB allocation and far less "
      "memory traffic.", "flash_attention", "affirmed"),
     ("Batching might help, so not that.", "raise_batch", "negated"),
+    # sealed5 c.s80: "it" in the next clause points at nothing the trigger refuses
+    ("Flash attention. Don't batch, it's TTFT.", "flash_attention", "affirmed"),
 ])
 def test_conditions_quotes_and_pronouns_of_real_prose(grader, text, concept, status):
     assert _statuses(grader, text).get(concept) == status, _statuses(grader, text)

@@ -130,7 +130,8 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
     last: list[Judged] = []
     for sentence in _SENTENCE.split(text):
         found = _sentence(concepts, t, kinds, sentence, len(out))
-        if not found and last and _refuses_it(concepts.words(sentence), t):   # "...; I'd skip it"
+        if not found and last and any(_refuses_it(concepts.words(c), t)   # "...; I'd skip it"
+                                      for c in _CLAUSE.split(sentence) if c.strip()):
             out[-len(last):] = last = [_as(j, "negated") for j in last]
             continue
         levers = {j.match.concepts for j in found if j.match.kind == "lever"}   # 'quantization' is one
@@ -146,7 +147,8 @@ def _as(j: Judged, status: str) -> Judged:
 
 
 def _refuses_it(ws: list[str], t: Triggers) -> bool:
-    """A sentence naming nothing that negates a word pointing back ('I'd skip it', 'avoid that')."""
+    """A clause naming nothing that negates a word pointing back ('I'd skip it', 'avoid that'); the
+    word must be in the trigger's own clause: "Don't batch, it's TTFT" refuses nothing before it."""
     return any(status == "negated" and forward and set(ws[end:end + 3]) & t.anaphora
                for status, _, end, forward in _triggers(ws, t))
 

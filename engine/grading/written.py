@@ -249,7 +249,7 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
             a.rejects.append(mention)
         elif section == "reject":
             continue
-        elif j.status == "affirmed" and section == PROSE and not _recommended(concepts, text, j.sentence):
+        elif j.status == "affirmed" and section == PROSE and not _recommended(concepts, text, j):
             a.statuses.append((line, "mentioned", j.sentence.strip()))
             continue
         elif j.status == "affirmed":
@@ -264,12 +264,15 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
     return bool(judged)
 
 
-def _recommended(concepts: Concepts, paragraph: str, sentence: str) -> bool:
-    """Prose recommends a lever in its own sentence ('I'd start with torch.compile'), or in the
-    sentence before that names nothing ('The obvious move is to stop serving one request at a
-    time. With continuous batching the weight read is shared ...'); otherwise it describes it."""
+def _recommended(concepts: Concepts, paragraph: str, j: Judged) -> bool:
+    """Prose recommends a lever in its own sentence ('I'd start with torch.compile'; 'Flash
+    attention.', the name alone, as a list item would), or in the sentence before that names
+    nothing ('The obvious move is to stop serving one request at a time. With continuous
+    batching the weight read is shared ...'); otherwise it describes it."""
     t = concepts.context
-    if t is None or recommends(concepts.words(sentence), t):
+    sentence = j.sentence
+    if t is None or recommends(concepts.words(sentence), t) or \
+            set(concepts.words(sentence)) <= set(concepts.words(j.match.phrase)):
         return True
     said = sentences(paragraph)
     i = next((k for k, s in enumerate(said) if s == sentence), 0)
