@@ -1541,9 +1541,10 @@ static unsigned int isNextMatch(ruleset *tree,
 
     if (currentAlpha->nextOffset) {
         unsigned int *nextHashset = &tree->nextPool[currentAlpha->nextOffset];
+        unsigned int length = NEXT_LENGTH(currentAlpha);
         for(unsigned int propertyIndex = 0; propertyIndex < currentObject->propertiesLength; ++propertyIndex) {
             jsonProperty *currentProperty = &currentObject->properties[propertyIndex];
-            for (unsigned int entry = currentProperty->hash & HASH_MASK; nextHashset[entry] != 0; entry = (entry + 1) % NEXT_BUCKET_LENGTH) {
+            for (unsigned int entry = currentProperty->hash & HASH_MASK; entry < length && nextHashset[entry] != 0; entry = NEXT_ENTRY(entry, length)) {
                 node *hashNode = &tree->nodePool[nextHashset[entry]];
                 if (currentProperty->hash == hashNode->value.a.expression.left.value.id.propertyNameHash) {
                     if (hashNode->value.a.expression.operator == OP_IALL || hashNode->value.a.expression.operator == OP_IANY) {
@@ -1814,9 +1815,10 @@ static unsigned int pushConjunctive(ruleset *tree,
     }
 
     // upstream's loop, for a node whose matches overflow the buffer
+    unsigned int length = NEXT_LENGTH(currentAlpha);
     for (unsigned int propertyIndex = 0; propertyIndex < jo->propertiesLength; ++propertyIndex) {
         jsonProperty *currentProperty = &jo->properties[propertyIndex];
-        for (unsigned int entry = currentProperty->hash & HASH_MASK; nextHashset[entry] != 0; entry = (entry + 1) % NEXT_BUCKET_LENGTH) {
+        for (unsigned int entry = currentProperty->hash & HASH_MASK; entry < length && nextHashset[entry] != 0; entry = NEXT_ENTRY(entry, length)) {
             node *hashNode = &tree->nodePool[nextHashset[entry]];
             if (currentProperty->hash == hashNode->value.a.expression.left.value.id.propertyNameHash) {
                 CHECK_RESULT(pushChild(tree, jo, currentProperty, hashNode, stack, top));

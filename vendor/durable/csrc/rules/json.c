@@ -32,6 +32,46 @@ static unsigned int getNumber(char *start, char **first, char **last, unsigned c
 static unsigned int getString(char *start, char **first, char **last);
 static unsigned int getStringAndHash(char *start, char **first, char **last, unsigned int *hash);
 
+// Regime patch 9: where each object or array ends, by where it starts, for the buffer being read
+// while remembering is on; an entry of an older generation is empty, so turning it on clears all.
+#define END_MEMO_LENGTH 32768
+static char *memoStart[END_MEMO_LENGTH];
+static char *memoLast[END_MEMO_LENGTH];
+static unsigned int memoGeneration[END_MEMO_LENGTH];
+static unsigned int generation = 0;
+static char remembering = 0;
+
+void jsonRememberEnds(char on) {
+    remembering = on;
+    if (on) {
+        ++generation;
+    }
+}
+
+static unsigned int memoSlot(char *start) {
+    return (unsigned int)(((size_t)start * 2654435761u) >> 7) % END_MEMO_LENGTH;
+}
+
+static char memoEnd(char *start, char **first, char **last) {
+    unsigned int slot = memoSlot(start);
+    if (!remembering || memoGeneration[slot] != generation || memoStart[slot] != start) {
+        return 0;
+    }
+    *first = start;
+    *last = memoLast[slot];
+    return 1;
+}
+
+static unsigned int remembered(char *start, char **last, unsigned int result) {
+    if (remembering && result == PARSE_OK) {
+        unsigned int slot = memoSlot(start);
+        memoStart[slot] = start;
+        memoLast[slot] = *last;
+        memoGeneration[slot] = generation;
+    }
+    return result;
+}
+
 unsigned int readNextName(char *start, char **first, char **last, unsigned int *hash) {
     unsigned char state = ST_OBJECT_SEEK;
     while(start[0] != '\0') {
@@ -194,11 +234,16 @@ static unsigned int getValue(char *start, char **first, char **last, unsigned ch
             }
         } else if (start[0] == '{') {
             *type = JSON_OBJECT;
-            unsigned int result = getObject(start, first, last);
-            return result; 
+            if (memoEnd(start, first, last)) {
+                return PARSE_OK;
+            }
+            return remembered(start, last, getObject(start, first, last));
         } else if (start[0] == '[') {
             *type = JSON_ARRAY;
-            return getArray(start, first, last);
+            if (memoEnd(start, first, last)) {
+                return PARSE_OK;
+            }
+            return remembered(start, last, getArray(start, first, last));
         } else if (!IS_WHITESPACE(start[0])) {
             return ERR_PARSE_STRING;
         } 

@@ -145,6 +145,7 @@ static unsigned int storeAlpha(ruleset *tree,
     (*newNode)->value.a.betaListOffset = 0;
     (*newNode)->value.a.nextOffset = 0;
     (*newNode)->value.a.childListOffset = 0;
+    (*newNode)->value.a.nextLength = 0;
     return RULES_OK;
 }
 
@@ -174,9 +175,22 @@ static unsigned int ensureArrayHashset(ruleset *tree, node *newNode) {
 
 static unsigned int ensureNextHashset(ruleset *tree, node *newNode) {
     if (!newNode->value.a.nextOffset) {
-        return allocateNext(tree, NEXT_BUCKET_LENGTH, &newNode->value.a.nextOffset);
+        newNode->value.a.nextLength = NEXT_BUCKET_START;
+        return allocateNext(tree, NEXT_BUCKET_START, &newNode->value.a.nextOffset);
     }
 
+    return RULES_OK;
+}
+
+// Regime patch 8: a short hashset whose probe reached its end becomes a full one, its slots copied
+// to the same places, so what the full set would hold and in which slot is unchanged.
+static unsigned int growNextHashset(ruleset *tree, node *alphaNode) {
+    unsigned int offset;
+    CHECK_RESULT(allocateNext(tree, NEXT_BUCKET_LENGTH, &offset));
+    memcpy(&tree->nextPool[offset], &tree->nextPool[alphaNode->value.a.nextOffset],
+           alphaNode->value.a.nextLength * sizeof(unsigned int));
+    alphaNode->value.a.nextOffset = offset;
+    alphaNode->value.a.nextLength = 0;
     return RULES_OK;
 }
 
@@ -789,6 +803,7 @@ static unsigned int linkAlpha(ruleset *tree,
         parentNextList[entry] = nextOffset;
     } else {
         unsigned int *parentNext = NULL;
+        unsigned int length = NEXT_BUCKET_LENGTH;
         if ((parentAlpha->value.a.expression.operator == OP_IALL || parentAlpha->value.a.expression.operator == OP_IANY) && linkToArray) {
             CHECK_RESULT(ensureArrayHashset(tree, 
                                                 parentAlpha));
@@ -799,13 +814,19 @@ static unsigned int linkAlpha(ruleset *tree,
                                            parentAlpha));
 
             parentNext = &tree->nextPool[parentAlpha->value.a.nextOffset];
+            length = NEXT_LENGTH(&parentAlpha->value.a);
         }
 
         unsigned int hash = nextNode->value.a.expression.left.value.id.propertyNameHash;
-        for (entry = hash & HASH_MASK; parentNext[entry] != 0; entry = (entry + 1) % NEXT_BUCKET_LENGTH) {
-            if ((entry + 1) % NEXT_BUCKET_LENGTH == (hash & HASH_MASK)) {
+        for (entry = hash & HASH_MASK; entry < length && parentNext[entry] != 0; entry = NEXT_ENTRY(entry, length)) {
+            if (length == NEXT_BUCKET_LENGTH && (entry + 1) % NEXT_BUCKET_LENGTH == (hash & HASH_MASK)) {
                 return ERR_RULE_LIMIT_EXCEEDED;
             }
+        }
+
+        if (entry == length) {   // a short set's probe ran off its end (Regime patch 8)
+            CHECK_RESULT(growNextHashset(tree, parentAlpha));
+            parentNext = &tree->nextPool[parentAlpha->value.a.nextOffset];
         }
 
         parentNext[entry] = nextOffset;
@@ -970,7 +991,8 @@ static unsigned int findAlpha(ruleset *tree,
     unsigned int *parentNext;
     if (parent->value.a.nextOffset) {
         parentNext = &tree->nextPool[parent->value.a.nextOffset];
-        for (entry = hash & HASH_MASK; parentNext[entry] != 0; entry = (entry + 1) % NEXT_BUCKET_LENGTH) {
+        unsigned int length = NEXT_LENGTH(&parent->value.a);
+        for (entry = hash & HASH_MASK; entry < length && parentNext[entry] != 0; entry = NEXT_ENTRY(entry, length)) {
             node *currentNode = &tree->nodePool[parentNext[entry]];
             if (currentNode->value.a.expression.left.value.id.propertyNameHash == hash && 
                 currentNode->value.a.expression.operator == operator) {
@@ -1673,7 +1695,7 @@ static void printAlphaNode(ruleset *tree, node *alphaNode, int level, char *pref
 
     if (alphaNode->value.a.nextOffset) {
         unsigned int *nextHashset = &tree->nextPool[alphaNode->value.a.nextOffset];
-        for (unsigned int entry = 0; entry < NEXT_BUCKET_LENGTH; ++entry) { 
+        for (unsigned int entry = 0; entry < NEXT_LENGTH(&alphaNode->value.a); ++entry) { 
             if (nextHashset[entry]) {
                 printAlphaNode(tree, &tree->nodePool[nextHashset[entry]], level + 1, "Next ", nextHashset[entry]);  
             }
@@ -1838,7 +1860,7 @@ static unsigned int linkChildren(ruleset *tree) {
 
         unsigned int count = 0;
         unsigned int *hashset = &tree->nextPool[tree->nodePool[i].value.a.nextOffset];
-        for (unsigned int slot = 0; slot < NEXT_BUCKET_LENGTH; ++slot) {
+        for (unsigned int slot = 0; slot < NEXT_LENGTH(&tree->nodePool[i].value.a); ++slot) {
             if (hashset[slot]) {
                 ++count;
             }
@@ -1851,7 +1873,7 @@ static unsigned int linkChildren(ruleset *tree) {
         unsigned int *list = &tree->nextPool[listOffset];
         list[0] = count;
         count = 0;
-        for (unsigned int slot = 0; slot < NEXT_BUCKET_LENGTH; ++slot) {
+        for (unsigned int slot = 0; slot < NEXT_LENGTH(&tree->nodePool[i].value.a); ++slot) {
             if (hashset[slot]) {
                 list[++count] = slot;
             }
@@ -1863,7 +1885,7 @@ static unsigned int linkChildren(ruleset *tree) {
     return RULES_OK;
 }
 
-unsigned int createRuleset(unsigned int *handle, char *name, char *rules) {
+static unsigned int buildRuleset(unsigned int *handle, char *name, char *rules) {
     INITIALIZE_ENTRIES;
 
 #ifdef _PRINT
@@ -1951,6 +1973,15 @@ unsigned int createRuleset(unsigned int *handle, char *name, char *rules) {
     CREATE_HANDLE(tree, handle);
     CHECK_RESULT(createTree(tree, rules));
     return linkChildren(tree);
+}
+
+// Regime patch 9: the ruleset's JSON is read with the ends of its objects and arrays remembered
+// (json.c): upstream re-scanned each one at every level it was nested in.
+unsigned int createRuleset(unsigned int *handle, char *name, char *rules) {
+    jsonRememberEnds(1);
+    unsigned int result = buildRuleset(handle, name, rules);
+    jsonRememberEnds(0);
+    return result;
 }
 
 unsigned int deleteRuleset(unsigned int handle) {

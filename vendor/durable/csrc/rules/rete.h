@@ -90,6 +90,7 @@ typedef struct alpha {
     unsigned int arrayOffset;
     unsigned int nextOffset;
     unsigned int childListOffset; // Regime patch 6: [count, slot...] of the nextOffset hashset
+    unsigned short nextLength;    // Regime patch 8: slots of the nextOffset hashset (0: NEXT_BUCKET_LENGTH)
 } alpha;
 
 typedef struct beta {

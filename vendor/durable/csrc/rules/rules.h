@@ -48,6 +48,13 @@
 #define NEXT_LIST_LENGTH 128
 #define BETA_LIST_LENGTH 256
 #define HASH_MASK 0x1F
+// Regime patch 8: an alpha node's child hashset starts with this many slots and grows, in place,
+// to NEXT_BUCKET_LENGTH when a probe reaches its end: every slot is where the full set puts it.
+#define NEXT_BUCKET_START 64
+#define NEXT_LENGTH(a) ((a)->nextLength ? (a)->nextLength : NEXT_BUCKET_LENGTH)
+// the probe's next slot: a short set ends (at its length) where the full set goes on
+#define NEXT_ENTRY(entry, length) (((length) < NEXT_BUCKET_LENGTH && (entry) + 1 == (length)) ? \
+                                   (length) : ((entry) + 1) % (length))
 
 #define QUEUE_ASSERT_FACT 1
 #define QUEUE_ASSERT_EVENT 2
