@@ -150,10 +150,19 @@ def test_a_plain_solution_needs_no_review(grader):
 @pytest.mark.parametrize(("written", "value", "unit"), [
     ("a 25k-token prompt", 25000, "token"), ("~2.3k-token crossover", 2300, "token"),
     ("tokens/pass = 8 x 4096 = 32,768", 32768, "token"), ("0.78 of the roofline", 0.78, "%"),
+    ("8×4096 = 32k tokens per step", 32768, "token"), ("~33k tokens", 32768, "token"),
 ])
 def test_numbers_as_students_write_them(written, value, unit):
     from regime.engine.grading.figures import matches, quantities
     assert any(matches(q, value, unit, 0.005) for q in quantities(written)), quantities(written)
+
+
+@pytest.mark.parametrize(("written", "value", "unit"), [
+    ("32k tokens", 34000, "token"), ("32,000 tokens", 32768, "token"), ("32 kB", 32768, "B"),
+])
+def test_a_binary_k_is_read_only_on_a_k_multiplier(written, value, unit):
+    from regime.engine.grading.figures import matches, quantities
+    assert not any(matches(q, value, unit, 0.005) for q in quantities(written)), quantities(written)
 
 
 def test_a_wrong_value_in_markdown_is_called_wrong_with_the_right_one(grader, tmp_path):

@@ -21,6 +21,7 @@ _RATIO = ("×", "x", "X")
 # '25k', '2.3k-token', '1.5M tokens': a multiplier written against the digits (not 'kB', 'kW')
 _SHORTHAND = re.compile(r"^(?P<m>[kKM])(?=[-\s]|$)-?")
 _MULTIPLIERS = {"k": 1e3, "K": 1e3, "M": 1e6}
+_BINARY_K = 1024 / 1000   # a 'k' on token counts and sizes is often 1,024
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,7 @@ class Quantity:
     unit: str          # '' for a bare number, '1' for a ratio (×), else unit text
     slack: float
     written: str
+    binary: bool = False   # written with a 'k' multiplier: '32k tokens' may mean 32 × 1,024
 
     def canonical(self, unit: str) -> float | None:
         """Value in `unit` (the key's canonical unit), or None where the dimensions differ. A bare
@@ -82,7 +84,8 @@ def quantities(text: str) -> list[Quantity]:
             value, slack, after = value * factor, slack * factor, after[short.end():]
         unit = _unit_after(after)
         shown = {"%": "%", "1": "×", "": ""}.get(unit, f" {unit}")
-        out.append(Quantity(value, unit, slack, m["num"] + (short["m"] if short else "") + shown))
+        out.append(Quantity(value, unit, slack, m["num"] + (short["m"] if short else "") + shown,
+                            bool(short) and short["m"] in "kK"))
     return out
 
 
@@ -160,7 +163,9 @@ def matches(q: Quantity, value: float, unit: str, relative: float) -> bool:
         return False
     scale = abs(_scale(q.unit, units.FRACTION if unit == units.FRACTION else unit) or 1.0) \
         if q.unit not in ("", "1") else 1.0
-    return abs(got - value) <= max(relative * abs(value), q.slack * scale * (1 + 1e-9))
+    readings = (got, got * _BINARY_K) if q.binary else (got,)   # '32k' for 8 × 4,096 = 32,768
+    return any(abs(x - value) <= max(relative * abs(value), q.slack * scale * _BINARY_K ** q.binary
+                                     * (1 + 1e-9)) for x in readings)
 
 
 _DECIMAL = re.compile(r"(?<![\w.,])([~≈]\s?)?(\d+\.\d+)(?![\d.])")
