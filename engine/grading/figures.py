@@ -85,7 +85,7 @@ def quantities(text: str) -> list[Quantity]:
         unit = _unit_after(after)
         shown = {"%": "%", "1": "×", "": ""}.get(unit, f" {unit}")
         out.append(Quantity(value, unit, slack, m["num"] + (short["m"] if short else "") + shown,
-                            bool(short) and short["m"] in "kK"))
+                            short is not None and short["m"] in "kK"))
     return out
 
 
