@@ -545,3 +545,19 @@ def test_prose_and_partial_written_answers_are_queued_for_review(grader, tmp_pat
     for band, queued in (((share - 0.01, share + 0.01), True), ((share + 0.01, 1.0), False)):
         monkeypatch.setattr(grader.concepts.context, "review_band", band)
         assert any(x.startswith("partial:") for x in grader.grade(p).review) == queued, band
+
+
+def test_no_to_the_cases_one_question_rejects_its_proposal(grader, tmp_path):
+    """sealed3 d.s58, sealed5 d.s71: 'So my answer to the director is no, not for throughput.'
+    names nothing, and answers the one thing case D asks about (int4)."""
+    said = ("Compute-bound: 71% of peak FLOPs, 30% of bandwidth, ~256 FLOP/byte against the 247 ridge.\n\n"
+            "So my answer to the director is {answer}.\n")
+    parts = {}
+    for answer in ("no, not for throughput", "yes"):
+        p = tmp_path / f"{answer[:2]}.md"
+        p.write_text("---\ncase: d_high_throughput_api\n---\n" + said.format(answer=answer), encoding="utf-8")
+        parts[answer] = {x.part: x for x in grader.grade(p).parts}
+    no, yes = parts["no, not for throughput"], parts["yes"]
+    assert no["rejections"].points > yes["rejections"].points
+    assert not any("Not rejected: quantize int4" in f for f in no["rejections"].feedback)
+    assert any("Not rejected: quantize int4" in f for f in yes["rejections"].feedback)

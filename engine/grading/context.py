@@ -50,6 +50,7 @@ class Triggers:
     readings: frozenset[str] = frozenset()      # "the profile says ...": the student's own reading
     anaphora: frozenset[str] = frozenset()      # "I'd skip it": words that point back to the last sentence
     recommend: tuple[Phrase, ...] = ()           # in prose, what makes an affirmed lever a recommendation
+    answer: tuple[Phrase, ...] = ()              # "my answer ... is no": a verdict on the question
     max_levers: int = 3          # per sentence; more is a list, not a commitment
     max_regimes: int = 2         # per Regime section
     max_fixes: int = 6           # per answer; more is a list, not a commitment
@@ -110,6 +111,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.readings = frozenset(w for p in phrases(raw.get("readings")) for w in p)
     t.anaphora = frozenset(w for p in phrases(raw.get("anaphora")) for w in p)
     t.recommend = phrases(raw.get("recommend"))
+    t.answer = phrases(raw.get("answer"))
     commit = raw.get("commit") or {}
     t.max_levers = int(commit.get("max_levers_per_sentence", t.max_levers))
     t.max_regimes = int(commit.get("max_regimes", t.max_regimes))
@@ -278,6 +280,17 @@ def recommends(words: list[str], t: Triggers) -> bool:
     """Whether a sentence of prose recommends ('I'd start with', 'the fix is', 'use', 'first, ...')
     rather than describes ('int4 shrinks bytes', 'continuous batching has done its job')."""
     return any(tuple(words[i:i + len(p)]) == p for p in t.recommend for i in range(len(words)))
+
+
+def answers_no(words: list[str], t: Triggers) -> bool:
+    """A sentence that answers the case's question with a no ('Short answer for the director:
+    no', 'my answer to the director is no'): an answer cue, then a negation after it."""
+    for i in range(len(words)):
+        for p in t.answer:
+            if tuple(words[i:i + len(p)]) == p:
+                rest = words[i + len(p):]
+                return any(s == "negated" and forward for s, _, _, forward in _triggers(rest, t))
+    return False
 
 
 def sentences(text: str) -> list[str]:

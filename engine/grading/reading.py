@@ -75,6 +75,9 @@ def read_against(a: Answer, key: Key, menu_share: float) -> Read:
             if verdict(key, c) == "fix" and c not in read.fixes and c not in read.rejects:
                 read.fixes.append(c)
                 read.hedged.add(c)
+    proposals = [p for p in key.verdicts if p not in key.claims]
+    if a.says_no and len(proposals) == 1 and proposals[0] not in read.fixes + read.rejects:
+        read.rejects.append(proposals[0])   # "the answer is no": to the one thing the case asks about
     for group in a.listed:
         _menu(group, key, read, menu_share)
     for c, given in a.verdicts.items():

@@ -13,7 +13,15 @@ from typing import Any
 from regime.core.errors import RegimeError, did_you_mean
 from regime.engine.grading.answer import SENTENCE, Answer, Mention, read_text
 from regime.engine.grading.concepts import Concepts, clauses
-from regime.engine.grading.context import Judged, hedges_between, judge, negates, recommends, sentences
+from regime.engine.grading.context import (
+    Judged,
+    answers_no,
+    hedges_between,
+    judge,
+    negates,
+    recommends,
+    sentences,
+)
 from regime.engine.grading.figures import unreadable_numbers
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.+?)\s*#*\s*$")
@@ -143,6 +151,9 @@ def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
         if concepts.find("regime", sentence):
             _regimes(a, concepts, sentence)
         named = any(concepts.find(k, sentence) for k in ("claim", "lever"))
+        if not named and concepts.context and answers_no(concepts.words(sentence), concepts.context):
+            a.says_no.append(line)   # "My answer to the director is no.": the case's question
+            continue
         if not named and _disputes(concepts, sentence):   # "I disagree with the second engineer ..."
             _claim_by_meaning(a, concepts, line, text, quoted=False)
 
