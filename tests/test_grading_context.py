@@ -177,6 +177,16 @@ def test_a_wrong_value_in_markdown_is_called_wrong_with_the_right_one(grader, tm
     assert any("you give 240 tok/s" in f and right in f for f in lines), lines
 
 
+def test_a_number_that_is_another_key_figure_is_not_called_wrong(grader, tmp_path):
+    """sealed4 a.s66: 'ceiling 5300/26 = 204 tok/s' is the batch-1 ceiling, not a wrong value of
+    the int8 ceiling that shares its words."""
+    p = tmp_path / "a.md"
+    p.write_text("---\ncase: a_chatbot\n---\n## Regime\nBandwidth-bound.\n\n## Evidence\n"
+                 "- ceiling 5300/26 = 204 tok/s, measured 160.\n", encoding="utf-8")
+    lines = [f for part in grader.grade(p).parts for f in part.feedback]
+    assert not any("you give 204" in f for f in lines), lines
+
+
 def test_a_levers_first_mention_in_an_item_sets_its_status(grader, tmp_path):
     """answers/sealed/d_high_throughput_api.s14_essay.md: int4 named again as commentary after
     it was set aside is not a recommendation."""

@@ -139,9 +139,9 @@ def _evidence(a: Answer, key: Key, rubric: Rubric, concepts: Concepts | None) ->
     if not decisive and not supporting:
         return _Partial(None)
     say = concepts.say if concepts else _name
-    lines = [_decisive_line(a, item, ev.relative_tolerance, concepts, say) for item in decisive]
+    lines = [_decisive_line(a, item, ev.relative_tolerance, concepts, say, key) for item in decisive]
     out = _Partial(0.0, [x for x in lines if x])
-    missing_s = [f for f in supporting if _stated(a, f, ev.relative_tolerance, concepts) is not True]
+    missing_s = [f for f in supporting if _stated(a, f, ev.relative_tolerance, concepts, key) is not True]
     got_d, got_s = lines.count(None), len(supporting) - len(missing_s)
     need_s = min(ev.supporting.enough, len(supporting))
     d_share = got_d / len(decisive) if decisive else 1.0
@@ -160,10 +160,10 @@ def _evidence(a: Answer, key: Key, rubric: Rubric, concepts: Concepts | None) ->
 
 
 def _decisive_line(a: Answer, item: list[Figure], tol: float, concepts: Concepts | None,
-                   say: Callable[[str], str]) -> str | None:
+                   say: Callable[[str], str], key: Key) -> str | None:
     """None when the answer states one of an item's figures; else the value it gives wrong for
     the item's own figure (the first), or the figure it misses (and the others that would do)."""
-    said = [_stated(a, f, tol, concepts) for f in item]
+    said = [_stated(a, f, tol, concepts, key) for f in item]
     if True in said:
         return None
     if said[0]:
@@ -173,7 +173,8 @@ def _decisive_line(a: Answer, item: list[Figure], tol: float, concepts: Concepts
     return f"Missing figure: {say(item[0].name)}, {item[0].text}" + (f" (or {also})" if also else "")
 
 
-def _stated(a: Answer, f: Figure, tol: float, concepts: Concepts | None) -> bool | str:
+def _stated(a: Answer, f: Figure, tol: float, concepts: Concepts | None,
+            key: Key | None = None) -> bool | str:
     """True when the answer states `f`; the value written when it names `f` with a wrong one."""
     named = a.named.get(f.name) or a.named.get(f.name.replace("_", " "))
     if named is not None:
@@ -183,17 +184,21 @@ def _stated(a: Answer, f: Figure, tol: float, concepts: Concepts | None) -> bool
             continue
         if said.q.unit not in ("", "1", "%") or concepts is None or concepts.near(f.name, said.context):
             return True
-    return _wrong_value(a, f, concepts)
+    return _wrong_value(a, f, concepts, key, tol)
 
 
-def _wrong_value(a: Answer, f: Figure, concepts: Concepts | None) -> bool | str:
+def _wrong_value(a: Answer, f: Figure, concepts: Concepts | None, key: Key | None, tol: float) -> bool | str:
     """A number in the figure's units, written with the figure's own words ('ceiling: 240
     tok/s'), that does not match: called wrong, in any answer format, not 'missing'. A share
-    or a bare number is not enough to say which figure it means ('22% of kernel time')."""
+    or a bare number is not enough to say which figure it means ('22% of kernel time'), and a
+    number that is another of the key's figures is that one ('ceiling 5300/26 = 204 tok/s')."""
     if concepts is None:
         return False
+    others = [g for g in key.figures.values() if g.name != f.name] if key is not None else []
     for said in a.numbers:
         if said.q.unit in ("", "1", "%") or said.q.canonical(f.unit) is None:
+            continue
+        if any(matches(said.q, g.value, g.unit, tol) for g in others):
             continue
         if f.name in concepts.figure_words and concepts.near(f.name, said.context):
             return f"{said.q.written} (line {said.line})" if said.line else said.q.written
