@@ -191,7 +191,8 @@ def _wrong_value(a: Answer, f: Figure, concepts: Concepts | None, key: Key | Non
     """A number in the figure's units, written with the figure's own words ('ceiling: 240
     tok/s'), that does not match: called wrong, in any answer format, not 'missing'. A share
     or a bare number is not enough to say which figure it means ('22% of kernel time'), and a
-    number that is another of the key's figures is that one ('ceiling 5300/26 = 204 tok/s')."""
+    number that is another of the key's figures is that one (the batch-1 ceiling written next to
+    the word 'ceiling' is not a wrong int8 ceiling)."""
     if concepts is None:
         return False
     others = [g for g in key.figures.values() if g.name != f.name] if key is not None else []
