@@ -435,3 +435,19 @@ def _holds(r, path) -> None:
     assert 0 <= r.score <= r.max_score
     for p in r.parts:
         assert 0 <= p.points <= p.max_points + 1e-9
+
+
+def test_an_unknown_key_inside_an_entry_is_commentary_not_a_refusal(grader, tmp_path):
+    """sealed6 c.s83: `{figure: ..., value: 40 GB, note: "32 heads x ..."}` refused the whole
+    answer ("unknown key"). Text under a key the format lacks is read as the entry's commentary
+    (a fix's or rejection's reason), noted, and the entry counts."""
+    body = ("fixes:\n  - {lever: continuous_batching, why: \"each added sequence reuses the weight read\"}\n"
+            "reject:\n  - {lever: fuse_elementwise, note: \"0.04% of the bytes at batch 1\"}\n")
+    r = grader.grade(write(tmp_path, "extra.yaml", GOOD + body))
+    assert r.graded, r.errors
+    assert any("why: not a key of the answer format" in n for n in r.notes), r.notes
+    fixes = next(p for p in r.parts if p.part == "fixes")
+    assert fixes.points > 0 and not any("Missing fix #1" in f for f in fixes.feedback)
+    listed = GOOD + "fixes:\n  - {lever: continuous_batching, why: [a, b]}\n"   # not text: that entry only
+    r = grader.grade(write(tmp_path, "list.yaml", listed))
+    assert r.graded and any("could not read" in u for p in r.parts for u in p.feedback)

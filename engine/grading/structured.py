@@ -77,7 +77,9 @@ def read_structured(path: Path, text: str, concepts: Concepts) -> Answer:
         a.nominal_regime = _flagged(a, "regime", _one, concepts, "regime", m.nominal_regime, raw,
                                     "nominal_regime", file)
     for i, body in enumerate(m.evidence):
-        e = _item(EvidenceModel, body, raw, "evidence", i, file)
+        e = _flagged(a, "evidence", _item, EvidenceModel, body, raw, "evidence", i, file, a, concepts)
+        if e is None:
+            continue
         where: dict[str, Any] = dict(file=file, line=_line(raw, "evidence", body),
                                      field=f"evidence[{i}].value")
         try:
@@ -94,7 +96,7 @@ def read_structured(path: Path, text: str, concepts: Concepts) -> Answer:
         a.named.setdefault(e.figure, (q, where["line"] or 0))
     for i, body in enumerate(m.fixes):
         f = _flagged(a, "fixes", _item, FixModel, {"lever": body} if isinstance(body, str) else body,
-                     raw, "fixes", i, file, a)
+                     raw, "fixes", i, file, a, concepts)
         if f is None:
             continue
         mention = _flagged(a, "fixes", _mention, concepts, "lever", f.lever, raw, f"fixes[{i}].lever",
@@ -106,7 +108,8 @@ def read_structured(path: Path, text: str, concepts: Concepts) -> Answer:
             (a.deferred if later else a.fixes).append(replace(mention, reason=said))
         a.said(concepts, f"{f.bound or ''} {f.reason}", _line(raw, "fixes", body) or 0, f.lever)
     for i, body in enumerate(m.reject):
-        r = _flagged(a, "rejections", _item, RejectModel, _named(concepts, body), raw, "reject", i, file, a)
+        r = _flagged(a, "rejections", _item, RejectModel, _named(concepts, body), raw, "reject", i, file, a,
+                     concepts)
         if r is None:
             continue
         if (r.lever is None) == (r.claim is None):
@@ -155,7 +158,7 @@ def _flagged(a: Answer, part: str, read: Any, *args: Any) -> Any:
 
 
 def _item(model: type[_Strict], body: Any, raw: dict, key: str, i: int, file: str,
-          a: Answer | None = None):
+          a: Answer | None = None, concepts: Concepts | None = None):
     line = _line(raw, key, body)
     if not isinstance(body, dict):
         raise RegimeError(f"each entry of '{key}' is a mapping", file=file, line=line, field=f"{key}[{i}]")
@@ -163,7 +166,28 @@ def _item(model: type[_Strict], body: Any, raw: dict, key: str, i: int, file: st
     if joined and a is not None:
         a.notes.append(f"line {line}: a comma in '{joined}' split it into YAML keys; I read it as one "
                        "text (quote text that holds commas)")
+    if a is not None and concepts is not None:
+        body = _asides(model, body, a, concepts, line or 0)
     return validated(model, body, file, line=line, prefix=f"{key}[{i}]")
+
+
+def _asides(model: type[_Strict], body: dict, a: Answer, concepts: Concepts, line: int) -> dict:
+    """Keys the format does not have, holding text or a number (`note: "32 heads x ..."`, `why:
+    ...`), are the student's commentary on the entry: read as its reason where it has one, and
+    for the figures they state; the entry itself counts (sealed6 c.s83 was refused whole)."""
+    fields = model.model_fields
+    extra = {k: v for k, v in body.items() if k not in fields and isinstance(k, str)
+             and isinstance(v, str | int | float) and not isinstance(v, bool)}
+    if not extra:
+        return body
+    kept = {k: v for k, v in body.items() if k not in extra}
+    text = " ".join(str(v) for v in extra.values())
+    if "reason" in fields:
+        kept["reason"] = f"{kept.get('reason') or ''} {text}".strip()
+    a.said(concepts, text, line, str(kept.get("figure") or kept.get("lever") or ""))
+    a.notes.append(f"line {line}: {', '.join(extra)}: not a key of the answer format; I read it as "
+                   "commentary on its entry")
+    return kept
 
 
 def _rejoined(model: type[_Strict], body: dict) -> tuple[dict, str]:
