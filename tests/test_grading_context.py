@@ -571,3 +571,15 @@ def test_no_to_the_cases_one_question_rejects_its_proposal(grader, tmp_path):
     assert no["rejections"].points > yes["rejections"].points
     assert not any("Not rejected: quantize int4" in f for f in no["rejections"].feedback)
     assert any("Not rejected: quantize int4" in f for f in yes["rejections"].feedback)
+
+
+@pytest.mark.parametrize(("text", "concept", "status"), [
+    # sealed7 d.s91: the student's own "I'd say no" is no one else's statement
+    ("Short version: I'd say no to the int4 pitch for this endpoint.", "quantize_int4", "negated"),
+    # sealed7 d.s91, sealed5 d.s71: a goal, not a condition (ConText's pseudo-trigger)
+    ("If we want more throughput here, the levers are on the compute side: fp8 GEMMs.", "fp8_gemm",
+     "affirmed"),
+    ("If the gaps are launch latency, CUDA graphs help.", "cuda_graphs", "hypothetical"),
+])
+def test_pseudo_triggers_and_the_students_own_voice(grader, text, concept, status):
+    assert _statuses(grader, text).get(concept) == status, _statuses(grader, text)

@@ -43,6 +43,7 @@ class Triggers:
     forward: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
     backward: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
     terminators: frozenset[str] = frozenset()
+    pseudo: tuple[Phrase, ...] = ()              # ConText's pseudo-triggers: "if we want", not a condition
     contrast: frozenset[str] = frozenset()      # terminators that turn the argument ("but", not "so")
     elliptical: frozenset[str] = frozenset()    # words that may follow a trigger in an elliptical clause
     asides: tuple[Phrase, ...] = ()              # openers of items that comment on the fixes
@@ -104,6 +105,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
         t.forward[status] = phrases(body.get("forward"))
         t.backward[status] = phrases(body.get("backward"))
     t.terminators = frozenset(w for p in phrases(raw.get("terminators")) for w in p)
+    t.pseudo = phrases(raw.get("pseudo"))
     t.contrast = frozenset(w for p in phrases(raw.get("contrast")) for w in p) & t.terminators
     t.elliptical = frozenset(w for p in phrases(raw.get("elliptical")) for w in p)
     t.asides = phrases(raw.get("asides"))
@@ -250,11 +252,18 @@ def _triggers(ws: list[str], t: Triggers) -> list[tuple[str, int, int, bool]]:
     index = t.by_first()
     found = [(status, j, j + len(p), forward)
              for j, w in enumerate(ws) for status, p, forward in index.get(w, ())
-             if tuple(ws[j:j + len(p)]) == p and not _own_reading(ws, j, p, status, t)]
+             if tuple(ws[j:j + len(p)]) == p and not _own_reading(ws, j, p, status, t)
+             and not _pseudo(ws, j, t)]
     if len(found) < 2:
         return found
     return [x for x in found
             if not any(y[1] <= x[1] and x[2] <= y[2] and y[2] - y[1] > x[2] - x[1] for y in found)]
+
+
+def _pseudo(ws: list[str], j: int, t: Triggers) -> bool:
+    """A trigger word that opens a pseudo-trigger ("if we want more throughput, ..." states the
+    goal, it puts no condition on the levers after it): no trigger, as ConText has them."""
+    return any(tuple(ws[j:j + len(p)]) == p for p in t.pseudo)
 
 
 def _own_reading(ws: list[str], j: int, p: tuple[str, ...], status: str, t: Triggers) -> bool:
