@@ -583,3 +583,21 @@ def test_no_to_the_cases_one_question_rejects_its_proposal(grader, tmp_path):
 ])
 def test_pseudo_triggers_and_the_students_own_voice(grader, text, concept, status):
     assert _statuses(grader, text).get(concept) == status, _statuses(grader, text)
+
+
+def test_a_table_under_a_heading_of_its_own_is_read_row_by_row(grader, tmp_path):
+    """sealed7 a.s97: '## Verdicts' (not a template heading) over a table of levers was skipped
+    whole; it is read as prose now, one row at a time, so a "don't" stays in its row."""
+    p = tmp_path / "a.md"
+    p.write_text("---\ncase: a_chatbot\n---\n## Regime\nBandwidth-bound decode at batch 1.\n\n## Verdicts\n\n"
+                 "| proposal | verdict | why |\n|---|---|---|\n"
+                 "| continuous batching | do first | the weight read serves every sequence |\n"
+                 "| int8 weights | do second | half the bytes |\n"
+                 "| fuse elementwise ops | don't | a tiny fraction of the bytes at batch 1 |\n",
+                 encoding="utf-8")
+    r = grader.grade(p)
+    parts = {x.part: x for x in r.parts}
+    assert parts["fixes"].points == parts["fixes"].max_points > 0, parts["fixes"].feedback
+    assert parts["order"].points == parts["order"].max_points
+    assert not any("fuse elementwise" in f for f in parts["rejections"].feedback if "Not rejected" in f)
+    assert any("read as prose" in n for n in r.notes) and not any(x.startswith("prose:") for x in r.review)

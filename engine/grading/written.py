@@ -27,6 +27,8 @@ from regime.engine.grading.figures import unreadable_numbers
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.+?)\s*#*\s*$")
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?P<text>.*)$")
 _SLASHED = re.compile(r"\s+/\s+")
+_ROW = re.compile(r"^\s*\|")                       # a Markdown table row
+_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")   # its |---|---| line
 _LIST_WORDS = {"and", "or", "nor", "also"}
 _EMPHASIS = re.compile(r"(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])|[*`]+")   # keeps to_copy whole
 
@@ -39,8 +41,9 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
                           "(---, case: ..., student: ..., ---)", file=file, line=1, field="case")
     a = Answer(file, "markdown", str(meta["case"]),
                None if meta.get("student") is None else str(meta["student"]))
-    sections = _sections(text, body_start, concepts, a) or _prose(text, body_start)
-    a.prose = PROSE in sections
+    sections = _sections(text, body_start, concepts, a)
+    if not any(name != PROSE for name in sections):   # no template heading at all: an essay
+        sections, a.prose = sections or _prose(text, body_start), True
     if not sections:
         raise RegimeError("the answer is empty: write it under the template's headings (## Regime, "
                           "## Evidence, ## Fixes, ## Reject, ## Ask) or as prose", file=file,
@@ -102,14 +105,19 @@ def _sections(text: str, start: int, concepts: Concepts, a: Answer) -> dict[str,
             name = concepts.heading(_EMPHASIS.sub("", head["text"]))
             if name is None and not line.lstrip().startswith("# "):  # a title is not a section
                 a.notes.append(f"line {lineno}: heading '{head['text'][:60]}' is not one of the template's; "
-                               "its text was not read")
+                               "its text was read as prose")
+                name = PROSE   # '## Verdicts' over a table of levers: read sentence by sentence
             current = sections.setdefault(name, []) if name else None
             open_item = False
             continue
         if current is None:
             continue
         item = _ITEM.match(line)
-        if item:
+        if _ROW.match(line):   # a table row is an item of its own (a negation stays in its row)
+            if not _RULE.match(line):
+                current.append((lineno, line.strip()))
+            open_item = False
+        elif item:
             current.append((lineno, item["text"]))
             open_item = True
         elif not line.strip():
@@ -128,7 +136,10 @@ def _prose(text: str, start: int) -> dict[str, list[tuple[int, str]]]:
     paragraphs: list[tuple[int, str]] = []
     open_paragraph = False
     for lineno, line in enumerate(text.splitlines()[start:], start + 1):
-        if not line.strip() or _HEADING.match(line):
+        if not line.strip() or _HEADING.match(line) or _RULE.match(line):
+            open_paragraph = False
+        elif _ROW.match(line):   # a table row is a paragraph of its own
+            paragraphs.append((lineno, line.strip()))
             open_paragraph = False
         elif open_paragraph:
             paragraphs[-1] = (paragraphs[-1][0], paragraphs[-1][1] + " " + line.strip())
