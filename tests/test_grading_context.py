@@ -580,6 +580,9 @@ def test_no_to_the_cases_one_question_rejects_its_proposal(grader, tmp_path):
     ("If we want more throughput here, the levers are on the compute side: fp8 GEMMs.", "fp8_gemm",
      "affirmed"),
     ("If the gaps are launch latency, CUDA graphs help.", "cuda_graphs", "hypothetical"),
+    # sealed7 d.s100: a name alone before a colon takes the trigger that opens what follows
+    ("Int4: not for this endpoint now.", "quantize_int4", "negated"),
+    ("Int8: if quality allows.", "quantize_int8", "hypothetical"),
 ])
 def test_pseudo_triggers_and_the_students_own_voice(grader, text, concept, status):
     assert _statuses(grader, text).get(concept) == status, _statuses(grader, text)

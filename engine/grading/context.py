@@ -190,7 +190,25 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                 quoted.append(j)
             found.append(j)
         carried = opener if opener in _CARRIED else None
-    return found
+    return _named_then_judged(concepts, t, sentence, found)
+
+
+def _named_then_judged(concepts: Concepts, t: Triggers, sentence: str, found: list[Judged]) -> list[Judged]:
+    """'Int4: not for this endpoint now.': a name alone before a colon, and a trigger opening
+    what follows it, is the verdict on that name, whatever words follow the trigger (an
+    elliptical clause elsewhere may hold only `elliptical` words: "TTFT problem, not ITL")."""
+    m = _LABEL.match(sentence)
+    named = [j for j in found if j.clause == (found[0].clause if found else -1) and j.status == "affirmed"]
+    if not m or not named or not all(_bare_name(concepts, j, m[1]) for j in named):
+        return found
+    status = _opening(concepts.words(m[2]), t, contrast=False)
+    if status is None:
+        return found
+    return [_as(j, status) if j in named else j for j in found]
+
+
+def _bare_name(concepts: Concepts, j: Judged, head: str) -> bool:
+    return bool(concepts.words(head)) and set(concepts.words(head)) <= set(concepts.words(j.match.phrase))
 
 
 def _condition(ws: list[str], t: Triggers) -> str | None:
