@@ -583,6 +583,10 @@ def test_no_to_the_cases_one_question_rejects_its_proposal(grader, tmp_path):
     # sealed7 d.s100: a name alone before a colon takes the trigger that opens what follows
     ("Int4: not for this endpoint now.", "quantize_int4", "negated"),
     ("Int8: if quality allows.", "quantize_int8", "hypothetical"),
+    # sealed7 b.s96: a label stops at a subordinate clause; "touch attention" is re-fusing it
+    ("Don't: hand-fuse before seeing what compile leaves.", "torch_compile", "affirmed"),
+    ("Don't: hand-fuse before seeing what compile leaves.", "hand_fused_kernels", "negated"),
+    ("Don't: touch attention, already flash, 7%.", "fuse_attention", "negated"),
 ])
 def test_pseudo_triggers_and_the_students_own_voice(grader, text, concept, status):
     assert _statuses(grader, text).get(concept) == status, _statuses(grader, text)

@@ -44,6 +44,7 @@ class Triggers:
     backward: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
     terminators: frozenset[str] = frozenset()
     pseudo: tuple[Phrase, ...] = ()              # ConText's pseudo-triggers: "if we want", not a condition
+    subordinate: frozenset[str] = frozenset()    # "Don't: hand-fuse before ... compile": the label stops
     contrast: frozenset[str] = frozenset()      # terminators that turn the argument ("but", not "so")
     elliptical: frozenset[str] = frozenset()    # words that may follow a trigger in an elliptical clause
     asides: tuple[Phrase, ...] = ()              # openers of items that comment on the fixes
@@ -106,6 +107,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
         t.backward[status] = phrases(body.get("backward"))
     t.terminators = frozenset(w for p in phrases(raw.get("terminators")) for w in p)
     t.pseudo = phrases(raw.get("pseudo"))
+    t.subordinate = frozenset(w for p in phrases(raw.get("subordinate")) for w in p)
     t.contrast = frozenset(w for p in phrases(raw.get("contrast")) for w in p) & t.terminators
     t.elliptical = frozenset(w for p in phrases(raw.get("elliptical")) for w in p)
     t.asides = phrases(raw.get("asides"))
@@ -182,8 +184,9 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
             status = _status(ws, m.start, len(concepts.words(m.phrase)) or 1, t, triggers)
             if status == "historical" and m.kind != "lever":   # "already compute-bound" is a verdict
                 status = "affirmed"
-            if status == "affirmed":
-                status = carried or label_status or status
+            if status == "affirmed":   # a label covers its line up to a subordinate clause
+                labelled = label_status if not set(ws[:m.start]) & t.subordinate else None
+                status = carried or labelled or status
             j = Judged(m, status, sentence, first + n, clause)
             if m.kind == "claim" and status == "affirmed" and any(clause.strip() in q for q in quotes):
                 j = _as(j, "attributed")   # a claim in quotation marks is someone else's
