@@ -587,6 +587,9 @@ def test_no_to_the_cases_one_question_rejects_its_proposal(grader, tmp_path):
     ("Don't: hand-fuse before seeing what compile leaves.", "torch_compile", "affirmed"),
     ("Don't: hand-fuse before seeing what compile leaves.", "hand_fused_kernels", "negated"),
     ("Don't: touch attention, already flash, 7%.", "fuse_attention", "negated"),
+    # sealed6 d.s81: a lever set against another is not recommended
+    ("fp8 GEMMs (this raises the compute ceiling, a different thing from int4 weight-only quant)",
+     "quantize_int4", "negated"),
 ])
 def test_pseudo_triggers_and_the_students_own_voice(grader, text, concept, status):
     assert _statuses(grader, text).get(concept) == status, _statuses(grader, text)
@@ -608,3 +611,12 @@ def test_a_table_under_a_heading_of_its_own_is_read_row_by_row(grader, tmp_path)
     assert parts["order"].points == parts["order"].max_points
     assert not any("fuse elementwise" in f for f in parts["rejections"].feedback if "Not rejected" in f)
     assert any("read as prose" in n for n in r.notes) and not any(x.startswith("prose:") for x in r.review)
+
+
+def test_a_description_of_a_lever_is_no_recommendation_in_prose(grader, tmp_path):
+    """sealed6 d.s81: 'int4 is a bytes lever.' read as a fix ('the lever' was a cue, and filler
+    words drop out of cues, so it cued any 'lever')."""
+    p = tmp_path / "d.md"
+    p.write_text("---\ncase: d_high_throughput_api\n---\nWe are compute-bound.\n\nint4 is a bytes lever.\n",
+                 encoding="utf-8")
+    assert not grader.grade(p).penalties
