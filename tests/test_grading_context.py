@@ -620,3 +620,17 @@ def test_a_description_of_a_lever_is_no_recommendation_in_prose(grader, tmp_path
     p.write_text("---\ncase: d_high_throughput_api\n---\nWe are compute-bound.\n\nint4 is a bytes lever.\n",
                  encoding="utf-8")
     assert not grader.grade(p).penalties
+
+
+def test_a_sentence_announcing_refusals_opens_a_list_of_rejections(grader, tmp_path):
+    """sealed6 c.s81: 'Two proposals I would turn down. Batching the prefills: ... makes each
+    user's TTFT worse. Quantizing the weights: ... nowhere near the bottleneck.'"""
+    p = tmp_path / "c.md"
+    p.write_text("---\ncase: c_document_summarizer\n---\nPrefill of 25k tokens is compute-bound.\n\n"
+                 "Two proposals I would turn down. Batching the prefills: a single long prefill is already "
+                 "compute-bound, so more prompts in the pass make each TTFT worse. Quantizing the weights: "
+                 "16 GB over 25,000 tokens is well under a MB per token.\n", encoding="utf-8")
+    r = grader.grade(p)
+    rejections = next(x for x in r.parts if x.part == "rejections")
+    assert rejections.points == rejections.max_points > 0, rejections.feedback
+    assert not r.penalties

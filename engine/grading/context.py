@@ -53,6 +53,7 @@ class Triggers:
     anaphora: frozenset[str] = frozenset()      # "I'd skip it": words that point back to the last sentence
     recommend: tuple[Phrase, ...] = ()           # in prose, what makes an affirmed lever a recommendation
     answer: tuple[Phrase, ...] = ()              # "my answer ... is no": a verdict on the question
+    announce: frozenset[str] = frozenset()       # "Two proposals I would turn down.": rejections follow
     max_levers: int = 3          # per sentence; more is a list, not a commitment
     max_regimes: int = 2         # per Regime section
     max_fixes: int = 6           # per answer; more is a list, not a commitment
@@ -116,6 +117,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.anaphora = frozenset(w for p in phrases(raw.get("anaphora")) for w in p)
     t.recommend = phrases(raw.get("recommend"))
     t.answer = phrases(raw.get("answer"))
+    t.announce = frozenset(w for p in phrases(raw.get("announce")) for w in p)
     commit = raw.get("commit") or {}
     t.max_levers = int(commit.get("max_levers_per_sentence", t.max_levers))
     t.max_regimes = int(commit.get("max_regimes", t.max_regimes))

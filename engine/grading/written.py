@@ -156,7 +156,15 @@ def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
     """A paragraph of prose: a sentence naming a regime states it (as under Regime); levers and
     claims are read with their assertion status as under Fixes (an affirmed lever a fix, a negated
     one a rejection, a deferred or conditional one kept for the key to place). A sentence naming
-    nothing is argument, not an unreadable item."""
+    nothing is argument, not an unreadable item. One naming nothing that refuses ("Two proposals I
+    would turn down.") opens a list of rejections: the sentences after it are read as under Reject."""
+    sentences_ = SENTENCE.split(text)
+    opener = next((i for i, s in enumerate(sentences_) if i + 1 < len(sentences_)
+                   and not any(concepts.find(k, s) for k in ("claim", "lever")) and _announces(concepts, s)),
+                  None)
+    if opener is not None:   # the rejections it announces, each sentence's subject
+        _read_item(a, concepts, "reject", line, " ".join(sentences_[opener + 1:]))
+        text = " ".join(sentences_[:opener + 1])
     _levers_and_claims(a, concepts, PROSE, line, text, text, set())   # "...; I'd skip it" points back
     for sentence in SENTENCE.split(text):
         if concepts.find("regime", sentence):
@@ -167,6 +175,14 @@ def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
             continue
         if not named and _disputes(concepts, sentence):   # "I disagree with the second engineer ..."
             _claim_by_meaning(a, concepts, line, text, quoted=False)
+
+
+def _announces(concepts: Concepts, sentence: str) -> bool:
+    """A sentence that refuses things it goes on to name ('Two proposals I would turn down.',
+    'The following I would not do:'): a negation and one of the context file's `announce` words."""
+    t = concepts.context
+    ws = concepts.words(sentence)
+    return t is not None and negates(ws, t) and bool(set(ws) & t.announce)
 
 
 def _disputes(concepts: Concepts, sentence: str) -> bool:
