@@ -634,3 +634,15 @@ def test_a_sentence_announcing_refusals_opens_a_list_of_rejections(grader, tmp_p
     rejections = next(x for x in r.parts if x.part == "rejections")
     assert rejections.points == rejections.max_points > 0, rejections.feedback
     assert not r.penalties
+
+
+def test_an_imperative_verb_recommends_only_opening_a_clause(grader, tmp_path):
+    """sealed6 a.s81: 'And a GPU with more FLOPs is money spent on the resource we use 4% of.'
+    ('use' mid-sentence describes), against 'Use FlashAttention.' (an imperative)."""
+    from regime.engine.grading.context import recommends
+    c = grader.concepts
+    spent = "And a GPU with more FLOPs is money spent on the resource we use 4% of."
+    assert not recommends(c, spent, c.context)
+    assert recommends(c, "Use FlashAttention so the matrix stays on chip.", c.context)
+    assert recommends(c, "Then chase the to_copy casts.", c.context)
+    assert not recommends(c, "Int4 shrinks bytes.", c.context)

@@ -52,6 +52,7 @@ class Triggers:
     readings: frozenset[str] = frozenset()      # "the profile says ...": the student's own reading
     anaphora: frozenset[str] = frozenset()      # "I'd skip it": words that point back to the last sentence
     recommend: tuple[Phrase, ...] = ()           # in prose, what makes an affirmed lever a recommendation
+    imperative: tuple[Phrase, ...] = ()          # ... and verbs that do so opening a clause ("Use X")
     answer: tuple[Phrase, ...] = ()              # "my answer ... is no": a verdict on the question
     announce: frozenset[str] = frozenset()       # "Two proposals I would turn down.": rejections follow
     max_levers: int = 3          # per sentence; more is a list, not a commitment
@@ -116,6 +117,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.readings = frozenset(w for p in phrases(raw.get("readings")) for w in p)
     t.anaphora = frozenset(w for p in phrases(raw.get("anaphora")) for w in p)
     t.recommend = phrases(raw.get("recommend"))
+    t.imperative = phrases(raw.get("imperative"))
     t.answer = phrases(raw.get("answer"))
     t.announce = frozenset(w for p in phrases(raw.get("announce")) for w in p)
     commit = raw.get("commit") or {}
@@ -308,10 +310,20 @@ def hedges_between(concepts: Concepts, t: Triggers, sentence: str) -> bool:
     return opened.count("possible") > 1
 
 
-def recommends(words: list[str], t: Triggers) -> bool:
-    """Whether a sentence of prose recommends ('I'd start with', 'the fix is', 'use', 'first, ...')
-    rather than describes ('int4 shrinks bytes', 'continuous batching has done its job')."""
-    return any(tuple(words[i:i + len(p)]) == p for p in t.recommend for i in range(len(words)))
+def recommends(concepts: Concepts, sentence: str, t: Triggers) -> bool:
+    """Whether a sentence of prose recommends ('I'd start with', 'the fix is', 'first, ...', a
+    clause opening with an imperative: 'Use FlashAttention') rather than describes ('int4 shrinks
+    bytes', 'a GPU with more FLOPs is money spent on the resource we use 4% of')."""
+    words = concepts.words(sentence)
+    if any(tuple(words[i:i + len(p)]) == p for p in t.recommend for i in range(len(words))):
+        return True
+    for clause in _CLAUSE.split(sentence):
+        ws = concepts.words(clause)
+        while ws and (ws[0] in t.terminators or ws[0] in ("and", "then", "also", "just")):
+            ws = ws[1:]
+        if any(tuple(ws[:len(p)]) == p for p in t.imperative):
+            return True
+    return False
 
 
 def answers_no(words: list[str], t: Triggers) -> bool:

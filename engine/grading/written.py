@@ -309,12 +309,12 @@ def _recommended(concepts: Concepts, paragraph: str, j: Judged) -> bool:
     batching the weight read is shared ...'); otherwise it describes it."""
     t = concepts.context
     sentence = j.sentence
-    if t is None or recommends(concepts.words(sentence), t) or \
+    if t is None or recommends(concepts, sentence, t) or \
             set(concepts.words(sentence)) <= set(concepts.words(j.match.phrase)):
         return True
     said = sentences(paragraph)
     i = next((k for k, s in enumerate(said) if s == sentence), 0)
-    return i > 0 and recommends(concepts.words(said[i - 1]), t) and not any(
+    return i > 0 and recommends(concepts, said[i - 1], t) and not any(
         concepts.find(k, said[i - 1]) for k in ("lever", "claim"))
 
 
