@@ -646,3 +646,30 @@ def test_an_imperative_verb_recommends_only_opening_a_clause(grader, tmp_path):
     assert recommends(c, "Use FlashAttention so the matrix stays on chip.", c.context)
     assert recommends(c, "Then chase the to_copy casts.", c.context)
     assert not recommends(c, "Int4 shrinks bytes.", c.context)
+
+
+@pytest.mark.parametrize(("case", "text", "part", "fragment"), [
+    # sealed9 d.s111: a refusing head before a colon covers what follows it
+    ("d_high_throughput_api", "At batch 256 we are compute-bound. One more thing I would not do: push the "
+     "batch much higher.", "rejections", "raise batch"),
+    # sealed9 c.s120: the later 'batching' is commentary on the refused 'batch the prefills'
+    ("c_document_summarizer", "Prefill is compute-bound. I would not batch the prefills: the problem is one "
+     "long prompt, and batching only adds work in front of it.", "rejections", "raise batch"),
+])
+def test_a_refusal_covers_what_it_goes_on_to_say(grader, tmp_path, case, text, part, fragment):
+    p = tmp_path / "x.md"
+    p.write_text(f"---\ncase: {case}\n---\n{text}\n", encoding="utf-8")
+    r = grader.grade(p)
+    assert not r.penalties, r.penalties
+    got = next(x for x in r.parts if x.part == part)
+    assert not any(f"Not rejected: {fragment}" in f for f in got.feedback), got.feedback
+
+
+def test_a_verdict_cell_recommends_its_row(grader, tmp_path):
+    """sealed9 d.s120: '| fp8 GEMMs | do | raises compute ceiling |' under '## Levers'."""
+    p = tmp_path / "d.md"
+    p.write_text("---\ncase: d_high_throughput_api\n---\n## Regime\nCompute-bound.\n\n## Levers\n"
+                 "| lever | verdict |\n|---|---|\n| fp8 GEMMs | do |\n| fused attention | do |\n"
+                 "| int4 | no |\n", encoding="utf-8")
+    fixes = next(x for x in grader.grade(p).parts if x.part == "fixes")
+    assert fixes.points > 0 and not any("Missing fix #1" in f for f in fixes.feedback), fixes.feedback

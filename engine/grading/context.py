@@ -234,6 +234,8 @@ def _label(concepts: Concepts, t: Triggers, sentence: str) -> tuple[str | None, 
     for status, labels in t.labels.items():
         if head in labels:
             return status, m[2]
+    if negates(list(head), t) and not any(concepts.find(k, m[1]) for k in ("lever", "claim", "regime")):
+        return "negated", m[2]   # "One more thing I would not do: push the batch much higher."
     return None, sentence
 
 

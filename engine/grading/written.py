@@ -271,7 +271,10 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
     for j in judged:
         if section == PROSE and j.status == "affirmed" and _profile_entry(concepts, j):
             continue   # "(8% layer_norm, 5% to_copy)": what the profile shows, not a fix
-        if j.match.kind == "lever" and j.match.concepts in seen:
+        # a later mention, or an unqualified one overlapping an earlier ("I would not batch the
+        # prefills: ... batching only adds work"), is commentary on the first
+        if j.match.kind == "lever" and (j.match.concepts in seen or (
+                j.status == "affirmed" and any(set(j.match.concepts) & set(s) for s in seen))):
             if j.status in ("deferred", "hypothetical"):   # "not two weeks of hand-fusing. Hand-fused
                 _postpone(a, j, item)                       # kernels only if ...": not now, not never
             continue   # "not the same argument as 4-bit weights: ... int4 removes bytes" is commentary
