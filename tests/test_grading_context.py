@@ -673,3 +673,11 @@ def test_a_verdict_cell_recommends_its_row(grader, tmp_path):
                  "| int4 | no |\n", encoding="utf-8")
     fixes = next(x for x in grader.grade(p).parts if x.part == "fixes")
     assert fixes.points > 0 and not any("Missing fix #1" in f for f in fixes.feedback), fixes.feedback
+
+
+def test_a_bit_width_is_no_figure_of_the_argument(grader):
+    """sealed8 d.s105: 'int4: 4-bit weights lose too much accuracy' matched the 4 of 'the
+    bandwidth gain from int4, 4x' and made accuracy the key's reason."""
+    from regime.engine.grading.figures import quantities
+    assert [q.unit for q in quantities("4-bit weights lose accuracy")] == ["bit"]
+    assert [q.unit for q in quantities("a 256-token pass")] == ["token"]

@@ -82,6 +82,8 @@ def quantities(text: str) -> list[Quantity]:
         if short:   # '25k-token prompt', '2.3k tokens': a multiplier on the digits, then the unit
             factor = _MULTIPLIERS[short["m"]]
             value, slack, after = value * factor, slack * factor, after[short.end():]
+        if after[:1] == "-" and after[1:2].isalpha():   # '4-bit weights', '256-token pass': a compound
+            after = after[1:]
         unit = _unit_after(after)
         shown = {"%": "%", "1": "×", "": ""}.get(unit, f" {unit}")
         out.append(Quantity(value, unit, slack, m["num"] + (short["m"] if short else "") + shown,
