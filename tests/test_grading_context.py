@@ -681,3 +681,13 @@ def test_a_bit_width_is_no_figure_of_the_argument(grader):
     from regime.engine.grading.figures import quantities
     assert [q.unit for q in quantities("4-bit weights lose accuracy")] == ["bit"]
     assert [q.unit for q in quantities("a 256-token pass")] == ["token"]
+
+
+def test_two_regimes_offered_as_alternatives_commit_to_neither(grader, tmp_path):
+    """sealed9 d.s118: 'Regime: compute-bound or bandwidth-bound depending on batch.'"""
+    p = tmp_path / "d.md"
+    for text, points in (("compute-bound or bandwidth-bound depending on batch", 0.0),
+                         ("compute-bound, not bandwidth-bound", 1.0)):
+        p.write_text(f"---\ncase: d_high_throughput_api\n---\n## Regime\n{text}.\n", encoding="utf-8")
+        part = next(x for x in grader.grade(p).parts if x.part == "regime")
+        assert part.points == pytest.approx(points * part.max_points), text

@@ -228,7 +228,8 @@ def _regimes(a: Answer, concepts: Concepts, text: str) -> None:
     judged = judge(concepts, concepts.context, ("regime",), text) if concepts.context else []
     named = {c for j in judged if j.status != "negated" for c in j.match.concepts}  # ruled out is not listed
     bare = {c for j in judged if j.status == "affirmed" and _bare(concepts, j) for c in j.match.concepts}
-    if len(a.regimes_named | named) > concepts.context.max_regimes or len(bare) > 1:
+    listed = len(a.regimes_named | named) > concepts.context.max_regimes or len(bare) > 1
+    if listed or _either(concepts, judged):
         a.regime = a.nominal_regime = None
         a.regimes_named |= named
         a.statuses.append((0, "listed", text.strip()))
@@ -245,6 +246,17 @@ def _regimes(a: Answer, concepts: Concepts, text: str) -> None:
             a.regime, a.regime_hedged = j.match.concepts[0], j.status == "possible"
     if a.regime is None and len(a.regimes_named) == 1:   # "this should be compute-bound. It is one."
         a.regime = a.nominal_regime
+
+
+def _either(concepts: Concepts, judged: list[Judged]) -> bool:
+    """Two regimes offered as alternatives in one clause ('compute-bound or bandwidth-bound
+    depending on batch'): the student weighs them and commits to neither."""
+    by_clause: dict[int, set[str]] = {}
+    for j in judged:
+        if j.status != "negated":
+            by_clause.setdefault(j.clause, set()).update(j.match.concepts)
+    return any(len(cs) > 1 and "or" in concepts.words(next(j.clause_text for j in judged if j.clause == n))
+               for n, cs in by_clause.items())
 
 
 def _bare(concepts: Concepts, j: Judged) -> bool:
