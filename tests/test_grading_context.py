@@ -691,3 +691,18 @@ def test_two_regimes_offered_as_alternatives_commit_to_neither(grader, tmp_path)
         p.write_text(f"---\ncase: d_high_throughput_api\n---\n## Regime\n{text}.\n", encoding="utf-8")
         part = next(x for x in grader.grade(p).parts if x.part == "regime")
         assert part.points == pytest.approx(points * part.max_points), text
+
+
+@pytest.mark.parametrize(("text", "regime"), [
+    # sealed9 e.s114: a nominal regime first, the verdict later in the essay
+    ("Batch-1 decode should be bandwidth-bound, yet the profiler shows 14% of bandwidth and 3% of "
+     "compute.\n\nI'd call this launch-overhead bound.", "overhead-bound"),
+    # sealed9 e.s120: 'the GPU is idle' says overhead-bound
+    ("Not really bandwidth-bound: both bandwidth (14%) and FLOPs (3%) are low, so the GPU is idle.",
+     "overhead-bound"),
+])
+def test_the_verdict_is_the_regime_the_answer_settles_on(grader, tmp_path, text, regime):
+    p = tmp_path / "e.md"
+    p.write_text(f"---\ncase: e_doesnt_add_up\n---\n{text}\n", encoding="utf-8")
+    part = next(x for x in grader.grade(p).parts if x.part == "regime")
+    assert not any(f.startswith("Regime:") for f in part.feedback), part.feedback

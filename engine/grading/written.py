@@ -55,6 +55,8 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
                                   file=file, line=line, field=name)
             a.said(concepts, _EMPHASIS.sub("", item), line)
             _read_item(a, concepts, name, line, item)
+    if a.regime is None and len(a.regimes_named) == 1:   # "this should be compute-bound. It is one."
+        a.regime = a.nominal_regime   # (only once the whole answer is read: a later verdict wins)
     return a
 
 
@@ -244,8 +246,6 @@ def _regimes(a: Answer, concepts: Concepts, text: str) -> None:
             a.nominal_regime = a.nominal_regime or j.match.concepts[0]
         elif a.regime is None:
             a.regime, a.regime_hedged = j.match.concepts[0], j.status == "possible"
-    if a.regime is None and len(a.regimes_named) == 1:   # "this should be compute-bound. It is one."
-        a.regime = a.nominal_regime
 
 
 def _either(concepts: Concepts, judged: list[Judged]) -> bool:
