@@ -706,3 +706,13 @@ def test_the_verdict_is_the_regime_the_answer_settles_on(grader, tmp_path, text,
     p.write_text(f"---\ncase: e_doesnt_add_up\n---\n{text}\n", encoding="utf-8")
     part = next(x for x in grader.grade(p).parts if x.part == "regime")
     assert not any(f.startswith("Regime:") for f in part.feedback), part.feedback
+
+
+def test_launch_overhead_named_plainly_is_the_overhead_regime(grader, tmp_path):
+    """sealed8 e.s105: 'So on paper this is a bandwidth-bound workload, but what is actually
+    limiting it today is kernel launch overhead.'"""
+    p = tmp_path / "e.md"
+    p.write_text("---\ncase: e_doesnt_add_up\n---\nSo on paper this is a bandwidth-bound workload, but what "
+                 "is actually limiting it today is kernel launch overhead.\n", encoding="utf-8")
+    part = next(x for x in grader.grade(p).parts if x.part == "regime")
+    assert part.points == part.max_points, part.feedback
