@@ -716,3 +716,20 @@ def test_launch_overhead_named_plainly_is_the_overhead_regime(grader, tmp_path):
                  "is actually limiting it today is kernel launch overhead.\n", encoding="utf-8")
     part = next(x for x in grader.grade(p).parts if x.part == "regime")
     assert part.points == part.max_points, part.feedback
+
+
+@pytest.mark.parametrize(("text", "kinds", "concept", "status"), [
+    # sealed10 e.s121: a statement after "but" is no elliptical re-judging of the verdict before it
+    ("Launch-overhead-bound (nominally bandwidth-bound decode, but neither bandwidth nor compute is "
+     "saturated).", ("regime",), "overhead_bound", "affirmed"),
+    # sealed11 d.s140: a dismissal after the lever; a bare "no" answering the sentence before
+    ("Pushing the batch higher isn't one of them: we are past the ridge.", ("lever",), "raise_batch",
+     "negated"),
+    ("A naive int4 kernel can end up slower at batch 256. So, no for throughput.", ("lever",),
+     "quantize_int4", "negated"),
+    # sealed6 c.s88: "no 5 TB of traffic" negates a quantity, not FlashAttention
+    ("FlashAttention (no 40 GB, no 5 TB/s traffic... er, no 5 TB of traffic)", ("lever",),
+     "flash_attention", "affirmed"),
+])
+def test_elliptical_refusals_have_a_short_reach(grader, text, kinds, concept, status):
+    assert _statuses(grader, text, kinds).get(concept) == status, _statuses(grader, text, kinds)

@@ -46,6 +46,8 @@ class Triggers:
     pseudo: tuple[Phrase, ...] = ()              # ConText's pseudo-triggers: "if we want", not a condition
     subordinate: frozenset[str] = frozenset()    # "Don't: hand-fuse before ... compile": the label stops
     contrast: frozenset[str] = frozenset()      # terminators that turn the argument ("but", not "so")
+    elliptical_words: int = 3                    # words after the trigger of a turning elliptical clause
+    after_no: frozenset[str] = frozenset()       # "no for throughput": a bare no, not "no 5 TB"
     elliptical: frozenset[str] = frozenset()    # words that may follow a trigger in an elliptical clause
     asides: tuple[Phrase, ...] = ()              # openers of items that comment on the fixes
     labels: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
@@ -111,6 +113,8 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.pseudo = phrases(raw.get("pseudo"))
     t.subordinate = frozenset(w for p in phrases(raw.get("subordinate")) for w in p)
     t.contrast = frozenset(w for p in phrases(raw.get("contrast")) for w in p) & t.terminators
+    t.elliptical_words = int(raw.get("elliptical_words", t.elliptical_words))
+    t.after_no = frozenset(w for p in phrases(raw.get("after_no")) for w in p)
     t.elliptical = frozenset(w for p in phrases(raw.get("elliptical")) for w in p)
     t.asides = phrases(raw.get("asides"))
     t.labels = {s: phrases(v) for s, v in (raw.get("labels") or {}).items()}
@@ -159,6 +163,10 @@ def _as(j: Judged, status: str) -> Judged:
 def _refuses_it(ws: list[str], t: Triggers) -> bool:
     """A clause naming nothing that negates a word pointing back ('I'd skip it', 'avoid that'); the
     word must be in the trigger's own clause: "Don't batch, it's TTFT" refuses nothing before it."""
+    while ws and ws[0] in t.terminators:   # "So, no for throughput.": a bare no answers what came before
+        ws = ws[1:]
+    if ws[:1] == ["no"] and len(ws) <= 1 + t.elliptical_words and (len(ws) == 1 or ws[1] in t.after_no):
+        return True   # not "no 5 TB of traffic", which negates a quantity
     return any(status == "negated" and forward and set(ws[end:end + 3]) & t.anaphora
                for status, _, end, forward in _triggers(ws, t))
 
@@ -253,7 +261,10 @@ def _opening(ws: list[str], t: Triggers, contrast: bool) -> str | None:
     best_len = 0
     for status in t.priority:
         for p in (*t.forward.get(status, ()), *t.backward.get(status, ()), *t.labels.get(status, ())):
-            if contrast and not (turned or set(rest[len(p):]) <= t.elliptical | t.anaphora):
+            after = rest[len(p):]   # "but not for TTFT": a short qualifier; "but neither bandwidth nor
+            # compute is saturated" is a statement of its own
+            if contrast and not ((turned and len(after) <= t.elliptical_words)
+                                 or set(after) <= t.elliptical | t.anaphora):
                 continue
             if rest[:len(p)] == p and (best is None or len(p) > best_len
                                        or (len(p) == best_len and t.rank(status) < t.rank(best))):
