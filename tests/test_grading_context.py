@@ -733,3 +733,14 @@ def test_launch_overhead_named_plainly_is_the_overhead_regime(grader, tmp_path):
 ])
 def test_elliptical_refusals_have_a_short_reach(grader, text, kinds, concept, status):
     assert _statuses(grader, text, kinds).get(concept) == status, _statuses(grader, text, kinds)
+
+
+def test_the_regime_an_essay_concludes_with_stands_over_one_named_in_passing(grader, tmp_path):
+    """sealed11 e.s134: 'a bandwidth-bound loop would have HBM busy, and here it is at 14% ...
+    So the real regime is launch/overhead-bound.'"""
+    p = tmp_path / "e.md"
+    p.write_text("---\ncase: e_doesnt_add_up\n---\nOn paper this is a bandwidth-bound decode, but the "
+                 "numbers don't fit: a bandwidth-bound loop would have HBM busy, and here it is at 14% with "
+                 "compute at 3%. So the real regime is launch/overhead-bound.\n", encoding="utf-8")
+    part = next(x for x in grader.grade(p).parts if x.part == "regime")
+    assert part.points == part.max_points, part.feedback

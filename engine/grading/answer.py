@@ -47,6 +47,7 @@ class Answer:
     student: str | None = None
     regime: str | None = None
     regime_hedged: bool = False    # "probably bandwidth-bound, I think": named, not committed to
+    regime_concluded: bool = False  # stated as the conclusion ("So the real regime is ..."): it stands
     nominal_regime: str | None = None
     named: dict[str, tuple[Quantity, int]] = field(default_factory=dict)   # figure name -> value
     numbers: list[Said] = field(default_factory=list)                       # every number given

@@ -57,6 +57,7 @@ class Triggers:
     imperative: tuple[Phrase, ...] = ()          # ... and verbs that do so opening a clause ("Use X")
     answer: tuple[Phrase, ...] = ()              # "my answer ... is no": a verdict on the question
     announce: frozenset[str] = frozenset()       # "Two proposals I would turn down.": rejections follow
+    conclude: tuple[Phrase, ...] = ()            # "So the real regime is ...": an essay's verdict
     max_levers: int = 3          # per sentence; more is a list, not a commitment
     max_regimes: int = 2         # per Regime section
     max_fixes: int = 6           # per answer; more is a list, not a commitment
@@ -124,6 +125,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.imperative = phrases(raw.get("imperative"))
     t.answer = phrases(raw.get("answer"))
     t.announce = frozenset(w for p in phrases(raw.get("announce")) for w in p)
+    t.conclude = phrases(raw.get("conclude"))
     commit = raw.get("commit") or {}
     t.max_levers = int(commit.get("max_levers_per_sentence", t.max_levers))
     t.max_regimes = int(commit.get("max_regimes", t.max_regimes))

@@ -237,15 +237,19 @@ def _regimes(a: Answer, concepts: Concepts, text: str) -> None:
         a.statuses.append((0, "listed", text.strip()))
         return
     a.regimes_named |= named
+    t = concepts.context
+    concluding = any(tuple(ws[i:i + len(p)]) == p for ws in [concepts.words(text)] for p in t.conclude
+                     for i in range(len(ws)))
     for j in judged:
         if j.status != "affirmed" and not (j.status == "possible" and len(named) == 1
-                                           and not hedges_between(concepts, concepts.context, j.sentence)):
+                                           and not hedges_between(concepts, t, j.sentence)):
             a.statuses.append((0, j.status, j.sentence.strip()))
             continue
-        if concepts.is_nominal(j.clause_text, j.match.phrase, concepts.context.terminators):
+        if concepts.is_nominal(j.clause_text, j.match.phrase, t.terminators):
             a.nominal_regime = a.nominal_regime or j.match.concepts[0]
-        elif a.regime is None:
+        elif a.regime is None or (concluding and not a.regime_concluded):   # "So the real regime is ..."
             a.regime, a.regime_hedged = j.match.concepts[0], j.status == "possible"
+            a.regime_concluded = concluding
 
 
 def _either(concepts: Concepts, judged: list[Judged]) -> bool:
