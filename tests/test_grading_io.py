@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from regime.engine.grading import batch, exercise, output
 from regime.engine.grading import grade as regime_grade
 from regime.engine.grading.grader import Grader
-from regime.engine.grading.written import outline
+from regime.engine.grading.layout import outline
 
 SCHEMAS = ROOT / "docs" / "grading"
 CASES = ["a_chatbot", "b_training_run", "c_document_summarizer", "d_high_throughput_api", "e_doesnt_add_up"]

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
-from regime.core.errors import RegimeError, did_you_mean
-from regime.engine.grading.answer import SENTENCE, Answer, Mention, read_text
+from regime.core.errors import RegimeError
+from regime.engine.grading.answer import SENTENCE, Answer, Mention
 from regime.engine.grading.concepts import Concepts, clauses
 from regime.engine.grading.context import (
     Judged,
@@ -23,27 +22,24 @@ from regime.engine.grading.context import (
     sentences,
 )
 from regime.engine.grading.figures import unreadable_numbers
+from regime.engine.grading.layout import EMPHASIS as _EMPHASIS
+from regime.engine.grading.layout import PROSE, front_matter, prose, sections_of
 
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.+?)\s*#*\s*$")
-_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?P<text>.*)$")
 _SLASHED = re.compile(r"\s+/\s+")
-_ROW = re.compile(r"^\s*\|")                       # a Markdown table row
-_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")   # its |---|---| line
 _LIST_WORDS = {"and", "or", "nor", "also"}
-_EMPHASIS = re.compile(r"(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])|[*`]+")   # keeps to_copy whole
 
 
 def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
     file = str(path)
-    meta, body_start = _front_matter(path, text)
+    meta, body_start = front_matter(path, text)
     if "case" not in meta:
         raise RegimeError("a written answer starts with front matter naming its case "
                           "(---, case: ..., student: ..., ---)", file=file, line=1, field="case")
     a = Answer(file, "markdown", str(meta["case"]),
                None if meta.get("student") is None else str(meta["student"]))
-    sections = _sections(text, body_start, concepts, a)
+    sections = sections_of(text, body_start, concepts, a)
     if not any(name != PROSE for name in sections):   # no template heading at all: an essay
-        sections, a.prose = sections or _prose(text, body_start), True
+        sections, a.prose = sections or prose(text, body_start), True
     if not sections:
         raise RegimeError("the answer is empty: write it under the template's headings (## Regime, "
                           "## Evidence, ## Fixes, ## Reject, ## Ask) or as prose", file=file,
@@ -60,98 +56,6 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
     return a
 
 
-def outline(path: Path, concepts: Concepts, max_bytes: int) -> dict[str, Any]:
-    """What the reader takes from a written answer: front matter and items per template section
-    (the shape docs/grading/markdown-answer.schema.json describes)."""
-    text = read_text(path, max_bytes)
-    meta, start = _front_matter(path, text)
-    scratch = Answer(str(path), "markdown", "")
-    sections = _sections(text, start, concepts, scratch)
-    return {"front_matter": dict(meta),
-            "sections": {k: [{"line": ln, "text": t} for ln, t in v] for k, v in sections.items()}}
-
-
-_META = re.compile(r"^(?P<key>[A-Za-z_][A-Za-z0-9_]*)\s*:\s*(?P<value>.*?)\s*$")
-
-
-def _front_matter(path: Path, text: str) -> tuple[dict, int]:
-    """`key: value` lines between '---' lines (plain scalars, optionally quoted; no YAML needed)."""
-    lines = text.splitlines()
-    if not lines or lines[0].strip() != "---":
-        return {}, 0
-    meta: dict[str, str] = {}
-    for end in range(1, min(len(lines), 50)):
-        line = lines[end]
-        if line.strip() == "---":
-            return meta, end + 1
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        m = _META.match(line)
-        if not m:
-            raise RegimeError("front matter lines are 'key: value'", file=str(path), line=end + 1)
-        if m["key"] not in ("case", "student"):
-            raise RegimeError(f"unknown key{did_you_mean(m['key'], ['case', 'student'])}", file=str(path),
-                              line=end + 1, field=m["key"])
-        meta[m["key"]] = m["value"].strip("'\"")
-    raise RegimeError("front matter is not closed by a '---' line", file=str(path), line=1)
-
-
-def _sections(text: str, start: int, concepts: Concepts, a: Answer) -> dict[str, list[tuple[int, str]]]:
-    """Items (list entries or paragraphs) per template section, with their first line."""
-    sections: dict[str, list[tuple[int, str]]] = {}
-    current: list[tuple[int, str]] | None = None
-    open_item = False
-    for lineno, line in enumerate(text.splitlines()[start:], start + 1):
-        head = _HEADING.match(line)
-        if head:
-            name = concepts.heading(_EMPHASIS.sub("", head["text"]))
-            if name is None and not line.lstrip().startswith("# "):  # a title is not a section
-                a.notes.append(f"line {lineno}: heading '{head['text'][:60]}' is not one of the template's; "
-                               "its text was read as prose")
-                name = PROSE   # '## Verdicts' over a table of levers: read sentence by sentence
-            current = sections.setdefault(name, []) if name else None
-            open_item = False
-            continue
-        if current is None:
-            continue
-        item = _ITEM.match(line)
-        if _ROW.match(line):   # a table row is an item of its own (a negation stays in its row)
-            if not _RULE.match(line):
-                current.append((lineno, line.strip()))
-            open_item = False
-        elif item:
-            current.append((lineno, item["text"]))
-            open_item = True
-        elif not line.strip():
-            open_item = False
-        elif open_item and current:
-            current[-1] = (current[-1][0], current[-1][1] + " " + line.strip())
-        else:
-            current.append((lineno, line.strip()))
-            open_item = True
-    return sections
-
-
-def _prose(text: str, start: int) -> dict[str, list[tuple[int, str]]]:
-    """An answer written as prose, no template heading at all: its paragraphs, each read
-    sentence by sentence for what it is about (`_read_prose`)."""
-    paragraphs: list[tuple[int, str]] = []
-    open_paragraph = False
-    for lineno, line in enumerate(text.splitlines()[start:], start + 1):
-        if not line.strip() or _HEADING.match(line) or _RULE.match(line):
-            open_paragraph = False
-        elif _ROW.match(line):   # a table row is a paragraph of its own
-            paragraphs.append((lineno, line.strip()))
-            open_paragraph = False
-        elif open_paragraph:
-            paragraphs[-1] = (paragraphs[-1][0], paragraphs[-1][1] + " " + line.strip())
-        else:
-            paragraphs.append((lineno, (_ITEM.match(line) or {"text": line.strip()})["text"]))
-            open_paragraph = True
-    return {PROSE: paragraphs} if paragraphs else {}
-
-
-PROSE = "prose"   # the pseudo-section of an answer with no template heading
 
 
 def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
