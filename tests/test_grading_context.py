@@ -16,6 +16,17 @@ def grader() -> Grader:
     return Grader()
 
 
+def _graded(grader: Grader, tmp_path, case: str, body: str, name: str = "x.md"):
+    """A written answer to `case`, `body` under its front matter, graded."""
+    p = tmp_path / name
+    p.write_text(f"---\ncase: {case}\n---\n{body}", encoding="utf-8")
+    return grader.grade(p)
+
+
+def _parts(result) -> dict:
+    return {x.part: x for x in result.parts}
+
+
 def _statuses(grader: Grader, text: str, kinds=("claim", "lever")) -> dict[str, str]:
     return {c: j.status for j in judge(grader.concepts, grader.concepts.context, kinds, text)
             for c in j.match.concepts}
@@ -511,17 +522,14 @@ MEMO = ("Short answer for the director: no, not on this endpoint. At batch 256 w
 
 
 def test_prose_names_the_keys_menu_and_describes_without_recommending(grader, tmp_path):
-    p = tmp_path / "d.md"
-    p.write_text(f"---\ncase: d_high_throughput_api\n---\n{MEMO}", encoding="utf-8")
-    r = grader.grade(p)
-    parts = {x.part: x for x in r.parts}
+    r = _graded(grader, tmp_path, "d_high_throughput_api", MEMO)
+    parts = _parts(r)
     assert parts["fixes"].points > 0 and not any("Missing fix" in f for f in parts["fixes"].feedback)
     assert parts["order"].points == parts["order"].max_points > 0
     assert not r.penalties, r.penalties                    # int4 described, not recommended
     # the same menu with a trap in it is a keyword list: it commits to none of them
-    p.write_text(f"---\ncase: d_high_throughput_api\n---\n{MEMO.replace('fused attention', 'int4')}",
-                 encoding="utf-8")
-    parts = {x.part: x for x in grader.grade(p).parts}
+    trapped = MEMO.replace("fused attention", "int4")
+    parts = _parts(_graded(grader, tmp_path, "d_high_throughput_api", trapped))
     assert parts["fixes"].points == 0
 
 
@@ -616,22 +624,20 @@ def test_a_table_under_a_heading_of_its_own_is_read_row_by_row(grader, tmp_path)
 def test_a_description_of_a_lever_is_no_recommendation_in_prose(grader, tmp_path):
     """sealed6 d.s81: 'int4 is a bytes lever.' read as a fix ('the lever' was a cue, and filler
     words drop out of cues, so it cued any 'lever')."""
-    p = tmp_path / "d.md"
-    p.write_text("---\ncase: d_high_throughput_api\n---\nWe are compute-bound.\n\nint4 is a bytes lever.\n",
-                 encoding="utf-8")
-    assert not grader.grade(p).penalties
+    body = "We are compute-bound.\n\nint4 is a bytes lever.\n"
+    r = _graded(grader, tmp_path, "d_high_throughput_api", body)
+    assert not r.penalties
 
 
 def test_a_sentence_announcing_refusals_opens_a_list_of_rejections(grader, tmp_path):
     """sealed6 c.s81: 'Two proposals I would turn down. Batching the prefills: ... makes each
     user's TTFT worse. Quantizing the weights: ... nowhere near the bottleneck.'"""
-    p = tmp_path / "c.md"
-    p.write_text("---\ncase: c_document_summarizer\n---\nPrefill of 25k tokens is compute-bound.\n\n"
-                 "Two proposals I would turn down. Batching the prefills: a single long prefill is already "
-                 "compute-bound, so more prompts in the pass make each TTFT worse. Quantizing the weights: "
-                 "16 GB over 25,000 tokens is well under a MB per token.\n", encoding="utf-8")
-    r = grader.grade(p)
-    rejections = next(x for x in r.parts if x.part == "rejections")
+    r = _graded(grader, tmp_path, "c_document_summarizer",
+                "Prefill of 25k tokens is compute-bound.\n\nTwo proposals I would turn down. Batching the "
+                "prefills: a single long prefill is already compute-bound, so more prompts in the pass make "
+                "each TTFT worse. Quantizing the weights: 16 GB over 25,000 tokens is well under a MB per "
+                "token.\n")
+    rejections = _parts(r)["rejections"]
     assert rejections.points == rejections.max_points > 0, rejections.feedback
     assert not r.penalties
 
@@ -657,9 +663,7 @@ def test_an_imperative_verb_recommends_only_opening_a_clause(grader, tmp_path):
      "long prompt, and batching only adds work in front of it.", "rejections", "raise batch"),
 ])
 def test_a_refusal_covers_what_it_goes_on_to_say(grader, tmp_path, case, text, part, fragment):
-    p = tmp_path / "x.md"
-    p.write_text(f"---\ncase: {case}\n---\n{text}\n", encoding="utf-8")
-    r = grader.grade(p)
+    r = _graded(grader, tmp_path, case, f"{text}\n")
     assert not r.penalties, r.penalties
     got = next(x for x in r.parts if x.part == part)
     assert not any(f"Not rejected: {fragment}" in f for f in got.feedback), got.feedback
@@ -702,9 +706,7 @@ def test_two_regimes_offered_as_alternatives_commit_to_neither(grader, tmp_path)
      "overhead-bound"),
 ])
 def test_the_verdict_is_the_regime_the_answer_settles_on(grader, tmp_path, text, regime):
-    p = tmp_path / "e.md"
-    p.write_text(f"---\ncase: e_doesnt_add_up\n---\n{text}\n", encoding="utf-8")
-    part = next(x for x in grader.grade(p).parts if x.part == "regime")
+    part = _parts(_graded(grader, tmp_path, "e_doesnt_add_up", f"{text}\n"))["regime"]
     assert not any(f.startswith("Regime:") for f in part.feedback), part.feedback
 
 
