@@ -169,8 +169,8 @@ def _refuses_it(ws: list[str], t: Triggers) -> bool:
         ws = ws[1:]
     if ws[:1] == ["no"] and len(ws) <= 1 + t.elliptical_words and (len(ws) == 1 or ws[1] in t.after_no):
         return True   # not "no 5 TB of traffic", which negates a quantity
-    return any(status == "negated" and forward and set(ws[end:end + 3]) & t.anaphora
-               for status, _, end, forward in _triggers(ws, t))
+    return any(status == "negated" and set(ws[end:end + 3]) & t.anaphora   # "I'd skip it", "avoid that"
+               for status, _, end, _forward in _triggers(ws, t))
 
 
 def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence: str,
