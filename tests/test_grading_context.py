@@ -759,3 +759,13 @@ def test_the_regime_an_essay_concludes_with_stands_over_one_named_in_passing(gra
 ])
 def test_the_conditional_mood_and_a_refusal_after_the_lever(grader, text, concept, status):
     assert _statuses(grader, text).get(concept) == status, _statuses(grader, text)
+
+
+def test_a_hedged_fix_is_not_upgraded_by_a_later_condition_naming_it(grader, tmp_path):
+    """sealed13 c.s160: 'FlashAttention could possibly help ...' then 'Once FlashAttention is in,
+    we could quantize ...': the fix stays hedged; 'I'd guess compute-bound' is a hedge too."""
+    body = ("## Regime\nI'd guess compute-bound, maybe partly memory-bound because of the 40 GB.\n\n"
+            "## Fixes\n- FlashAttention could possibly help with the 40 GB.\n"
+            "- Once FlashAttention is in, we could quantize the weights to int8.\n")
+    fixes = _parts(_graded(grader, tmp_path, "c_document_summarizer", body))["fixes"]
+    assert any(f.startswith("Hedged: flash attention") for f in fixes.feedback), fixes.feedback

@@ -62,6 +62,12 @@ def read_against(a: Answer, key: Key, menu_share: float) -> Read:
         for c in _resolve(m, key, "rejections", read):
             if c not in read.rejects:
                 read.rejects.append(c)
+    for m in a.hedged:   # "torch.compile might also reduce kernel count": part of a key fix
+        # (before the deferrals: a later "Once FlashAttention is in, ..." upgrades no hedge)
+        for c in _resolve(m, key, "fixes", read):
+            if verdict(key, c) == "fix" and c not in read.fixes and c not in read.rejects:
+                read.fixes.append(c)
+                read.hedged.add(c)
     for m in a.deferred:   # "then, not before": a later step of the key's, or one it rejects for now
         for c in _resolve(m, key, "fixes", read):
             said = verdict(key, c)
@@ -70,11 +76,6 @@ def read_against(a: Answer, key: Key, menu_share: float) -> Read:
                 target.append(c)
                 if said == "reject":   # "not yet; once ..., int8 would be worth it": a rejection?
                     read.unsure.append((m.line, m.written))
-    for m in a.hedged:   # "torch.compile might also reduce kernel count": part of a key fix
-        for c in _resolve(m, key, "fixes", read):
-            if verdict(key, c) == "fix" and c not in read.fixes and c not in read.rejects:
-                read.fixes.append(c)
-                read.hedged.add(c)
     proposals = [p for p in key.verdicts if p not in key.claims]
     if a.says_no and len(proposals) == 1 and proposals[0] not in read.fixes + read.rejects:
         read.rejects.append(proposals[0])   # "the answer is no": to the one thing the case asks about
