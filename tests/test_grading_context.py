@@ -598,8 +598,17 @@ def test_no_to_the_cases_one_question_rejects_its_proposal(grader, tmp_path):
     # sealed6 d.s81: a lever set against another is not recommended
     ("fp8 GEMMs (this raises the compute ceiling, a different thing from int4 weight-only quant)",
      "quantize_int4", "negated"),
+    # sealed12 d.s141 and every director memo since sealed5: the conditional mood after the lever
+    ("Where int4 would be worth something: it frees around 51 GB of HBM.", "quantize_int4", "hypothetical"),
+    # sealed12 b.s141: the object first, the refusal after it
+    ("Fusing attention I would skip: it already runs as flash-attention.", "fuse_attention", "negated"),
+    # sealed4 a.s64 still: a pointing-back refusal, now a longer trigger
+    ("People suggested fusing the elementwise kernels; I'd skip it, those ops are tiny.",
+     "fuse_elementwise", "negated"),
 ])
-def test_pseudo_triggers_and_the_students_own_voice(grader, text, concept, status):
+def test_statuses_of_sentences_from_the_fresh_sets(grader, text, concept, status):
+    """Pseudo-triggers, the student's own voice, colon verdicts, labels that stop, the conditional
+    mood and refusals after the lever, each from a spent sealed set."""
     assert _statuses(grader, text).get(concept) == status, _statuses(grader, text)
 
 
@@ -746,19 +755,6 @@ def test_the_regime_an_essay_concludes_with_stands_over_one_named_in_passing(gra
                  "compute at 3%. So the real regime is launch/overhead-bound.\n", encoding="utf-8")
     part = next(x for x in grader.grade(p).parts if x.part == "regime")
     assert part.points == part.max_points, part.feedback
-
-
-@pytest.mark.parametrize(("text", "concept", "status"), [
-    # sealed12 d.s141 and every director memo since sealed5: the conditional mood after the lever
-    ("Where int4 would be worth something: it frees around 51 GB of HBM.", "quantize_int4", "hypothetical"),
-    # sealed12 b.s141: the object first, the refusal after it
-    ("Fusing attention I would skip: it already runs as flash-attention.", "fuse_attention", "negated"),
-    # sealed4 a.s64 still: a pointing-back refusal, now a longer trigger
-    ("People suggested fusing the elementwise kernels; I'd skip it, those ops are tiny.",
-     "fuse_elementwise", "negated"),
-])
-def test_the_conditional_mood_and_a_refusal_after_the_lever(grader, text, concept, status):
-    assert _statuses(grader, text).get(concept) == status, _statuses(grader, text)
 
 
 def test_a_hedged_fix_is_not_upgraded_by_a_later_condition_naming_it(grader, tmp_path):
