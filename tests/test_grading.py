@@ -113,7 +113,8 @@ def test_ambiguity_costs_only_when_the_readings_differ_in_the_key(grader, tmp_pa
     both = Answer("a.md", "markdown", "x",
                   rejects=[Mention(("quantize_int4", "quantize_int8"), "quantize", 3)])
     rej = next(p for p in score(both, same, grader.rubric, grader.concepts).parts if p.part == "rejections")
-    assert rej.points == rej.max_points > 0
+    assert rej.points == pytest.approx(rej.max_points * grader.rubric.reasons.missing)   # both, bare
+    assert rej.max_points > 0
 
 
 def _rejections_part(grader, key, rejected: tuple[str, ...]):
@@ -132,14 +133,15 @@ def test_the_key_asks_for_the_rejections_the_worked_solution_makes(grader):
     key = Key("x", "x", None, None, verdicts={"raise_batch": "reject"},
               rejects=[Item("raise_batch", "r1", "idle"), Item("buy_more_flops", "r2", "idle"),
                        Item("fuse_elementwise", trap, "tempting")])
+    bare = grader.rubric.reasons.missing   # each named without a reason
     both = _rejections_part(grader, key, ("raise_batch", "fuse_elementwise"))
-    assert both.points == both.max_points > 0
+    assert both.points == pytest.approx(both.max_points * bare) and both.max_points > 0
     assert not any("buy more flops" in f for f in both.feedback)
     one = _rejections_part(grader, key, ("raise_batch",))
-    assert one.points == pytest.approx(one.max_points / 2)
+    assert one.points == pytest.approx(one.max_points / 2 * bare)
     assert any("Not rejected: fuse elementwise" in f for f in one.feedback)
     extra = _rejections_part(grader, key, ("raise_batch", "buy_more_flops"))  # optional credit makes up
-    assert extra.points == extra.max_points
+    assert extra.points == pytest.approx(extra.max_points * bare)
     unasked = Key("x", "x", None, None, rejects=[Item("buy_more_flops", "r2", "idle")])
     assert _rejections_part(grader, unasked, ()).max_points == 0  # nothing asked: the part drops out
 

@@ -82,8 +82,9 @@ def test_bare_names_under_reject_and_a_misshapen_entry_cost_nothing_else(grader,
     """sealed5 a.s79, c.s78: `reject: [fuse_elementwise]` names its lever as `fixes:` may, and the
     whole answer was refused ("each entry of 'reject' is a mapping"). A bare name is now read as
     the lever (or claim) it names; an entry of another shape costs only that entry."""
-    body = ("fixes:\n  - continuous_batching\nreject:\n  - fuse_elementwise\n  - buy_more_flops\n"
-            "  - [not, an, entry]\n")
+    body = ("evidence:\n  - {figure: flop_util, value: 4%}\n  - {figure: tokens per pass, value: 1 token}\n"
+            "fixes:\n  - continuous_batching\nreject:\n  - fuse_elementwise\n  - buy_more_flops\n"
+            "  - [not, an, entry]\n")   # the evidence states the figure each bare rejection turns on
     r = grader.grade(write(tmp_path, "bare.yaml", GOOD + body))
     assert r.graded, r.errors
     rejections = next(p for p in r.parts if p.part == "rejections")

@@ -54,6 +54,10 @@ def _yaml(tmp_path, name: str, body: str):
     return p
 
 
+_EVIDENCE = """evidence:
+  - {figure: flop_util, value: 4%}
+  - {figure: bw_util, value: 78%}
+"""
 _A = """case: a_chatbot
 student: s
 regime: bandwidth_bound
@@ -78,7 +82,9 @@ def test_the_right_lever_with_another_reason_earns_the_rubrics_part(grader, tmp_
         batch="it makes the GPU compute-bound, so it is faster",
         quant="frees memory so we could load a larger model",
         fuse="custom fused kernels are hard to maintain", flops="too expensive")))
-    bare = grader.grade(_yaml(tmp_path, "bare.yaml", _A.format(batch="", quant="", fuse="", flops="")))
+    bare_text = _A.format(batch="", quant="", fuse="", flops="")
+    bare = grader.grade(_yaml(tmp_path, "bare.yaml", bare_text.replace(_EVIDENCE, "evidence: []\n")))
+    carried = grader.grade(_yaml(tmp_path, "carried.yaml", bare_text))   # '4%' argues buy_more_flops
     part = {r: {p.part: p for p in g.parts} for r, g in (("right", right), ("wrong", wrong), ("bare", bare))}
     share = grader.rubric.reasons.wrong
     for name in ("fixes", "rejections"):
@@ -87,6 +93,8 @@ def test_the_right_lever_with_another_reason_earns_the_rubrics_part(grader, tmp_
         assert part["wrong"][name].points == pytest.approx(share * top, abs=0.1)
         assert part["bare"][name].points == pytest.approx(grader.rubric.reasons.missing * top, abs=0.1)
     assert any("not its reason" in line for line in part["wrong"]["fixes"].feedback)
+    rejections = next(p for p in carried.parts if p.part == "rejections")
+    assert part["bare"]["rejections"].points < rejections.points < rejections.max_points
 
 
 def test_a_yaml_keyword_list_commits_to_nothing(grader):

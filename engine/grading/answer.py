@@ -65,6 +65,7 @@ class Answer:
     statuses: list[tuple[int, str, str]] = field(default_factory=list)   # (line, status, sentence)
     regimes_named: set[str] = field(default_factory=set)
     prose: bool = False            # written without the template's headings: read sentence by sentence
+    text: str = ""                 # what it argues in its own words (a reason may be anywhere in it)
 
     def said(self, concepts: Concepts, text: str, line: int = 0, label: str = "") -> None:
         """Record every number in `text`, each with the words of its own sentence (and `label`)."""

@@ -339,6 +339,8 @@ def _aliases(c: Concepts, k: Knowledge, raw: ConceptsFile) -> None:
     for value in k.vocabulary.get("regime").values:
         for alias in (value, value.replace("_", " "), *raw.regimes.get(value, [])):
             c.add("regime", value, alias)
+        for alias in raw.regime_words.get(value, []):
+            c.add("regime_word", value, alias)
     for name in k.vocabulary.specs:
         c.add("fact", name, name)
         c.add("fact", name, name.replace("_", " "))

@@ -62,6 +62,7 @@ class Figure(_Strict):
 
 class ConceptsFile(_Strict):
     regimes: dict[str, Phrases] = {}
+    regime_words: dict[str, Phrases] = {}   # a Regime section naming none: the word it shortens to
     levers: dict[LeverId, Phrases] = {}
     claims: dict[ClaimId, Phrases] = {}
     facts: dict[str, Phrases] = {}

@@ -109,6 +109,8 @@ def quantity(value: object, unit: str | None = None) -> Quantity:
     found = _one_quantity(text)
     if found is None and "=" in text:   # worked arithmetic: '8 x 4096 = 32,768' states its result last
         found = _one_quantity(text.rsplit("=", 1)[1].strip())
+    if found is None:   # a figure, then words about it: '~2300 tokens', '22% (layer_norm 8 + ...)'
+        found = _leading(text)
     if found is None:
         raise ValueError(f"'{units.short(text)}' is not one number with a unit (e.g. '120 tokens/s', '35%')")
     return found
@@ -120,6 +122,13 @@ def _one_quantity(text: str) -> Quantity | None:
     if len(found) != 1 or _compact(rest) != _compact(found[0].unit if found[0].unit != "1" else rest):
         return None
     return found[0]
+
+
+def _leading(text: str) -> Quantity | None:
+    """A figure written approximately or with its working in parentheses: '~900 tokens',
+    '12% (norm 4 + add 3 + ...)' state one figure; '61% -> 78%' and '9 bananas' do not."""
+    bare = re.sub(r"\([^()]*\)", " ", text).strip().lstrip("~≈").strip()
+    return _one_quantity(bare) if bare != text else None
 
 
 def _compact(text: str) -> str:

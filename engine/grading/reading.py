@@ -85,6 +85,8 @@ def read_against(a: Answer, key: Key, menu_share: float) -> Read:
         target = read.fixes if given == "fix" else read.rejects
         if c not in target:
             target.append(c)
+    # refused outright: a mention elsewhere ("int4 shrinks bytes") is commentary, not a fix
+    read.fixes = [c for c in read.fixes if c not in read.rejects]
     return read
 
 

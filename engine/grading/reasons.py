@@ -19,13 +19,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from regime.core.units import FRACTION
-from regime.engine.grading.answer import Answer
+from regime.engine.grading.answer import Answer, Mention
 from regime.engine.grading.concepts import Concepts
 from regime.engine.grading.figures import matches, quantities
 from regime.engine.grading.key import Figure, Item, Key
 from regime.engine.grading.rubric import ReasonsPart
 
 RIGHT, WRONG, NONE = "right", "wrong", "none"
+
 _SUFFIX = re.compile(r"(?:ing|ed|es|e|ly|ion|ation)$")
 _STEM = 6
 
@@ -46,7 +47,7 @@ class Index:
         got = self._seen.get((text, own))
         if got is None:
             got = frozenset(s for w in concepts.words(text) if w not in own and w not in self.ignore
-                            and not w.replace(".", "").isdigit() and len(w) > 2
+                            and not w.replace(".", "").isdigit() and len(w.rstrip("s")) > 2
                             and (s := stem(w)) not in own and s not in self.ignore)
             if len(self._seen) < 16384:
                 self._seen[(text, own)] = got
@@ -57,7 +58,10 @@ class Index:
 
 
 def stem(word: str) -> str:
-    return (_SUFFIX.sub("", word) if len(word) > 4 else word)[:_STEM]
+    """'fuses', 'fused' and 'fuse' are one stem (a four-letter word drops only its final e)."""
+    if len(word) > 4:
+        return _SUFFIX.sub("", word)[:_STEM]
+    return word[:-1] if len(word) == 4 and word.endswith("e") else word
 
 
 def build_index(concepts: Concepts, justifications: Iterable[str], ignore: Iterable[str],
@@ -80,13 +84,18 @@ def build_index(concepts: Concepts, justifications: Iterable[str], ignore: Itera
 
 def states(a: Answer, key: Key, concepts: Concepts, tolerance: float) -> dict[str, str]:
     """The reason each of the key's levers or claims was given with: the best over its mentions
-    (one right reason is enough; NONE only when no mention gives any)."""
+    (one right reason is enough; NONE only when no mention gives any). An item given bare has
+    the key's reason when the answer argues it elsewhere ("1. FlashAttention" after an Evidence
+    section on the score matrix that never leaves on-chip memory): the blind grades credit a
+    reason stated anywhere in the answer, and give about half for none."""
     out: dict[str, str] = {}
     order = (RIGHT, WRONG, NONE)
-    for m in [*a.fixes, *a.rejects, *a.deferred]:
+    for m in [*a.fixes, *a.rejects, *a.deferred, *(m for group in a.listed for m in group)]:
         for c in m.concepts:
             if key.item(c) is not None:
                 got = judge(m.reason, m.written, c, key, concepts, concepts.reasons, tolerance)
+                if got == NONE and _carried(a, m, c, key, concepts, tolerance):
+                    got = RIGHT    # argued elsewhere in the answer: its evidence carries the reason
                 out[c] = min(got, out.get(c, NONE), key=order.index)
     return out
 
@@ -110,13 +119,33 @@ def feedback(got: dict[str, str], items: list[Item], verb: str, rules: ReasonsPa
     return out
 
 
+def _carried(a: Answer, m: Mention, concept: str, key: Key, concepts: Concepts, tolerance: float) -> bool:
+    """A bare item argued elsewhere: by a figure its rule cites, or in its justification's words."""
+    return _figured(a, key, concept, tolerance) or (bool(a.text) and judge(
+        a.text, m.written, concept, key, concepts, concepts.reasons, tolerance, carried=True) == RIGHT)
+
+
+def _figured(a: Answer, key: Key, concept: str, tolerance: float) -> bool:
+    """The answer states one of the figures the item's rule cites somewhere (its Evidence, say),
+    with its unit: a ceiling in tok/s in a YAML evidence list argues a bare lever whose rule cites it."""
+    item = key.item(concept)
+    if item is None:
+        return False
+    cited = [key.figures[n] for n in item.cites if n in key.figures]
+    return any(matches(s.q, v, f.unit, tolerance) for s in a.numbers for f in cited for v in _readings(f)
+               if s.q.unit)
+
+
 def judge(reason: str, written: str, concept: str, key: Key, concepts: Concepts, idx: Index,
-          tolerance: float) -> str:
+          tolerance: float, carried: bool = False) -> str:
     """RIGHT when `reason` carries the key item's argument, WRONG when it gives another one,
     NONE when it gives none (fewer than `min_words` words beyond the levers it names and the
     words that describe the lever itself, and no number). An item naming several of the key's
     levers argues for them together: any of their justifications counts. For a rejection the
-    case's regime argument is an accepted reason too ("the FLOPs are idle" for not buying FLOPs)."""
+    case's regime argument is an accepted reason too ("the FLOPs are idle" for not buying FLOPs).
+    `carried`: `reason` is the whole answer, read for an item given bare: only the words of the
+    item's own justification count there (a figure or the regime's argument is the evidence's,
+    not this item's reason)."""
     item = key.item(concept)
     if item is None or not reason.strip():
         return NONE
@@ -129,9 +158,10 @@ def judge(reason: str, written: str, concept: str, key: Key, concepts: Concepts,
         return NONE
     items = [item, *(i for c in sorted(named - {concept}) if (i := key.item(c)) is not None)]
     cited = [key.figures[n] for i in items for n in i.cites if n in key.figures]
-    if any(matches(q, v, f.unit, tolerance) for q in numbers for f in cited for v in _readings(f)):
+    if not carried and any(matches(q, v, f.unit, tolerance)
+                           for q in numbers for f in cited for v in _readings(f)):
         return RIGHT
-    rejected = any(i.id == concept for i in key.rejects)
+    rejected = any(i.id == concept for i in key.rejects) and not carried
     argued = idx.stems(concepts, ". ".join([*(i.because for i in items),
                                             key.regime_because if rejected else ""]), own)
     if idx.weight(said & argued) >= idx.min_weight:

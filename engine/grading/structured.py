@@ -226,6 +226,9 @@ def _one(concepts: Concepts, kind: str, name: str, raw: dict, fieldname: str, fi
 def _mention(concepts: Concepts, kind: str, name: str, raw: dict, fieldname: str, body: Any,
              file: str) -> Mention:
     found = concepts.resolve(kind, name)
+    if not found:   # a longer name holding one alias: "memory-bound ops don't matter when compute-bound"
+        inside = {c for m in concepts.find(kind, name) for c in m.concepts}
+        found = tuple(inside) if len(inside) == 1 else ()
     if not found:
         raise RegimeError(_unknown_text(kind, name, concepts, found), file=file,
                           line=_line(raw, fieldname.split("[")[0], body), field=fieldname)

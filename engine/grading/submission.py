@@ -20,11 +20,15 @@ def read_answer(path: Path, concepts: Concepts, max_bytes: int, text: str | Regi
     if text is None:
         text = read_text(path, max_bytes)
     if path.suffix.lower() in YAML_SUFFIXES:
-        return _committed(read_structured(path, text, concepts), concepts)
-    if path.suffix.lower() in MARKDOWN_SUFFIXES:
-        return _committed(read_written(path, text, concepts), concepts)
-    raise RegimeError(f"unknown answer format '{path.suffix}': use .yaml for a structured answer or .md "
+        a = read_structured(path, text, concepts)
+        a.text = " ".join(m.reason for m in [*a.fixes, *a.rejects, *a.deferred])   # its free text
+    elif path.suffix.lower() in MARKDOWN_SUFFIXES:
+        a = read_written(path, text, concepts)
+        a.text = text
+    else:
+        raise RegimeError(f"unknown answer format '{path.suffix}': use .yaml for a structured answer or .md "
                       "for one written against the template", file=str(path))
+    return _committed(a, concepts)
 
 
 def _committed(a: Answer, concepts: Concepts) -> Answer:
@@ -32,7 +36,8 @@ def _committed(a: Answer, concepts: Concepts) -> Answer:
     the context file's `commit.max_fixes` recommends none of them (a keyword list earns nothing
     for them, and falls into no trap either)."""
     limit = concepts.context.max_fixes if concepts.context is not None else None
-    levers = {c for m in a.fixes for c in m.concepts}
+    rejected = {c for m in a.rejects for c in m.concepts}   # named again to refuse: not listed
+    levers = {c for m in a.fixes for c in m.concepts} - rejected
     if limit is not None and len(levers) > limit:
         a.statuses.append((a.fixes[0].line, "listed", ", ".join(m.written for m in a.fixes)))
         a.fixes = []

@@ -105,6 +105,8 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
     parts = clauses(text)
     if section == "regime":
         _regimes(a, concepts, text)
+        if not concepts.find("regime", text):   # "Prefill-bound (compute).": the word it shortens to
+            _regimes(a, concepts, text, "regime_word")
     elif section == "ask":
         for clause in parts:
             for m in concepts.find("fact", clause):
@@ -127,11 +129,11 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
                     a.endorsed.extend(c for c in m.concepts if c not in a.endorsed)
 
 
-def _regimes(a: Answer, concepts: Concepts, text: str) -> None:
+def _regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime") -> None:
     """The regime (and nominal regime) the student affirms. Hedged or negated ones commit to
     nothing, and a section naming more regimes than the context file allows commits to none."""
     text = _SLASHED.sub(", ", text)   # "bandwidth-bound / compute-bound": alternatives, each a clause
-    judged = judge(concepts, concepts.context, ("regime",), text) if concepts.context else []
+    judged = judge(concepts, concepts.context, (kind,), text) if concepts.context else []
     named = {c for j in judged if j.status != "negated" for c in j.match.concepts}  # ruled out is not listed
     bare = {c for j in judged if j.status == "affirmed" and _bare(concepts, j) for c in j.match.concepts}
     listed = len(a.regimes_named | named) > concepts.context.max_regimes or len(bare) > 1
@@ -142,8 +144,9 @@ def _regimes(a: Answer, concepts: Concepts, text: str) -> None:
         return
     a.regimes_named |= named
     t = concepts.context
-    concluding = any(tuple(ws[i:i + len(p)]) == p for ws in [concepts.words(text)] for p in t.conclude
-                     for i in range(len(ws)))
+    concluding = _cued(concepts.words(text), t.conclude)
+    if concluding:   # "... so nominally X, but in practice Y": the clause with the cue states the verdict
+        judged = sorted(judged, key=lambda j: not _cued(concepts.words(j.clause_text), t.conclude))
     for j in judged:
         if j.status != "affirmed" and not (j.status == "possible" and len(named) == 1
                                            and not hedges_between(concepts, t, j.sentence)):
@@ -154,6 +157,10 @@ def _regimes(a: Answer, concepts: Concepts, text: str) -> None:
         elif a.regime is None or (concluding and not a.regime_concluded):   # "So the real regime is ..."
             a.regime, a.regime_hedged = j.match.concepts[0], j.status == "possible"
             a.regime_concluded = concluding
+
+
+def _cued(ws: list[str], cues: tuple[tuple[str, ...], ...]) -> bool:
+    return any(tuple(ws[i:i + len(p)]) == p for p in cues for i in range(len(ws)))
 
 
 def _either(concepts: Concepts, judged: list[Judged]) -> bool:

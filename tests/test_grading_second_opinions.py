@@ -1,0 +1,102 @@
+"""Readings found where two blind instructors agreed and the grader did not (answers/sealed13-15,
+each graded a second time, blind, in answers/second/): one test per class of writing, with the
+student's own sentence."""
+
+from __future__ import annotations
+
+import pytest
+
+from regime.engine.grading.context import judge
+from regime.engine.grading.figures import quantity
+from regime.engine.grading.grader import Grader
+from regime.engine.grading.reasons import stem
+from regime.engine.grading.submission import read_answer
+
+
+@pytest.fixture(scope="module")
+def grader() -> Grader:
+    return Grader()
+
+
+def _read(grader: Grader, tmp_path, case: str, body: str, name: str = "x.md"):
+    p = tmp_path / name
+    p.write_text(f"---\ncase: {case}\n---\n{body}" if name.endswith(".md") else f"case: {case}\n{body}",
+                 encoding="utf-8")
+    return read_answer(p, grader.concepts, grader.rubric.limits.max_bytes)
+
+
+def test_the_wrong_tools_refuses_what_it_follows(grader):
+    """sealed14 e.s170: "Batching and weight quant are the wrong tools right now" was read as
+    recommending both, which made the answer's fixes a keyword list (both instructors: 96, 98)."""
+    said = "Batching and weight quant are the wrong tools right now: they make each step move fewer bytes."
+    got = {c: j.status for j in judge(grader.concepts, grader.concepts.context, ("lever",), said)
+           for c in j.match.concepts}
+    assert got["raise_batch"] == got["quantize_int8"] == "negated"
+
+
+def test_the_clause_with_a_conclusion_cue_states_the_verdict(grader, tmp_path):
+    """sealed14 e.s170: "A real bandwidth-bound decode would sit at 70-80% BW, so nominally it's
+    bandwidth bound but in practice its overhead-bound" concludes overhead-bound."""
+    a = _read(grader, tmp_path, "e_doesnt_add_up",
+              "A real bandwidth-bound decode would sit at 70-80% BW, so nominally it's bandwidth bound "
+              "but in practice its overhead-bound: the GPU simply isnt doing anything much of the time.\n")
+    assert (a.regime, a.nominal_regime) == ("overhead_bound", "bandwidth_bound")
+
+
+@pytest.mark.parametrize(("written", "regime"), [
+    ("Prefill-bound (compute).", "compute_bound"),   # sealed13 c.s158 (instructors 61, 64)
+    ("Memory.", "bandwidth_bound"),
+])
+def test_a_regime_section_shortened_to_one_word(grader, tmp_path, written, regime):
+    a = _read(grader, tmp_path, "c_document_summarizer", f"## Regime\n{written}\n\n## Fixes\n1. FlashAttention.\n")
+    assert a.regime == regime
+
+
+def test_one_word_names_no_regime_outside_the_regime_section(grader, tmp_path):
+    a = _read(grader, tmp_path, "d_high_throughput_api", "## Fixes\n1. Attack compute: fp8 GEMMs.\n")
+    assert a.regime is None
+
+
+def test_an_explicit_rejection_stands_over_a_mention_under_fixes(grader):
+    """sealed15 d.s171 (both instructors: 100): a memo under Fixes says "int4 shrinks bytes" and
+    "Where int4 would pay: it frees ~51 GB (more batch / longer contexts)"; the Reject section
+    refuses both. Read as fixes they made seven levers, a keyword list, and the menu earned 0."""
+    from conftest import ROOT
+    r = grader.grade(ROOT / "answers" / "sealed15" / "d_high_throughput_api.s171_director_memo.md")
+    parts = {p.part: p for p in r.parts}
+    assert not r.penalties
+    assert parts["fixes"].points == parts["fixes"].max_points
+    assert parts["rejections"].points == parts["rejections"].max_points
+    assert r.score >= 90
+
+
+def test_a_yaml_name_holding_one_alias_is_that_concept(grader, tmp_path):
+    """sealed14 b.s162 (both instructors: 100): `claim: "memory-bound ops don't matter when
+    compute-bound"` was unknown, with the right did-you-mean."""
+    a = _read(grader, tmp_path, "b_training_run",
+              "regime: compute_bound\nreject:\n  - {claim: \"memory-bound ops don't matter when compute-bound\", "
+              "reason: \"the zero-FLOP kernels are 22% of the time\"}\n", name="x.yaml")
+    assert [m.concepts for m in a.rejects] == [("memory_ops_irrelevant_when_compute_bound",)]
+    assert not a.unread
+
+
+@pytest.mark.parametrize(("written", "value", "unit"), [
+    ("~900 tokens", 900, "tokens"),                             # sealed14 b.s162: '~' was unreadable
+    ("12% (norm 4 + add 3 + cast 5)", 12, "%"),                 # the working, in parentheses
+    ("≈ 40 GB", 40, "GB"),
+])
+def test_a_yaml_figure_with_its_working_is_read(written, value, unit):
+    q = quantity(written)
+    assert (q.value, q.unit) == (value, unit)
+
+
+@pytest.mark.parametrize("written", ["61% -> 78%", "9 bananas", "4 or 5 GB"])
+def test_two_figures_or_an_unknown_unit_are_still_refused(written):
+    with pytest.raises(ValueError):
+        quantity(written)
+
+
+def test_inflections_share_a_stem_and_a_two_letter_word_is_no_reason(grader):
+    """corpus b.s06 "so the small ops get fused" against "it fuses exactly this class of op"."""
+    assert stem("fuse") == stem("fused") == stem("fuses")
+    assert not grader.concepts.reasons.stems(grader.concepts, "ops")
