@@ -48,7 +48,8 @@ def test_the_clause_with_a_conclusion_cue_states_the_verdict(grader, tmp_path):
     ("Memory.", "bandwidth_bound"),
 ])
 def test_a_regime_section_shortened_to_one_word(grader, tmp_path, written, regime):
-    a = _read(grader, tmp_path, "c_document_summarizer", f"## Regime\n{written}\n\n## Fixes\n1. FlashAttention.\n")
+    body = f"## Regime\n{written}\n\n## Fixes\n1. FlashAttention.\n"
+    a = _read(grader, tmp_path, "c_document_summarizer", body)
     assert a.regime == regime
 
 
@@ -74,7 +75,8 @@ def test_a_yaml_name_holding_one_alias_is_that_concept(grader, tmp_path):
     """sealed14 b.s162 (both instructors: 100): `claim: "memory-bound ops don't matter when
     compute-bound"` was unknown, with the right did-you-mean."""
     a = _read(grader, tmp_path, "b_training_run",
-              "regime: compute_bound\nreject:\n  - {claim: \"memory-bound ops don't matter when compute-bound\", "
+              "regime: compute_bound\nreject:\n"
+              "  - {claim: \"memory-bound ops don't matter when compute-bound\", "
               "reason: \"the zero-FLOP kernels are 22% of the time\"}\n", name="x.yaml")
     assert [m.concepts for m in a.rejects] == [("memory_ops_irrelevant_when_compute_bound",)]
     assert not a.unread
@@ -100,3 +102,41 @@ def test_inflections_share_a_stem_and_a_two_letter_word_is_no_reason(grader):
     """corpus b.s06 "so the small ops get fused" against "it fuses exactly this class of op"."""
     assert stem("fuse") == stem("fused") == stem("fuses")
     assert not grader.concepts.reasons.stems(grader.concepts, "ops")
+
+
+def test_a_lever_heading_a_topic_before_a_colon_takes_the_verdict_after_it(grader):
+    """sealed13 d.s151 (both instructors: 100) opens its memo with the verdict on the pitch."""
+    said = "To the director, on the vendor's int4 pitch: not for this endpoint."
+    got = [j.status for j in judge(grader.concepts, grader.concepts.context, ("lever",), said)]
+    assert got == ["negated"]
+
+
+def test_an_abbreviation_does_not_end_a_sentence():
+    """sealed13 b.s152: "... ~22% of the time, i.e. 61% -> ~78% of peak." lost the 78%'s words."""
+    from regime.engine.grading.answer import SENTENCE
+    assert len(SENTENCE.split("The most we can win is ~22% of the time, i.e. 61% to ~78% of peak. "
+                              "E.g. 5 things. Next.")) == 3
+
+
+def test_each_trap_fallen_into_is_charged(grader, tmp_path):
+    """sealed13 c.s152 recommends batching the prefills and quantizing the weights: two traps,
+    and the catch-all penalty charges each (both instructors: 0)."""
+    p = tmp_path / "two.md"
+    p.write_text("---\ncase: c_document_summarizer\n---\n## Regime\ncompute bound prefill\n\n"
+                 "## Fixes\n1. Batch the prefills to fill the GPU.\n2. Quantize the weights to int8.\n",
+                 encoding="utf-8")
+    r = grader.grade(p)
+    assert len(r.penalties) == 2 and r.score == 0
+
+
+def test_a_wrong_verdict_is_not_also_the_nominal_regime(grader, tmp_path):
+    """sealed14 e.s168 says bandwidth-bound as its verdict; nominally bandwidth-bound is the key's
+    nominal regime, but the answer never says 'nominally' (both instructors: no regime credit)."""
+    p = tmp_path / "bw.md"
+    p.write_text("---\ncase: e_doesnt_add_up\n---\n## Regime\nBandwidth-bound.\n", encoding="utf-8")
+    regime = next(x for x in grader.grade(p).parts if x.part == "regime")
+    assert regime.points == 0
+    p.write_text("---\ncase: e_doesnt_add_up\n---\n## Regime\n"
+                 "Nominally bandwidth-bound, but overhead-bound.\n", encoding="utf-8")
+    regime = next(x for x in grader.grade(p).parts if x.part == "regime")
+    assert regime.points == regime.max_points

@@ -30,6 +30,7 @@ _CLAUSE = re.compile(r"[.;:,!?()\[\]—–|]|\s-\s|\"|“|”")
 _CARRIED = ("hypothetical", "deferred")   # "If X, Y" / "Once X, Y": the condition covers Y
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
 _LABEL = re.compile(r"^\s*([^:]{1,30}):\s*(.*)$", re.S)
+_TOPIC = re.compile(r"^\s*([^:]{1,60}):\s*(.*)$", re.S)   # a name heading what follows, with its words
 
 Phrase = tuple[str, ...]
 
@@ -57,6 +58,7 @@ class Triggers:
     imperative: tuple[Phrase, ...] = ()          # ... and verbs that do so opening a clause ("Use X")
     answer: tuple[Phrase, ...] = ()              # "my answer ... is no": a verdict on the question
     announce: frozenset[str] = frozenset()       # "Two proposals I would turn down.": rejections follow
+    heading: frozenset[str] = frozenset()        # "On the vendor's int4 pitch: no": words around a name
     conclude: tuple[Phrase, ...] = ()            # "So the real regime is ...": an essay's verdict
     max_levers: int = 3          # per sentence; more is a list, not a commitment
     max_regimes: int = 2         # per Regime section
@@ -125,6 +127,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.imperative = phrases(raw.get("imperative"))
     t.answer = phrases(raw.get("answer"))
     t.announce = frozenset(w for p in phrases(raw.get("announce")) for w in p)
+    t.heading = frozenset(w for p in phrases(raw.get("heading")) for w in p)
     t.conclude = phrases(raw.get("conclude"))
     commit = raw.get("commit") or {}
     t.max_levers = int(commit.get("max_levers_per_sentence", t.max_levers))
@@ -214,9 +217,9 @@ def _named_then_judged(concepts: Concepts, t: Triggers, sentence: str, found: li
     """'Int4: not for this endpoint now.': a name alone before a colon, and a trigger opening
     what follows it, is the verdict on that name, whatever words follow the trigger (an
     elliptical clause elsewhere may hold only `elliptical` words: "TTFT problem, not ITL")."""
-    m = _LABEL.match(sentence)
+    m = _TOPIC.match(sentence)
     named = [j for j in found if j.clause == (found[0].clause if found else -1) and j.status == "affirmed"]
-    if not m or not named or not all(_bare_name(concepts, j, m[1]) for j in named):
+    if not m or not named or not all(_bare_name(concepts, j, m[1], t.heading) for j in named):
         return found
     status = _opening(concepts.words(m[2]), t, contrast=False)
     if status is None:
@@ -224,8 +227,10 @@ def _named_then_judged(concepts: Concepts, t: Triggers, sentence: str, found: li
     return [_as(j, status) if j in named else j for j in found]
 
 
-def _bare_name(concepts: Concepts, j: Judged, head: str) -> bool:
-    return bool(concepts.words(head)) and set(concepts.words(head)) <= set(concepts.words(j.match.phrase))
+def _bare_name(concepts: Concepts, j: Judged, head: str, around: frozenset[str]) -> bool:
+    """The head names the lever and nothing else but the words that head a topic (`heading`)."""
+    ws = set(concepts.words(head))
+    return bool(ws) and ws <= set(concepts.words(j.match.phrase)) | around
 
 
 def _condition(ws: list[str], t: Triggers) -> str | None:

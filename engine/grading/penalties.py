@@ -25,8 +25,10 @@ def words(concept: str) -> str:
 
 def charge(wrong: list[tuple[str, str]], key: Key, rubric: Rubric,
                concepts: Concepts | None) -> tuple[list[Applied], set[tuple[str, str]]]:
-    """Each named penalty applies once, to the first wrong side it covers; a wrong side that a
-    specific penalty took is not charged again by a catch-all one. Returns what was charged."""
+    """Each named penalty applies once, to the first wrong side it covers; a catch-all one
+    (`rules: ["*"]`) to every wrong side no named penalty took, as the blind grades charge each
+    trap an answer falls into (sealed13 c.s152 fell into two: 0 from both instructors).
+    Returns what was charged."""
     items = {("recommends", i.id): i for i in key.rejects}
     items.update({("endorses", i.id): i for i in key.rejects})
     items.update({("rejects", i.id): i for i in key.fixes})
@@ -42,5 +44,6 @@ def charge(wrong: list[tuple[str, str]], key: Key, rubric: Rubric,
                 taken.add((on, concept))
                 text = fill(pen.feedback, {**shown, "because": item.because, "concept": words(concept)})
                 out.append(Applied(pen.id, pen.points, as_taught(text, rubric.significant)))
-                break
+                if "*" not in pen.rules:
+                    break
     return out, taken

@@ -116,11 +116,13 @@ def _regime(a: Answer, key: Key, rubric: Rubric) -> _Partial:
         out.feedback.append(f"Regime: you say {_regime_name(a.regime)}; the key says "
                             f"{_regime_name(key.regime)}: {key.regime_because}")
     if key.nominal_regime:
-        nominal = a.nominal_regime or a.regime
+        nominal = a.nominal_regime or (a.regime if a.regime == key.regime else None)
         if nominal == key.nominal_regime:
             share += ns
         else:
-            said = f"you say {_regime_name(nominal)}" if nominal else "I could not find one in your answer"
+            said = (f"you say {_regime_name(nominal)}" if nominal else
+                    f"you name only {_regime_name(a.regime)}, as the verdict" if a.regime else
+                    "I could not find one in your answer")
             out.feedback.append(f"Nominal regime (what the batch size alone predicts): {said}; the key says "
                                 f"{_regime_name(key.nominal_regime)}: {key.nominal_because}")
     out.share = share
