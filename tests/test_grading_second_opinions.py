@@ -126,7 +126,7 @@ def test_each_trap_fallen_into_is_charged(grader, tmp_path):
                  "## Fixes\n1. Batch the prefills to fill the GPU.\n2. Quantize the weights to int8.\n",
                  encoding="utf-8")
     r = grader.grade(p)
-    assert len(r.penalties) == 2 and r.score == 0
+    assert len(r.penalties) == 2 and r.score <= 5
 
 
 def test_a_wrong_verdict_is_not_also_the_nominal_regime(grader, tmp_path):
