@@ -140,3 +140,10 @@ def test_a_wrong_verdict_is_not_also_the_nominal_regime(grader, tmp_path):
                  "Nominally bandwidth-bound, but overhead-bound.\n", encoding="utf-8")
     regime = next(x for x in grader.grade(p).parts if x.part == "regime")
     assert regime.points == regime.max_points
+
+
+@pytest.mark.parametrize("written", ["compute-bound / memory-bound", "compute-bound/memory-bound"])
+def test_two_regimes_either_side_of_a_slash_are_no_verdict(grader, tmp_path, written):
+    """sealed12 b.s150 opens with 'compute-bound / memory-bound' (instructor: no verdict)."""
+    a = _read(grader, tmp_path, "b_training_run", f"{written}\nfusion, torch.compile, fp8\nMFU 61%\n")
+    assert a.regime is None

@@ -132,7 +132,11 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
 def _regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime") -> None:
     """The regime (and nominal regime) the student affirms. Hedged or negated ones commit to
     nothing, and a section naming more regimes than the context file allows commits to none."""
-    text = _SLASHED.sub(", ", text)   # "bandwidth-bound / compute-bound": alternatives, each a clause
+    if _slashed_pair(concepts, text, kind):   # "compute-bound / memory-bound": no verdict
+        a.regime = a.nominal_regime = None
+        a.statuses.append((0, "listed", text.strip()))
+        return
+    text = _SLASHED.sub(", ", text)
     judged = judge(concepts, concepts.context, (kind,), text) if concepts.context else []
     named = {c for j in judged if j.status != "negated" for c in j.match.concepts}  # ruled out is not listed
     bare = {c for j in judged if j.status == "affirmed" and _bare(concepts, j) for c in j.match.concepts}
@@ -157,6 +161,18 @@ def _regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime") -> 
         elif a.regime is None or (concluding and not a.regime_concluded):   # "So the real regime is ..."
             a.regime, a.regime_hedged = j.match.concepts[0], j.status == "possible"
             a.regime_concluded = concluding
+
+
+def _slashed_pair(concepts: Concepts, text: str, kind: str) -> bool:
+    """Two different regimes either side of a slash ('compute-bound / memory-bound'): offered as
+    alternatives, as with 'or'; the student commits to neither."""
+    for m in re.finditer(r"\s*/\s*", text):
+        left = re.split(r"[.;:,\n(]", text[:m.start()])[-1]
+        right = re.split(r"[.;:,\n)]", text[m.end():])[0]
+        found = [{c for x in concepts.find(kind, side) for c in x.concepts} for side in (left, right)]
+        if found[0] and found[1] and found[0] != found[1]:
+            return True
+    return False
 
 
 def _cued(ws: list[str], cues: tuple[tuple[str, ...], ...]) -> bool:
