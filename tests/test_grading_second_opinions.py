@@ -147,3 +147,15 @@ def test_two_regimes_either_side_of_a_slash_are_no_verdict(grader, tmp_path, wri
     """sealed12 b.s150 opens with 'compute-bound / memory-bound' (instructor: no verdict)."""
     a = _read(grader, tmp_path, "b_training_run", f"{written}\nfusion, torch.compile, fp8\nMFU 61%\n")
     assert a.regime is None
+
+
+def test_a_menu_framed_by_the_regime_carries_its_reason(grader, tmp_path):
+    """sealed11 d.s135 (instructor: 100): '1. If we need more throughput, attack compute: fp8
+    GEMMs, fused attention, better GEMM tiling, speculative decoding.' argues all four at once
+    with the regime; each was read as given for another reason."""
+    p = tmp_path / "menu.md"
+    p.write_text("---\ncase: d_high_throughput_api\n---\n## Regime\nCompute-bound.\n\n## Fixes\n"
+                 "1. If we need more throughput, attack compute: fp8 GEMMs, fused attention, better GEMM "
+                 "tiling, speculative decoding.\n", encoding="utf-8")
+    fixes = next(x for x in grader.grade(p).parts if x.part == "fixes")
+    assert fixes.points == fixes.max_points

@@ -166,6 +166,8 @@ def judge(reason: str, written: str, concept: str, key: Key, concepts: Concepts,
                                             key.regime_because if rejected else ""]), own)
     if idx.weight(said & argued) >= idx.min_weight:
         return RIGHT
+    if len(items) > 2 and not carried and said & idx.stems(concepts, key.regime_because, own):
+        return RIGHT   # a menu framed by the regime: "attack compute: fp8 GEMMs, fused attention, ..."
     meaning = frozenset(stem(w) for w in concepts.meanings.get(concept, ()))
     other = said - meaning     # words that only describe the lever are no argument
     return WRONG if len(other) >= idx.min_words else NONE
