@@ -86,6 +86,7 @@ def test_a_yaml_name_holding_one_alias_is_that_concept(grader, tmp_path):
     ("~900 tokens", 900, "tokens"),                             # sealed14 b.s162: '~' was unreadable
     ("12% (norm 4 + add 3 + cast 5)", 12, "%"),                 # the working, in parentheses
     ("≈ 40 GB", 40, "GB"),
+    ("55% of prefill time", 55, "%"),                          # sealed15 c.s178: words after the unit
 ])
 def test_a_yaml_figure_with_its_working_is_read(written, value, unit):
     q = quantity(written)
@@ -159,3 +160,10 @@ def test_a_menu_framed_by_the_regime_carries_its_reason(grader, tmp_path):
                  "tiling, speculative decoding.\n", encoding="utf-8")
     fixes = next(x for x in grader.grade(p).parts if x.part == "fixes")
     assert fixes.points == fixes.max_points
+
+
+def test_a_yaml_regime_spelled_like_an_id_is_its_alias(grader, tmp_path):
+    """sealed13 a.s159 wrote `regime: memory_bound` (an alias of bandwidth-bound, with the
+    underscore of an id); it was an unknown regime and cost the whole part."""
+    a = _read(grader, tmp_path, "a_chatbot", "regime: memory_bound\n", name="x.yaml")
+    assert a.regime == "bandwidth_bound" and not a.unread

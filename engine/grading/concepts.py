@@ -116,7 +116,8 @@ class Concepts:
     def resolve(self, kind: str, name: str) -> tuple[str, ...]:
         """Concepts an id or alias (as written in a YAML answer) names: none, one, or several."""
         table = self.phrases.get(kind, {})
-        return tuple(sorted(table.get(tuple(self.words(name)), set())))
+        found = table.get(tuple(self.words(name))) or table.get(tuple(self.words(name.replace("_", " "))))
+        return tuple(sorted(found or set()))   # 'memory_bound' is how an id-minded student spells an alias
 
     def find(self, kind: str, clause: str, context: str = "") -> list[Match]:
         """Non-overlapping alias matches in one clause, longest first, with negation judged;

@@ -125,10 +125,18 @@ def _one_quantity(text: str) -> Quantity | None:
 
 
 def _leading(text: str) -> Quantity | None:
-    """A figure written approximately or with its working in parentheses: '~900 tokens',
-    '12% (norm 4 + add 3 + ...)' state one figure; '61% -> 78%' and '9 bananas' do not."""
+    """A figure written approximately, with its working in parentheses or with words after its
+    unit: '~900 tokens', '12% (norm 4 + add 3 + ...)', '55% of prefill time' state one figure;
+    '61% -> 78%' and '9 bananas' (no unit) do not."""
     bare = re.sub(r"\([^()]*\)", " ", text).strip().lstrip("~≈").strip()
-    return _one_quantity(bare) if bare != text else None
+    found = _one_quantity(bare) if bare != text else None
+    if found is None:
+        qs = quantities(bare)
+        m = _NUMBER.search(bare)
+        if qs and qs[0].unit not in ("", "1") and m is not None and m.start() == 0 \
+                and sum(ch.isdigit() for ch in bare) == sum(ch.isdigit() for ch in m["num"]):
+            found = qs[0]
+    return found
 
 
 def _compact(text: str) -> str:
