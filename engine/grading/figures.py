@@ -126,7 +126,7 @@ def _one_quantity(text: str) -> Quantity | None:
 
 def _leading(text: str) -> Quantity | None:
     """A figure written approximately, with its working in parentheses or with words after its
-    unit: '~900 tokens', '12% (norm 4 + add 3 + ...)', '55% of prefill time' state one figure;
+    unit: '~900 tokens', '12% (norm 4 + add 3 + ...)', '33% of step time' state one figure;
     '61% -> 78%' and '9 bananas' (no unit) do not."""
     bare = re.sub(r"\([^()]*\)", " ", text).strip().lstrip("~≈").strip()
     found = _one_quantity(bare) if bare != text else None
