@@ -167,3 +167,14 @@ def test_a_yaml_regime_spelled_like_an_id_is_its_alias(grader, tmp_path):
     underscore of an id); it was an unknown regime and cost the whole part."""
     a = _read(grader, tmp_path, "a_chatbot", "regime: memory_bound\n", name="x.yaml")
     assert a.regime == "bandwidth_bound" and not a.unread
+
+
+def test_a_yaml_fix_whose_bound_hedges_commits_to_nothing(grader, tmp_path):
+    """sealed14 d.s164 (instructors 38, 37): `{lever: quantize_int4, bound: "might give some
+    speedup, worth a pilot"}` named the trap without recommending it: no penalty, no credit."""
+    body = ("regime: compute_bound\nfixes:\n  - {lever: quantize_int4, bound: \"might give some speedup, "
+            "worth a pilot\"}\n  - fp8_gemm\n")
+    p = tmp_path / "h.yaml"
+    p.write_text(f"case: d_high_throughput_api\n{body}", encoding="utf-8")
+    r = grader.grade(p)
+    assert not r.penalties and "quantize_int4" not in r.wrong_levers

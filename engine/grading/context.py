@@ -323,6 +323,12 @@ def postpones(words: list[str], t: Triggers) -> bool:
     return _opening(words[1:] if words[:1] == ["then"] else words, t, contrast=False) in _CARRIED
 
 
+def hedged(words: list[str], t: Triggers) -> bool:
+    """Whether a YAML fix's bound or reason opens with a hedge ("might give some speedup, worth a
+    pilot"): named, not committed to, as "CUDA graphs could help" is in prose."""
+    return _opening(words, t, contrast=False) == "possible"
+
+
 def hedges_between(concepts: Concepts, t: Triggers, sentence: str) -> bool:
     """Two clauses of the sentence open with a hedge ('Maybe compute-bound, maybe memory'):
     the student weighs alternatives and commits to neither."""

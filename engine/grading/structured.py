@@ -16,7 +16,7 @@ from regime.core.errors import RegimeError, did_you_mean
 from regime.core.yamlsrc import LineDict, line_of, load_yaml, validated
 from regime.engine.grading.answer import Answer, Mention, Said
 from regime.engine.grading.concepts import Concepts
-from regime.engine.grading.context import postpones
+from regime.engine.grading.context import hedged, postpones
 from regime.engine.grading.figures import quantity, unreadable_numbers
 
 
@@ -105,7 +105,8 @@ def read_structured(path: Path, text: str, concepts: Concepts) -> Answer:
             said = f"{f.bound or ''} {f.reason}".strip()
             t = concepts.context
             later = t is not None and postpones(concepts.words(said), t)
-            (a.deferred if later else a.fixes).append(replace(mention, reason=said))
+            unsure = t is not None and hedged(concepts.words(said), t)
+            (a.deferred if later else a.hedged if unsure else a.fixes).append(replace(mention, reason=said))
         a.said(concepts, f"{f.bound or ''} {f.reason}", _line(raw, "fixes", body) or 0, f.lever)
     for i, body in enumerate(m.reject):
         r = _flagged(a, "rejections", _item, RejectModel, _named(concepts, body), raw, "reject", i, file, a,
