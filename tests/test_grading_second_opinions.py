@@ -178,3 +178,27 @@ def test_a_yaml_fix_whose_bound_hedges_commits_to_nothing(grader, tmp_path):
     p.write_text(f"case: d_high_throughput_api\n{body}", encoding="utf-8")
     r = grader.grade(p)
     assert not r.penalties and "quantize_int4" not in r.wrong_levers
+
+
+@pytest.mark.parametrize(("said", "lever", "status"), [
+    # sealed19 d.s213 (instructor 100): a pseudo-cleft refusal
+    ("What I would not do is keep raising the batch - past the ridge it only adds latency.",
+     "raise_batch", "negated"),
+    # sealed17 b.s191 (both instructors 100): hand-fusion is not refused, it is not first
+    ("Two weeks of hand-written kernels is the wrong place to start.", "hand_fused_kernels", "deferred"),
+])
+def test_refusals_and_deferrals_found_in_memos(grader, said, lever, status):
+    got = {c: j.status for j in judge(grader.concepts, grader.concepts.context, ("lever",), said)
+           for c in j.match.concepts}
+    assert got[lever] == status
+
+
+def test_an_essay_weighs_regimes_sentence_by_sentence(grader, tmp_path):
+    """sealed19 d.s213 (instructor 100): 'our decode is compute-bound', then 'the mirror image
+    of a memory-starved decode loop' and '70% of the bandwidth is sitting idle': three regimes
+    over the essay made it a list, and the verdict was lost (42)."""
+    a = _read(grader, tmp_path, "d_high_throughput_api",
+              "At batch 256 our decode is compute-bound. The profiler says 71% of peak FLOP rate, the mirror "
+              "image of a memory-starved decode loop. 70% of the bandwidth is sitting idle. A small-batch "
+              "endpoint, where decode really is bandwidth-bound, would gain.\n")
+    assert a.regime == "compute_bound"
