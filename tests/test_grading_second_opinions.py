@@ -202,3 +202,21 @@ def test_an_essay_weighs_regimes_sentence_by_sentence(grader, tmp_path):
               "image of a memory-starved decode loop. 70% of the bandwidth is sitting idle. A small-batch "
               "endpoint, where decode really is bandwidth-bound, would gain.\n")
     assert a.regime == "compute_bound"
+
+
+def test_an_unreadable_bullet_counts_toward_a_keyword_list(grader, tmp_path):
+    """sealed17 a.s200 (both instructors 0): seven bare bullets, 'fusion' among them unreadable,
+    were six levers, one short of a list, and earned the fixes part."""
+    bullets = ["continuous batching", "int8", "int4", "fusion", "torch.compile", "CUDA graphs", "bigger GPU"]
+    body = "## Fixes\n" + "".join(f"- {b}\n" for b in bullets)
+    a = _read(grader, tmp_path, "a_chatbot", body)
+    assert a.fixes == [] and any(s == "listed" for _, s, _ in a.statuses)
+
+
+def test_the_biggest_one_recommends(grader, tmp_path):
+    """sealed17 a.s191 (both instructors 100): 'The biggest one is to stop serving one request at a
+    time: with continuous batching, ...' was read as describing continuous batching."""
+    a = _read(grader, tmp_path, "a_chatbot",
+              "That tells us which levers can move. The biggest one is to stop serving one request at a "
+              "time: with continuous batching, requests that arrive while others are decoding join.\n")
+    assert [m.concepts for m in a.fixes][:1] == [("continuous_batching",)]
