@@ -220,3 +220,17 @@ def test_the_biggest_one_recommends(grader, tmp_path):
               "That tells us which levers can move. The biggest one is to stop serving one request at a "
               "time: with continuous batching, requests that arrive while others are decoding join.\n")
     assert [m.concepts for m in a.fixes][:1] == [("continuous_batching",)]
+
+
+def test_a_noun_phrase_is_no_imperative_and_does_not_touch_refuses(grader):
+    """sealed16 b.s183 and c.s183 (instructors 100): 'the add/mul/silu elementwise kernels (9%)'
+    read 'add' as an order, making a description of the profile a fix; 'weight quantization
+    doesn't touch the problem' was read as describing it."""
+    from regime.engine.grading.context import recommends
+    t = grader.concepts.context
+    assert not recommends(grader.concepts, "It tells you nothing about the time spent in layer_norm (8%), "
+                                           "the add/mul/silu elementwise kernels (9%) and to_copy (5%).", t)
+    assert recommends(grader.concepts, "Add a CUDA graph around the decode step.", t)
+    said = "And weight quantization doesn't touch the problem, since the weights are amortized."
+    got = {c: j.status for j in judge(grader.concepts, t, ("lever",), said) for c in j.match.concepts}
+    assert set(got.values()) == {"negated"}

@@ -59,6 +59,7 @@ class Triggers:
     answer: tuple[Phrase, ...] = ()              # "my answer ... is no": a verdict on the question
     announce: frozenset[str] = frozenset()       # "Two proposals I would turn down.": rejections follow
     heading: frozenset[str] = frozenset()        # "On the vendor's int4 pitch: no": words around a name
+    determiners: frozenset[str] = frozenset()    # a clause opening with one is a noun phrase
     conclude: tuple[Phrase, ...] = ()            # "So the real regime is ...": an essay's verdict
     max_levers: int = 3          # per sentence; more is a list, not a commitment
     max_regimes: int = 2         # per Regime section
@@ -128,6 +129,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.answer = phrases(raw.get("answer"))
     t.announce = frozenset(w for p in phrases(raw.get("announce")) for w in p)
     t.heading = frozenset(w for p in phrases(raw.get("heading")) for w in p)
+    t.determiners = frozenset(str(w).lower() for w in raw.get("determiners") or [])
     t.conclude = phrases(raw.get("conclude"))
     commit = raw.get("commit") or {}
     t.max_levers = int(commit.get("max_levers_per_sentence", t.max_levers))
@@ -344,6 +346,8 @@ def recommends(concepts: Concepts, sentence: str, t: Triggers) -> bool:
     if any(tuple(words[i:i + len(p)]) == p for p in t.recommend for i in range(len(words))):
         return True
     for clause in _CLAUSE.split(sentence):
+        if clause.strip().split(" ", 1)[0].lower() in t.determiners:
+            continue   # "the add/mul/silu kernels": a noun phrase, not "add ..."
         ws = concepts.words(clause)
         while ws and (ws[0] in t.terminators or ws[0] in ("and", "then", "also", "just")):
             ws = ws[1:]
