@@ -49,8 +49,9 @@ class Index:
             got = frozenset(s for w in concepts.words(text) if w not in own and w not in self.ignore
                             and not w.replace(".", "").isdigit() and len(w.rstrip("s")) > 2
                             and (s := stem(w)) not in own and s not in self.ignore)
-            if len(self._seen) < 16384:
-                self._seen[(text, own)] = got
+            if len(self._seen) >= 16384:   # a class's own texts fill it: start again, keep it bounded
+                self._seen.clear()
+            self._seen[(text, own)] = got
         return got
 
     def weight(self, stems: Iterable[str]) -> float:
@@ -121,8 +122,24 @@ def feedback(got: dict[str, str], items: list[Item], verb: str, rules: ReasonsPa
 
 def _carried(a: Answer, m: Mention, concept: str, key: Key, concepts: Concepts, tolerance: float) -> bool:
     """A bare item argued elsewhere: by a figure its rule cites, or in its justification's words."""
-    return _figured(a, key, concept, tolerance) or (bool(a.text) and judge(
-        a.text, m.written, concept, key, concepts, concepts.reasons, tolerance, carried=True) == RIGHT)
+    return _figured(a, key, concept, tolerance) or (bool(a.text) and _argued(a.text, m.written, concept, key,
+                                                                            concepts, concepts.reasons))
+
+
+def _argued(text: str, written: str, concept: str, key: Key, concepts: Concepts, idx: Index) -> bool:
+    """The words of the item's justification (and of the levers named with it) in `text`, beyond
+    the levers the text names: only those (a figure or the regime's argument is the evidence's,
+    not this item's reason). The whole text is stemmed once, for all its bare items."""
+    item = key.item(concept)
+    if item is None:
+        return False
+    named, own = _named(concepts, text)
+    given = frozenset(concepts.words(f"{written} {concept.replace('_', ' ')}"))
+    given |= frozenset(stem(w) for w in given)
+    said = idx.stems(concepts, text, own) - given
+    items = [item, *(i for c in sorted(named - {concept}) if (i := key.item(c)) is not None)]
+    argued = idx.stems(concepts, ". ".join(i.because for i in items)) - own - given   # memoized per key
+    return idx.weight(said & argued) >= idx.min_weight
 
 
 def _figured(a: Answer, key: Key, concept: str, tolerance: float) -> bool:
@@ -137,15 +154,12 @@ def _figured(a: Answer, key: Key, concept: str, tolerance: float) -> bool:
 
 
 def judge(reason: str, written: str, concept: str, key: Key, concepts: Concepts, idx: Index,
-          tolerance: float, carried: bool = False) -> str:
+          tolerance: float) -> str:
     """RIGHT when `reason` carries the key item's argument, WRONG when it gives another one,
     NONE when it gives none (fewer than `min_words` words beyond the levers it names and the
     words that describe the lever itself, and no number). An item naming several of the key's
     levers argues for them together: any of their justifications counts. For a rejection the
-    case's regime argument is an accepted reason too ("the FLOPs are idle" for not buying FLOPs).
-    `carried`: `reason` is the whole answer, read for an item given bare: only the words of the
-    item's own justification count there (a figure or the regime's argument is the evidence's,
-    not this item's reason)."""
+    case's regime argument is an accepted reason too ("the FLOPs are idle" for not buying FLOPs)."""
     item = key.item(concept)
     if item is None or not reason.strip():
         return NONE
@@ -158,15 +172,15 @@ def judge(reason: str, written: str, concept: str, key: Key, concepts: Concepts,
         return NONE
     items = [item, *(i for c in sorted(named - {concept}) if (i := key.item(c)) is not None)]
     cited = [key.figures[n] for i in items for n in i.cites if n in key.figures]
-    if not carried and any(matches(q, v, f.unit, tolerance)
+    if any(matches(q, v, f.unit, tolerance)
                            for q in numbers for f in cited for v in _readings(f)):
         return RIGHT
-    rejected = any(i.id == concept for i in key.rejects) and not carried
+    rejected = any(i.id == concept for i in key.rejects)
     argued = idx.stems(concepts, ". ".join([*(i.because for i in items),
                                             key.regime_because if rejected else ""]), own)
     if idx.weight(said & argued) >= idx.min_weight:
         return RIGHT
-    if len(items) > 2 and not carried and said & idx.stems(concepts, key.regime_because, own):
+    if len(items) > 2 and said & idx.stems(concepts, key.regime_because, own):
         return RIGHT   # a menu framed by the regime: "attack compute: fp8 GEMMs, fused attention, ..."
     meaning = frozenset(stem(w) for w in concepts.meanings.get(concept, ()))
     other = said - meaning     # words that only describe the lever are no argument
