@@ -109,7 +109,7 @@ def quantity(value: object, unit: str | None = None) -> Quantity:
     found = _one_quantity(text)
     if found is None and "=" in text:   # worked arithmetic: '8 x 4096 = 32,768' states its result last
         found = _one_quantity(text.rsplit("=", 1)[1].strip())
-    if found is None:   # a figure, then words about it: '~2300 tokens', '22% (layer_norm 8 + ...)'
+    if found is None:   # a figure, then words about it (see _leading)
         found = _leading(text)
     if found is None:
         raise ValueError(f"'{units.short(text)}' is not one number with a unit (e.g. '120 tokens/s', '35%')")
