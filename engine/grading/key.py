@@ -40,6 +40,7 @@ class Item:
     rank: int = 0             # fixes: position in priority order (1 = first)
     bound: str = ""
     cites: tuple[str, ...] = ()   # the facts its justification and bound cite: its deciding figures
+    group: str = ""           # fixes: its rule's `alternatives` (one step offered as a menu)
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,20 @@ class Key:
             items = [names for i, names in enumerate(items) if i == first or i not in joined]
         return items
 
+    def steps(self) -> list[list[Item]]:
+        """The key's fixes as the worked solution's steps, in priority order: fixes whose rules
+        share `alternatives` are one step (a menu, in no order), placed where its first one ranks."""
+        out: list[list[Item]] = []
+        at: dict[str, list[Item]] = {}
+        for i in self.fixes:
+            if i.group and i.group in at:
+                at[i.group].append(i)
+                continue
+            out.append([i])
+            if i.group:
+                at[i.group] = out[-1]
+        return out
+
     def item(self, concept: str) -> Item | None:
         return next((i for i in [*self.fixes, *self.rejects] if i.id == concept), None)
 
@@ -127,7 +142,9 @@ def build_key(d: Diagnosis, k: Knowledge) -> Key:
     key.decisive = _decisive(key, d, k, [rules[c.rule] for c in concluded if c.rule in rules])
     for rank, c in enumerate(d.of_kind("fix"), 1):
         bound = ", ".join(f"{b.fact} = {b.text}" for b in c.bound)
-        key.fixes.append(Item(c.lever or c.id, c.rule, c.because, rank, bound, _cites(c, rules, d.memory)))
+        group = getattr(rules.get(c.rule), "alternatives", None) or ""
+        key.fixes.append(Item(c.lever or c.id, c.rule, c.because, rank, bound,
+                              _cites(c, rules, d.memory), group))
     key.rejects = [Item(c.lever or c.claim or c.id, c.rule, c.because, cites=_cites(c, rules, d.memory))
                    for c in d.of_kind("reject")]
     key.asks = [Item(c.id, c.rule, c.because, rank) for rank, c in enumerate(d.of_kind("ask"), 1)]

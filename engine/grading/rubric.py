@@ -56,6 +56,7 @@ class FixesPart(_Strict):
     enough: int | None = Field(None, ge=1)  # key fixes that earn the whole part (None: all)
     rank_power: float = Field(0.0, ge=0.0, le=4.0)  # the key's fix #r weighs 1 / r ** rank_power
     hedged: float = Field(0.0, ge=0.0, le=1.0)      # share of a key fix's credit when only hedged
+    alternatives: float = Field(0.0, ge=0.0, le=1.0)  # of a menu step, the share its other items earn
 
 
 class ReasonsPart(_Strict):

@@ -223,22 +223,43 @@ def _fixes(read: Read, key: Key, rubric: Rubric, charged: set[tuple[str, str]],
         if item is not None and ("rejects", c) not in charged:  # else its penalty says it
             out.feedback.append(f"You reject {_name(c)}; the key recommends it: {item.because}")
     hits = [i for i in want if i.id in read.fixes]
-    enough = min(rubric.fixes.enough, len(want)) if rubric.fixes.enough else len(want)
-    weight = {i.id: 1.0 / i.rank ** rubric.fixes.rank_power for i in want}   # the first fix matters most
-    hedge = {i.id: rubric.fixes.hedged if i.id in read.hedged else 1.0 for i in hits}
-    credit = sorted((weight[i.id] * hedge[i.id] * reasons.credit(read.reasons, i.id, rubric.reasons)
-                     for i in hits), reverse=True)
-    top = sorted(weight.values(), reverse=True)[:enough]
+    steps = key.steps()
+    enough = min(rubric.fixes.enough, len(steps)) if rubric.fixes.enough else len(steps)
+    weight = [1.0 / r ** rubric.fixes.rank_power for r in range(1, len(steps) + 1)]   # the first matters most
+
+    def given(i: Item) -> float:
+        hedge = rubric.fixes.hedged if i.id in read.hedged else 1.0
+        return hedge * reasons.credit(read.reasons, i.id, rubric.reasons) if i.id in read.fixes else 0.0
+
+    alt = rubric.fixes.alternatives
+    credit = sorted((w * _step(sorted(map(given, step), reverse=True), rubric.fixes.enough, alt)
+                     for w, step in zip(weight, steps, strict=True)), reverse=True)
+    top = sorted(weight, reverse=True)[:enough]
     out.share = min(1.0, sum(credit[:enough]) / sum(top)) if enough else 0.0
     out.feedback += reasons.feedback(read.reasons, hits, "fix", rubric.reasons)
     out.feedback += [f"Hedged: {_name(i.id)} is a fix the key commits to; you only say it might help: "
                      f"{i.because}" for i in hits if i.id in read.hedged and rubric.fixes.hedged < 1]
+    for n, step in enumerate(steps, 1):   # a menu step: the others given earn the rest of it
+        given_ = [i for i in step if i.id in read.fixes]
+        if given_ and len(given_) < min(rubric.fixes.enough or len(step), len(step)) and alt > 0:
+            rest = ", ".join(_name(i.id) for i in step if i not in given_)
+            out.feedback.append(f"Fix #{n} is a menu: its other items earn the last {alt:.0%} of it: {rest}")
     if len(hits) < enough:
-        for item in want:
-            if item.id not in read.fixes and item.id not in read.rejects:
-                out.feedback.append(f"Missing fix #{item.rank}: {_name(item.id)}: {item.because}"
-                                    + _bound(item.bound, concepts))
+        for n, step in enumerate(steps, 1):
+            if not any(i.id in read.fixes or i.id in read.rejects for i in step):
+                names = " or ".join(_name(i.id) for i in step)
+                out.feedback.append(f"Missing fix #{n}: {'one of ' if len(step) > 1 else ''}{names}: "
+                                    f"{step[0].because}" + _bound(step[0].bound, concepts))
     return out
+
+
+def _step(credits: list[float], enough: int | None, others: float) -> float:
+    """A step's credit from its items' (best first): one item, or a menu's best one earning
+    1 - `others` and the rest, up to `enough` of them in all, the remainder."""
+    if len(credits) == 1:
+        return credits[0]
+    rest = sum(credits[1:]) / max(1, min(enough or len(credits), len(credits)) - 1)
+    return (1 - others) * credits[0] + others * min(1.0, rest)
 
 
 def _bound(bound: str, concepts: Concepts | None) -> str:
@@ -254,15 +275,16 @@ def _bound(bound: str, concepts: Concepts | None) -> str:
 
 
 def _order(read: Read, key: Key) -> _Partial:
-    """Pairwise (Kendall-style) agreement with the key's priority order over the fixes given."""
+    """Pairwise (Kendall-style) agreement with the key's priority order over the fixes given;
+    the items of one menu step are in no order among themselves, so any order of them agrees."""
     if len(key.fixes) < 2:
         return _Partial(None)
-    rank = {i.id: i.rank for i in key.fixes}
+    rank = {i.id: n for n, step in enumerate(key.steps(), 1) for i in step}
     given = [c for c in read.fixes if c in rank and c not in read.hedged]   # a hedge orders nothing
     pairs = list(combinations(given, 2))
     if not pairs:
         return _Partial(0.0, ["Order: give at least two of the key's fixes, in priority order"])
-    agree = [(x, y) for x, y in pairs if rank[x] < rank[y]]
+    agree = [(x, y) for x, y in pairs if rank[x] <= rank[y]]
     out = _Partial(len(agree) / len(pairs))
     for x, y in pairs:
         if rank[x] > rank[y]:

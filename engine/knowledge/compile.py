@@ -137,7 +137,7 @@ def _conclusion(k: Knowledge, ctx: lang.Context, m: RuleModel, rule: Rule) -> Ru
         return replace(rule, subject=_id(m.finding, "finding"))
     if m.kind == "fix":
         _known(m.fix, k.levers, "lever")
-        return replace(rule, subject=m.fix, priority=m.priority,
+        return replace(rule, subject=m.fix, priority=m.priority, alternatives=m.alternatives,
                        bound=tuple(_bound_field(b, k.vocabulary) for b in m.bound),
                        speedup_bound=_speedup(m.speedup_bound, k.vocabulary, "speedup_bound"),
                        speedup_expected=_speedup(m.speedup_expected, k.vocabulary, "speedup_expected"))

@@ -89,6 +89,7 @@ class Rule(Record):
     copy_from: str | None = None    # diagnose: or the category fact whose value it copies
     subject: str | None = None      # finding id, lever, claim or asked fact
     priority: int | None = None
+    alternatives: str | None = None   # fix: rules sharing it are one step's alternatives
     order: int | None = None
     bound: tuple[str, ...] = ()
     speedup_bound: tuple[tuple[str, str], ...] = ()     # fix: (basis, fact), best basis first

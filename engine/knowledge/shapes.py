@@ -86,6 +86,9 @@ class RuleModel(_Strict):
     finding: str | None = None
     fix: str | None = None
     priority: int | None = Field(default=None, ge=1, le=99)
+    # fix: fix rules that share this name are one step's alternatives, offered in no order
+    # ("attack compute: fp8 GEMMs, fused attention, tiling"): a grader counts them as one fix
+    alternatives: str | None = Field(default=None, pattern=r"^[a-z][a-z0-9_]{0,63}$")
     bound: tuple[str, ...] = ()
     # fix: the fact giving "at most N× faster", by basis in the speedup_bases category's order
     speedup_bound: dict[str, str] = {}
@@ -121,8 +124,8 @@ class RuleModel(_Strict):
         if kind == "reject" and (self.reject is None) == (self.claim is None):
             raise ValueError("a reject rule names exactly one of 'reject' (a lever) or 'claim'")
         if kind != "fix" and (self.priority is not None or self.bound or self.speedup_bound
-                              or self.speedup_expected):
-            raise ValueError("'priority', 'bound' and 'speedup_*' belong to fix rules")
+                              or self.speedup_expected or self.alternatives is not None):
+            raise ValueError("'priority', 'alternatives', 'bound' and 'speedup_*' belong to fix rules")
         if self.holds and (kind != "finding" or set(self.holds) - {"fix", "reject"}):
             raise ValueError("'holds' belongs to finding rules and lists fix and/or reject")
         if self.condition is not None and kind not in ("fix", "reject"):
