@@ -98,12 +98,16 @@ def test_the_right_lever_with_another_reason_earns_the_rubrics_part(grader, tmp_
 
 
 def test_a_yaml_keyword_list_commits_to_nothing(grader):
+    """It earns nothing for its levers, and the traps it lists cost one penalty, not one each: the
+    blind grades charge a stuffed list once (sealed19 a.s217: "the two traps ... -10")."""
     for name in ("b_training_run.s20_keyword_soup.yaml", "c_document_summarizer.s18_keyword_soup.yaml"):
         path = ROOT / "answers" / "sealed" / name
         a = read_answer(path, grader.concepts, grader.rubric.limits.max_bytes)
         assert a.fixes == [] and any(s == "listed" for _, s, _ in a.statuses)
         r = grader.grade(path)
-        assert r.graded and r.score <= 20 and not r.penalties, (name, r.score)
+        fixes = next(p for p in r.parts if p.part == "fixes")
+        assert r.graded and r.score <= 20 and fixes.points == 0, (name, r.score)
+        assert len(r.penalties) == 1, [p.id for p in r.penalties]
 
 
 def test_figures_that_support_no_regime_earn_the_rubrics_share(grader, tmp_path):

@@ -62,6 +62,7 @@ class Answer:
     unread: list[tuple[str, str]] = field(default_factory=list)     # (part, why an item did not count)
     deferred: list[Mention] = field(default_factory=list)  # "then, not before": placed by the key
     listed: list[list[Mention]] = field(default_factory=list)  # affirmed sentences naming too many levers
+    stuffed: list[Mention] = field(default_factory=list)  # a Fixes part naming too many levers
     hedged: list[Mention] = field(default_factory=list)   # "CUDA graphs could help": a fix not committed to
     says_no: list[int] = field(default_factory=list)      # lines answering the case's question "no"
     statuses: list[tuple[int, str, str]] = field(default_factory=list)   # (line, status, sentence)

@@ -79,8 +79,8 @@ def read_against(a: Answer, key: Key, menu_share: float) -> Read:
     proposals = [p for p in key.verdicts if p not in key.claims]
     if a.says_no and len(proposals) == 1 and proposals[0] not in read.fixes + read.rejects:
         read.rejects.append(proposals[0])   # "the answer is no": to the one thing the case asks about
-    for group in a.listed:
-        _menu(group, key, read, menu_share)
+    lists = [m for group in a.listed if not _menu(group, key, read, menu_share) for m in group]
+    _traps([*a.stuffed, *lists], key, read)
     for c, given in a.verdicts.items():
         target = read.fixes if given == "fix" else read.rejects
         if c not in target:
@@ -90,7 +90,18 @@ def read_against(a: Answer, key: Key, menu_share: float) -> Read:
     return read
 
 
-def _menu(group: list[Mention], key: Key, read: Read, share: float) -> None:
+def _traps(listed: list[Mention], key: Key, read: Read) -> None:
+    """A keyword list commits to none of its levers, but a trap it names is still offered. The
+    blind grades charge such a list once, 5-10 points ("the two traps recommended (by listing
+    them)", sealed19 a.s217; sealed14 b.s169): its first trap is charged, as recommended."""
+    for m in listed:
+        for c in _resolve(m, key, "fixes", read):
+            if verdict(key, c) == "reject" and c not in read.rejects:
+                read.fixes.append(c)
+                return
+
+
+def _menu(group: list[Mention], key: Key, read: Read, share: float) -> bool:
     """A sentence that recommends more levers than one commits to ('attack compute: fp8 GEMMs,
     fused attention, better tiling, speculative decoding or a smaller model'): the key's own
     menu when it names none the key rejects and is mostly (`share`) the key's fixes, so they
@@ -99,6 +110,7 @@ def _menu(group: list[Mention], key: Key, read: Read, share: float) -> None:
     verdicts = [verdict(key, c) for c in levers]
     fixes = verdicts.count("fix")
     if "reject" in verdicts or fixes < 2 or fixes < share * len(group):
-        return
+        return False
     read.fixes += [c for c, v in zip(levers, verdicts, strict=True)
                    if v == "fix" and c not in read.fixes and c not in read.rejects]
+    return True

@@ -34,7 +34,8 @@ def read_answer(path: Path, concepts: Concepts, max_bytes: int, text: str | Regi
 def _committed(a: Answer, concepts: Concepts) -> Answer:
     """Listing is not committing, in any format: an answer whose fixes name more levers than
     the context file's `commit.max_fixes` recommends none of them (a keyword list earns nothing
-    for them, and falls into no trap either). A lever it also refuses is not listed; an item
+    for them), though a trap it lists is still one it offers (reading.py). A lever it also
+    refuses is not listed; an item
     under Fixes that names no lever ('fusion') is one more in the list."""
     limit = concepts.context.max_fixes if concepts.context is not None else None
     rejected = {c for m in a.rejects for c in m.concepts}   # named again to refuse: not listed
@@ -42,5 +43,5 @@ def _committed(a: Answer, concepts: Concepts) -> Answer:
     unread = sum(1 for part, _ in a.unread if part == "fixes")   # 'fusion': listed, if unreadable
     if limit is not None and len(levers) + unread > limit:
         a.statuses.append((a.fixes[0].line, "listed", ", ".join(m.written for m in a.fixes)))
-        a.fixes = []
+        a.stuffed, a.fixes = a.fixes, []
     return a
