@@ -28,6 +28,7 @@ CONTEXT_FILE = "context.yaml"
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 _CLAUSE = re.compile(r"[.;:,!?()\[\]—–|]|\s-\s|\"|“|”")
 _CARRIED = ("hypothetical", "deferred")   # "If X, Y" / "Once X, Y": the condition covers Y
+_SCARE = re.compile(r"[\"“]([\w'-]+(?: [\w'-]+)?)[\"”]")   # 'it "should" be ...': emphasis, not a quote
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
 _LABEL = re.compile(r"^\s*([^:]{1,30}):\s*(.*)$", re.S)
 _TOPIC = re.compile(r"^\s*([^:]{1,60}):\s*(.*)$", re.S)   # a name heading what follows, with its words
@@ -149,7 +150,7 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
     are 'listed' (neither recommended nor rejected)."""
     out: list[Judged] = []
     last: list[Judged] = []
-    for sentence in _SENTENCE.split(text):
+    for sentence in _SENTENCE.split(_SCARE.sub(r"\1", text)):
         found = _sentence(concepts, t, kinds, sentence, len(out))
         if not found and last and any(_refuses_it(concepts.words(c), t)   # "...; I'd skip it"
                                       for c in _CLAUSE.split(sentence) if c.strip()):
