@@ -30,7 +30,7 @@ _APOSTROPHELESS = {"dont": ("do", "not"), "doesnt": ("does", "not"), "wont": ("w
 _WORD = re.compile(r"[a-z0-9µ]+(?:_[a-z0-9µ]+)*")
 _TYPO_MIN = 4           # shorter words are never read as a misspelling of another
 _TYPO_CUTOFF = 0.84     # difflib ratio for reading an unknown word as a known one
-_CLAUSE = re.compile(r"[.;:!?,()\[\]—–]|\s-\s|\b(?:but|however|whereas|although|though|while)\b", re.I)
+_CLAUSE = re.compile(r"[.;:!?,()\[\]—–→⇒]|\s=?->?\s|\b(?:but|however|whereas|although|though|while)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,8 @@ class Concepts:
     neg_before: tuple[tuple[str, ...], ...] = ()
     neg_anywhere: tuple[tuple[str, ...], ...] = ()
     nominal: tuple[tuple[str, ...], ...] = ()
+    limiters: tuple[tuple[str, ...], ...] = ()   # 'limited by', then a regime word within `limiter_within`
+    limiter_within: int = 0
     neg_before_text: tuple[str, ...] = ()      # the cues as ' word word ', for substring tests
     neg_anywhere_text: tuple[str, ...] = ()
     ignore: frozenset[str] = frozenset()
@@ -226,6 +228,22 @@ class Concepts:
             ws = _part(ws, list(self._words(phrase)), stops)
         return any(_contains(ws, cue) for cue in self.nominal)
 
+    def limited_by(self, clause: str) -> str | None:
+        """The regime a clause names by what limits the step, without the regime's own name
+        ("limited by how fast we can stream the weights out of HBM"): a limiter phrase, then one
+        of `regime_words` within `limiter_within` words, no negation cue before it."""
+        ws = self._words(clause)
+        cues = _CueSpans(ws, self.neg_before, self.neg_anywhere)
+        words = self.phrases.get("regime_word", {})
+        for cue in self.limiters:
+            n = len(cue)
+            for j in (j for j in range(len(ws) - n + 1) if ws[j:j + n] == cue and not cues.negated(j, n)):
+                after = ws[j + n:j + n + self.limiter_within]
+                hit = next((words[(w,)] for w in after if (w,) in words), None)
+                if hit is not None and len(hit) == 1:
+                    return next(iter(hit))
+        return None
+
     def heading(self, text: str) -> str | None:
         return self.headings.get(self._words(text))
 
@@ -321,6 +339,8 @@ def _cues(c: Concepts, raw: ConceptsFile) -> None:
     c.neg_before = tuple(tuple(c.words(x)) for x in raw.negation.before)
     c.neg_anywhere = tuple(tuple(c.words(x)) for x in raw.negation.anywhere)
     c.nominal = tuple(tuple(c.words(x)) for x in raw.nominal)
+    c.limiters = tuple(tuple(c.words(x)) for x in raw.limiters.phrases)
+    c.limiter_within = raw.limiters.within
     c.neg_before_text = tuple(f" {' '.join(cue)} " for cue in c.neg_before if cue)
     c.neg_anywhere_text = tuple(f" {' '.join(cue)} " for cue in c.neg_anywhere if cue)
     c.ignore = frozenset(c.words(" ".join(raw.ambiguity.ignore)))

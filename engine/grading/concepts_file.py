@@ -42,6 +42,11 @@ class Negation(_Strict):
     anywhere: Phrases = []   # a cue anywhere in the clause negates it
 
 
+class Limiters(_Strict):
+    phrases: Phrases = []    # 'limited by', 'bound by': what limits the step follows
+    within: int = Field(8, ge=1, le=20)   # words between the phrase and the regime word
+
+
 class Ambiguity(_Strict):
     ignore: Phrases = []     # words that never resolve an ambiguous alias
 
@@ -70,6 +75,7 @@ class ConceptsFile(_Strict):
     filler: Phrases = []
     negation: Negation = Negation()
     nominal: Phrases = []
+    limiters: Limiters = Limiters()
     ambiguity: Ambiguity = Ambiguity()
     guess: Guess = Guess()
     spelling: Spelling = Spelling()

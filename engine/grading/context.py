@@ -23,10 +23,11 @@ from regime.core.errors import RegimeError
 from regime.core.yamlsrc import load_yaml
 from regime.engine.grading.concepts import Concepts, Match
 
-STATUSES = ("affirmed", "negated", "deferred", "hypothetical", "possible", "attributed", "historical")
+STATUSES = ("affirmed", "negated", "deferred", "hypothetical", "possible", "attributed", "historical",
+            "contrasted")
 CONTEXT_FILE = "context.yaml"
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
-_CLAUSE = re.compile(r"[.;:,!?()\[\]—–|]|\s-\s|\"|“|”")
+_CLAUSE = re.compile(r"[.;:,!?()\[\]—–|→⇒]|\s-\s|\s=?->?\s|\"|“|”")   # an arrow ends a premise
 _CARRIED = ("hypothetical", "deferred")   # "If X, Y" / "Once X, Y": the condition covers Y
 _SCARE = re.compile(r"[\"“]([\w'-]+(?: [\w'-]+)?)[\"”]")   # 'it "should" be ...': emphasis, not a quote
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
@@ -62,6 +63,7 @@ class Triggers:
     heading: frozenset[str] = frozenset()        # "On the vendor's int4 pitch: no": words around a name
     determiners: frozenset[str] = frozenset()    # a clause opening with one is a noun phrase
     conclude: tuple[Phrase, ...] = ()            # "So the real regime is ...": an essay's verdict
+    secondary: tuple[Phrase, ...] = ()           # "could partly be launch-bound too": a factor, not a verdict
     max_levers: int = 3          # per sentence; more is a list, not a commitment
     max_regimes: int = 2         # per Regime section
     max_fixes: int = 6           # per answer; more is a list, not a commitment
@@ -132,6 +134,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.heading = frozenset(w for p in phrases(raw.get("heading")) for w in p)
     t.determiners = frozenset(str(w).lower() for w in raw.get("determiners") or [])
     t.conclude = phrases(raw.get("conclude"))
+    t.secondary = phrases(raw.get("secondary"))
     commit = raw.get("commit") or {}
     t.max_levers = int(commit.get("max_levers_per_sentence", t.max_levers))
     t.max_regimes = int(commit.get("max_regimes", t.max_regimes))
@@ -335,8 +338,21 @@ def hedged(words: list[str], t: Triggers) -> bool:
 def hedges_between(concepts: Concepts, t: Triggers, sentence: str) -> bool:
     """Two clauses of the sentence open with a hedge ('Maybe compute-bound, maybe memory'):
     the student weighs alternatives and commits to neither."""
-    opened = [_opening(concepts.words(c), t, contrast=False) for c in _CLAUSE.split(sentence) if c.strip()]
+    opened = [_opening(concepts.words(c), t, contrast=False) for c in _CLAUSE.split(sentence)
+              if c.strip() and _names_a_regime(concepts, c)   # 'Probably X, I think': one regime
+              and not cued(concepts.words(c), t.secondary)]
     return opened.count("possible") > 1
+
+
+def cued(ws: list[str], cues: tuple[Phrase, ...]) -> bool:
+    """One of the cue phrases occurs in the words."""
+    return any(tuple(ws[i:i + len(c)]) == c for c in cues for i in range(len(ws) - len(c) + 1))
+
+
+def _names_a_regime(concepts: Concepts, clause: str) -> bool:
+    """A regime, a word it shortens to ('maybe memory') or any '-bound' ('maybe attention-bound')."""
+    return bool(concepts.find("regime", clause) or concepts.find("regime_word", clause)
+                or "bound" in concepts.words(clause))
 
 
 def recommends(concepts: Concepts, sentence: str, t: Triggers) -> bool:

@@ -15,6 +15,7 @@ from regime.engine.grading.concepts import Concepts, clauses
 from regime.engine.grading.context import (
     Judged,
     answers_no,
+    cued,
     hedges_between,
     judge,
     negates,
@@ -75,12 +76,24 @@ def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
     for sentence in SENTENCE.split(text):
         if concepts.find("regime", sentence):
             _regimes(a, concepts, sentence)
+        elif a.regime is None:
+            _limiter(a, concepts, line, sentence)
         named = any(concepts.find(k, sentence) for k in ("claim", "lever"))
         if not named and concepts.context and answers_no(concepts.words(sentence), concepts.context):
             a.says_no.append(line)   # "My answer to the director is no.": the case's question
             continue
         if not named and _disputes(concepts, sentence):   # "I disagree with the second engineer ..."
             _claim_by_meaning(a, concepts, line, text, quoted=False)
+
+
+def _limiter(a: Answer, concepts: Concepts, line: int, sentence: str) -> None:
+    """An essay's verdict in words of what limits it ("decode at batch 1 is limited by how fast we
+    can stream the weights out of HBM, not by arithmetic"), where it names no regime."""
+    found = {r for clause in clauses(sentence) if (r := concepts.limited_by(clause))}
+    if len(found) == 1:
+        a.regime = found.pop()
+        a.regimes_named.add(a.regime)
+        a.statuses.append((line, "affirmed", sentence.strip()))
 
 
 def _announces(concepts: Concepts, sentence: str) -> bool:
@@ -122,11 +135,12 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
         elif section == "reject":   # "The second engineer's argument conflates ...": a claim by meaning
             for sentence in (s for s, n in zip(sentences, named, strict=True) if not n):
                 _claim_by_meaning(a, concepts, line, sentence, quoted=False)
-    if section in ("regime", "evidence"):
-        for clause in parts:
-            for m in concepts.find("claim", clause):
-                if not m.negated:
-                    a.endorsed.extend(c for c in m.concepts if c not in a.endorsed)
+    if section in ("regime", "evidence") and concepts.context is not None:
+        # a claim stated as the student's own is endorsed; one quoted or reported ('The second
+        # engineer says "... memory-bound ops don't matter."') is someone else's (sealed21 b.s234)
+        for j in judge(concepts, concepts.context, ("claim",), text):
+            if j.status == "affirmed":
+                a.endorsed.extend(c for c in j.match.concepts if c not in a.endorsed)
 
 
 def _regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime") -> None:
@@ -137,7 +151,7 @@ def _regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime") -> 
         a.statuses.append((0, "listed", text.strip()))
         return
     text = _SLASHED.sub(", ", text)
-    judged = judge(concepts, concepts.context, (kind,), text) if concepts.context else []
+    judged = _primary(concepts, judge(concepts, concepts.context, (kind,), text) if concepts.context else [])
     named = {c for j in judged if j.status != "negated" for c in j.match.concepts}  # ruled out is not listed
     bare = {c for j in judged if j.status == "affirmed" and _bare(concepts, j) for c in j.match.concepts}
     # an essay weighs regimes sentence by sentence ("the mirror image of a memory-starved loop",
@@ -151,9 +165,12 @@ def _regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime") -> 
         return
     a.regimes_named |= named
     t = concepts.context
-    concluding = _cued(concepts.words(text), t.conclude)
-    if concluding:   # "... so nominally X, but in practice Y": the clause with the cue states the verdict
-        judged = sorted(judged, key=lambda j: not _cued(concepts.words(j.clause_text), t.conclude))
+    # "... so nominally X, but in practice Y": the clause with the cue states the verdict; a cue in
+    # a clause naming no regime concludes something else ("70% of the bandwidth is sitting idle -
+    # so the most it can win is ...", sealed21 d.s231)
+    concluding = any(cued(concepts.words(j.clause_text), t.conclude) for j in judged)
+    if concluding:
+        judged = sorted(judged, key=lambda j: not cued(concepts.words(j.clause_text), t.conclude))
     for j in judged:
         if j.status != "affirmed" and not (j.status == "possible" and len(named) == 1
                                            and not hedges_between(concepts, t, j.sentence)):
@@ -166,20 +183,28 @@ def _regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime") -> 
             a.regime_concluded = concluding
 
 
+def _primary(concepts: Concepts, judged: list[Judged]) -> list[Judged]:
+    """Without the regimes named only as a secondary factor beside another ('Probably bandwidth-
+    bound, though it could partly be launch-bound too', sealed22 a.s246): a caveat, not an
+    alternative; the blind grades read the first as the (hedged) verdict."""
+    t = concepts.context
+    regimes = {c for j in judged for c in j.match.concepts}
+    if t is None or len(regimes) < 2:
+        return judged
+    kept = [j for j in judged if not cued(concepts.words(j.clause_text), t.secondary)]
+    return kept if kept else judged
+
+
 def _slashed_pair(concepts: Concepts, text: str, kind: str) -> bool:
     """Two different regimes either side of a slash ('compute-bound / memory-bound'): offered as
     alternatives, as with 'or'; the student commits to neither."""
     for m in re.finditer(r"\s*/\s*", text):
-        left = re.split(r"[.;:,\n(]", text[:m.start()])[-1]
-        right = re.split(r"[.;:,\n)]", text[m.end():])[0]
+        left = re.split(r"[.;:,\n(→⇒]|\s=?->?\s", text[:m.start()])[-1]
+        right = re.split(r"[.;:,\n)→⇒]|\s=?->?\s", text[m.end():])[0]
         found = [{c for x in concepts.find(kind, side) for c in x.concepts} for side in (left, right)]
         if found[0] and found[1] and found[0] != found[1]:
             return True
     return False
-
-
-def _cued(ws: list[str], cues: tuple[tuple[str, ...], ...]) -> bool:
-    return any(tuple(ws[i:i + len(p)]) == p for p in cues for i in range(len(ws)))
 
 
 def _either(concepts: Concepts, judged: list[Judged]) -> bool:

@@ -1,0 +1,104 @@
+"""How essays and memos say things the template would say in a heading (issue 27): classes from
+the blind sets sealed20-23 after their one measurement, each with the student's own sentence."""
+
+from __future__ import annotations
+
+import pytest
+
+from regime.engine.grading.context import judge
+from regime.engine.grading.grader import Grader
+from regime.engine.grading.submission import read_answer
+
+
+@pytest.fixture(scope="module")
+def grader() -> Grader:
+    return Grader()
+
+
+def _read(grader: Grader, tmp_path, case: str, body: str):
+    p = tmp_path / "x.md"
+    p.write_text(f"---\ncase: {case}\n---\n{body}", encoding="utf-8")
+    return read_answer(p, grader.concepts, grader.rubric.limits.max_bytes)
+
+
+def _levers(grader: Grader, said: str) -> dict[str, str]:
+    return {c: j.status for j in judge(grader.concepts, grader.concepts.context, ("lever",), said)
+            for c in j.match.concepts}
+
+
+def test_what_limits_the_step_names_its_regime(grader, tmp_path):
+    """sealed22 a.s241 (instructor 100): no '-bound' anywhere, the regime said by its limiter."""
+    a = _read(grader, tmp_path, "a_chatbot",
+              "It is a decode workload at batch 1, and decode at batch 1 is limited by how fast we can "
+              "stream the weights out of HBM, not by arithmetic.\n")
+    assert a.regime == "bandwidth_bound"
+    b = _read(grader, tmp_path, "a_chatbot", "The step is not limited by compute at all.\n")
+    assert b.regime is None
+
+
+def test_a_conclusion_cue_concludes_only_the_clause_it_is_in(grader, tmp_path):
+    """sealed21 d.s231 (instructor 100): '70% of the bandwidth is sitting idle - so the most it can
+    win is ...' concluded nothing about the regime, and overturned the verdict before it."""
+    a = _read(grader, tmp_path, "d_high_throughput_api",
+              "Why: this service is compute-bound, not bandwidth-bound.\n\n"
+              "We're not short of bytes — 70% of the bandwidth is sitting idle — so the most it can win "
+              "is the small fraction of time that is actually memory-stalled.\n")
+    assert a.regime == "compute_bound"
+
+
+def test_an_arrow_ends_the_premise_and_its_negation(grader, tmp_path):
+    """sealed22 e.s246 (instructor 92): 'neither BW- nor compute-bound → launch/overhead-bound'."""
+    a = _read(grader, tmp_path, "e_doesnt_add_up",
+              "## Regime\nneither BW- nor compute-bound → launch/overhead-bound (nominally BW-bound, "
+              "bs=1 decode)\n")
+    assert (a.regime, a.nominal_regime) == ("overhead_bound", "bandwidth_bound")
+
+
+@pytest.mark.parametrize(("line", "regime"), [
+    ("Probably bandwidth-bound, though it could partly be latency/launch bound too.",   # sealed22 a.s246
+     "bandwidth_bound"),
+    ("Probably bandwidth-bound, I think, since it's decode at batch 1 (could be partly latency-bound "
+     "too).", "bandwidth_bound"),                                                          # sealed21 a.s235
+    ("probably compute-bound since it is prefill, though the 20% FLOP rate makes me think it could "
+     "also be memory-bound.", None),                                                       # sealed6 c.s86
+    ("Maybe compute-bound, maybe memory — hard to say with 20% FLOPs.", None),             # sealed4 c.s68
+])
+def test_a_secondary_factor_is_not_an_alternative(grader, tmp_path, line, regime):
+    """The blind grades read the first as a hedged verdict (6-8 of 20 off), the last two as none."""
+    a = _read(grader, tmp_path, "a_chatbot", f"## Regime\n{line}\n")
+    assert a.regime == regime
+    assert a.regime is None or a.regime_hedged
+
+
+def test_a_lever_named_to_set_off_another_is_neither_fix_nor_rejection(grader):
+    """sealed21 a.s231: 'unlike batching it also helps a lone user'; sealed14 d.s161: 'fp8 GEMMs
+    (raises the compute ceiling, unlike weight-only int4)'."""
+    got = _levers(grader, "int8 doubles the ceiling, and unlike batching it also helps a lone user.")
+    assert got["quantize_int8"] == "affirmed" and got["continuous_batching"] == "contrasted"
+    got = _levers(grader, "fp8 GEMMs raise the compute ceiling, unlike weight-only int4.")
+    assert got["quantize_int4"] == "contrasted"
+
+
+def test_a_claim_quoted_in_the_evidence_is_not_endorsed(grader, tmp_path):
+    """sealed21 b.s234 (instructor 100) quoted the second engineer to refute him, and was charged
+    for endorsing the claim."""
+    a = _read(grader, tmp_path, "b_training_run",
+              "## Evidence\nThe second engineer says \"we're compute-bound, so memory-bound ops don't "
+              "matter.\" The kernel breakdown says otherwise: 22% of the time is in zero-FLOP kernels.\n")
+    assert a.endorsed == []
+
+
+def test_not_where_i_would_start_defers(grader):
+    """sealed21 b.s231: 'two weeks of hand-written kernels is not where I'd start'."""
+    got = _levers(grader, "Two weeks of hand-written fused kernels is not where I'd start.")
+    assert got["hand_fused_kernels"] == "deferred"
+
+
+def test_the_ceiling_said_as_what_removing_the_time_gives(grader, tmp_path):
+    """sealed20 b.s221: 'removing all 22% takes us from 61% to about 61/0.78 ≈ 78% of peak'."""
+    p = tmp_path / "x.md"
+    p.write_text("---\ncase: b_training_run\n---\n## Regime\ncompute-bound\n\n## Evidence\n- Removing all "
+                 "22% takes us from 61% to about 61/0.78 ≈ 78% of peak, roughly a 28% shorter step.\n",
+                 encoding="utf-8")
+    ev = next(x for x in grader.grade(p).parts if x.part == "evidence")
+    assert not any("78%" in f and "Missing" in f for f in ev.feedback)
