@@ -102,3 +102,20 @@ def test_the_ceiling_said_as_what_removing_the_time_gives(grader, tmp_path):
                  encoding="utf-8")
     ev = next(x for x in grader.grade(p).parts if x.part == "evidence")
     assert not any("78%" in f and "Missing" in f for f in ev.feedback)
+
+
+def test_deferring_a_lever_the_key_refuses_outright_rejects_nothing(grader, tmp_path):
+    """sealed23 c.s257: 'Once FlashAttention is in, quantize the weights to int8 to bring ITL down'
+    keeps int8 as a later step the worked solution rejects outright (instructor: not rejected).
+    E's rejections hold only until the overhead is gone (`for_now:`): deferring them agrees."""
+    def rejections(case: str, body: str) -> float:
+        p = tmp_path / "x.md"
+        p.write_text(f"---\ncase: {case}\n---\n{body}", encoding="utf-8")
+        r = grader.grade(p)
+        assert not r.penalties
+        return next(x for x in r.parts if x.part == "rejections").points
+    c = "## Fixes\n1. FlashAttention.\n2. Once FlashAttention is in, quantize the weights to int8.\n"
+    assert rejections("c_document_summarizer", c) == 0
+    e = ("## Fixes\n1. CUDA graphs.\n2. torch.compile.\n3. Once the gaps are gone, re-measure; only then "
+         "quantize the weights to int8.\n")
+    assert rejections("e_doesnt_add_up", e) > 0

@@ -30,6 +30,7 @@ class Mention:
     line: int
     kind: str = "lever"
     reason: str = ""           # the words given for it: a YAML reason, or its Markdown item
+    later: bool = False        # deferred in time ("once ..., then"), not only on a condition
 
 
 @dataclass(frozen=True)

@@ -392,3 +392,9 @@ def sentences(text: str) -> list[str]:
 def negates(words: list[str], t: Triggers) -> bool:
     """Whether a negation trigger occurs in these (normalized) words."""
     return any(status == "negated" for status, *_ in _triggers(words, t))
+
+
+def refuses_for_now(words: list[str], t: Triggers) -> bool:
+    """A deferral worded as a refusal ("not yet"), unlike "once X, then Y" that schedules Y."""
+    no = t.forward.get("negated", ())
+    return any(status == "deferred" and cued(words[a:b], no) for status, a, b, _ in _triggers(words, t))

@@ -41,6 +41,7 @@ class Item:
     bound: str = ""
     cites: tuple[str, ...] = ()   # the facts its justification and bound cite: its deciding figures
     group: str = ""           # fixes: its rule's `alternatives` (one step offered as a menu)
+    for_now: bool = False     # rejects: until the fixes before it change the regime
 
 
 @dataclass(frozen=True)
@@ -145,7 +146,8 @@ def build_key(d: Diagnosis, k: Knowledge) -> Key:
         group = getattr(rules.get(c.rule), "alternatives", None) or ""
         key.fixes.append(Item(c.lever or c.id, c.rule, c.because, rank, bound,
                               _cites(c, rules, d.memory), group))
-    key.rejects = [Item(c.lever or c.claim or c.id, c.rule, c.because, cites=_cites(c, rules, d.memory))
+    key.rejects = [Item(c.lever or c.claim or c.id, c.rule, c.because, cites=_cites(c, rules, d.memory),
+                        for_now=bool(getattr(rules.get(c.rule), "for_now", False)))
                    for c in d.of_kind("reject")]
     key.asks = [Item(c.id, c.rule, c.because, rank) for rank, c in enumerate(d.of_kind("ask"), 1)]
     key.findings = sorted({c.id for c in d.of_kind("finding")})

@@ -106,7 +106,8 @@ def read_structured(path: Path, text: str, concepts: Concepts) -> Answer:
             t = concepts.context
             later = t is not None and postpones(concepts.words(said), t)
             unsure = t is not None and hedged(concepts.words(said), t)
-            (a.deferred if later else a.hedged if unsure else a.fixes).append(replace(mention, reason=said))
+            target = a.deferred if later else a.hedged if unsure else a.fixes
+            target.append(replace(mention, reason=said, later=later))
         a.said(concepts, f"{f.bound or ''} {f.reason}", _line(raw, "fixes", body) or 0, f.lever)
     for i, body in enumerate(m.reject):
         r = _flagged(a, "rejections", _item, RejectModel, _named(concepts, body), raw, "reject", i, file, a,

@@ -7,6 +7,7 @@ is clear, and quoted back otherwise.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from regime.core.errors import RegimeError
@@ -20,6 +21,7 @@ from regime.engine.grading.context import (
     judge,
     negates,
     recommends,
+    refuses_for_now,
     sentences,
 )
 from regime.engine.grading.figures import unreadable_numbers
@@ -87,8 +89,8 @@ def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
 
 
 def _limiter(a: Answer, concepts: Concepts, line: int, sentence: str) -> None:
-    """An essay's verdict in words of what limits it ("decode at batch 1 is limited by how fast we
-    can stream the weights out of HBM, not by arithmetic"), where it names no regime."""
+    """An essay's verdict in words of what limits it ("limited by how fast we can stream the
+    weights out of HBM, not by arithmetic", sealed22 a.s241), where it names no regime."""
     found = {r for clause in clauses(sentence) if (r := concepts.limited_by(clause))}
     if len(found) == 1:
         a.regime = found.pop()
@@ -267,7 +269,11 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
         elif j.status == "affirmed":
             a.fixes.append(mention)
         elif j.status in ("deferred", "hypothetical"):
-            a.deferred.append(mention)
+            # "once X, quantize" schedules it; "not yet" refuses it for now (sealed2 c.s50)
+            ws = concepts.words(j.sentence)
+            t = concepts.context
+            later = j.status == "deferred" and not (negates(ws, t) or refuses_for_now(ws, t))
+            a.deferred.append(replace(mention, later=later))
         elif j.status == "possible":
             a.hedged.append(mention)
         elif j.status == "listed" and j.listed_as == "affirmed" and j.match.kind == "lever":

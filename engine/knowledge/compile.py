@@ -144,7 +144,7 @@ def _conclusion(k: Knowledge, ctx: lang.Context, m: RuleModel, rule: Rule) -> Ru
     if m.kind == "reject":
         if m.reject is not None:
             _known(m.reject, k.levers, "lever")
-            return replace(rule, subject=m.reject)
+            return replace(rule, subject=m.reject, for_now=m.for_now)
         _known(m.claim, k.claims, "claim")
         return replace(rule, subject=m.claim)
     # mypy cannot see it: this branch is taken only when m.ask is set

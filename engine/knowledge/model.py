@@ -90,6 +90,7 @@ class Rule(Record):
     subject: str | None = None      # finding id, lever, claim or asked fact
     priority: int | None = None
     alternatives: str | None = None   # fix: rules sharing it are one step's alternatives
+    for_now: bool = False             # reject: until the fixes before it change the regime
     order: int | None = None
     bound: tuple[str, ...] = ()
     speedup_bound: tuple[tuple[str, str], ...] = ()     # fix: (basis, fact), best basis first

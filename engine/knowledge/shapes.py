@@ -94,6 +94,9 @@ class RuleModel(_Strict):
     speedup_bound: dict[str, str] = {}
     speedup_expected: dict[str, str] = {}    # fix: the point estimate, by basis likewise
     reject: str | None = None
+    # reject: the verdict holds until the fixes before it change the regime ("fix the utilization
+    # first, then ..."): an answer deferring the lever ("once the gaps are gone, batch") agrees
+    for_now: bool = False
     claim: str | None = None
     ask: str | None = None
     order: int | None = Field(default=None, ge=0, le=99)  # 0: an essential input is missing
@@ -128,6 +131,8 @@ class RuleModel(_Strict):
             raise ValueError("'priority', 'alternatives', 'bound' and 'speedup_*' belong to fix rules")
         if self.holds and (kind != "finding" or set(self.holds) - {"fix", "reject"}):
             raise ValueError("'holds' belongs to finding rules and lists fix and/or reject")
+        if self.for_now and kind != "reject":
+            raise ValueError("'for_now' belongs to reject rules")
         if self.condition is not None and kind not in ("fix", "reject"):
             raise ValueError("'condition' belongs to fix and reject rules")
         if self.decides is not None and kind not in DECIDING:
