@@ -53,13 +53,14 @@ def test_one_item_of_a_menu_earns_most_of_it_and_more_earn_the_rest(grader, tmp_
     assert any("is a menu" in f for f in one["fixes"].feedback)
 
 
-def test_the_items_of_one_step_are_in_no_order():
+def test_the_items_of_one_step_are_in_no_order(grader):
     """A menu in any order agrees with the key; a later step before an earlier one does not."""
     key = Key("c", "t", "compute_bound", None, fixes=[
         Item("fp8", "r1", "", 1, group="menu"), Item("tiling", "r2", "", 2, group="menu"),
         Item("graphs", "r3", "", 3)])
-    assert _order(Read(fixes=["tiling", "fp8"]), key).share == 1.0
-    assert _order(Read(fixes=["graphs", "tiling"]), key).share == 0.0
+    rubric = grader.rubric
+    assert _order(Read(fixes=["tiling", "fp8"]), key, rubric).share == 1.0
+    assert _order(Read(fixes=["graphs", "tiling"]), key, rubric).share == 0.0
 
 
 def test_a_keyword_list_is_charged_once_for_the_traps_it_names(grader, tmp_path):
@@ -112,3 +113,17 @@ def test_more_batch_in_students_words_is_refused(grader, tmp_path, said):
     p.write_text(f"---\ncase: {D}\n---\n## Regime\ncompute-bound\n\n## Reject\n- {said}\n", encoding="utf-8")
     a = read_answer(p, grader.concepts, grader.rubric.limits.max_bytes)
     assert any("raise_batch" in m.concepts for m in a.rejects)
+
+
+def test_a_single_menu_step_weighs_the_fixes_and_order_parts_in_proportion(grader, tmp_path):
+    """D's compute menu is one step: the blind grades give D's compute fixes 15 of 100 where A's,
+    C's and E's two or three steps get 25; the fixes and order parts weigh fixes.full_at's share."""
+    body = "## Regime\ncompute-bound\n\n## Fixes\n1. fp8 GEMMs.\n2. Better GEMM tiling.\n"
+    d = _parts(_grade(grader, tmp_path, D, body))
+    a = _parts(_grade(grader, tmp_path, "a_chatbot", "## Regime\nbandwidth-bound\n\n## Fixes\n1. Continuous "
+                      "batching.\n2. int8 weights.\n"))
+    share = 1 / grader.rubric.fixes.full_at
+    assert d["fixes"].max_points / d["regime"].max_points == pytest.approx(
+        share * a["fixes"].max_points / a["regime"].max_points, rel=0.03)   # points shown to 0.1
+    assert d["order"].max_points / d["regime"].max_points == pytest.approx(
+        share * a["order"].max_points / a["regime"].max_points, rel=0.03)

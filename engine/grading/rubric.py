@@ -57,6 +57,7 @@ class FixesPart(_Strict):
     rank_power: float = Field(0.0, ge=0.0, le=4.0)  # the key's fix #r weighs 1 / r ** rank_power
     hedged: float = Field(0.0, ge=0.0, le=1.0)      # share of a key fix's credit when only hedged
     alternatives: float = Field(0.0, ge=0.0, le=1.0)  # of a menu step, the share its other items earn
+    full_at: int | None = Field(None, ge=1, le=20)    # steps a key asks for the part's whole weight
 
 
 class ReasonsPart(_Strict):

@@ -42,6 +42,7 @@ class Scored:
 class _Partial:
     share: float | None                      # None: nothing to grade in this key
     feedback: list[str] = field(default_factory=list)
+    weight: float = 1.0                      # of the rubric's weight, for what this key asks
 
 
 def score(answer: Answer, key: Key, rubric: Rubric, concepts: Concepts | None = None) -> Scored:
@@ -57,7 +58,7 @@ def score(answer: Answer, key: Key, rubric: Rubric, concepts: Concepts | None = 
         "regime": _regime(answer, key, rubric),
         "evidence": _evidence(answer, key, rubric, concepts),
         "fixes": _fixes(read, key, rubric, charged, concepts),
-        "order": _order(read, key),
+        "order": _order(read, key, rubric),
         "rejections": _rejections(read, key, rubric, charged),
         "proposals": _proposals(answer, read, key),
         "asks": _asks(answer, key),
@@ -66,13 +67,14 @@ def score(answer: Answer, key: Key, rubric: Rubric, concepts: Concepts | None = 
         partials[part if part in partials else "fixes"].feedback.append(text)
     for part, lines in read.lines.items():
         partials[part].feedback.extend(lines)
-    live = [p for p in PARTS if partials[p].share is not None and rubric.weight(p) > 0]
-    scale = rubric.total / sum(rubric.weight(p) for p in live) if live else 0.0
+    weight = {p: rubric.weight(p) * partials[p].weight for p in PARTS}
+    live = [p for p in PARTS if partials[p].share is not None and weight[p] > 0]
+    scale = rubric.total / sum(weight[p] for p in live) if live else 0.0
     parts = []
     exact = 0.0   # the total from unrounded part points: rounding is for display only
     for p in PARTS:
         got = partials[p]
-        top = rubric.weight(p) * scale if p in live else 0.0
+        top = weight[p] * scale if p in live else 0.0
         exact += top * (got.share or 0.0)
         shown = [as_taught(line, rubric.significant) for line in got.feedback]
         parts.append(Part(p, _r(top * (got.share or 0.0)), _r(top), shown, rubric.weight(p)))
@@ -212,7 +214,12 @@ def _fixes(read: Read, key: Key, rubric: Rubric, charged: set[tuple[str, str]],
            concepts: Concepts | None) -> _Partial:
     if not key.fixes:
         return _Partial(None)
-    out = _Partial(0.0)
+    steps = key.steps()
+    out = _Partial(0.0, weight=_fix_weight(steps, rubric))
+    if out.weight < 1:
+        n = f"{len(steps)} step{'s' if len(steps) > 1 else ''}"
+        out.feedback.append(f"This case asks {n} of fixes (a full part asks {rubric.fixes.full_at}): "
+                            f"this part and the order part weigh {out.weight:.0%} of their rubric weight")
     rejected = {i.id: i for i in key.rejects}
     want = list(key.fixes)  # a fix the answer rejects earns nothing here, and a penalty besides
     for c in read.fixes:
@@ -223,7 +230,6 @@ def _fixes(read: Read, key: Key, rubric: Rubric, charged: set[tuple[str, str]],
         if item is not None and ("rejects", c) not in charged:  # else its penalty says it
             out.feedback.append(f"You reject {_name(c)}; the key recommends it: {item.because}")
     hits = [i for i in want if i.id in read.fixes]
-    steps = key.steps()
     enough = min(rubric.fixes.enough, len(steps)) if rubric.fixes.enough else len(steps)
     weight = [1.0 / r ** rubric.fixes.rank_power for r in range(1, len(steps) + 1)]   # the first matters most
 
@@ -253,6 +259,13 @@ def _fixes(read: Read, key: Key, rubric: Rubric, charged: set[tuple[str, str]],
     return out
 
 
+def _fix_weight(steps: list[list[Item]], rubric: Rubric) -> float:
+    """The share of their rubric weight the fixes and order parts carry: a key asking fewer
+    steps than `fixes.full_at` (D's one menu step) asks less of them."""
+    full = rubric.fixes.full_at
+    return min(1.0, len(steps) / full) if full else 1.0
+
+
 def _step(credits: list[float], enough: int | None, others: float) -> float:
     """A step's credit from its items' (best first): one item, or a menu's best one earning
     1 - `others` and the rest, up to `enough` of them in all, the remainder."""
@@ -274,18 +287,20 @@ def _bound(bound: str, concepts: Concepts | None) -> str:
     return f" (bound: {'; '.join(parts)})"
 
 
-def _order(read: Read, key: Key) -> _Partial:
+def _order(read: Read, key: Key, rubric: Rubric) -> _Partial:
     """Pairwise (Kendall-style) agreement with the key's priority order over the fixes given;
     the items of one menu step are in no order among themselves, so any order of them agrees."""
     if len(key.fixes) < 2:
         return _Partial(None)
-    rank = {i.id: n for n, step in enumerate(key.steps(), 1) for i in step}
+    steps = key.steps()
+    rank = {i.id: n for n, step in enumerate(steps, 1) for i in step}
     given = [c for c in read.fixes if c in rank and c not in read.hedged]   # a hedge orders nothing
     pairs = list(combinations(given, 2))
     if not pairs:
-        return _Partial(0.0, ["Order: give at least two of the key's fixes, in priority order"])
+        return _Partial(0.0, ["Order: give at least two of the key's fixes, in priority order"],
+                        weight=_fix_weight(steps, rubric))
     agree = [(x, y) for x, y in pairs if rank[x] <= rank[y]]
-    out = _Partial(len(agree) / len(pairs))
+    out = _Partial(len(agree) / len(pairs), weight=_fix_weight(steps, rubric))
     for x, y in pairs:
         if rank[x] > rank[y]:
             out.feedback.append(f"Order: the key puts {_name(y)} (#{rank[y]}) before {_name(x)} (#{rank[x]})")
