@@ -119,3 +119,19 @@ def test_deferring_a_lever_the_key_refuses_outright_rejects_nothing(grader, tmp_
     e = ("## Fixes\n1. CUDA graphs.\n2. torch.compile.\n3. Once the gaps are gone, re-measure; only then "
          "quantize the weights to int8.\n")
     assert rejections("e_doesnt_add_up", e) > 0
+
+
+@pytest.mark.parametrize(("said", "lever", "status"), [
+    ("Pushing the batch much above 256 won't do much: past the ridge, extra batch costs time.",   # sealed17 d.s191
+     "raise_batch", "negated"),
+])
+def test_a_dismissal_in_students_words(grader, said, lever, status):
+    assert _levers(grader, said)[lever] == status
+
+
+def test_an_imperative_plan_item_recommends(grader, tmp_path):
+    """sealed21 b.s240: a prose plan's '3. Look at the to_copy casts.' is its third fix."""
+    a = _read(grader, tmp_path, "b_training_run", "Compute-bound at 61%.\n\nPlan:\n1. torch.compile to fuse "
+              "the norm and activation kernels.\n2. Look at the to_copy casts.\n")
+    fixes = [c for m in a.fixes for c in m.concepts]
+    assert fixes[0] == "torch_compile" and "fix_dtype_casts" in fixes
