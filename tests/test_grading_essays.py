@@ -135,3 +135,12 @@ def test_an_imperative_plan_item_recommends(grader, tmp_path):
               "the norm and activation kernels.\n2. Look at the to_copy casts.\n")
     fixes = [c for m in a.fixes for c in m.concepts]
     assert fixes[0] == "torch_compile" and "fix_dtype_casts" in fixes
+
+
+def test_what_usually_holds_is_the_nominal_regime(grader, tmp_path):
+    """sealed17 d.s197: 'although decode is usually memory-bound' states theory, not the verdict;
+    "I'm" reads as "I am"."""
+    a = _read(grader, tmp_path, "d_high_throughput_api",
+              "## Regime\nLooks compute-bound at 71 % of peak FLOP, although decode is usually memory-bound.\n")
+    assert (a.regime, a.nominal_regime) == ("compute_bound", "bandwidth_bound")
+    assert grader.concepts.words("I'm sure") == ["i", "am", "sure"]

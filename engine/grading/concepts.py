@@ -22,7 +22,8 @@ from regime.facts.vocabulary import Vocabulary
 
 _CONTRACTIONS = (("won't", "will not"), ("can't", "can not"), ("shan't", "shall not"),   # before "n't"
                  ("n't", " not"), ("cannot", "can not"),
-                 ("'re", " are"), ("'s", ""), ("'ll", " will"), ("'ve", " have"), ("'d", " would"))
+                 ("'re", " are"), ("'s", ""), ("'ll", " will"), ("'ve", " have"), ("'d", " would"),
+                 ("'m", " am"))
 _APOSTROPHELESS = {"dont": ("do", "not"), "doesnt": ("does", "not"), "wont": ("will", "not"),
                    "isnt": ("is", "not"), "cant": ("can", "not"), "shouldnt": ("should", "not"),
                    "wouldnt": ("would", "not"), "arent": ("are", "not"), "didnt": ("did", "not")}
