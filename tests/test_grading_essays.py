@@ -122,7 +122,8 @@ def test_deferring_a_lever_the_key_refuses_outright_rejects_nothing(grader, tmp_
 
 
 @pytest.mark.parametrize(("said", "lever", "status"), [
-    ("Pushing the batch much above 256 won't do much: past the ridge, extra batch costs time.",   # sealed17 d.s191
+    # sealed17 d.s191
+    ("Pushing the batch much above 256 won't do much: past the ridge, extra batch costs time.",
      "raise_batch", "negated"),
 ])
 def test_a_dismissal_in_students_words(grader, said, lever, status):
@@ -141,6 +142,20 @@ def test_what_usually_holds_is_the_nominal_regime(grader, tmp_path):
     """sealed17 d.s197: 'although decode is usually memory-bound' states theory, not the verdict;
     "I'm" reads as "I am"."""
     a = _read(grader, tmp_path, "d_high_throughput_api",
-              "## Regime\nLooks compute-bound at 71 % of peak FLOP, although decode is usually memory-bound.\n")
+              "## Regime\nLooks compute-bound at 71 % of peak FLOP, although decode is usually "
+              "memory-bound.\n")
     assert (a.regime, a.nominal_regime) == ("compute_bound", "bandwidth_bound")
     assert grader.concepts.words("I'm sure") == ["i", "am", "sure"]
+
+
+def test_another_cases_figures_carry_no_reason(grader, tmp_path):
+    """sealed20 a.s228 (instructor 39): case E's 14%/3% and 215 tok/s, then bare fixes; the
+    instructor charged 'batching with no reason', which the wrong evidence does not supply."""
+    p = tmp_path / "x.md"
+    p.write_text("---\ncase: a_chatbot\n---\n## Regime\nBandwidth bound decode, batch 1.\n\n## Evidence\n"
+                 "- ceiling = 5.3 TB/s / 24.65 GB = 215 tokens/s, measured 160 tokens/s is ~74%.\n"
+                 "- bw 14% vs flops 3%, 450 kernels, 8-15 us gaps.\n\n## Fixes\n1. Batch requests together "
+                 "(continuous batching).\n2. int8 quantization.\n", encoding="utf-8")
+    r = grader.grade(p)
+    fixes = next(x for x in r.parts if x.part == "fixes")
+    assert fixes.points < fixes.max_points and any("foreign" in x for x in r.review)

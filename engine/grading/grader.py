@@ -175,12 +175,12 @@ class Grader:
         answer = read_answer(submission, self.concepts, self.rubric.limits.max_bytes, text)
         result.student, result.case, result.format = answer.student, answer.case, answer.format
         key, result.variant = self.key(answer, variants)
-        s = score(answer, key, self.rubric, self.concepts)
+        foreign = _looks_like_another_variant(answer, key)
+        s = score(answer, key, self.rubric, self.concepts, foreign)
         result.graded = True
         result.score, result.max_score = s.score, s.max_score
         result.parts, result.penalties, result.wrong_levers = s.parts, s.penalties, s.wrong_levers
         result.notes = list(answer.notes)
-        foreign = _looks_like_another_variant(answer, key)
         if self.concepts.context is not None:
             full = frozenset(p.part for p in s.parts if p.points >= p.max_points)
             rs = review.readings(answer, self.concepts.context, s.reasons, s.unsure, foreign, full,

@@ -83,19 +83,21 @@ def build_index(concepts: Concepts, justifications: Iterable[str], ignore: Itera
     return idx
 
 
-def states(a: Answer, key: Key, concepts: Concepts, tolerance: float) -> dict[str, str]:
+def states(a: Answer, key: Key, concepts: Concepts, tolerance: float, carry: bool = True) -> dict[str, str]:
     """The reason each of the key's levers or claims was given with: the best over its mentions
     (one right reason is enough; NONE only when no mention gives any). An item given bare has
     the key's reason when the answer argues it elsewhere ("1. FlashAttention" after an Evidence
     section on the score matrix that never leaves on-chip memory): the blind grades credit a
-    reason stated anywhere in the answer, and give about half for none."""
+    reason stated anywhere in the answer, and give about half for none. Not from an answer whose
+    figures are another case's (`carry` False): its argument is about something else (sealed20
+    a.s228: case E's 14%/3% and 215 tok/s, "batching with no reason -6, int8 with no reason -6")."""
     out: dict[str, str] = {}
     order = (RIGHT, WRONG, NONE)
     for m in [*a.fixes, *a.rejects, *a.deferred, *(m for group in a.listed for m in group)]:
         for c in m.concepts:
             if key.item(c) is not None:
                 got = judge(m.reason, m.written, c, key, concepts, concepts.reasons, tolerance)
-                if got == NONE and _carried(a, m, c, key, concepts, tolerance):
+                if got == NONE and carry and _carried(a, m, c, key, concepts, tolerance):
                     got = RIGHT    # argued elsewhere in the answer: its evidence carries the reason
                 out[c] = min(got, out.get(c, NONE), key=order.index)
     return out

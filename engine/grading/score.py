@@ -45,13 +45,14 @@ class _Partial:
     weight: float = 1.0                      # of the rubric's weight, for what this key asks
 
 
-def score(answer: Answer, key: Key, rubric: Rubric, concepts: Concepts | None = None) -> Scored:
+def score(answer: Answer, key: Key, rubric: Rubric, concepts: Concepts | None = None,
+          foreign: bool = False) -> Scored:
     """Points per part and named penalties. A wrong side (a trap recommended, a key fix
     rejected) earns its item nothing and costs its penalty besides, as the blind grades charge it."""
     t = concepts.context if concepts is not None else None
     read = read_against(answer, key, t.menu_share if t is not None else 1.0)
     if concepts is not None and concepts.reasons is not None:
-        read.reasons = reasons.states(answer, key, concepts, rubric.evidence.relative_tolerance)
+        read.reasons = reasons.states(answer, key, concepts, rubric.evidence.relative_tolerance, not foreign)
     wrong = _wrong_sides(answer, key, read)
     penalties, charged = charge(wrong, key, rubric, concepts)
     partials = {
