@@ -16,16 +16,11 @@ of what the rest names, and an elliptical clause with no concept of its own ("..
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 
-from regime.core.errors import RegimeError
-from regime.core.yamlsrc import load_yaml
 from regime.engine.grading.concepts import Concepts, Match
+from regime.engine.grading.triggers import Phrase, Triggers
 
-STATUSES = ("affirmed", "negated", "deferred", "hypothetical", "possible", "attributed", "historical",
-            "contrasted")
-CONTEXT_FILE = "context.yaml"
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 _CLAUSE = re.compile(r"[.;:,!?()\[\]—–|→⇒]|\s-\s|\s=?->?\s|\"|“|”")   # an arrow ends a premise
 _CARRIED = ("hypothetical", "deferred")   # "If X, Y" / "Once X, Y": the condition covers Y
@@ -33,58 +28,6 @@ _SCARE = re.compile(r"[\"“]([\w'-]+(?: [\w'-]+)?)[\"”]")   # 'it "should" be
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
 _LABEL = re.compile(r"^\s*([^:]{1,30}):\s*(.*)$", re.S)
 _TOPIC = re.compile(r"^\s*([^:]{1,60}):\s*(.*)$", re.S)   # a name heading what follows, with its words
-
-Phrase = tuple[str, ...]
-
-
-@dataclass
-class Triggers:
-    """The trigger lists, read into word tuples by the answer reader's own normalizing."""
-
-    window: int = 8
-    priority: tuple[str, ...] = ()
-    forward: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
-    backward: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
-    terminators: frozenset[str] = frozenset()
-    pseudo: tuple[Phrase, ...] = ()              # ConText's pseudo-triggers: "if we want", not a condition
-    subordinate: frozenset[str] = frozenset()    # "Don't: hand-fuse before ... compile": the label stops
-    contrast: frozenset[str] = frozenset()      # terminators that turn the argument ("but", not "so")
-    elliptical_words: int = 3                    # words after the trigger of a turning elliptical clause
-    after_no: frozenset[str] = frozenset()       # "no for throughput": a bare no, not "no 5 TB"
-    elliptical: frozenset[str] = frozenset()    # words that may follow a trigger in an elliptical clause
-    asides: tuple[Phrase, ...] = ()              # openers of items that comment on the fixes
-    labels: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
-    readings: frozenset[str] = frozenset()      # "the profile says ...": the student's own reading
-    anaphora: frozenset[str] = frozenset()      # "I'd skip it": words that point back to the last sentence
-    recommend: tuple[Phrase, ...] = ()           # in prose, what makes an affirmed lever a recommendation
-    imperative: tuple[Phrase, ...] = ()          # ... and verbs that do so opening a clause ("Use X")
-    answer: tuple[Phrase, ...] = ()              # "my answer ... is no": a verdict on the question
-    announce: frozenset[str] = frozenset()       # "Two proposals I would turn down.": rejections follow
-    heading: frozenset[str] = frozenset()        # "On the vendor's int4 pitch: no": words around a name
-    determiners: frozenset[str] = frozenset()    # a clause opening with one is a noun phrase
-    conclude: tuple[Phrase, ...] = ()            # "So the real regime is ...": an essay's verdict
-    secondary: tuple[Phrase, ...] = ()           # "could partly be launch-bound too": a factor, not a verdict
-    max_levers: int = 3          # per sentence; more is a list, not a commitment
-    max_regimes: int = 2         # per Regime section
-    max_fixes: int = 6           # per answer; more is a list, not a commitment
-    menu_share: float = 1.0      # an affirmed list mostly the key's fixes is its menu (score.py)
-    confidence: dict[str, float] = field(default_factory=dict)   # status -> how sure the reading is
-    review_below: float = 0.6
-    review_band: tuple[float, float] = (0.0, 0.0)   # a written answer scoring in it is reviewed
-    _first: dict[str, list[tuple[str, Phrase, bool]]] = field(default_factory=dict)
-
-    def by_first(self) -> dict[str, list[tuple[str, Phrase, bool]]]:
-        """First word -> (status, phrase, forward) of every trigger phrase, built once."""
-        if not self._first:
-            for forward, table in ((True, self.forward), (False, self.backward)):
-                for status, phrases in table.items():
-                    for p in phrases:
-                        self._first.setdefault(p[0], []).append((status, p, forward))
-        return self._first
-
-    def rank(self, status: str) -> int:
-        return self.priority.index(status) if status in self.priority else len(self.priority)
-
 
 @dataclass(frozen=True)
 class Judged:
@@ -97,54 +40,6 @@ class Judged:
     clause: int = 0
     clause_text: str = ""
     listed_as: str = ""    # a listed lever's own status: an affirmed list may be the key's menu
-
-
-def load_triggers(path: Path, concepts: Concepts) -> Triggers:
-    raw = load_yaml(path)
-    if not isinstance(raw, dict) or not isinstance(raw.get("statuses"), dict):
-        raise RegimeError("a context file is a mapping with 'statuses'", file=str(path))
-
-    def phrases(items: list | None) -> tuple[Phrase, ...]:
-        return tuple(p for p in (tuple(concepts.words(str(x))) for x in (items or [])) if p)
-
-    t = Triggers(window=int(raw.get("window", 8)))
-    t.priority = tuple(str(s) for s in raw.get("priority") or [])
-    for status, body in raw["statuses"].items():
-        if status not in STATUSES:
-            raise RegimeError(f"unknown status '{status}' (statuses: {', '.join(STATUSES[1:])})",
-                              file=str(path), field=f"statuses.{status}")
-        body = body or {}
-        t.forward[status] = phrases(body.get("forward"))
-        t.backward[status] = phrases(body.get("backward"))
-    t.terminators = frozenset(w for p in phrases(raw.get("terminators")) for w in p)
-    t.pseudo = phrases(raw.get("pseudo"))
-    t.subordinate = frozenset(w for p in phrases(raw.get("subordinate")) for w in p)
-    t.contrast = frozenset(w for p in phrases(raw.get("contrast")) for w in p) & t.terminators
-    t.elliptical_words = int(raw.get("elliptical_words", t.elliptical_words))
-    t.after_no = frozenset(w for p in phrases(raw.get("after_no")) for w in p)
-    t.elliptical = frozenset(w for p in phrases(raw.get("elliptical")) for w in p)
-    t.asides = phrases(raw.get("asides"))
-    t.labels = {s: phrases(v) for s, v in (raw.get("labels") or {}).items()}
-    t.readings = frozenset(w for p in phrases(raw.get("readings")) for w in p)
-    t.anaphora = frozenset(w for p in phrases(raw.get("anaphora")) for w in p)
-    t.recommend = phrases(raw.get("recommend"))
-    t.imperative = phrases(raw.get("imperative"))
-    t.answer = phrases(raw.get("answer"))
-    t.announce = frozenset(w for p in phrases(raw.get("announce")) for w in p)
-    t.heading = frozenset(w for p in phrases(raw.get("heading")) for w in p)
-    t.determiners = frozenset(str(w).lower() for w in raw.get("determiners") or [])
-    t.conclude = phrases(raw.get("conclude"))
-    t.secondary = phrases(raw.get("secondary"))
-    commit = raw.get("commit") or {}
-    t.max_levers = int(commit.get("max_levers_per_sentence", t.max_levers))
-    t.max_regimes = int(commit.get("max_regimes", t.max_regimes))
-    t.max_fixes = int(commit.get("max_fixes", t.max_fixes))
-    t.menu_share = float(commit.get("menu_share", t.menu_share))
-    t.confidence = {str(k): float(v) for k, v in (raw.get("confidence") or {}).items()}
-    t.review_below = float(raw.get("review_below", t.review_below))
-    band = raw.get("review_band") or [0, 0]
-    t.review_band = (float(band[0]), float(band[1]))
-    return t
 
 
 def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) -> list[Judged]:

@@ -17,12 +17,12 @@ from regime.engine.grading import reasons, review
 from regime.engine.grading import variants as variant_files
 from regime.engine.grading.answer import Answer
 from regime.engine.grading.concepts import Concepts, load_concepts
-from regime.engine.grading.context import CONTEXT_FILE, load_triggers
 from regime.engine.grading.figures import matches
 from regime.engine.grading.key import Key, build_key
 from regime.engine.grading.rubric import Rubric, load_rubric, rubric_files
 from regime.engine.grading.score import Applied, Part, score
 from regime.engine.grading.submission import read_answer
+from regime.engine.grading.triggers import CONTEXT_FILE, load_triggers
 from regime.engine.knowledge.model import Knowledge, pack_files
 from regime.engine.knowledge.paths import CASES_DIR, RULES_DIR
 from regime.engine.run.session import EngineFault

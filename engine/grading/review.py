@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from regime.engine.grading.answer import Answer
-from regime.engine.grading.context import Triggers
+from regime.engine.grading.triggers import Triggers
 
 
 @dataclass(frozen=True)

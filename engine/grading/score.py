@@ -218,8 +218,8 @@ def _fixes(read: Read, key: Key, rubric: Rubric, charged: set[tuple[str, str]],
     steps = key.steps()
     out = _Partial(0.0, weight=_fix_weight(steps, rubric))
     if out.weight < 1:
-        n = f"{len(steps)} step{'s' if len(steps) > 1 else ''}"
-        out.feedback.append(f"This case asks {n} of fixes (a full part asks {rubric.fixes.full_at}): "
+        asked = f"{len(steps)} step{'s' if len(steps) > 1 else ''}"
+        out.feedback.append(f"This case asks {asked} of fixes (a full part asks {rubric.fixes.full_at}): "
                             f"this part and the order part weigh {out.weight:.0%} of their rubric weight")
     rejected = {i.id: i for i in key.rejects}
     want = list(key.fixes)  # a fix the answer rejects earns nothing here, and a penalty besides
