@@ -159,3 +159,9 @@ def test_another_cases_figures_carry_no_reason(grader, tmp_path):
     r = grader.grade(p)
     fixes = next(x for x in r.parts if x.part == "fixes")
     assert fixes.points < fixes.max_points and any("foreign" in x for x in r.review)
+
+
+def test_a_bare_negation_before_a_quotation_refuses_it(grader):
+    """sealed22 d.s241 (instructor 100): 'And not "just raise the batch further": past the ridge ...'."""
+    got = _levers(grader, 'And not "just raise the batch further": past the ridge it only adds latency.')
+    assert got["raise_batch"] == "negated"

@@ -96,6 +96,8 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                 found = [_as(j, "negated") if j in quoted else j for j in found]
             quoted = []
             carried = _condition(ws, t) or carried   # "..., measure again, and if it is bound, ..."
+            if len(ws) <= 2 and negates(ws, t):   # 'And not "just raise the batch further"': a bare
+                carried = "negated"               # negation before a quotation refuses what it quotes
             continue
         triggers = _triggers(ws, t)
         for m in matches:
