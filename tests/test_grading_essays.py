@@ -165,3 +165,12 @@ def test_a_bare_negation_before_a_quotation_refuses_it(grader):
     """sealed22 d.s241 (instructor 100): 'And not "just raise the batch further": past the ridge ...'."""
     got = _levers(grader, 'And not "just raise the batch further": past the ridge it only adds latency.')
     assert got["raise_batch"] == "negated"
+
+
+def test_a_regime_naming_kernels_describes_them_not_the_step(grader, tmp_path):
+    """sealed22 b.s245: 'these memory-bound kernels are also stalling the GEMMs' then 'Regime:
+    compute bound, 61% MFU.' The first is a property of the kernels."""
+    a = _read(grader, tmp_path, "b_training_run",
+              "Hand-write fused kernels: these memory-bound kernels are also stalling the GEMMs around them."
+              "\n\nRegime: compute bound, 61% MFU.\n")
+    assert a.regime == "compute_bound"

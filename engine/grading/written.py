@@ -186,15 +186,24 @@ def _regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime") -> 
 
 
 def _primary(concepts: Concepts, judged: list[Judged]) -> list[Judged]:
-    """Without the regimes named only as a secondary factor beside another ('Probably bandwidth-
+    """Without the regimes that describe a part of the step ('these memory-bound kernels',
+    sealed22 b.s245) or are named only as a secondary factor beside another ('Probably bandwidth-
     bound, though it could partly be launch-bound too', sealed22 a.s246): a caveat, not an
     alternative; the blind grades read the first as the (hedged) verdict."""
     t = concepts.context
+    if t is not None:
+        judged = [j for j in judged if not _describes_a_part(concepts, j, t.described)]
     regimes = {c for j in judged for c in j.match.concepts}
     if t is None or len(regimes) < 2:
         return judged
     kept = [j for j in judged if not cued(concepts.words(j.clause_text), t.secondary)]
     return kept if kept else judged
+
+
+def _describes_a_part(concepts: Concepts, j: Judged, described: frozenset[str]) -> bool:
+    ws = concepts.words(j.clause_text)
+    end = j.match.start + len(concepts.words(j.match.phrase))
+    return end < len(ws) and ws[end] in described
 
 
 def _slashed_pair(concepts: Concepts, text: str, kind: str) -> bool:
