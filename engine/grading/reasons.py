@@ -90,7 +90,7 @@ def states(a: Answer, key: Key, concepts: Concepts, tolerance: float, carry: boo
     section on the score matrix that never leaves on-chip memory): the blind grades credit a
     reason stated anywhere in the answer, and give about half for none. Not from an answer whose
     figures are another case's (`carry` False): its argument is about something else (sealed20
-    a.s228: case E's 14%/3% and 215 tok/s, "batching with no reason -6, int8 with no reason -6")."""
+    a.s228, an answer to one case built on another's figures: "batching with no reason")."""
     out: dict[str, str] = {}
     order = (RIGHT, WRONG, NONE)
     for m in [*a.fixes, *a.rejects, *a.deferred, *(m for group in a.listed for m in group)]:
