@@ -169,16 +169,15 @@ def _opening(ws: list[str], t: Triggers, contrast: bool) -> str | None:
     rest = tuple(ws[i:])
     best: str | None = None
     best_len = 0
-    for status in t.priority:
-        for p in (*t.forward.get(status, ()), *t.backward.get(status, ()), *t.labels.get(status, ())):
-            after = rest[len(p):]   # "but not for TTFT": a short qualifier; "but neither bandwidth nor
-            # compute is saturated" is a statement of its own
-            if contrast and not ((turned and len(after) <= t.elliptical_words)
-                                 or set(after) <= t.elliptical | t.anaphora):
-                continue
-            if rest[:len(p)] == p and (best is None or len(p) > best_len
-                                       or (len(p) == best_len and t.rank(status) < t.rank(best))):
-                best, best_len = status, len(p)
+    for status, p in t.openers().get(rest[0], ()) if rest else ():
+        after = rest[len(p):]   # "but not for TTFT": a short qualifier; "but neither bandwidth nor
+        # compute is saturated" is a statement of its own
+        if contrast and not ((turned and len(after) <= t.elliptical_words)
+                             or set(after) <= t.elliptical | t.anaphora):
+            continue
+        if rest[:len(p)] == p and (best is None or len(p) > best_len
+                                   or (len(p) == best_len and t.rank(status) < t.rank(best))):
+            best, best_len = status, len(p)
     return best
 
 

@@ -53,6 +53,7 @@ class Triggers:
     review_below: float = 0.6
     review_band: tuple[float, float] = (0.0, 0.0)   # a written answer scoring in it is reviewed
     _first: dict[str, list[tuple[str, Phrase, bool]]] = field(default_factory=dict)
+    _openers: dict[str, list[tuple[str, Phrase]]] = field(default_factory=dict)
 
     def by_first(self) -> dict[str, list[tuple[str, Phrase, bool]]]:
         """First word -> (status, phrase, forward) of every trigger phrase, built once."""
@@ -62,6 +63,16 @@ class Triggers:
                     for p in phrases:
                         self._first.setdefault(p[0], []).append((status, p, forward))
         return self._first
+
+    def openers(self) -> dict[str, list[tuple[str, Phrase]]]:
+        """First word -> (status, phrase) of every trigger and label phrase, in priority order:
+        what can open a clause (context._opening), built once."""
+        if not self._openers:
+            for status in self.priority:
+                for p in (*self.forward.get(status, ()), *self.backward.get(status, ()),
+                          *self.labels.get(status, ())):
+                    self._openers.setdefault(p[0], []).append((status, p))
+        return self._openers
 
     def rank(self, status: str) -> int:
         return self.priority.index(status) if status in self.priority else len(self.priority)

@@ -137,7 +137,7 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
         elif section == "reject":   # "The second engineer's argument conflates ...": a claim by meaning
             for sentence in (s for s, n in zip(sentences, named, strict=True) if not n):
                 _claim_by_meaning(a, concepts, line, sentence, quoted=False)
-    if section in ("regime", "evidence") and concepts.context is not None:
+    if section in ("regime", "evidence") and concepts.context is not None and concepts.find("claim", text):
         # a claim stated as the student's own is endorsed; one quoted or reported ('The second
         # engineer says "... memory-bound ops don't matter."') is someone else's (sealed21 b.s234)
         for j in judge(concepts, concepts.context, ("claim",), text):
