@@ -174,3 +174,34 @@ def test_a_regime_naming_kernels_describes_them_not_the_step(grader, tmp_path):
               "Hand-write fused kernels: these memory-bound kernels are also stalling the GEMMs around them."
               "\n\nRegime: compute bound, 61% MFU.\n")
     assert a.regime == "compute_bound"
+
+
+@pytest.mark.parametrize(("said", "lever", "status"), [
+    # sealed25 a.s278 (instructor 100): someone else's proposal, then the student's no
+    ('Someone said "let\'s fuse the elementwise ops" — I wouldn\'t: at batch 1 the win is invisible.',
+     "fuse_elementwise", "negated"),
+    ("Int4: I'd say no, we're not bandwidth limited.", "quantize_int4", "negated"),   # sealed24 d.s265
+    ('And the "GPU with more FLOPs" idea is backwards, we use 4% of the FLOPs we have.',
+     "buy_more_flops", "negated"),
+])
+def test_refusals_in_students_words(grader, said, lever, status):
+    assert _levers(grader, said)[lever] == status
+
+
+def test_a_negation_inside_a_clause_does_not_carry_past_it(grader, tmp_path):
+    """sealed25 a.s278: 'So the regime, not the code, is the limit: bandwidth-bound decode.'"""
+    a = _read(grader, tmp_path, "a_chatbot",
+              "So the regime, not the code, is the limit: bandwidth-bound decode.\n")
+    assert a.regime == "bandwidth_bound"
+
+
+def test_a_lever_refused_in_passing_then_made_conditional_is_the_conditional(grader, tmp_path):
+    """sealed25 b.s271 (instructor 100): '1. torch.compile first ... instead of two weeks of hand-
+    written kernels' then '3. Hand-fused kernels only if 1 and 2 leave a real gap'."""
+    p = tmp_path / "x.md"
+    p.write_text("---\ncase: b_training_run\n---\n## Regime\ncompute-bound\n\n## Fixes\n"
+                 "1. torch.compile first, instead of two weeks of hand-written kernels.\n"
+                 "2. Look at to_copy.\n3. Hand-fused kernels only if 1 and 2 leave a real gap.\n",
+                 encoding="utf-8")
+    r = grader.grade(p)
+    assert not r.penalties and next(x for x in r.parts if x.part == "order").points > 0

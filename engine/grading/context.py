@@ -96,9 +96,9 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                 found = [_as(j, "negated") if j in quoted else j for j in found]
             quoted = []
             carried = _condition(ws, t) or carried   # "..., measure again, and if it is bound, ..."
-            if len(ws) <= 2 and negates(ws, t):   # 'And not "just raise the batch further"': a bare
-                carried = "negated"               # negation before a quotation refuses what it quotes
-            continue
+            if any(st == "negated" and b == len(ws) <= 2 for st, _, b, _ in _triggers(ws, t)):
+                carried = "negated"   # 'And not "just raise the batch further"': a bare negation
+            continue                  # before a quotation refuses what it quotes
         triggers = _triggers(ws, t)
         for m in matches:
             status = _status(ws, m.start, len(concepts.words(m.phrase)) or 1, t, triggers)
