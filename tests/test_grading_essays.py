@@ -205,3 +205,12 @@ def test_a_lever_refused_in_passing_then_made_conditional_is_the_conditional(gra
                  encoding="utf-8")
     r = grader.grade(p)
     assert not r.penalties and next(x for x in r.parts if x.part == "order").points > 0
+
+
+def test_an_empty_reject_section_is_no_unread_lever(grader, tmp_path):
+    """sealed24 c.s265: '## Reject' then '- (none)' says nothing to read, not a lever to guess."""
+    p = tmp_path / "x.md"
+    p.write_text("---\ncase: c_document_summarizer\n---\n## Regime\ncompute-bound\n\n"
+                 "## Fixes\n1. FlashAttention.\n\n## Reject\n- (none)\n", encoding="utf-8")
+    r = grader.grade(p)
+    assert not any("could not tell" in f for part in r.parts for f in part.feedback)
