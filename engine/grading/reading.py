@@ -68,6 +68,24 @@ def read_against(a: Answer, key: Key, menu_share: float) -> Read:
             if verdict(key, c) == "fix" and c not in read.fixes and c not in read.rejects:
                 read.fixes.append(c)
                 read.hedged.add(c)
+    _place_deferred(a, key, read)
+    proposals = [p for p in key.verdicts if p not in key.claims]
+    if a.says_no and len(proposals) == 1 and proposals[0] not in read.fixes + read.rejects:
+        read.rejects.append(proposals[0])   # "the answer is no": to the one thing the case asks about
+    lists = [m for group in a.listed if not _menu(group, key, read, menu_share) for m in group]
+    _traps([*a.stuffed, *lists], key, read)
+    for c, given in a.verdicts.items():
+        target = read.fixes if given == "fix" else read.rejects
+        if c not in target:
+            target.append(c)
+    # refused outright: a mention elsewhere ("int4 shrinks bytes") is commentary, not a fix
+    read.fixes = [c for c in read.fixes if c not in read.rejects]
+    return read
+
+
+def _place_deferred(a: Answer, key: Key, read: Read) -> None:
+    """Deferred and conditional mentions, where the key puts them: a later step of its fixes
+    ("then, not before"), or the rejection of a lever it refuses only for now (`for_now:`)."""
     for m in a.deferred:   # "then, not before": a later step of the key's, or one it rejects for now
         for c in _resolve(m, key, "fixes", read):
             said = verdict(key, c)
@@ -84,18 +102,6 @@ def read_against(a: Answer, key: Key, menu_share: float) -> Read:
                 target.append(c)
                 if said == "reject":   # "not yet; once ..., int8 would be worth it": a rejection?
                     read.unsure.append((m.line, m.written))
-    proposals = [p for p in key.verdicts if p not in key.claims]
-    if a.says_no and len(proposals) == 1 and proposals[0] not in read.fixes + read.rejects:
-        read.rejects.append(proposals[0])   # "the answer is no": to the one thing the case asks about
-    lists = [m for group in a.listed if not _menu(group, key, read, menu_share) for m in group]
-    _traps([*a.stuffed, *lists], key, read)
-    for c, given in a.verdicts.items():
-        target = read.fixes if given == "fix" else read.rejects
-        if c not in target:
-            target.append(c)
-    # refused outright: a mention elsewhere ("int4 shrinks bytes") is commentary, not a fix
-    read.fixes = [c for c in read.fixes if c not in read.rejects]
-    return read
 
 
 def _traps(listed: list[Mention], key: Key, read: Read) -> None:
@@ -113,7 +119,7 @@ def _menu(group: list[Mention], key: Key, read: Read, share: float) -> bool:
     """A sentence that recommends more levers than one commits to ('attack compute: fp8 GEMMs,
     fused attention, better tiling, speculative decoding or a smaller model'): the key's own
     menu when it names none the key rejects and is mostly (`share`) the key's fixes, so they
-    count, in the order written; otherwise it is a keyword list and commits to nothing."""
+    count, in the order written (True); otherwise it is a keyword list and commits to nothing."""
     levers = [c for m in group for c in _resolve(m, key, "fixes", read)]
     verdicts = [verdict(key, c) for c in levers]
     fixes = verdicts.count("fix")
