@@ -6,7 +6,6 @@ is clear, and quoted back otherwise.
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,8 +15,6 @@ from regime.engine.grading.concepts import Concepts, clauses
 from regime.engine.grading.context import (
     Judged,
     answers_no,
-    cued,
-    hedges_between,
     judge,
     negates,
     recommends,
@@ -27,8 +24,8 @@ from regime.engine.grading.context import (
 from regime.engine.grading.figures import unreadable_numbers
 from regime.engine.grading.layout import EMPHASIS as _EMPHASIS
 from regime.engine.grading.layout import PROSE, front_matter, prose, sections_of
+from regime.engine.grading.regimes_read import read_limiter, read_regimes
 
-_SLASHED = re.compile(r"\s+/\s+")
 _LIST_WORDS = {"and", "or", "nor", "also"}
 
 
@@ -77,25 +74,15 @@ def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
     _levers_and_claims(a, concepts, PROSE, line, text, text, set())   # "...; I'd skip it" points back
     for sentence in SENTENCE.split(text):
         if concepts.find("regime", sentence):
-            _regimes(a, concepts, sentence)
+            read_regimes(a, concepts, sentence)
         elif a.regime is None:
-            _limiter(a, concepts, line, sentence)
+            read_limiter(a, concepts, line, sentence)
         named = any(concepts.find(k, sentence) for k in ("claim", "lever"))
         if not named and concepts.context and answers_no(concepts.words(sentence), concepts.context):
             a.says_no.append(line)   # "My answer to the director is no.": the case's question
             continue
         if not named and _disputes(concepts, sentence):   # "I disagree with the second engineer ..."
             _claim_by_meaning(a, concepts, line, text, quoted=False)
-
-
-def _limiter(a: Answer, concepts: Concepts, line: int, sentence: str) -> None:
-    """An essay's verdict in words of what limits it ("limited by how fast we can stream the
-    weights out of HBM, not by arithmetic", sealed22 a.s241), where it names no regime."""
-    found = {r for clause in clauses(sentence) if (r := concepts.limited_by(clause))}
-    if len(found) == 1:
-        a.regime = found.pop()
-        a.regimes_named.add(a.regime)
-        a.statuses.append((line, "affirmed", sentence.strip()))
 
 
 def _announces(concepts: Concepts, sentence: str) -> bool:
@@ -119,9 +106,9 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
         return
     parts = clauses(text)
     if section == "regime":
-        _regimes(a, concepts, text)
+        read_regimes(a, concepts, text)
         if not concepts.find("regime", text):   # "Prefill-bound (compute).": the word it shortens to
-            _regimes(a, concepts, text, "regime_word")
+            read_regimes(a, concepts, text, "regime_word")
     elif section == "ask":
         for clause in parts:
             for m in concepts.find("fact", clause):
@@ -143,96 +130,6 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
         for j in judge(concepts, concepts.context, ("claim",), text):
             if j.status == "affirmed":
                 a.endorsed.extend(c for c in j.match.concepts if c not in a.endorsed)
-
-
-def _regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime") -> None:
-    """The regime (and nominal regime) the student affirms. Hedged or negated ones commit to
-    nothing, and a section naming more regimes than the context file allows commits to none."""
-    if _slashed_pair(concepts, text, kind):   # "compute-bound / memory-bound": no verdict
-        a.regime = a.nominal_regime = None
-        a.statuses.append((0, "listed", text.strip()))
-        return
-    text = _SLASHED.sub(", ", text)
-    judged = _primary(concepts, judge(concepts, concepts.context, (kind,), text) if concepts.context else [])
-    named = {c for j in judged if j.status != "negated" for c in j.match.concepts}  # ruled out is not listed
-    bare = {c for j in judged if j.status == "affirmed" and _bare(concepts, j) for c in j.match.concepts}
-    # an essay weighs regimes sentence by sentence ("the mirror image of a memory-starved loop",
-    # "70% of the bandwidth is sitting idle"): only a Regime section names them all at once
-    seen = named if a.prose else a.regimes_named | named
-    listed = len(seen) > concepts.context.max_regimes or len(bare) > 1
-    if listed or _either(concepts, judged):
-        a.regime = a.nominal_regime = None
-        a.regimes_named |= named
-        a.statuses.append((0, "listed", text.strip()))
-        return
-    a.regimes_named |= named
-    t = concepts.context
-    # "... so nominally X, but in practice Y": the clause with the cue states the verdict; a cue in
-    # a clause naming no regime concludes something else ("70% of the bandwidth is sitting idle -
-    # so the most it can win is ...", sealed21 d.s231)
-    concluding = any(cued(concepts.words(j.clause_text), t.conclude) for j in judged)
-    if concluding:
-        judged = sorted(judged, key=lambda j: not cued(concepts.words(j.clause_text), t.conclude))
-    for j in judged:
-        if j.status != "affirmed" and not (j.status == "possible" and len(named) == 1
-                                           and not hedges_between(concepts, t, j.sentence)):
-            a.statuses.append((0, j.status, j.sentence.strip()))
-            continue
-        if concepts.is_nominal(j.clause_text, j.match.phrase, t.terminators):
-            a.nominal_regime = a.nominal_regime or j.match.concepts[0]
-        elif a.regime is None or (concluding and not a.regime_concluded):   # "So the real regime is ..."
-            a.regime, a.regime_hedged = j.match.concepts[0], j.status == "possible"
-            a.regime_concluded = concluding
-
-
-def _primary(concepts: Concepts, judged: list[Judged]) -> list[Judged]:
-    """Without the regimes that describe a part of the step ('these memory-bound kernels',
-    sealed22 b.s245) or are named only as a secondary factor beside another ('Probably bandwidth-
-    bound, though it could partly be launch-bound too', sealed22 a.s246): a caveat, not an
-    alternative; the blind grades read the first as the (hedged) verdict."""
-    t = concepts.context
-    if t is not None:
-        judged = [j for j in judged if not _describes_a_part(concepts, j, t.described)]
-    regimes = {c for j in judged for c in j.match.concepts}
-    if t is None or len(regimes) < 2:
-        return judged
-    kept = [j for j in judged if not cued(concepts.words(j.clause_text), t.secondary)]
-    return kept if kept else judged
-
-
-def _describes_a_part(concepts: Concepts, j: Judged, described: frozenset[str]) -> bool:
-    ws = concepts.words(j.clause_text)
-    end = j.match.start + len(concepts.words(j.match.phrase))
-    return end < len(ws) and ws[end] in described
-
-
-def _slashed_pair(concepts: Concepts, text: str, kind: str) -> bool:
-    """Two different regimes either side of a slash ('compute-bound / memory-bound'): offered as
-    alternatives, as with 'or'; the student commits to neither."""
-    for m in re.finditer(r"\s*/\s*", text):
-        left = re.split(r"[.;:,\n(→⇒]|\s=?->?\s", text[:m.start()])[-1]
-        right = re.split(r"[.;:,\n)→⇒]|\s=?->?\s", text[m.end():])[0]
-        found = [{c for x in concepts.find(kind, side) for c in x.concepts} for side in (left, right)]
-        if found[0] and found[1] and found[0] != found[1]:
-            return True
-    return False
-
-
-def _either(concepts: Concepts, judged: list[Judged]) -> bool:
-    """Two regimes offered as alternatives in one clause ('compute-bound or bandwidth-bound
-    depending on batch'): the student weighs them and commits to neither."""
-    by_clause: dict[int, set[str]] = {}
-    for j in judged:
-        if j.status != "negated":
-            by_clause.setdefault(j.clause, set()).update(j.match.concepts)
-    return any(len(cs) > 1 and "or" in concepts.words(next(j.clause_text for j in judged if j.clause == n))
-               for n, cs in by_clause.items())
-
-
-def _bare(concepts: Concepts, j: Judged) -> bool:
-    """A clause that is the regime's name and nothing else: 'compute-bound, bandwidth-bound' is an
-    enumeration of alternatives, not a verdict with its qualifier ('nominally bandwidth-bound')."""
-    return concepts.words(j.clause_text) == concepts.words(j.match.phrase)
 
 
 def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, text: str,
