@@ -88,6 +88,19 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
     return path
 
 
+def answer_file(tmp_path: Path, case: str, body: str, name: str = "x.md") -> Path:
+    """A student's answer to `case`: Markdown with its front matter, or YAML naming the case."""
+    head = f"---\ncase: {case}\n---\n" if name.endswith(".md") else f"case: {case}\n"
+    return write(tmp_path, name, head + body)
+
+
+@pytest.fixture(scope="module")
+def grader():
+    """The built-in grader, once per test module (grading tests read many answers with it)."""
+    from regime.engine.grading.grader import Grader
+    return Grader()
+
+
 def case_error(tmp_path: Path, knowledge: Knowledge, text: str) -> RegimeError:
     """Diagnose `text` as a case file and return the RegimeError it must raise, for that file."""
     path = write(tmp_path, "bad.yaml", text)

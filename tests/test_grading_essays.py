@@ -4,21 +4,15 @@ the blind sets sealed20-23 after their one measurement, each with the student's 
 from __future__ import annotations
 
 import pytest
+from conftest import answer_file
 
 from regime.engine.grading.context import judge
 from regime.engine.grading.grader import Grader
 from regime.engine.grading.submission import read_answer
 
 
-@pytest.fixture(scope="module")
-def grader() -> Grader:
-    return Grader()
-
-
 def _read(grader: Grader, tmp_path, case: str, body: str):
-    p = tmp_path / "x.md"
-    p.write_text(f"---\ncase: {case}\n---\n{body}", encoding="utf-8")
-    return read_answer(p, grader.concepts, grader.rubric.limits.max_bytes)
+    return read_answer(answer_file(tmp_path, case, body), grader.concepts, grader.rubric.limits.max_bytes)
 
 
 def _levers(grader: Grader, said: str) -> dict[str, str]:
@@ -96,10 +90,9 @@ def test_not_where_i_would_start_defers(grader):
 
 def test_the_ceiling_said_as_what_removing_the_time_gives(grader, tmp_path):
     """sealed20 b.s221: 'removing all 22% takes us from 61% to about 61/0.78 ≈ 78% of peak'."""
-    p = tmp_path / "x.md"
-    p.write_text("---\ncase: b_training_run\n---\n## Regime\ncompute-bound\n\n## Evidence\n- Removing all "
-                 "22% takes us from 61% to about 61/0.78 ≈ 78% of peak, roughly a 28% shorter step.\n",
-                 encoding="utf-8")
+    p = answer_file(tmp_path, "b_training_run",
+                    "## Regime\ncompute-bound\n\n## Evidence\n- Removing all "
+                    "22% takes us from 61% to about 61/0.78 ≈ 78% of peak, roughly a 28% shorter step.\n")
     ev = next(x for x in grader.grade(p).parts if x.part == "evidence")
     assert not any("78%" in f and "Missing" in f for f in ev.feedback)
 
@@ -109,9 +102,7 @@ def test_deferring_a_lever_the_key_refuses_outright_rejects_nothing(grader, tmp_
     keeps int8 as a later step the worked solution rejects outright (instructor: not rejected).
     E's rejections hold only until the overhead is gone (`for_now:`): deferring them agrees."""
     def rejections(case: str, body: str) -> float:
-        p = tmp_path / "x.md"
-        p.write_text(f"---\ncase: {case}\n---\n{body}", encoding="utf-8")
-        r = grader.grade(p)
+        r = grader.grade(answer_file(tmp_path, case, body))
         assert not r.penalties
         return next(x for x in r.parts if x.part == "rejections").points
     c = "## Fixes\n1. FlashAttention.\n2. Once FlashAttention is in, quantize the weights to int8.\n"
@@ -151,11 +142,11 @@ def test_what_usually_holds_is_the_nominal_regime(grader, tmp_path):
 def test_another_cases_figures_carry_no_reason(grader, tmp_path):
     """sealed20 a.s228 (instructor 39): case E's 14%/3% and 215 tok/s, then bare fixes; the
     instructor charged 'batching with no reason', which the wrong evidence does not supply."""
-    p = tmp_path / "x.md"
-    p.write_text("---\ncase: a_chatbot\n---\n## Regime\nBandwidth bound decode, batch 1.\n\n## Evidence\n"
-                 "- ceiling = 5.3 TB/s / 24.65 GB = 215 tokens/s, measured 160 tokens/s is ~74%.\n"
-                 "- bw 14% vs flops 3%, 450 kernels, 8-15 us gaps.\n\n## Fixes\n1. Batch requests together "
-                 "(continuous batching).\n2. int8 quantization.\n", encoding="utf-8")
+    p = answer_file(tmp_path, "a_chatbot",
+                    "## Regime\nBandwidth bound decode, batch 1.\n\n## Evidence\n"
+                    "- ceiling = 5.3 TB/s / 24.65 GB = 215 tokens/s, measured 160 tokens/s is ~74%.\n"
+                    "- bw 14% vs flops 3%, 450 kernels, 8-15 us gaps.\n\n"
+                    "## Fixes\n1. Batch requests together (continuous batching).\n2. int8 quantization.\n")
     r = grader.grade(p)
     fixes = next(x for x in r.parts if x.part == "fixes")
     assert fixes.points < fixes.max_points and any("foreign" in x for x in r.review)
@@ -198,19 +189,18 @@ def test_a_negation_inside_a_clause_does_not_carry_past_it(grader, tmp_path):
 def test_a_lever_refused_in_passing_then_made_conditional_is_the_conditional(grader, tmp_path):
     """sealed25 b.s271 (instructor 100): '1. torch.compile first ... instead of two weeks of hand-
     written kernels' then '3. Hand-fused kernels only if 1 and 2 leave a real gap'."""
-    p = tmp_path / "x.md"
-    p.write_text("---\ncase: b_training_run\n---\n## Regime\ncompute-bound\n\n## Fixes\n"
-                 "1. torch.compile first, instead of two weeks of hand-written kernels.\n"
-                 "2. Look at to_copy.\n3. Hand-fused kernels only if 1 and 2 leave a real gap.\n",
-                 encoding="utf-8")
+    p = answer_file(tmp_path, "b_training_run",
+                    "## Regime\ncompute-bound\n\n## Fixes\n"
+                    "1. torch.compile first, instead of two weeks of hand-written kernels.\n"
+                    "2. Look at to_copy.\n3. Hand-fused kernels only if 1 and 2 leave a real gap.\n")
     r = grader.grade(p)
     assert not r.penalties and next(x for x in r.parts if x.part == "order").points > 0
 
 
 def test_an_empty_reject_section_is_no_unread_lever(grader, tmp_path):
     """sealed24 c.s265: '## Reject' then '- (none)' says nothing to read, not a lever to guess."""
-    p = tmp_path / "x.md"
-    p.write_text("---\ncase: c_document_summarizer\n---\n## Regime\ncompute-bound\n\n"
-                 "## Fixes\n1. FlashAttention.\n\n## Reject\n- (none)\n", encoding="utf-8")
+    p = answer_file(tmp_path, "c_document_summarizer",
+                    "## Regime\ncompute-bound\n\n"
+                    "## Fixes\n1. FlashAttention.\n\n## Reject\n- (none)\n")
     r = grader.grade(p)
     assert not any("could not tell" in f for part in r.parts for f in part.feedback)

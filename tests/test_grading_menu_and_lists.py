@@ -5,6 +5,7 @@ quotes, a goal given as a fix's "reason", and the wording of "more batch"."""
 from __future__ import annotations
 
 import pytest
+from conftest import answer_file
 
 from regime.engine.grading.grader import Grader
 from regime.engine.grading.key import Item, Key
@@ -15,16 +16,8 @@ from regime.engine.grading.submission import read_answer
 D = "d_high_throughput_api"
 
 
-@pytest.fixture(scope="module")
-def grader() -> Grader:
-    return Grader()
-
-
 def _grade(grader: Grader, tmp_path, case: str, body: str, name: str = "x.md"):
-    p = tmp_path / name
-    p.write_text(f"---\ncase: {case}\n---\n{body}" if name.endswith(".md") else f"case: {case}\n{body}",
-                 encoding="utf-8")
-    return grader.grade(p)
+    return grader.grade(answer_file(tmp_path, case, body, name))
 
 
 def _parts(r) -> dict:
@@ -88,10 +81,10 @@ def test_a_rejected_trap_in_a_list_is_not_charged(grader, tmp_path):
 def test_a_scare_quoted_word_is_emphasis_not_a_quotation(grader, tmp_path):
     """sealed17 e.s191 (instructor 100): 'so it "should" be bandwidth-bound' is the nominal regime;
     the quotes split the clause from its cue and made it the verdict."""
-    p = tmp_path / "x.md"
-    p.write_text("---\ncase: e_doesnt_add_up\n---\nOn paper this is a batch-1 decode loop, so it "
-                 "\"should\" be bandwidth-bound. Nothing is saturated: this loop is bound by "
-                 "kernel-launch overhead.\n", encoding="utf-8")
+    p = answer_file(tmp_path, "e_doesnt_add_up",
+                    "On paper this is a batch-1 decode loop, so it "
+                    "\"should\" be bandwidth-bound. Nothing is saturated: this loop is bound by "
+                    "kernel-launch overhead.\n")
     a = read_answer(p, grader.concepts, grader.rubric.limits.max_bytes)
     assert (a.regime, a.nominal_regime) == ("overhead_bound", "bandwidth_bound")
 
@@ -109,8 +102,8 @@ def test_a_goal_is_not_a_wrong_reason(grader, tmp_path):
     "I would not push the batch much higher either: past the ridge it costs latency.",   # sealed7 d.s91
 ])
 def test_more_batch_in_students_words_is_refused(grader, tmp_path, said):
-    p = tmp_path / "x.md"
-    p.write_text(f"---\ncase: {D}\n---\n## Regime\ncompute-bound\n\n## Reject\n- {said}\n", encoding="utf-8")
+    p = answer_file(tmp_path, D,
+                    f"## Regime\ncompute-bound\n\n## Reject\n- {said}\n")
     a = read_answer(p, grader.concepts, grader.rubric.limits.max_bytes)
     assert any("raise_batch" in m.concepts for m in a.rejects)
 

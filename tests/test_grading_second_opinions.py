@@ -5,6 +5,7 @@ student's own sentence."""
 from __future__ import annotations
 
 import pytest
+from conftest import answer_file
 
 from regime.engine.grading.context import judge
 from regime.engine.grading.figures import quantity
@@ -13,15 +14,8 @@ from regime.engine.grading.reasons import stem
 from regime.engine.grading.submission import read_answer
 
 
-@pytest.fixture(scope="module")
-def grader() -> Grader:
-    return Grader()
-
-
 def _read(grader: Grader, tmp_path, case: str, body: str, name: str = "x.md"):
-    p = tmp_path / name
-    p.write_text(f"---\ncase: {case}\n---\n{body}" if name.endswith(".md") else f"case: {case}\n{body}",
-                 encoding="utf-8")
+    p = answer_file(tmp_path, case, body, name)
     return read_answer(p, grader.concepts, grader.rubric.limits.max_bytes)
 
 
