@@ -57,6 +57,7 @@ class Concepts:
     neg_anywhere: tuple[tuple[str, ...], ...] = ()
     nominal: tuple[tuple[str, ...], ...] = ()
     limiters: tuple[tuple[str, ...], ...] = ()   # 'limited by', then a regime word within `limiter_within`
+    limits: tuple[tuple[str, ...], ...] = ()     # 'is the limit', after a regime word as near
     limiter_within: int = 0
     neg_before_text: tuple[str, ...] = ()      # the cues as ' word word ', for substring tests
     neg_anywhere_text: tuple[str, ...] = ()
@@ -130,7 +131,7 @@ class Concepts:
         starts = self.starts.get(kind, {})
         out: list[Match] = []
         around = set(self._words(context)) if context else set(ws)  # once per clause, not per match
-        cues = _CueSpans(ws, self.neg_before, self.neg_anywhere)
+        cues = CueSpans(ws, self.neg_before, self.neg_anywhere)
         chosen: dict[tuple[str, ...], tuple[str, ...]] = {}
         i = 0
         while i < len(ws):
@@ -229,22 +230,6 @@ class Concepts:
             ws = _part(ws, list(self._words(phrase)), stops)
         return any(_contains(ws, cue) for cue in self.nominal)
 
-    def limited_by(self, clause: str) -> str | None:
-        """The regime a clause names by what limits the step, without the regime's own name
-        ("limited by how fast we can stream the weights out of HBM"): a limiter phrase, then one
-        of `regime_words` within `limiter_within` words, no negation cue before it."""
-        ws = self._words(clause)
-        cues = _CueSpans(ws, self.neg_before, self.neg_anywhere)
-        words = self.phrases.get("regime_word", {})
-        for cue in self.limiters:
-            n = len(cue)
-            for j in (j for j in range(len(ws) - n + 1) if ws[j:j + n] == cue and not cues.negated(j, n)):
-                after = ws[j + n:j + n + self.limiter_within]
-                hit = next((words[(w,)] for w in after if (w,) in words), None)
-                if hit is not None and len(hit) == 1:
-                    return next(iter(hit))
-        return None
-
     def heading(self, text: str) -> str | None:
         return self.headings.get(self._words(text))
 
@@ -283,7 +268,7 @@ def clauses(text: str) -> list[str]:
     return [c for c in _CLAUSE.split(text) if c and c.strip()]
 
 
-class _CueSpans:
+class CueSpans:
     """Where negation cues occur in one clause, found once, so judging each match is O(1): a
     'before' cue negates a match it ends before, an 'anywhere' cue one it does not overlap. (Joining
     the words before and after every match was quadratic in a long answer item.)"""
@@ -341,6 +326,7 @@ def _cues(c: Concepts, raw: ConceptsFile) -> None:
     c.neg_anywhere = tuple(tuple(c.words(x)) for x in raw.negation.anywhere)
     c.nominal = tuple(tuple(c.words(x)) for x in raw.nominal)
     c.limiters = tuple(tuple(c.words(x)) for x in raw.limiters.phrases)
+    c.limits = tuple(tuple(c.words(x)) for x in raw.limiters.after)
     c.limiter_within = raw.limiters.within
     c.neg_before_text = tuple(f" {' '.join(cue)} " for cue in c.neg_before if cue)
     c.neg_anywhere_text = tuple(f" {' '.join(cue)} " for cue in c.neg_anywhere if cue)

@@ -44,6 +44,7 @@ class Negation(_Strict):
 
 class Limiters(_Strict):
     phrases: Phrases = []    # 'limited by', 'bound by': what limits the step follows
+    after: Phrases = []      # 'is the limit', 'is the bottleneck': what limits the step comes before
     within: int = Field(8, ge=1, le=20)   # words between the phrase and the regime word
 
 

@@ -8,9 +8,10 @@ dependency tree is too heavy for a grader that must stay fast); the triggers are
 ConText's historical value is kept too: a lever already in place ("attention is already
 flash-attention", "continuous batching has done its job") is neither recommended nor rejected.
 
-Two additions for how students write: a label before a colon ("Don't: int4 ...") sets the status
-of what the rest names, and an elliptical clause with no concept of its own ("..., but not yet",
-"so not that") re-judges what the sentence named before it.
+Three additions for how students write: a label before a colon ("Don't: int4 ...") sets the status
+of what the rest names; an elliptical clause with no concept of its own ("..., but not yet",
+"so not that") re-judges what the sentence named before it; and what a deferral waits for ("once
+graphs are in, batching") is its `prerequisite`, neither deferred nor refused itself.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from regime.engine.grading.triggers import Phrase, Triggers
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 _CLAUSE = re.compile(r"[.;:,!?()\[\]—–|→⇒]|\s-\s|\s=?->?\s|\"|“|”")   # an arrow ends a premise
-_CARRIED = ("hypothetical", "deferred")   # "If X, Y" / "Once X, Y": the condition covers Y
+_CARRIED = ("hypothetical", "deferred", "counterfactual")   # "If X, Y", "Once X, Y": X covers Y
 _SCARE = re.compile(r"[\"“]([\w'-]+(?: [\w'-]+)?)[\"”]")   # 'it "should" be ...': emphasis, not a quote
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
 _LABEL = re.compile(r"^\s*([^:]{1,30}):\s*(.*)$", re.S)
@@ -84,6 +85,7 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
     carried: str | None = None
     quotes = [(q[1] or q[2]).strip() for q in _QUOTED.finditer(body)]
     quoted: list[Judged] = []
+    condition: list[Judged] = []   # "Only after graphs + compile, ... do batching/int8 make sense"
     for n, clause in enumerate(c for c in _CLAUSE.split(body) if c and c.strip()):
         ws = concepts.words(clause)
         matches: list[Match] = next((ms for k in kinds if (ms := concepts.find(k, clause, body))), [])
@@ -92,6 +94,11 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
             status = _opening(ws, t, contrast=True)
             if status and found:   # "..., but not yet": re-judges what came before
                 found = [_as(j, status) for j in found]
+            elif found and ws[:1] and ws[0] in t.terminators and set(ws) & t.anaphora and any(
+                    s == "negated" and not forward for s, _, _, forward in _triggers(ws, t)):
+                # "..., so I wouldn't do them": a backward trigger and a word pointing back (not
+                # "so rather than queueing them, slot each ...", nor "but ... where the waste is")
+                found = [_as(j, "negated") if j.status == "affirmed" else j for j in found]
             elif quoted and negates(ws, t):   # '"memory ops don't matter" is a category mistake'
                 found = [_as(j, "negated") if j in quoted else j for j in found]
             quoted = []
@@ -107,12 +114,16 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
             if status == "affirmed":   # a label covers its line up to a subordinate clause
                 labelled = label_status if not set(ws[:m.start]) & t.subordinate else None
                 status = carried or labelled or status
+            if carried is not None and status == carried and condition:   # what the deferred step
+                found = [_as(j, "prerequisite") if j in condition else j for j in found]   # waits for
+                condition = []
             j = Judged(m, status, sentence, first + n, clause)
             if m.kind == "claim" and status == "affirmed" and any(clause.strip() in q for q in quotes):
                 j = _as(j, "attributed")   # a claim in quotation marks is someone else's
                 quoted.append(j)
             found.append(j)
         carried = opener if opener in _CARRIED else None
+        condition = [j for j in found if j.clause == first + n] if carried else []
     return _named_then_judged(concepts, t, sentence, found)
 
 

@@ -77,6 +77,8 @@ def sections_of(text: str, start: int, concepts: Concepts, a: Answer) -> dict[st
         if _ROW.match(line):   # a table row is an item of its own (a negation stays in its row)
             if not _RULE.match(line):
                 current.append((lineno, line.strip()))
+            elif current and current[-1][0] == lineno - 1 and current[-1][1].startswith("|"):   # a header row
+                current.pop()
             open_item = False
         elif item:
             current.append((lineno, item["text"]))
@@ -96,8 +98,12 @@ def prose(text: str, start: int) -> dict[str, list[tuple[int, str]]]:
     sentence by sentence for what it is about (written.py)."""
     paragraphs: list[tuple[int, str]] = []
     open_paragraph = False
+    previous = ""
     for lineno, line in enumerate(text.splitlines()[start:], start + 1):
-        if not line.strip() or _HEADING.match(line) or _RULE.match(line):
+        if _RULE.match(line) and paragraphs and paragraphs[-1][0] == lineno - 1 and _ROW.match(previous):
+            paragraphs.pop()   # the table's header row names columns, not what the student says
+            open_paragraph = False
+        elif not line.strip() or _HEADING.match(line) or _RULE.match(line):
             open_paragraph = False
         elif _ROW.match(line):   # a table row is a paragraph of its own
             paragraphs.append((lineno, line.strip()))
@@ -107,6 +113,7 @@ def prose(text: str, start: int) -> dict[str, list[tuple[int, str]]]:
         else:
             paragraphs.append((lineno, (_ITEM.match(line) or {"text": line.strip()})["text"]))
             open_paragraph = True
+        previous = line
     return {PROSE: paragraphs} if paragraphs else {}
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from regime.engine.grading.answer import Answer
-from regime.engine.grading.concepts import Concepts, clauses
+from regime.engine.grading.concepts import Concepts, CueSpans, clauses
 from regime.engine.grading.context import Judged, cued, hedges_between, judge
 
 _SLASHED = re.compile(r"\s+/\s+")
@@ -46,11 +46,20 @@ def read_regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime")
                                            and not hedges_between(concepts, t, j.sentence)):
             a.statuses.append((0, j.status, j.sentence.strip()))
             continue
-        if concepts.is_nominal(j.clause_text, j.match.phrase, t.terminators):
+        if concepts.is_nominal(_lead_in(j, judged), j.match.phrase, t.terminators):
             a.nominal_regime = a.nominal_regime or j.match.concepts[0]
         elif a.regime is None or (concluding and not a.regime_concluded):   # "So the real regime is ..."
             a.regime, a.regime_hedged = j.match.concepts[0], j.status == "possible"
             a.regime_concluded = concluding
+
+
+def _lead_in(j: Judged, judged: list[Judged]) -> str:
+    """The words a regime's nominal cue may stand in: its clause, and for the first regime of its
+    sentence the clauses before it too ("On paper this is a batch-1 loop, so you would expect it to
+    look like the chatbot — bandwidth-bound", sealed31 e.s336); not "nominally X, actually Y"."""
+    first = min((k for k in judged if k.sentence == j.sentence), key=lambda k: k.clause)
+    at = j.sentence.find(j.clause_text)
+    return j.sentence[:at + len(j.clause_text)] if first is j and at >= 0 else j.clause_text
 
 
 def _primary(concepts: Concepts, judged: list[Judged]) -> list[Judged]:
@@ -106,8 +115,42 @@ def _bare(concepts: Concepts, j: Judged) -> bool:
 def read_limiter(a: Answer, concepts: Concepts, line: int, sentence: str) -> None:
     """An essay's verdict in words of what limits it ("limited by how fast we can stream the
     weights out of HBM, not by arithmetic", sealed22 a.s241), where it names no regime."""
-    found = {r for clause in clauses(sentence) if (r := concepts.limited_by(clause))}
+    found = {r for clause in clauses(sentence) if (r := _limited_by(concepts, clause))}
+    found = found or {r for r in [_the_limit(concepts, sentence)] if r}
     if len(found) == 1:
         a.regime = found.pop()
         a.regimes_named.add(a.regime)
         a.statuses.append((line, "affirmed", sentence.strip()))
+
+
+def _limited_by(concepts: Concepts, clause: str) -> str | None:
+    """The regime a clause names by what limits the step, without the regime's own name
+    ("limited by how fast we can stream the weights out of HBM"): a limiter phrase, then one
+    of `regime_words` within `limiter_within` words, no negation cue before it."""
+    ws = tuple(concepts.words(clause))
+    cues = CueSpans(ws, concepts.neg_before, concepts.neg_anywhere)
+    words = concepts.phrases.get("regime_word", {})
+    for cue in concepts.limiters:
+        n = len(cue)
+        for j in (j for j in range(len(ws) - n + 1) if ws[j:j + n] == cue and not cues.negated(j, n)):
+            after = ws[j + n:j + n + concepts.limiter_within]
+            hit = next((words[(w,)] for w in after if (w,) in words), None)
+            if hit is not None and len(hit) == 1:
+                return next(iter(hit))
+    return None
+
+
+def _the_limit(concepts: Concepts, sentence: str) -> str | None:
+    """The same verdict with what limits before the phrase, across its commas ("arithmetic, not
+    memory, is the limit", sealed7 d.s91): the nearest regime word before it not negated."""
+    ws = concepts.words(sentence)
+    words = concepts.phrases.get("regime_word", {})
+    for cue in concepts.limits:
+        n = len(cue)
+        for j in (j for j in range(len(ws) - n + 1) if tuple(ws[j:j + n]) == cue):
+            for i in range(j - 1, max(j - 1 - concepts.limiter_within, -1), -1):
+                hit = words.get((ws[i],))
+                if hit and len(hit) == 1 and not any(tuple(ws[max(i - len(c), 0):i]) == c
+                                                     for c in concepts.neg_before):
+                    return next(iter(hit))
+    return None

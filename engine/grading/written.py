@@ -159,7 +159,7 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
             continue   # "not the same argument as 4-bit weights: ... int4 removes bytes" is commentary
         seen.add(j.match.concepts)
         mention = Mention(j.match.concepts, j.match.phrase, line, j.match.kind, item)
-        in_subject = section == "reject" and j.clause in subject
+        in_subject = section == "reject" and j.clause in subject and j.status != "prerequisite"
         if j.match.kind == "claim":
             if (section == "reject" and j.clause in subject) or j.status == "negated":
                 a.rejects.append(mention)
@@ -167,13 +167,15 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
                 a.endorsed.extend(c for c in j.match.concepts if c not in a.endorsed)
         elif in_subject or j.status == "negated":
             a.rejects.append(mention)
-        elif section == "reject":
+        elif section == "reject" and j.status != "prerequisite":
             continue
         elif j.status == "affirmed" and section == PROSE and not _recommended(concepts, text, j):
             a.statuses.append((line, "mentioned", j.sentence.strip()))
             continue
         elif j.status == "affirmed":
             a.fixes.append(mention)
+        elif j.status == "prerequisite":   # "once graphs are in, ...": a step before the deferred one
+            a.deferred.append(replace(mention, later=True))
         elif j.status in ("deferred", "hypothetical"):
             # "once X, quantize" schedules it; "not yet" refuses it for now (sealed2 c.s50)
             ws = concepts.words(j.sentence)
@@ -249,8 +251,11 @@ def _claim_by_meaning(a: Answer, concepts: Concepts, line: int, text: str, quote
 
 def _aside(concepts: Concepts, text: str) -> bool:
     """An item that opens with an `asides:` phrase ('Bound: ...', 'then re-measure the throughput')
-    comments on the fixes (their bound, the next measurement); it names no lever to look for."""
+    comments on the fixes (their bound, the next measurement), and one ending in a colon
+    introduces them; it names no lever to look for."""
     t = concepts.context
+    if text.rstrip().endswith(":"):   # 'What I would tell the director:' introduces what follows
+        return True
     ws = concepts.words(text)
     while ws and t is not None and ws[0] in t.terminators | {"then"}:
         ws = ws[1:]

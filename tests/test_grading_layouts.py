@@ -1,0 +1,104 @@
+"""Layouts and sentence shapes from the blind sets sealed28-31 after their one measurement
+(issue 27): table headers, lines that introduce a list, counterfactual conditions, what a
+deferral waits for, a refusal pointing back, and verdicts said around their commas."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import answer_file
+
+from regime.engine.grading.context import judge
+from regime.engine.grading.grader import Grader
+from regime.engine.grading.submission import read_answer
+
+
+def _read(grader: Grader, tmp_path, case: str, body: str):
+    return read_answer(answer_file(tmp_path, case, body), grader.concepts, grader.rubric.limits.max_bytes)
+
+
+def _levers(grader: Grader, said: str) -> dict[str, str]:
+    return {c: j.status for j in judge(grader.concepts, grader.concepts.context, ("lever",), said)
+            for c in j.match.concepts}
+
+
+def test_a_tables_header_row_is_no_item(grader, tmp_path):
+    """sealed29 d.s319 (instructor 95): '| lever | verdict | reason |' is no unread lever."""
+    a = _read(grader, tmp_path, "d_high_throughput_api",
+              "## Fixes\n| lever | verdict | reason |\n|---|---|---|\n"
+              "| int4 (vendor) | no | cuts bytes, bytes are idle |\n"
+              "| fp8 GEMM | yes | higher compute ceiling |\n")
+    assert not a.unread
+    assert [m.concepts for m in a.fixes] == [("fp8_gemm",)]
+    assert [m.concepts for m in a.rejects] == [("quantize_int4",)]
+
+
+def test_a_line_ending_in_a_colon_introduces_the_list(grader, tmp_path):
+    """sealed30 d.s321 (instructor 100): 'For more throughput here, attack compute:' names no
+    lever of its own, so it is no unread item (and no extra entry in a keyword list)."""
+    a = _read(grader, tmp_path, "d_high_throughput_api",
+              "## Fixes\nWhat I would tell the director:\n\nFor more throughput here, attack compute:\n"
+              "1. fp8 GEMMs on the matrix cores.\n2. Fused attention and better GEMM tiling.\n")
+    assert not a.unread
+    assert [m.concepts for m in a.fixes] == [("fp8_gemm",), ("fuse_attention",), ("better_gemm_tiling",)]
+
+
+@pytest.mark.parametrize(("said", "lever", "status"), [
+    # sealed29 d.s316 (instructor 100): the condition does not hold, so nothing is recommended
+    ("If we were serving at batch 1-32, int4 would be a ~4x win on a bandwidth-bound decode.",
+     "quantize_int4", "counterfactual"),
+    # sealed30 e.s330 (instructor 99): graphs and compile are what the deferral waits for
+    ("Only after graphs + compile, if it's truly BW-bound, do batching/int8 make sense.",
+     "cuda_graphs", "prerequisite"),
+    ("Only after graphs + compile, if it's truly BW-bound, do batching/int8 make sense.",
+     "quantize_int8", "hypothetical"),
+    # sealed31 e.s336 (instructor 88): a refusal in a later clause points back at both
+    ("Batching and int8 are the usual decode fixes, but they target bytes, and bytes aren't the "
+     "limit right now, so I wouldn't do them.", "quantize_int8", "negated"),
+    # ... but "rather than queueing them" refuses the queueing, not the batching (sealed25 a.s278)
+    ("First, continuous batching: requests are bursty, so rather than queueing them, slot each new "
+     "one into the decode batch in flight.", "continuous_batching", "affirmed"),
+    # sealed29 d.s316: a different lever from int4 is said to set fp8 off from it
+    ("fp8 GEMMs (doubles the compute roof - a different lever from weight-only int4).",
+     "quantize_int4", "contrasted"),
+])
+def test_conditions_and_refusals_of_real_sentences(grader, said, lever, status):
+    assert _levers(grader, said).get(lever) == status, _levers(grader, said)
+
+
+def test_a_counterfactual_reject_item_stays_a_rejection(grader, tmp_path):
+    """The item's subject is rejected; its counterfactual sentence does not postpone it."""
+    a = _read(grader, tmp_path, "d_high_throughput_api",
+              "## Reject\n- Int4. If we were serving at batch 1-32, int4 would be a ~4x win. We aren't: "
+              "bytes aren't the limit.\n- Raising the batch past 256: past the ridge.\n")
+    assert ("quantize_int4",) in [m.concepts for m in a.rejects]
+    assert ("raise_batch",) in [m.concepts for m in a.rejects]
+    assert not a.deferred and not a.fixes
+
+
+def test_prerequisites_under_reject_are_not_rejected(grader, tmp_path):
+    a = _read(grader, tmp_path, "e_doesnt_add_up",
+              "## Reject\n- If we quantized now, fewer bytes wouldn't touch the 38 % idle. No.\n"
+              "Only after graphs + compile, if it's truly BW-bound, do batching/int8 make sense.\n")
+    assert ("cuda_graphs",) not in [m.concepts for m in a.rejects]
+    assert ("torch_compile",) not in [m.concepts for m in a.rejects]
+
+
+def test_the_limit_said_before_its_phrase_names_the_regime(grader, tmp_path):
+    """sealed7 d.s91 (instructor 100): 'arithmetic, not memory, is the limit'."""
+    a = _read(grader, tmp_path, "d_high_throughput_api",
+              "Continuous batching has already pushed us just past the point where arithmetic, not memory, "
+              "is the limit.\n")
+    assert a.regime == "compute_bound"
+    b = _read(grader, tmp_path, "d_high_throughput_api", "Here, not memory, is the limit.\n")
+    assert b.regime is None
+
+
+def test_a_nominal_cue_before_the_first_regime_of_a_sentence_qualifies_it(grader, tmp_path):
+    """sealed31 e.s336 (instructor 88): the expectation is nominal; the verdict follows."""
+    a = _read(grader, tmp_path, "e_doesnt_add_up",
+              "On paper this is batch-1 decode, so you'd expect it to look like the chatbot - "
+              "bandwidth-bound, near the ceiling. It isn't. So the step is dominated by launch overhead "
+              "and the gaps.\n")
+    assert (a.nominal_regime, a.regime) == ("bandwidth_bound", "overhead_bound")
+    b = _read(grader, tmp_path, "e_doesnt_add_up", "Nominally BW-bound, actually overhead-bound.\n")
+    assert (b.nominal_regime, b.regime) == ("bandwidth_bound", "overhead_bound")
