@@ -102,3 +102,34 @@ def test_a_nominal_cue_before_the_first_regime_of_a_sentence_qualifies_it(grader
     assert (a.nominal_regime, a.regime) == ("bandwidth_bound", "overhead_bound")
     b = _read(grader, tmp_path, "e_doesnt_add_up", "Nominally BW-bound, actually overhead-bound.\n")
     assert (b.nominal_regime, b.regime) == ("bandwidth_bound", "overhead_bound")
+
+
+def test_a_condition_after_a_refusal_makes_it_conditional(grader):
+    """sealed31 b.s339 (instructor 100): 'Don't: ... - only if 1+2 leave a gap' keeps hand
+    fusion for later; 'not even if' stays a refusal."""
+    said = "Don't: hand-fuse for two weeks up front - only if 1+2 leave a gap; the prize is ~78 % of peak."
+    assert _levers(grader, said)["hand_fused_kernels"] == "hypothetical"
+    assert _levers(grader, "No int4 - not even if accuracy allows.")["quantize_int4"] == "negated"
+
+
+def test_a_reject_item_closer_to_a_claim_than_a_lever_rejects_the_claim(grader, tmp_path):
+    """sealed28 b.s304: the second engineer's claim disputed in other words."""
+    a = _read(grader, tmp_path, "b_training_run",
+              "## Reject\n- The second engineer: memory-bound ops do take time, 22% of it in fact, so they "
+              "matter.\n")
+    assert [m.concepts for m in a.rejects] == [("memory_ops_irrelevant_when_compute_bound",)]
+
+
+def test_hand_fusion_refused_for_the_compiler_is_no_trap(grader, tmp_path):
+    """sealed21 b.s240 (instructor 54, -2 for it): refused because torch.compile covers it, hand
+    fusion costs its item, not the penalty for dismissing fusion; refused for being compute-bound
+    (corpus b.s03, instructor 5), it is the trap."""
+    def penalties(body: str) -> list[str]:
+        return [p.id for p in grader.grade(answer_file(tmp_path, "b_training_run", body)).penalties]
+
+    fine = ("## Regime\nCompute-bound.\n\n## Fixes\n1. torch.compile.\n\n## Reject\n"
+            "- I wouldn't bother hand-writing kernels for two weeks, torch.compile should cover it.\n")
+    trap = ("## Regime\nCompute-bound.\n\n## Fixes\n1. torch.compile.\n\n## Reject\n"
+            "- Two weeks of hand-fused kernels: not worth it for a compute-bound step.\n")
+    assert "fusion_dismissed_when_compute_bound" not in penalties(fine)
+    assert "fusion_dismissed_when_compute_bound" in penalties(trap)

@@ -177,6 +177,10 @@ class Concepts:
             return None
         return ranked[0][1]
 
+    def best(self, kind: str, text: str) -> float:
+        """How strongly `text` points to its likeliest concept of `kind` by meaning (0: none)."""
+        return next(iter(self._ranked(kind, text)), (0.0, ""))[0]
+
     def _ranked(self, kind: str, text: str) -> list[tuple[float, str]]:
         """Concepts by the summed rarity (1 / concepts using the word) of the words they share."""
         ws = set(self._words(text)) - self.ignore - self.filler

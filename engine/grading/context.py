@@ -86,6 +86,7 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
     quotes = [(q[1] or q[2]).strip() for q in _QUOTED.finditer(body)]
     quoted: list[Judged] = []
     condition: list[Judged] = []   # "Only after graphs + compile, ... do batching/int8 make sense"
+    trailing: str | None = None    # "Don't: hand-fuse up front - only if 1+2 leave a gap"
     for n, clause in enumerate(c for c in _CLAUSE.split(body) if c and c.strip()):
         ws = concepts.words(clause)
         matches: list[Match] = next((ms for k in kinds if (ms := concepts.find(k, clause, body))), [])
@@ -105,7 +106,9 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
             carried = _condition(ws, t) or carried   # "..., measure again, and if it is bound, ..."
             if any(st == "negated" and b == len(ws) <= 2 for st, _, b, _ in _triggers(ws, t)):
                 carried = "negated"   # 'And not "just raise the batch further"': a bare negation
-            continue                  # before a quotation refuses what it quotes
+            trailing = opener if found and opener in _CARRIED[:2] else None if opener else trailing
+            continue   # (a bare negation before a quotation refuses what it quotes)
+        trailing = None
         triggers = _triggers(ws, t)
         for m in matches:
             status = _status(ws, m.start, len(concepts.words(m.phrase)) or 1, t, triggers)
@@ -124,6 +127,8 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
             found.append(j)
         carried = opener if opener in _CARRIED else None
         condition = [j for j in found if j.clause == first + n] if carried else []
+    if trailing:   # a condition after the refusal: not now, not never (the later word stands)
+        found = [_as(j, trailing) if j.status == "negated" else j for j in found]
     return _named_then_judged(concepts, t, sentence, found)
 
 

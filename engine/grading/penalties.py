@@ -3,6 +3,7 @@ rejected, a rejected claim endorsed) charged once, by the first penalty whose ru
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from regime.engine.grading.concepts import Concepts
@@ -23,12 +24,16 @@ def words(concept: str) -> str:
     return concept.replace("_", " ")
 
 
-def charge(wrong: list[tuple[str, str]], key: Key, rubric: Rubric,
-               concepts: Concepts | None) -> tuple[list[Applied], set[tuple[str, str]]]:
+def charge(wrong: list[tuple[str, str]], key: Key, rubric: Rubric, concepts: Concepts | None,
+           named_with: Mapping[str, set[str]] | None = None) -> tuple[list[Applied], set[tuple[str, str]]]:
     """Each named penalty applies once, to the first wrong side it covers; a catch-all one
     (`rules: ["*"]`) to every wrong side no named penalty took, as the blind grades charge each
-    trap an answer falls into (sealed13 c.s152 fell into two: 0 from both instructors).
-    Returns what was charged."""
+    trap an answer falls into (sealed13 c.s152 fell into two: 0 from both instructors). A side
+    refused for a fix its penalty lists under `unless`, named in the same item (`named_with`:
+    concept -> levers named where it is refused), is no trap ("I wouldn't bother hand-writing
+    kernels for two weeks, torch.compile should cover it", sealed21 b.s240): it costs only its
+    item. Returns what was charged."""
+    rules = {i.id: i.rule for i in key.fixes}
     items = {("recommends", i.id): i for i in key.rejects}
     items.update({("endorses", i.id): i for i in key.rejects})
     items.update({("rejects", i.id): i for i in key.fixes})
@@ -40,6 +45,8 @@ def charge(wrong: list[tuple[str, str]], key: Key, rubric: Rubric,
             item = items.get((on, concept))
             if on != pen.when or item is None or (on, concept) in taken:
                 continue
+            if {rules.get(c) for c in (named_with or {}).get(concept, ())} & set(pen.unless):
+                continue   # its item says what it costs
             if "*" in pen.rules or item.rule in pen.rules:
                 taken.add((on, concept))
                 text = fill(pen.feedback, {**shown, "because": item.because, "concept": words(concept)})

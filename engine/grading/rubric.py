@@ -29,6 +29,7 @@ class Penalty(_Strict):
     rules: list[str]
     points: float = Field(ge=0)
     feedback: str
+    unless: list[str] = []   # rules whose fix the answer recommends: then this side is no trap
 
 
 class RegimePart(_Strict):

@@ -54,7 +54,7 @@ def score(answer: Answer, key: Key, rubric: Rubric, concepts: Concepts | None = 
     if concepts is not None and concepts.reasons is not None:
         read.reasons = reasons.states(answer, key, concepts, rubric.evidence.relative_tolerance, not foreign)
     wrong = _wrong_sides(answer, key, read)
-    penalties, charged = charge(wrong, key, rubric, concepts)
+    penalties, charged = charge(wrong, key, rubric, concepts, _named_with(answer, concepts))
     partials = {
         "regime": _regime(answer, key, rubric),
         "evidence": _evidence(answer, key, rubric, concepts),
@@ -103,6 +103,18 @@ def _wrong_sides(a: Answer, key: Key, read: Read) -> list[tuple[str, str]]:
 
 
 # ---- parts -----------------------------------------------------------------------------------------
+
+def _named_with(a: Answer, concepts: Concepts | None) -> dict[str, set[str]]:
+    """Each refused lever -> the other levers named in the items that refuse it."""
+    out: dict[str, set[str]] = {}
+    if concepts is None:
+        return out
+    for m in a.rejects:
+        named = {c for x in concepts.find("lever", m.reason) for c in x.concepts}
+        for c in m.concepts:
+            out.setdefault(c, set()).update(named - {c})
+    return out
+
 
 def _regime(a: Answer, key: Key, rubric: Rubric) -> _Partial:
     if key.regime is None:

@@ -283,6 +283,9 @@ def _unmatched(a: Answer, concepts: Concepts, section: str, line: int, text: str
     clearly to one lever (and said so), else quoted back with the closest guess."""
     shown = text if len(text) <= 60 else text[:57].rstrip() + "…"
     part = "fixes" if section == "fixes" else "rejections"
+    if section == "reject" and concepts.best("claim", text) > concepts.best("lever", text) \
+            and _claim_by_meaning(a, concepts, line, text):   # "The second engineer: memory-bound
+        return                                                 # ops do take time, so they matter"
     meant = concepts.guess("lever", text)
     if meant is not None:
         mention = Mention((meant,), shown, line, reason=text)
