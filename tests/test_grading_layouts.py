@@ -133,3 +133,45 @@ def test_hand_fusion_refused_for_the_compiler_is_no_trap(grader, tmp_path):
             "- Two weeks of hand-fused kernels: not worth it for a compute-bound step.\n")
     assert "fusion_dismissed_when_compute_bound" not in penalties(fine)
     assert "fusion_dismissed_when_compute_bound" in penalties(trap)
+
+
+def test_a_memo_labelling_each_paragraph_is_read_by_section(grader, tmp_path):
+    """sealed30 c.s328: 'Regime —', 'Evidence —', 'Fixes:' over a list, 'Reject:' label every
+    paragraph: the Fixes list recommends as under a heading. One unlabelled paragraph makes the
+    whole answer prose again (sealed24 b.s269: '(Ran out of time ... I'd start with torch.compile.)')."""
+    memo = ("Regime — compute bound (prefill of a 25k-token prompt).\n\nFixes:\n"
+            "1. FlashAttention (tiled, no N² buffer in HBM).\n2. Chunked prefill.\n\n"
+            "Reject: batching (TTFT gets worse).\n")
+    a = _read(grader, tmp_path, "c_document_summarizer", memo)
+    assert not a.prose and a.regime == "compute_bound"
+    assert [m.concepts for m in a.fixes] == [("flash_attention",), ("chunked_prefill",)]
+    b = _read(grader, tmp_path, "b_training_run",
+              "Regime: compute-bound.\n\n(Ran out of time for fixes — I'd start with torch.compile.)\n")
+    assert b.prose and [m.concepts for m in b.fixes] == [("torch_compile",)]
+
+
+def test_a_label_naming_what_its_negation_covers_keeps_the_name_before_it(grader, tmp_path):
+    """sealed28 e.s307: 'Overhead-bound: neither bandwidth (14%) nor compute (3%) is saturated'
+    states the regime; 'Int4: not for this endpoint' still refuses int4."""
+    a = _read(grader, tmp_path, "e_doesnt_add_up",
+              "## Regime\nOverhead-bound: neither bandwidth (14%) nor compute (3%) is saturated.\n")
+    assert a.regime == "overhead_bound"
+    assert _levers(grader, "Int4: not for this endpoint now.")["quantize_int4"] == "negated"
+
+
+def test_a_regime_and_its_synonym_either_side_of_a_slash_is_one_verdict(grader, tmp_path):
+    """sealed29 e.s319: 'launch-bound / overhead-bound (nominally BW-bound decode)'."""
+    a = _read(grader, tmp_path, "e_doesnt_add_up",
+              "## Regime\nlaunch-bound / overhead-bound (nominally BW-bound decode)\n")
+    assert (a.regime, a.nominal_regime) == ("overhead_bound", "bandwidth_bound")
+
+
+def test_lever_names_after_a_short_label_recommend_in_prose(grader, tmp_path):
+    """sealed31 d.s335: 'For throughput: fp8 GEMMs, better tiling, fused attention.'; a hedge
+    among the names ('Other ideas: fp8, maybe bigger batch.') commits to nothing."""
+    a = _read(grader, tmp_path, "d_high_throughput_api",
+              "It is compute-bound.\n\nFor throughput: fp8 GEMMs, better tiling, fused attention.\n")
+    assert {c for m in a.fixes for c in m.concepts} == {"fp8_gemm", "better_gemm_tiling", "fuse_attention"}
+    b = _read(grader, tmp_path, "d_high_throughput_api",
+              "It is compute-bound.\n\nOther ideas: fp8, maybe bigger batches.\n")
+    assert not b.fixes

@@ -141,9 +141,16 @@ def _named_then_judged(concepts: Concepts, t: Triggers, sentence: str, found: li
     if not m or not named or not all(_bare_name(concepts, j, m[1], t.heading) for j in named):
         return found
     status = _opening(concepts.words(m[2]), t, contrast=False)
-    if status is None:
+    if status is None or _names_its_own(concepts, m[2]):
         return found
     return [_as(j, status) if j in named else j for j in found]
+
+
+def _names_its_own(concepts: Concepts, rest: str) -> bool:
+    """The trigger's clause after the colon names what it negates ('Overhead-bound: neither
+    bandwidth (14%) nor compute (3%) is saturated', sealed28 e.s307), so not the name before it."""
+    clause = next((c for c in _CLAUSE.split(rest) if c.strip()), "")
+    return any(concepts.find(k, clause) for k in ("regime", "regime_word", "lever", "claim"))
 
 
 def _bare_name(concepts: Concepts, j: Judged, head: str, around: frozenset[str]) -> bool:

@@ -16,6 +16,8 @@ _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.+?)\s*#*\s*$")
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?P<text>.*)$")
 _ROW = re.compile(r"^\s*\|")                       # a Markdown table row
 _RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")   # its |---|---| line
+_LABEL_LINE = re.compile(r"^\s{0,3}(?P<head>[*_]{0,2}[A-Za-z][\w /]{0,30}?[*_]{0,2})"
+                         r"\s*(?::|—|–|\s-\s)\s*(?P<rest>.*)$")   # 'Fixes:', 'Regime — ...'
 EMPHASIS = re.compile(r"(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])|[*`]+")   # keeps to_copy whole
 
 
@@ -55,12 +57,22 @@ def front_matter(path: Path, text: str) -> tuple[dict, int]:
     raise RegimeError("front matter is not closed by a '---' line", file=str(path), line=1)
 
 
-def sections_of(text: str, start: int, concepts: Concepts, a: Answer) -> dict[str, list[tuple[int, str]]]:
-    """Items (list entries or paragraphs) per template section, with their first line."""
+def sections_of(text: str, start: int, concepts: Concepts, a: Answer,
+                labels: bool = False) -> dict[str, list[tuple[int, str]]]:
+    """Items (list entries or paragraphs) per template section, with their first line. With
+    `labels`, a line opening with a section's name and a colon or dash ('Fixes:', 'Regime —
+    compute bound ...') opens that section too, the rest of the line its first item."""
     sections: dict[str, list[tuple[int, str]]] = {}
     current: list[tuple[int, str]] | None = None
     open_item = False
     for lineno, line in enumerate(text.splitlines()[start:], start + 1):
+        label = _LABEL_LINE.match(line) if labels else None
+        if label and (name := concepts.heading(EMPHASIS.sub("", label["head"]))):
+            current = sections.setdefault(name, [])
+            if label["rest"].strip():
+                current.append((lineno, label["rest"].strip()))
+            open_item = bool(label["rest"].strip())
+            continue
         head = _HEADING.match(line)
         if head:
             name = concepts.heading(EMPHASIS.sub("", head["text"]))
@@ -115,6 +127,21 @@ def prose(text: str, start: int) -> dict[str, list[tuple[int, str]]]:
             open_paragraph = True
         previous = line
     return {PROSE: paragraphs} if paragraphs else {}
+
+
+def labelled(text: str, start: int, concepts: Concepts, a: Answer) -> dict[str, list[tuple[int, str]]]:
+    """A memo whose paragraphs each open with a template section's name as a label ('Regime —
+    compute bound ...', 'Fixes:' over its list, sealed30 c.s328): its sections, when it labels two
+    or more; else nothing (a paragraph without a label is prose: 'Why: ...', '(Ran out of time
+    for fixes — I'd start with torch.compile.)')."""
+    lines = text.splitlines()[start:]
+    firsts = [ln for i, ln in enumerate(lines) if ln.strip() and (i == 0 or not lines[i - 1].strip())]
+    for first in firsts:
+        label = _LABEL_LINE.match(first)
+        if not label or concepts.heading(EMPHASIS.sub("", label["head"])) is None:
+            return {}
+    sections = sections_of(text, start, concepts, a, labels=True)
+    return sections if len(sections) > 1 else {}
 
 
 PROSE = "prose"   # the pseudo-section of an answer with no template heading

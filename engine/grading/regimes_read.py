@@ -11,6 +11,7 @@ from regime.engine.grading.concepts import Concepts, CueSpans, clauses
 from regime.engine.grading.context import Judged, cued, hedges_between, judge
 
 _SLASHED = re.compile(r"\s+/\s+")
+_SIDE = re.compile(r"[.;:,\n()→⇒]|\s=?->?\s")   # what ends a side of a slash
 
 
 def read_regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime") -> None:
@@ -87,8 +88,8 @@ def _slashed_pair(concepts: Concepts, text: str, kind: str) -> bool:
     """Two different regimes either side of a slash ('compute-bound / memory-bound'): offered as
     alternatives, as with 'or'; the student commits to neither."""
     for m in re.finditer(r"\s*/\s*", text):
-        left = re.split(r"[.;:,\n(→⇒]|\s=?->?\s", text[:m.start()])[-1]
-        right = re.split(r"[.;:,\n)→⇒]|\s=?->?\s", text[m.end():])[0]
+        left = _SIDE.split(text[:m.start()])[-1]   # a parenthesis ends a side: 'launch-bound /
+        right = _SIDE.split(text[m.end():])[0]      # overhead-bound (nominally BW-bound)' is one
         found = [{c for x in concepts.find(kind, side) for c in x.concepts} for side in (left, right)]
         if found[0] and found[1] and found[0] != found[1]:
             return True

@@ -23,10 +23,11 @@ from regime.engine.grading.context import (
 )
 from regime.engine.grading.figures import unreadable_numbers
 from regime.engine.grading.layout import EMPHASIS as _EMPHASIS
-from regime.engine.grading.layout import PROSE, front_matter, prose, sections_of
+from regime.engine.grading.layout import PROSE, front_matter, labelled, prose, sections_of
 from regime.engine.grading.regimes_read import read_limiter, read_regimes
 
 _LIST_WORDS = {"and", "or", "nor", "also"}
+_LABEL_WORDS = 3   # 'For throughput:' labels a list; a longer head before a colon says something
 
 
 def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
@@ -38,7 +39,9 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
     a = Answer(file, "markdown", str(meta["case"]),
                None if meta.get("student") is None else str(meta["student"]))
     sections = sections_of(text, body_start, concepts, a)
-    if not any(name != PROSE for name in sections):   # no template heading at all: an essay
+    if not any(name != PROSE for name in sections):   # no template heading at all: a labelled
+        sections = labelled(text, body_start, concepts, a)   # memo, or an essay
+    if not any(name != PROSE for name in sections):
         sections, a.prose = sections or prose(text, body_start), True
     if not sections:
         raise RegimeError("the answer is empty: write it under the template's headings (## Regime, "
@@ -107,7 +110,8 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
     parts = clauses(text)
     if section == "regime":
         read_regimes(a, concepts, text)
-        if not concepts.find("regime", text):   # "Prefill-bound (compute).": the word it shortens to
+        if a.regime is None and not concepts.find("regime", text):   # "Prefill-bound (compute).": the
+            # word it shortens to; not in an item after the verdict ("Why: ... 14% BW, 3% FLOPs")
             read_regimes(a, concepts, text, "regime_word")
     elif section == "ask":
         for clause in parts:
@@ -197,13 +201,26 @@ def _recommended(concepts: Concepts, paragraph: str, j: Judged) -> bool:
     batching the weight read is shared ...'); otherwise it describes it."""
     t = concepts.context
     sentence = j.sentence
-    if t is None or recommends(concepts, sentence, t) or \
-            set(concepts.words(sentence)) <= set(concepts.words(j.match.phrase)):
+    if t is None or recommends(concepts, sentence, t) or _names_only(concepts, sentence):
         return True
     said = sentences(paragraph)
     i = next((k for k, s in enumerate(said) if s == sentence), 0)
     return i > 0 and recommends(concepts, said[i - 1], t) and not any(
         concepts.find(k, said[i - 1]) for k in ("lever", "claim"))
+
+
+def _names_only(concepts: Concepts, sentence: str) -> bool:
+    """A sentence that is lever names and nothing else, after a short label ('Flash attention.',
+    'For throughput: fp8 GEMMs, better tiling, fused attention.', sealed31 d.s335): a list item
+    written inline, a recommendation as a Fixes list would be."""
+    head, colon, rest = sentence.partition(":")
+    if colon and len(concepts.words(head)) <= _LABEL_WORDS:
+        sentence = rest
+    found = concepts.find("lever", sentence)
+    named = {w for m in found for w in concepts.words(m.phrase)}
+    extra = set(concepts.words(sentence)) - named - _LIST_WORDS   # a word or two qualify a list
+    t = concepts.context                                          # (not a trigger: 'maybe bigger batch')
+    return bool(named) and len(extra) < len(found) and not (t is not None and extra & set(t.by_first()))
 
 
 def _list_into(a: Answer, mention: Mention, sentence: str) -> None:
