@@ -175,3 +175,23 @@ def test_lever_names_after_a_short_label_recommend_in_prose(grader, tmp_path):
     b = _read(grader, tmp_path, "d_high_throughput_api",
               "It is compute-bound.\n\nOther ideas: fp8, maybe bigger batches.\n")
     assert not b.fixes
+
+
+def test_a_verdict_with_another_regime_kept_open_is_hedged(grader, tmp_path):
+    """sealed26 d.s287 (instructor: 'regime hedged between compute- and bandwidth-bound')."""
+    a = _read(grader, tmp_path, "d_high_throughput_api",
+              "## Regime\n71% FLOPs looks compute-bound, but it might be bandwidth-bound.\n")
+    assert (a.regime, a.regime_hedged) == ("compute_bound", True)
+    b = _read(grader, tmp_path, "d_high_throughput_api", "## Regime\nCompute-bound.\n")
+    assert (b.regime, b.regime_hedged) == ("compute_bound", False)
+
+
+def test_a_hedged_fix_has_its_reason_judged(grader, tmp_path):
+    """sealed4 e.s66: 'If the gaps are host launch latency, CUDA graphs could help.' gives the
+    key's reason; the feedback says it is hedged, not that it lacks a reason."""
+    body = ("## Regime\nOverhead-bound.\n\n## Fixes\n"
+            "1. If the gaps are host launch latency, CUDA graphs could help.\n")
+    r = grader.grade(answer_file(tmp_path, "e_doesnt_add_up", body))
+    lines = "\n".join(f for p in r.parts for f in p.feedback)
+    assert "Hedged: cuda graphs" in lines
+    assert "Cuda graphs: say why" not in lines

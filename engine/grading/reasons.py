@@ -93,7 +93,7 @@ def states(a: Answer, key: Key, concepts: Concepts, tolerance: float, carry: boo
     a.s228, an answer to one case built on another's figures: "batching with no reason")."""
     out: dict[str, str] = {}
     order = (RIGHT, WRONG, NONE)
-    for m in [*a.fixes, *a.rejects, *a.deferred, *(m for group in a.listed for m in group)]:
+    for m in [*a.fixes, *a.rejects, *a.deferred, *a.hedged, *(m for group in a.listed for m in group)]:
         for c in m.concepts:
             if key.item(c) is not None:
                 got = judge(m.reason, m.written, c, key, concepts, concepts.reasons, tolerance)

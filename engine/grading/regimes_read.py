@@ -52,6 +52,10 @@ def read_regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime")
         elif a.regime is None or (concluding and not a.regime_concluded):   # "So the real regime is ..."
             a.regime, a.regime_hedged = j.match.concepts[0], j.status == "possible"
             a.regime_concluded = concluding
+    if any(j.status == "possible" and a.regime not in j.match.concepts and j.sentence == k.sentence
+           for j in judged for k in judged if a.regime in k.match.concepts and k.status == "affirmed"):
+        a.regime_hedged = True   # "71% FLOPs looks compute-bound, but ... it might still be
+        #                          bandwidth-bound": another regime kept open beside the verdict
 
 
 def _lead_in(j: Judged, judged: list[Judged]) -> str:
