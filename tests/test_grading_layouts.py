@@ -195,3 +195,13 @@ def test_a_hedged_fix_has_its_reason_judged(grader, tmp_path):
     lines = "\n".join(f for p in r.parts for f in p.feedback)
     assert "Hedged: cuda graphs" in lines
     assert "Cuda graphs: say why" not in lines
+
+
+def test_a_reject_item_headed_by_who_said_it_answers_their_claim(grader, tmp_path):
+    """sealed6 b.s90: 'The second engineer.' heads an argument against the claim; the to_copy
+    kernels it names argue, they are not refused. 'engineer' is no misspelt 'engine'."""
+    a = _read(grader, tmp_path, "b_training_run",
+              "## Reject\n- The second engineer. Compute-bound only describes the matmuls; the layer_norm / "
+              "elementwise / to_copy kernels (22% together) have no FLOPs, so they absolutely matter.\n")
+    assert [m.concepts for m in a.rejects] == [("memory_ops_irrelevant_when_compute_bound",)]
+    assert grader.concepts.words("engineer 2") == ["engineer", "2"]

@@ -121,6 +121,10 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
     elif section in ("fixes", "reject"):
         seen: set[tuple[str, ...]] = set()   # a lever's first mention in the item sets its status
         sentences = SENTENCE.split(text)
+        if section == "reject" and _about_a_claim(concepts, sentences, text) \
+                and _claim_by_meaning(a, concepts, line, text, quoted=False):
+            return   # "The second engineer. Compute-bound only describes the matmuls; the ...
+            #          to_copy kernels (22%) have no FLOPs, so they absolutely matter." (sealed6 b.s90)
         named = [_levers_and_claims(a, concepts, section, line, sentence, text, seen)
                  for sentence in sentences]   # each sentence of a paragraph has its own subject
         if not any(named) and concepts.words(text) and not _aside(concepts, text):
@@ -264,6 +268,17 @@ def _claim_by_meaning(a: Answer, concepts: Concepts, line: int, text: str, quote
     else:
         a.statuses.append((line, "meaning", text.strip()))
     return True
+
+
+def _about_a_claim(concepts: Concepts, sentences: list[str], text: str) -> bool:
+    """A Reject item that opens with a few words naming nothing ('The second engineer.') and
+    whose words point more to a claim than to any lever: it answers that claim, and the levers
+    it names argue against it (a longer first sentence argues on its own: sealed b.s22)."""
+    head = sentences[0]
+    if len(sentences) < 2 or len(concepts.words(head)) > _LABEL_WORDS + 1:
+        return False
+    return not any(concepts.find(k, head) for k in ("claim", "lever")) \
+        and concepts.best("claim", text) > concepts.best("lever", text)
 
 
 def _aside(concepts: Concepts, text: str) -> bool:
