@@ -205,3 +205,38 @@ def test_a_reject_item_headed_by_who_said_it_answers_their_claim(grader, tmp_pat
               "elementwise / to_copy kernels (22% together) have no FLOPs, so they absolutely matter.\n")
     assert [m.concepts for m in a.rejects] == [("memory_ops_irrelevant_when_compute_bound",)]
     assert grader.concepts.words("engineer 2") == ["engineer", "2"]
+
+
+@pytest.mark.parametrize(("said", "regime", "status"), [
+    # sealed32 d.s341 (instructor 100): a regime named to contrast with this one
+    ("At batch 256 we run at 71 % of compute, the opposite of the usual memory-bound decode picture.",
+     "bandwidth_bound", "negated"),
+    ("We are at 71% of FLOPs, the mirror image of a memory-bound server.", "bandwidth_bound", "negated"),
+    # sealed37 d.s391: what a proposal is built for is not the verdict
+    ("The vendor's int4 pitch is built for a bandwidth-bound decode loop.", "bandwidth_bound",
+     "hypothetical"),
+])
+def test_a_regime_named_for_contrast_is_no_verdict(grader, said, regime, status):
+    got = {c: j.status for j in judge(grader.concepts, grader.concepts.context, ("regime",), said)
+           for c in j.match.concepts}
+    assert got.get(regime) == status, got
+
+
+def test_a_question_recommends_nothing(grader):
+    """sealed34 d.s361 (instructor 100): its title asks whether to buy int4; the memo says no."""
+    assert _levers(grader, "Memo to the director — should we buy the vendor's int4 quantization?") == {
+        "quantize_int4": "asked"}
+
+
+def test_a_paragraph_ending_in_a_colon_introduces_the_list_after_it(grader, tmp_path):
+    """sealed38 a.s401 (instructor 100) and a.s410 (90): 'What I would do, in this order:' and
+    'Fixes:' over numbered items recommend them; 'What I would not do:' refuses its items; a
+    refusal that is only 'I don't agree' points back at the suggestion before it."""
+    a = _read(grader, tmp_path, "a_chatbot",
+              "So this is bandwidth-bound decode.\n\nWhat I would do, in this order:\n\n"
+              "1. Continuous (in-flight) batching. Traffic is bursty.\n2. int8 weight-only quantization.\n\n"
+              "What I would not do:\n- Fuse the norms/RoPE/residual kernels.\n")
+    assert [m.concepts for m in a.fixes] == [("continuous_batching",), ("quantize_int8",)]
+    assert ("fuse_elementwise",) in [m.concepts for m in a.rejects]
+    assert _levers(grader, 'Someone suggested "fusing the elementwise ops". I don\'t agree: they are '
+                   "a rounding error.") == {"fuse_elementwise": "negated"}

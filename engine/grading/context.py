@@ -74,6 +74,10 @@ def _refuses_it(ws: list[str], t: Triggers) -> bool:
         ws = ws[1:]
     if ws[:1] == ["no"] and len(ws) <= 1 + t.elliptical_words and (len(ws) == 1 or ws[1] in t.after_no):
         return True   # not "no 5 TB of traffic", which negates a quantity
+    if any(s == "negated" and end == len(ws) and (start == 0 or (start == 1 and ws[0] in ("i", "we")))
+           for s, start, end, _ in _triggers(ws, t)):
+        return True   # the clause is the refusal and nothing else: "I don't agree", "I disagree"
+        #               (not "ITL (4 ms) isn't", which says something of its own subject)
     return any(status == "negated" and set(ws[end:end + 3]) & t.anaphora   # "I'd skip it", "avoid that"
                for status, _, end, _forward in _triggers(ws, t))
 
@@ -129,6 +133,8 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
         condition = [j for j in found if j.clause == first + n] if carried else []
     if trailing:   # a condition after the refusal: not now, not never (the later word stands)
         found = [_as(j, trailing) if j.status == "negated" else j for j in found]
+    if sentence.rstrip().endswith("?"):   # "Should we buy the vendor's int4 quantization?" asks
+        found = [_as(j, "asked") if j.status == "affirmed" else j for j in found]
     return _named_then_judged(concepts, t, sentence, found)
 
 

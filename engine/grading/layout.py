@@ -5,6 +5,7 @@ say is written.py's business."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -105,28 +106,40 @@ def sections_of(text: str, start: int, concepts: Concepts, a: Answer,
     return sections
 
 
-def prose(text: str, start: int) -> dict[str, list[tuple[int, str]]]:
+def prose(text: str, start: int,
+          intro: Callable[[str], str | None] = lambda _: None) -> dict[str, list[tuple[int, str]]]:
     """An answer written as prose, no template heading at all: its paragraphs, each read
-    sentence by sentence for what it is about (written.py)."""
+    sentence by sentence for what it is about (written.py). A paragraph ending in a colon that
+    `intro` names a section for ('What I would do, in this order:' -> fixes, 'What I would not
+    do:' -> reject, 'Fixes:') puts the list items right after it in that section (sealed38 a.s401)."""
     paragraphs: list[tuple[int, str]] = []
+    listed: dict[str, list[tuple[int, str]]] = {}
+    into: list[tuple[int, str]] = paragraphs
     open_paragraph = False
     previous = ""
     for lineno, line in enumerate(text.splitlines()[start:], start + 1):
-        if _RULE.match(line) and paragraphs and paragraphs[-1][0] == lineno - 1 and _ROW.match(previous):
-            paragraphs.pop()   # the table's header row names columns, not what the student says
+        item = _ITEM.match(line)
+        if _RULE.match(line) and into and into[-1][0] == lineno - 1 and _ROW.match(previous):
+            into.pop()   # the table's header row names columns, not what the student says
             open_paragraph = False
         elif not line.strip() or _HEADING.match(line) or _RULE.match(line):
             open_paragraph = False
         elif _ROW.match(line):   # a table row is a paragraph of its own
-            paragraphs.append((lineno, line.strip()))
+            into.append((lineno, line.strip()))
             open_paragraph = False
-        elif open_paragraph:
-            paragraphs[-1] = (paragraphs[-1][0], paragraphs[-1][1] + " " + line.strip())
+        elif open_paragraph and not item:
+            into[-1] = (into[-1][0], into[-1][1] + " " + line.strip())
         else:
-            paragraphs.append((lineno, (_ITEM.match(line) or {"text": line.strip()})["text"]))
+            if not item:   # a paragraph of prose again
+                into = paragraphs
+            elif into is paragraphs and paragraphs and paragraphs[-1][1].rstrip().endswith(":") \
+                    and (section := intro(paragraphs[-1][1])) is not None:
+                into = listed.setdefault(section, [])   # the list the paragraph introduces
+            into.append((lineno, (item or {"text": line.strip()})["text"]))
             open_paragraph = True
         previous = line
-    return {PROSE: paragraphs} if paragraphs else {}
+    out = {PROSE: paragraphs} if paragraphs else {}
+    return {**out, **listed}
 
 
 def labelled(text: str, start: int, concepts: Concepts, a: Answer) -> dict[str, list[tuple[int, str]]]:

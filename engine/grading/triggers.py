@@ -11,7 +11,7 @@ from regime.core.yamlsrc import load_yaml
 from regime.engine.grading.concepts import Concepts
 
 STATUSES = ("affirmed", "negated", "deferred", "hypothetical", "possible", "attributed", "historical",
-            "contrasted", "counterfactual", "prerequisite")
+            "contrasted", "counterfactual", "prerequisite", "asked")
 CONTEXT_FILE = "context.yaml"
 
 Phrase = tuple[str, ...]

@@ -42,7 +42,7 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
     if not any(name != PROSE for name in sections):   # no template heading at all: a labelled
         sections = labelled(text, body_start, concepts, a)   # memo, or an essay
     if not any(name != PROSE for name in sections):
-        sections, a.prose = sections or prose(text, body_start), True
+        sections, a.prose = sections or prose(text, body_start, lambda p: _introduces(concepts, p)), True
     if not sections:
         raise RegimeError("the answer is empty: write it under the template's headings (## Regime, "
                           "## Evidence, ## Fixes, ## Reject, ## Ask) or as prose", file=file,
@@ -86,6 +86,19 @@ def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
             continue
         if not named and _disputes(concepts, sentence):   # "I disagree with the second engineer ..."
             _claim_by_meaning(a, concepts, line, text, quoted=False)
+
+
+def _introduces(concepts: Concepts, paragraph: str) -> str | None:
+    """The section a paragraph ending in a colon opens for the list after it: a template
+    heading's name ('Fixes:'), else refusals ('What I would not do:') or recommendations ('What
+    I would do, in this order:')."""
+    last = SENTENCE.split(paragraph.strip())[-1].rstrip(":")
+    t = concepts.context
+    named = concepts.heading(last)
+    if named in ("fixes", "reject") or t is None:
+        return named
+    ws = concepts.words(last)
+    return "reject" if negates(ws, t) else "fixes" if recommends(concepts, last, t) else None
 
 
 def _announces(concepts: Concepts, sentence: str) -> bool:
