@@ -240,3 +240,18 @@ def test_a_paragraph_ending_in_a_colon_introduces_the_list_after_it(grader, tmp_
     assert ("fuse_elementwise",) in [m.concepts for m in a.rejects]
     assert _levers(grader, 'Someone suggested "fusing the elementwise ops". I don\'t agree: they are '
                    "a rounding error.") == {"fuse_elementwise": "negated"}
+
+
+def test_an_essay_that_names_a_regime_only_to_deny_it(grader, tmp_path):
+    """sealed39 e.s414 (instructor 100): 'calling it "bandwidth-bound" would be naming a
+    bottleneck it never reaches', '... actually bandwidth-bound, and this one is not'; sealed32
+    e.s341: 'On paper a batch-1 decode, so bandwidth-bound — but right now ...' is nominal."""
+    a = _read(grader, tmp_path, "e_doesnt_add_up",
+              'Neither resource is busy, so calling it "bandwidth-bound" would be naming a bottleneck it '
+              "never reaches. What it is bound by is launch overhead.\n\nBatching is the right tool for a "
+              "decode loop that is actually bandwidth-bound, and this one is not.\n")
+    assert a.regime == "overhead_bound"
+    b = _read(grader, tmp_path, "e_doesnt_add_up",
+              "## Regime\nOn paper a batch-1 decode, so bandwidth-bound — but right now it's neither. "
+              "It is launch-overhead bound.\n")
+    assert (b.nominal_regime, b.regime) == ("bandwidth_bound", "overhead_bound")

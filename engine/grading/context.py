@@ -24,6 +24,7 @@ from regime.engine.grading.triggers import Phrase, Triggers
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 _CLAUSE = re.compile(r"[.;:,!?()\[\]—–|→⇒]|\s-\s|\s=?->?\s|\"|“|”")   # an arrow ends a premise
+_DENIED = (["is", "not"], ["are", "not"], ["was", "not"])   # "..., and this one is not"
 _CARRIED = ("hypothetical", "deferred", "counterfactual")   # "If X, Y", "Once X, Y": X covers Y
 _SCARE = re.compile(r"[\"“]([\w'-]+(?: [\w'-]+)?)[\"”]")   # 'it "should" be ...': emphasis, not a quote
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
@@ -104,6 +105,9 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                 # "..., so I wouldn't do them": a backward trigger and a word pointing back (not
                 # "so rather than queueing them, slot each ...", nor "but ... where the waste is")
                 found = [_as(j, "negated") if j.status == "affirmed" else j for j in found]
+            elif found and ws[-2:] in _DENIED and ws[0] not in t.contrast:   # "... a decode loop that
+                found = [_as(j, "negated") if j.status == "affirmed" else j for j in found]   # is actually
+                # bandwidth-bound, and this one is not" (sealed39 e.s414): it denies what was named
             elif quoted and negates(ws, t):   # '"memory ops don't matter" is a category mistake'
                 found = [_as(j, "negated") if j in quoted else j for j in found]
             quoted = []

@@ -47,7 +47,7 @@ def read_regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime")
                                            and not hedges_between(concepts, t, j.sentence)):
             a.statuses.append((0, j.status, j.sentence.strip()))
             continue
-        if concepts.is_nominal(_lead_in(j, judged), j.match.phrase, t.terminators):
+        if _nominal(concepts, j, judged, t.contrast):
             a.nominal_regime = a.nominal_regime or j.match.concepts[0]
         elif a.regime is None or (concluding and not a.regime_concluded):   # "So the real regime is ..."
             a.regime, a.regime_hedged = j.match.concepts[0], j.status == "possible"
@@ -65,6 +65,23 @@ def _lead_in(j: Judged, judged: list[Judged]) -> str:
     first = min((k for k in judged if k.sentence == j.sentence), key=lambda k: k.clause)
     at = j.sentence.find(j.clause_text)
     return j.sentence[:at + len(j.clause_text)] if first is j and at >= 0 else j.clause_text
+
+
+def _nominal(concepts: Concepts, j: Judged, judged: list[Judged], turns: frozenset[str]) -> bool:
+    """A nominal cue in the regime's own part of its clause, or before the sentence's first
+    regime with no turning word between ("On paper a batch-1 loop, so bandwidth-bound — but
+    right now ...", sealed32 e.s341: the 'so' stays in the frame 'on paper' opened; not "X
+    even though it is nominally Y", where the cue comes after X)."""
+    t = concepts.context
+    if concepts.is_nominal(j.clause_text, j.match.phrase, t.terminators if t else frozenset()):
+        return True
+    lead_in = _lead_in(j, judged)
+    if lead_in == j.clause_text:
+        return False
+    before = lead_in[:len(lead_in) - len(j.clause_text)]
+    lead = concepts.words(before) + concepts.words(j.clause_text)[:j.match.start]
+    cut = max((i for i, w in enumerate(lead) if w in turns), default=-1)
+    return concepts.is_nominal(" ".join(lead[cut + 1:]))
 
 
 def _primary(concepts: Concepts, judged: list[Judged]) -> list[Judged]:
