@@ -255,3 +255,14 @@ def test_an_essay_that_names_a_regime_only_to_deny_it(grader, tmp_path):
               "## Regime\nOn paper a batch-1 decode, so bandwidth-bound — but right now it's neither. "
               "It is launch-overhead bound.\n")
     assert (b.nominal_regime, b.regime) == ("bandwidth_bound", "overhead_bound")
+
+
+def test_two_regimes_joined_by_and_commit_to_neither(grader, tmp_path):
+    """sealed33 d.s360 (instructor: 'no regime committed'); a nominal one and a verdict joined
+    by 'and' keep the verdict."""
+    a = _read(grader, tmp_path, "d_high_throughput_api",
+              "## Regime\nCompute bound and bandwith bound, its a big model at a big batch\n")
+    assert a.regime is None
+    b = _read(grader, tmp_path, "e_doesnt_add_up",
+              "## Regime\nNominally bandwidth-bound, and actually overhead-bound.\n")
+    assert (b.nominal_regime, b.regime) == ("bandwidth_bound", "overhead_bound")

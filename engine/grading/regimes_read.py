@@ -124,8 +124,12 @@ def _either(concepts: Concepts, judged: list[Judged]) -> bool:
     for j in judged:
         if j.status != "negated":
             by_clause.setdefault(j.clause, set()).update(j.match.concepts)
-    return any(len(cs) > 1 and "or" in concepts.words(next(j.clause_text for j in judged if j.clause == n))
-               for n, cs in by_clause.items())
+    for n, cs in by_clause.items():
+        ws = concepts.words(next(j.clause_text for j in judged if j.clause == n))
+        names = {w for j in judged if j.clause == n for w in concepts.words(j.match.phrase)}
+        if len(cs) > 1 and ("or" in ws or set(ws) - names <= {"and", "both"}):
+            return True   # 'Compute bound and bandwith bound' names both and commits to neither
+    return False
 
 
 def _bare(concepts: Concepts, j: Judged) -> bool:
