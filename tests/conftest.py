@@ -94,6 +94,19 @@ def answer_file(tmp_path: Path, case: str, body: str, name: str = "x.md") -> Pat
     return write(tmp_path, name, head + body)
 
 
+def read_body(grader, tmp_path: Path, case: str, body: str):
+    """What the grader's reader takes from `body` written as a student's answer to `case`."""
+    from regime.engine.grading.submission import read_answer
+    return read_answer(answer_file(tmp_path, case, body), grader.concepts, grader.rubric.limits.max_bytes)
+
+
+def lever_statuses(grader, said: str) -> dict[str, str]:
+    """Each lever `said` names -> its assertion status (context.judge)."""
+    from regime.engine.grading.context import judge
+    return {c: j.status for j in judge(grader.concepts, grader.concepts.context, ("lever",), said)
+            for c in j.match.concepts}
+
+
 @pytest.fixture(scope="module")
 def grader():
     """The built-in grader, once per test module (grading tests read many answers with it)."""

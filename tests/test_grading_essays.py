@@ -4,47 +4,34 @@ the blind sets sealed20-23 after their one measurement, each with the student's 
 from __future__ import annotations
 
 import pytest
-from conftest import answer_file
-
-from regime.engine.grading.context import judge
-from regime.engine.grading.grader import Grader
-from regime.engine.grading.submission import read_answer
-
-
-def _read(grader: Grader, tmp_path, case: str, body: str):
-    return read_answer(answer_file(tmp_path, case, body), grader.concepts, grader.rubric.limits.max_bytes)
-
-
-def _levers(grader: Grader, said: str) -> dict[str, str]:
-    return {c: j.status for j in judge(grader.concepts, grader.concepts.context, ("lever",), said)
-            for c in j.match.concepts}
+from conftest import answer_file, lever_statuses, read_body
 
 
 def test_what_limits_the_step_names_its_regime(grader, tmp_path):
     """sealed22 a.s241 (instructor 100): no '-bound' anywhere, the regime said by its limiter."""
-    a = _read(grader, tmp_path, "a_chatbot",
-              "It is a decode workload at batch 1, and decode at batch 1 is limited by how fast we can "
-              "stream the weights out of HBM, not by arithmetic.\n")
+    a = read_body(grader, tmp_path, "a_chatbot",
+                  "It is a decode workload at batch 1, and decode at batch 1 is limited by how fast we can "
+                  "stream the weights out of HBM, not by arithmetic.\n")
     assert a.regime == "bandwidth_bound"
-    b = _read(grader, tmp_path, "a_chatbot", "The step is not limited by compute at all.\n")
+    b = read_body(grader, tmp_path, "a_chatbot", "The step is not limited by compute at all.\n")
     assert b.regime is None
 
 
 def test_a_conclusion_cue_concludes_only_the_clause_it_is_in(grader, tmp_path):
     """sealed21 d.s231 (instructor 100): '70% of the bandwidth is sitting idle - so the most it can
     win is ...' concluded nothing about the regime, and overturned the verdict before it."""
-    a = _read(grader, tmp_path, "d_high_throughput_api",
-              "Why: this service is compute-bound, not bandwidth-bound.\n\n"
-              "We're not short of bytes — 70% of the bandwidth is sitting idle — so the most it can win "
-              "is the small fraction of time that is actually memory-stalled.\n")
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "Why: this service is compute-bound, not bandwidth-bound.\n\n"
+                  "We're not short of bytes — 70% of the bandwidth is sitting idle — so the most it can win "
+                  "is the small fraction of time that is actually memory-stalled.\n")
     assert a.regime == "compute_bound"
 
 
 def test_an_arrow_ends_the_premise_and_its_negation(grader, tmp_path):
     """sealed22 e.s246 (instructor 92): 'neither BW- nor compute-bound → launch/overhead-bound'."""
-    a = _read(grader, tmp_path, "e_doesnt_add_up",
-              "## Regime\nneither BW- nor compute-bound → launch/overhead-bound (nominally BW-bound, "
-              "bs=1 decode)\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "## Regime\nneither BW- nor compute-bound → launch/overhead-bound (nominally BW-bound, "
+                  "bs=1 decode)\n")
     assert (a.regime, a.nominal_regime) == ("overhead_bound", "bandwidth_bound")
 
 
@@ -59,7 +46,7 @@ def test_an_arrow_ends_the_premise_and_its_negation(grader, tmp_path):
 ])
 def test_a_secondary_factor_is_not_an_alternative(grader, tmp_path, line, regime):
     """The blind grades read the first as a hedged verdict (6-8 of 20 off), the last two as none."""
-    a = _read(grader, tmp_path, "a_chatbot", f"## Regime\n{line}\n")
+    a = read_body(grader, tmp_path, "a_chatbot", f"## Regime\n{line}\n")
     assert a.regime == regime
     assert a.regime is None or a.regime_hedged
 
@@ -67,24 +54,24 @@ def test_a_secondary_factor_is_not_an_alternative(grader, tmp_path, line, regime
 def test_a_lever_named_to_set_off_another_is_neither_fix_nor_rejection(grader):
     """sealed21 a.s231: 'unlike batching it also helps a lone user'; sealed14 d.s161: 'fp8 GEMMs
     (raises the compute ceiling, unlike weight-only int4)'."""
-    got = _levers(grader, "int8 doubles the ceiling, and unlike batching it also helps a lone user.")
+    got = lever_statuses(grader, "int8 doubles the ceiling, and unlike batching it also helps a lone user.")
     assert got["quantize_int8"] == "affirmed" and got["continuous_batching"] == "contrasted"
-    got = _levers(grader, "fp8 GEMMs raise the compute ceiling, unlike weight-only int4.")
+    got = lever_statuses(grader, "fp8 GEMMs raise the compute ceiling, unlike weight-only int4.")
     assert got["quantize_int4"] == "contrasted"
 
 
 def test_a_claim_quoted_in_the_evidence_is_not_endorsed(grader, tmp_path):
     """sealed21 b.s234 (instructor 100) quoted the second engineer to refute him, and was charged
     for endorsing the claim."""
-    a = _read(grader, tmp_path, "b_training_run",
-              "## Evidence\nThe second engineer says \"we're compute-bound, so memory-bound ops don't "
-              "matter.\" The kernel breakdown says otherwise: 22% of the time is in zero-FLOP kernels.\n")
+    a = read_body(grader, tmp_path, "b_training_run",
+                  "## Evidence\nThe second engineer says \"we're compute-bound, so memory-bound ops don't "
+                  "matter.\" The kernel breakdown says otherwise: 22% of the time is in zero-FLOP kernels.\n")
     assert a.endorsed == []
 
 
 def test_not_where_i_would_start_defers(grader):
     """sealed21 b.s231: 'two weeks of hand-written kernels is not where I'd start'."""
-    got = _levers(grader, "Two weeks of hand-written fused kernels is not where I'd start.")
+    got = lever_statuses(grader, "Two weeks of hand-written fused kernels is not where I'd start.")
     assert got["hand_fused_kernels"] == "deferred"
 
 
@@ -118,13 +105,14 @@ def test_deferring_a_lever_the_key_refuses_outright_rejects_nothing(grader, tmp_
      "raise_batch", "negated"),
 ])
 def test_a_dismissal_in_students_words(grader, said, lever, status):
-    assert _levers(grader, said)[lever] == status
+    assert lever_statuses(grader, said)[lever] == status
 
 
 def test_an_imperative_plan_item_recommends(grader, tmp_path):
     """sealed21 b.s240: a prose plan's '3. Look at the to_copy casts.' is its third fix."""
-    a = _read(grader, tmp_path, "b_training_run", "Compute-bound at 61%.\n\nPlan:\n1. torch.compile to fuse "
-              "the norm and activation kernels.\n2. Look at the to_copy casts.\n")
+    a = read_body(grader, tmp_path, "b_training_run",
+                  "Compute-bound at 61%.\n\nPlan:\n1. torch.compile to fuse "
+                  "the norm and activation kernels.\n2. Look at the to_copy casts.\n")
     fixes = [c for m in a.fixes for c in m.concepts]
     assert fixes[0] == "torch_compile" and "fix_dtype_casts" in fixes
 
@@ -132,9 +120,9 @@ def test_an_imperative_plan_item_recommends(grader, tmp_path):
 def test_what_usually_holds_is_the_nominal_regime(grader, tmp_path):
     """sealed17 d.s197: 'although decode is usually memory-bound' states theory, not the verdict;
     "I'm" reads as "I am"."""
-    a = _read(grader, tmp_path, "d_high_throughput_api",
-              "## Regime\nLooks compute-bound at 71 % of peak FLOP, although decode is usually "
-              "memory-bound.\n")
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "## Regime\nLooks compute-bound at 71 % of peak FLOP, although decode is usually "
+                  "memory-bound.\n")
     assert (a.regime, a.nominal_regime) == ("compute_bound", "bandwidth_bound")
     assert grader.concepts.words("I'm sure") == ["i", "am", "sure"]
 
@@ -154,16 +142,17 @@ def test_another_cases_figures_carry_no_reason(grader, tmp_path):
 
 def test_a_bare_negation_before_a_quotation_refuses_it(grader):
     """sealed22 d.s241 (instructor 100): 'And not "just raise the batch further": past the ridge ...'."""
-    got = _levers(grader, 'And not "just raise the batch further": past the ridge it only adds latency.')
+    got = lever_statuses(grader, 'And not "just raise the batch further": past the ridge it only '
+                                 'adds latency.')
     assert got["raise_batch"] == "negated"
 
 
 def test_a_regime_naming_kernels_describes_them_not_the_step(grader, tmp_path):
     """sealed22 b.s245: 'these memory-bound kernels are also stalling the GEMMs' then 'Regime:
     compute bound, 61% MFU.' The first is a property of the kernels."""
-    a = _read(grader, tmp_path, "b_training_run",
-              "Hand-write fused kernels: these memory-bound kernels are also stalling the GEMMs around them."
-              "\n\nRegime: compute bound, 61% MFU.\n")
+    a = read_body(grader, tmp_path, "b_training_run",
+                  "Hand-write fused kernels: these memory-bound kernels are also stalling the GEMMs "
+                  "around them.\n\nRegime: compute bound, 61% MFU.\n")
     assert a.regime == "compute_bound"
 
 
@@ -176,13 +165,13 @@ def test_a_regime_naming_kernels_describes_them_not_the_step(grader, tmp_path):
      "buy_more_flops", "negated"),
 ])
 def test_refusals_in_students_words(grader, said, lever, status):
-    assert _levers(grader, said)[lever] == status
+    assert lever_statuses(grader, said)[lever] == status
 
 
 def test_a_negation_inside_a_clause_does_not_carry_past_it(grader, tmp_path):
     """sealed25 a.s278: 'So the regime, not the code, is the limit: bandwidth-bound decode.'"""
-    a = _read(grader, tmp_path, "a_chatbot",
-              "So the regime, not the code, is the limit: bandwidth-bound decode.\n")
+    a = read_body(grader, tmp_path, "a_chatbot",
+                  "So the regime, not the code, is the limit: bandwidth-bound decode.\n")
     assert a.regime == "bandwidth_bound"
 
 

@@ -5,28 +5,17 @@ deferral waits for, a refusal pointing back, and verdicts said around their comm
 from __future__ import annotations
 
 import pytest
-from conftest import answer_file
+from conftest import answer_file, lever_statuses, read_body
 
 from regime.engine.grading.context import judge
-from regime.engine.grading.grader import Grader
-from regime.engine.grading.submission import read_answer
-
-
-def _read(grader: Grader, tmp_path, case: str, body: str):
-    return read_answer(answer_file(tmp_path, case, body), grader.concepts, grader.rubric.limits.max_bytes)
-
-
-def _levers(grader: Grader, said: str) -> dict[str, str]:
-    return {c: j.status for j in judge(grader.concepts, grader.concepts.context, ("lever",), said)
-            for c in j.match.concepts}
 
 
 def test_a_tables_header_row_is_no_item(grader, tmp_path):
     """sealed29 d.s319 (instructor 95): '| lever | verdict | reason |' is no unread lever."""
-    a = _read(grader, tmp_path, "d_high_throughput_api",
-              "## Fixes\n| lever | verdict | reason |\n|---|---|---|\n"
-              "| int4 (vendor) | no | cuts bytes, bytes are idle |\n"
-              "| fp8 GEMM | yes | higher compute ceiling |\n")
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "## Fixes\n| lever | verdict | reason |\n|---|---|---|\n"
+                  "| int4 (vendor) | no | cuts bytes, bytes are idle |\n"
+                  "| fp8 GEMM | yes | higher compute ceiling |\n")
     assert not a.unread
     assert [m.concepts for m in a.fixes] == [("fp8_gemm",)]
     assert [m.concepts for m in a.rejects] == [("quantize_int4",)]
@@ -35,9 +24,9 @@ def test_a_tables_header_row_is_no_item(grader, tmp_path):
 def test_a_line_ending_in_a_colon_introduces_the_list(grader, tmp_path):
     """sealed30 d.s321 (instructor 100): 'For more throughput here, attack compute:' names no
     lever of its own, so it is no unread item (and no extra entry in a keyword list)."""
-    a = _read(grader, tmp_path, "d_high_throughput_api",
-              "## Fixes\nWhat I would tell the director:\n\nFor more throughput here, attack compute:\n"
-              "1. fp8 GEMMs on the matrix cores.\n2. Fused attention and better GEMM tiling.\n")
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "## Fixes\nWhat I would tell the director:\n\nFor more throughput here, attack compute:\n"
+                  "1. fp8 GEMMs on the matrix cores.\n2. Fused attention and better GEMM tiling.\n")
     assert not a.unread
     assert [m.concepts for m in a.fixes] == [("fp8_gemm",), ("fuse_attention",), ("better_gemm_tiling",)]
 
@@ -62,45 +51,45 @@ def test_a_line_ending_in_a_colon_introduces_the_list(grader, tmp_path):
      "quantize_int4", "contrasted"),
 ])
 def test_conditions_and_refusals_of_real_sentences(grader, said, lever, status):
-    assert _levers(grader, said).get(lever) == status, _levers(grader, said)
+    assert lever_statuses(grader, said).get(lever) == status, lever_statuses(grader, said)
 
 
 def test_a_counterfactual_reject_item_stays_a_rejection(grader, tmp_path):
     """The item's subject is rejected; its counterfactual sentence does not postpone it."""
-    a = _read(grader, tmp_path, "d_high_throughput_api",
-              "## Reject\n- Int4. If we were serving at batch 1-32, int4 would be a ~4x win. We aren't: "
-              "bytes aren't the limit.\n- Raising the batch past 256: past the ridge.\n")
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "## Reject\n- Int4. If we were serving at batch 1-32, int4 would be a ~4x win. We aren't: "
+                  "bytes aren't the limit.\n- Raising the batch past 256: past the ridge.\n")
     assert ("quantize_int4",) in [m.concepts for m in a.rejects]
     assert ("raise_batch",) in [m.concepts for m in a.rejects]
     assert not a.deferred and not a.fixes
 
 
 def test_prerequisites_under_reject_are_not_rejected(grader, tmp_path):
-    a = _read(grader, tmp_path, "e_doesnt_add_up",
-              "## Reject\n- If we quantized now, fewer bytes wouldn't touch the 38 % idle. No.\n"
-              "Only after graphs + compile, if it's truly BW-bound, do batching/int8 make sense.\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "## Reject\n- If we quantized now, fewer bytes wouldn't touch the 38 % idle. No.\n"
+                  "Only after graphs + compile, if it's truly BW-bound, do batching/int8 make sense.\n")
     assert ("cuda_graphs",) not in [m.concepts for m in a.rejects]
     assert ("torch_compile",) not in [m.concepts for m in a.rejects]
 
 
 def test_the_limit_said_before_its_phrase_names_the_regime(grader, tmp_path):
     """sealed7 d.s91 (instructor 100): 'arithmetic, not memory, is the limit'."""
-    a = _read(grader, tmp_path, "d_high_throughput_api",
-              "Continuous batching has already pushed us just past the point where arithmetic, not memory, "
-              "is the limit.\n")
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "Continuous batching has already pushed us just past the point where arithmetic, "
+                  "not memory, is the limit.\n")
     assert a.regime == "compute_bound"
-    b = _read(grader, tmp_path, "d_high_throughput_api", "Here, not memory, is the limit.\n")
+    b = read_body(grader, tmp_path, "d_high_throughput_api", "Here, not memory, is the limit.\n")
     assert b.regime is None
 
 
 def test_a_nominal_cue_before_the_first_regime_of_a_sentence_qualifies_it(grader, tmp_path):
     """sealed31 e.s336 (instructor 88): the expectation is nominal; the verdict follows."""
-    a = _read(grader, tmp_path, "e_doesnt_add_up",
-              "On paper this is batch-1 decode, so you'd expect it to look like the chatbot - "
-              "bandwidth-bound, near the ceiling. It isn't. So the step is dominated by launch overhead "
-              "and the gaps.\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "On paper this is batch-1 decode, so you'd expect it to look like the chatbot - "
+                  "bandwidth-bound, near the ceiling. It isn't. So the step is dominated by launch overhead "
+                  "and the gaps.\n")
     assert (a.nominal_regime, a.regime) == ("bandwidth_bound", "overhead_bound")
-    b = _read(grader, tmp_path, "e_doesnt_add_up", "Nominally BW-bound, actually overhead-bound.\n")
+    b = read_body(grader, tmp_path, "e_doesnt_add_up", "Nominally BW-bound, actually overhead-bound.\n")
     assert (b.nominal_regime, b.regime) == ("bandwidth_bound", "overhead_bound")
 
 
@@ -108,15 +97,15 @@ def test_a_condition_after_a_refusal_makes_it_conditional(grader):
     """sealed31 b.s339 (instructor 100): 'Don't: ... - only if 1+2 leave a gap' keeps hand
     fusion for later; 'not even if' stays a refusal."""
     said = "Don't: hand-fuse for two weeks up front - only if 1+2 leave a gap; the prize is ~78 % of peak."
-    assert _levers(grader, said)["hand_fused_kernels"] == "hypothetical"
-    assert _levers(grader, "No int4 - not even if accuracy allows.")["quantize_int4"] == "negated"
+    assert lever_statuses(grader, said)["hand_fused_kernels"] == "hypothetical"
+    assert lever_statuses(grader, "No int4 - not even if accuracy allows.")["quantize_int4"] == "negated"
 
 
 def test_a_reject_item_closer_to_a_claim_than_a_lever_rejects_the_claim(grader, tmp_path):
     """sealed28 b.s304: the second engineer's claim disputed in other words."""
-    a = _read(grader, tmp_path, "b_training_run",
-              "## Reject\n- The second engineer: memory-bound ops do take time, 22% of it in fact, so they "
-              "matter.\n")
+    a = read_body(grader, tmp_path, "b_training_run",
+                  "## Reject\n- The second engineer: memory-bound ops do take time, 22% of it in "
+                  "fact, so they matter.\n")
     assert [m.concepts for m in a.rejects] == [("memory_ops_irrelevant_when_compute_bound",)]
 
 
@@ -142,47 +131,47 @@ def test_a_memo_labelling_each_paragraph_is_read_by_section(grader, tmp_path):
     memo = ("Regime — compute bound (prefill of a 25k-token prompt).\n\nFixes:\n"
             "1. FlashAttention (tiled, no N² buffer in HBM).\n2. Chunked prefill.\n\n"
             "Reject: batching (TTFT gets worse).\n")
-    a = _read(grader, tmp_path, "c_document_summarizer", memo)
+    a = read_body(grader, tmp_path, "c_document_summarizer", memo)
     assert not a.prose and a.regime == "compute_bound"
     assert [m.concepts for m in a.fixes] == [("flash_attention",), ("chunked_prefill",)]
-    b = _read(grader, tmp_path, "b_training_run",
-              "Regime: compute-bound.\n\n(Ran out of time for fixes — I'd start with torch.compile.)\n")
+    b = read_body(grader, tmp_path, "b_training_run",
+                  "Regime: compute-bound.\n\n(Ran out of time for fixes — I'd start with torch.compile.)\n")
     assert b.prose and [m.concepts for m in b.fixes] == [("torch_compile",)]
 
 
 def test_a_label_naming_what_its_negation_covers_keeps_the_name_before_it(grader, tmp_path):
     """sealed28 e.s307: 'Overhead-bound: neither bandwidth (14%) nor compute (3%) is saturated'
     states the regime; 'Int4: not for this endpoint' still refuses int4."""
-    a = _read(grader, tmp_path, "e_doesnt_add_up",
-              "## Regime\nOverhead-bound: neither bandwidth (14%) nor compute (3%) is saturated.\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "## Regime\nOverhead-bound: neither bandwidth (14%) nor compute (3%) is saturated.\n")
     assert a.regime == "overhead_bound"
-    assert _levers(grader, "Int4: not for this endpoint now.")["quantize_int4"] == "negated"
+    assert lever_statuses(grader, "Int4: not for this endpoint now.")["quantize_int4"] == "negated"
 
 
 def test_a_regime_and_its_synonym_either_side_of_a_slash_is_one_verdict(grader, tmp_path):
     """sealed29 e.s319: 'launch-bound / overhead-bound (nominally BW-bound decode)'."""
-    a = _read(grader, tmp_path, "e_doesnt_add_up",
-              "## Regime\nlaunch-bound / overhead-bound (nominally BW-bound decode)\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "## Regime\nlaunch-bound / overhead-bound (nominally BW-bound decode)\n")
     assert (a.regime, a.nominal_regime) == ("overhead_bound", "bandwidth_bound")
 
 
 def test_lever_names_after_a_short_label_recommend_in_prose(grader, tmp_path):
     """sealed31 d.s335: 'For throughput: fp8 GEMMs, better tiling, fused attention.'; a hedge
     among the names ('Other ideas: fp8, maybe bigger batch.') commits to nothing."""
-    a = _read(grader, tmp_path, "d_high_throughput_api",
-              "It is compute-bound.\n\nFor throughput: fp8 GEMMs, better tiling, fused attention.\n")
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "It is compute-bound.\n\nFor throughput: fp8 GEMMs, better tiling, fused attention.\n")
     assert {c for m in a.fixes for c in m.concepts} == {"fp8_gemm", "better_gemm_tiling", "fuse_attention"}
-    b = _read(grader, tmp_path, "d_high_throughput_api",
-              "It is compute-bound.\n\nOther ideas: fp8, maybe bigger batches.\n")
+    b = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "It is compute-bound.\n\nOther ideas: fp8, maybe bigger batches.\n")
     assert not b.fixes
 
 
 def test_a_verdict_with_another_regime_kept_open_is_hedged(grader, tmp_path):
     """sealed26 d.s287 (instructor: 'regime hedged between compute- and bandwidth-bound')."""
-    a = _read(grader, tmp_path, "d_high_throughput_api",
-              "## Regime\n71% FLOPs looks compute-bound, but it might be bandwidth-bound.\n")
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "## Regime\n71% FLOPs looks compute-bound, but it might be bandwidth-bound.\n")
     assert (a.regime, a.regime_hedged) == ("compute_bound", True)
-    b = _read(grader, tmp_path, "d_high_throughput_api", "## Regime\nCompute-bound.\n")
+    b = read_body(grader, tmp_path, "d_high_throughput_api", "## Regime\nCompute-bound.\n")
     assert (b.regime, b.regime_hedged) == ("compute_bound", False)
 
 
@@ -200,9 +189,10 @@ def test_a_hedged_fix_has_its_reason_judged(grader, tmp_path):
 def test_a_reject_item_headed_by_who_said_it_answers_their_claim(grader, tmp_path):
     """sealed6 b.s90: 'The second engineer.' heads an argument against the claim; the to_copy
     kernels it names argue, they are not refused. 'engineer' is no misspelt 'engine'."""
-    a = _read(grader, tmp_path, "b_training_run",
-              "## Reject\n- The second engineer. Compute-bound only describes the matmuls; the layer_norm / "
-              "elementwise / to_copy kernels (22% together) have no FLOPs, so they absolutely matter.\n")
+    a = read_body(grader, tmp_path, "b_training_run",
+                  "## Reject\n- The second engineer. Compute-bound only describes the matmuls; the "
+                  "layer_norm / "
+                  "elementwise / to_copy kernels (22% together) have no FLOPs, so they absolutely matter.\n")
     assert [m.concepts for m in a.rejects] == [("memory_ops_irrelevant_when_compute_bound",)]
     assert grader.concepts.words("engineer 2") == ["engineer", "2"]
 
@@ -224,7 +214,7 @@ def test_a_regime_named_for_contrast_is_no_verdict(grader, said, regime, status)
 
 def test_a_question_recommends_nothing(grader):
     """sealed34 d.s361 (instructor 100): its title asks whether to buy int4; the memo says no."""
-    assert _levers(grader, "Memo to the director — should we buy the vendor's int4 quantization?") == {
+    assert lever_statuses(grader, "Memo to the director — should we buy the vendor's int4 quantization?") == {
         "quantize_int4": "asked"}
 
 
@@ -232,37 +222,38 @@ def test_a_paragraph_ending_in_a_colon_introduces_the_list_after_it(grader, tmp_
     """sealed38 a.s401 (instructor 100) and a.s410 (90): 'What I would do, in this order:' and
     'Fixes:' over numbered items recommend them; 'What I would not do:' refuses its items; a
     refusal that is only 'I don't agree' points back at the suggestion before it."""
-    a = _read(grader, tmp_path, "a_chatbot",
-              "So this is bandwidth-bound decode.\n\nWhat I would do, in this order:\n\n"
-              "1. Continuous (in-flight) batching. Traffic is bursty.\n2. int8 weight-only quantization.\n\n"
-              "What I would not do:\n- Fuse the norms/RoPE/residual kernels.\n")
+    a = read_body(grader, tmp_path, "a_chatbot",
+                  "So this is bandwidth-bound decode.\n\nWhat I would do, in this order:\n\n"
+                  "1. Continuous (in-flight) batching. Traffic is bursty.\n2. int8 weight-only "
+                  "quantization.\n\n"
+                  "What I would not do:\n- Fuse the norms/RoPE/residual kernels.\n")
     assert [m.concepts for m in a.fixes] == [("continuous_batching",), ("quantize_int8",)]
     assert ("fuse_elementwise",) in [m.concepts for m in a.rejects]
-    assert _levers(grader, 'Someone suggested "fusing the elementwise ops". I don\'t agree: they are '
-                   "a rounding error.") == {"fuse_elementwise": "negated"}
+    assert lever_statuses(grader, 'Someone suggested "fusing the elementwise ops". I don\'t agree: they are '
+                          "a rounding error.") == {"fuse_elementwise": "negated"}
 
 
 def test_an_essay_that_names_a_regime_only_to_deny_it(grader, tmp_path):
     """sealed39 e.s414 (instructor 100): 'calling it "bandwidth-bound" would be naming a
     bottleneck it never reaches', '... actually bandwidth-bound, and this one is not'; sealed32
     e.s341: 'On paper a batch-1 decode, so bandwidth-bound — but right now ...' is nominal."""
-    a = _read(grader, tmp_path, "e_doesnt_add_up",
-              'Neither resource is busy, so calling it "bandwidth-bound" would be naming a bottleneck it '
-              "never reaches. What it is bound by is launch overhead.\n\nBatching is the right tool for a "
-              "decode loop that is actually bandwidth-bound, and this one is not.\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  'Neither resource is busy, so calling it "bandwidth-bound" would be naming a bottleneck it '
+                  "never reaches. What it is bound by is launch overhead.\n\nBatching is the right "
+                  "tool for a decode loop that is actually bandwidth-bound, and this one is not.\n")
     assert a.regime == "overhead_bound"
-    b = _read(grader, tmp_path, "e_doesnt_add_up",
-              "## Regime\nOn paper a batch-1 decode, so bandwidth-bound — but right now it's neither. "
-              "It is launch-overhead bound.\n")
+    b = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "## Regime\nOn paper a batch-1 decode, so bandwidth-bound — but right now it's neither. "
+                  "It is launch-overhead bound.\n")
     assert (b.nominal_regime, b.regime) == ("bandwidth_bound", "overhead_bound")
 
 
 def test_two_regimes_joined_by_and_commit_to_neither(grader, tmp_path):
     """sealed33 d.s360 (instructor: 'no regime committed'); a nominal one and a verdict joined
     by 'and' keep the verdict."""
-    a = _read(grader, tmp_path, "d_high_throughput_api",
-              "## Regime\nCompute bound and bandwith bound, its a big model at a big batch\n")
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "## Regime\nCompute bound and bandwith bound, its a big model at a big batch\n")
     assert a.regime is None
-    b = _read(grader, tmp_path, "e_doesnt_add_up",
-              "## Regime\nNominally bandwidth-bound, and actually overhead-bound.\n")
+    b = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "## Regime\nNominally bandwidth-bound, and actually overhead-bound.\n")
     assert (b.nominal_regime, b.regime) == ("bandwidth_bound", "overhead_bound")
