@@ -99,15 +99,6 @@ def test_deferring_a_lever_the_key_refuses_outright_rejects_nothing(grader, tmp_
     assert rejections("e_doesnt_add_up", e) > 0
 
 
-@pytest.mark.parametrize(("said", "lever", "status"), [
-    # sealed17 d.s191
-    ("Pushing the batch much above 256 won't do much: past the ridge, extra batch costs time.",
-     "raise_batch", "negated"),
-])
-def test_a_dismissal_in_students_words(grader, said, lever, status):
-    assert lever_statuses(grader, said)[lever] == status
-
-
 def test_an_imperative_plan_item_recommends(grader, tmp_path):
     """sealed21 b.s240: a prose plan's '3. Look at the to_copy casts.' is its third fix."""
     a = read_body(grader, tmp_path, "b_training_run",
@@ -161,6 +152,9 @@ def test_a_regime_naming_kernels_describes_them_not_the_step(grader, tmp_path):
     ('Someone said "let\'s fuse the elementwise ops" — I wouldn\'t: at batch 1 the win is invisible.',
      "fuse_elementwise", "negated"),
     ("Int4: I'd say no, we're not bandwidth limited.", "quantize_int4", "negated"),   # sealed24 d.s265
+    # sealed17 d.s191: a dismissal
+    ("Pushing the batch much above 256 won't do much: past the ridge, extra batch costs time.",
+     "raise_batch", "negated"),
     ('And the "GPU with more FLOPs" idea is backwards, we use 4% of the FLOPs we have.',
      "buy_more_flops", "negated"),
 ])
