@@ -158,12 +158,21 @@ def _limited_by(concepts: Concepts, clause: str) -> str | None:
     words = concepts.phrases.get("regime_word", {})
     for cue in concepts.limiters:
         n = len(cue)
-        for j in (j for j in range(len(ws) - n + 1) if ws[j:j + n] == cue and not cues.negated(j, n)):
+        for j in (j for j in range(len(ws) - n + 1) if ws[j:j + n] == cue and not cues.negated(j, n)
+                  and not _conditioned(concepts, ws[:j])):
             after = ws[j + n:j + n + concepts.limiter_within]
             hit = next((words[(w,)] for w in after if (w,) in words), None)
             if hit is not None and len(hit) == 1:
                 return next(iter(hit))
     return None
+
+
+def _conditioned(concepts: Concepts, before: tuple[str, ...]) -> bool:
+    """A condition opened before the limiter ("int4 helps when a model is waiting on memory",
+    sealed39 d.s412): where a lever pays, not what limits this step."""
+    t = concepts.context
+    conditions = t.forward.get("hypothetical", ()) if t else ()
+    return any(before[i:i + len(c)] == c for c in conditions for i in range(len(before) - len(c) + 1))
 
 
 def _the_limit(concepts: Concepts, sentence: str) -> str | None:
