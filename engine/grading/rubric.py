@@ -51,6 +51,7 @@ class EvidencePart(_Strict):
         ["regime", "finding", "fix"]
     supporting: Supporting = Supporting()
     without_regime: float = Field(1.0, ge=0, le=1)   # of the part, when the answer commits to no regime
+    wrong_regime: float = Field(1.0, ge=0, le=1)     # of the part, when it commits to another regime
 
 
 class FixesPart(_Strict):

@@ -52,7 +52,8 @@ def score(answer: Answer, key: Key, rubric: Rubric, concepts: Concepts | None = 
     t = concepts.context if concepts is not None else None
     read = read_against(answer, key, t.menu_share if t is not None else 1.0)
     if concepts is not None and concepts.reasons is not None:
-        read.reasons = reasons.states(answer, key, concepts, rubric.evidence.relative_tolerance, not foreign)
+        read.reasons = reasons.states(answer, key, concepts, rubric.evidence.relative_tolerance,
+                                      not foreign and answer.regime in (None, key.regime))
     wrong = _wrong_sides(answer, key, read)
     penalties, charged = charge(wrong, key, rubric, concepts, _named_with(answer, concepts))
     partials = {
@@ -170,6 +171,10 @@ def _evidence(a: Answer, key: Key, rubric: Rubric, concepts: Concepts | None) ->
         if ev.without_regime < 1:
             out.feedback.append("Figures support a verdict: with no regime named, they earn "
                                 f"{ev.without_regime:.0%} of this part")
+    elif a.regime is not None and key.regime is not None and a.regime != key.regime:
+        out.share *= ev.wrong_regime   # right figures read the wrong way
+        if ev.wrong_regime < 1:
+            out.feedback.append(f"Figures read to another regime earn {ev.wrong_regime:.0%} of this part")
     if s_share < 1 and missing_s:
         shown = ", ".join(f"{say(f.name)} ({f.text})" for f in missing_s[:3])
         out.feedback.append(f"Supporting figures would strengthen it, e.g. {shown}")

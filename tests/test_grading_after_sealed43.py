@@ -1,0 +1,49 @@
+"""Readings and scoring rules from the blind sets sealed36-43 after their one measurement
+(issue 27): a limiter under a condition, idleness of one resource, and an answer built on a
+wrong regime."""
+
+from __future__ import annotations
+
+from conftest import answer_file, read_body
+
+
+def test_a_limiter_under_a_condition_is_no_verdict(grader, tmp_path):
+    """sealed39 d.s412 (instructor 100): 'int4 ... helps when a model is waiting on memory' says
+    where int4 pays; the memo's verdict is the later 'limited by compute, not bytes'."""
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "Int4 makes the weights smaller, which helps when a model is waiting on memory. We run "
+                  "at batch 256, past the ridge; we are limited by compute, not bytes.\n")
+    assert a.regime == "compute_bound"
+
+
+def test_one_resource_sitting_idle_is_no_verdict(grader, tmp_path):
+    """sealed40 d.s421 (instructor 100): '70 % of our bandwidth is sitting idle' is a finding
+    about bandwidth, not 'the GPU is sitting idle'."""
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "Bytes aren't what's limiting us — roughly 70 % of our bandwidth is sitting idle — so "
+                  "cutting them buys little.\n")
+    assert a.regime is None
+    b = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "When nothing is saturated the GPU must be sitting idle between kernels.\n")
+    assert b.regime == "overhead_bound"
+
+
+def _parts(grader, path) -> dict[str, float]:
+    return {p.part: p.points for p in grader.grade(path).parts}
+
+
+def test_figures_read_to_another_regime_earn_part_of_the_evidence(grader, tmp_path):
+    """sealed42 e.s450 (instructor 5): E's own figures under a bandwidth-bound verdict. The
+    evidence part is scaled by the rubric's `evidence.wrong_regime`, and a bare fix takes no
+    reason from an argument for another regime."""
+    body = ("## Evidence\n- 36 tok/s against a 215 tok/s ceiling.\n- 14% of bandwidth, 3% of FLOPs.\n"
+            "- 450 kernels with gaps between them; the GPU is idle about 38% of the time.\n"
+            "## Fixes\n1. CUDA graphs.\n")
+    right = _parts(grader, answer_file(tmp_path, "e_doesnt_add_up", "## Regime\nOverhead-bound.\n" + body,
+                                       "right.md"))
+    wrong = _parts(grader, answer_file(tmp_path, "e_doesnt_add_up", "## Regime\nBandwidth-bound.\n" + body,
+                                       "wrong.md"))
+    share = grader.rubric.evidence.wrong_regime
+    assert 0 < share < 1
+    assert abs(wrong["evidence"] - share * right["evidence"]) < 0.11
+    assert wrong["fixes"] < right["fixes"]
