@@ -47,3 +47,12 @@ def test_figures_read_to_another_regime_earn_part_of_the_evidence(grader, tmp_pa
     assert 0 < share < 1
     assert abs(wrong["evidence"] - share * right["evidence"]) < 0.11
     assert wrong["fixes"] < right["fixes"]
+
+
+def test_the_regime_a_step_has_left_is_no_verdict(grader, tmp_path):
+    """sealed42 d.s441 (instructor 100): 'crossed from bandwidth-bound into compute-bound'
+    states compute-bound."""
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "At 256 FLOPs per byte, just past the ridge, the workload has crossed from bandwidth-bound "
+                  "into compute-bound.\n")
+    assert a.regime == "compute_bound"

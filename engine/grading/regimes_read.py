@@ -91,7 +91,8 @@ def _primary(concepts: Concepts, judged: list[Judged]) -> list[Judged]:
     alternative; the blind grades read the first as the (hedged) verdict."""
     t = concepts.context
     if t is not None:
-        judged = [j for j in judged if not _describes_a_part(concepts, j, t.described)]
+        judged = [j for j in judged if not _describes_a_part(concepts, j, t.described)
+                  and not _left(concepts, j, judged, t.left)]
     regimes = {c for j in judged for c in j.match.concepts}
     if t is None or len(regimes) < 2:
         return judged
@@ -103,6 +104,15 @@ def _describes_a_part(concepts: Concepts, j: Judged, described: frozenset[str]) 
     ws = concepts.words(j.clause_text)
     end = j.match.start + len(concepts.words(j.match.phrase))
     return end < len(ws) and ws[end] in described
+
+
+def _left(concepts: Concepts, j: Judged, judged: list[Judged], left: tuple[tuple[str, ...], ...]) -> bool:
+    """The regime the step has left ("crossed from bandwidth-bound into compute-bound"): one of
+    `left` right before it, and another regime after it in the same clause."""
+    before = tuple(concepts.words(j.clause_text)[:j.match.start])
+    after = any(k.clause == j.clause and k.sentence == j.sentence and k.match.start > j.match.start
+                and k.match.concepts != j.match.concepts for k in judged)
+    return after and any(before[len(before) - len(p):] == p for p in left if len(p) <= len(before))
 
 
 def _slashed_pair(concepts: Concepts, text: str, kind: str) -> bool:

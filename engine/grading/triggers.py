@@ -45,6 +45,7 @@ class Triggers:
     conclude: tuple[Phrase, ...] = ()            # "So the real regime is ...": an essay's verdict
     secondary: tuple[Phrase, ...] = ()           # "could partly be launch-bound too": a factor, not a verdict
     described: frozenset[str] = frozenset()      # "memory-bound kernels": the regime of a part, not the step
+    left: tuple[Phrase, ...] = ()                # "crossed from X into Y": the regime the step has left
     max_levers: int = 3          # per sentence; more is a list, not a commitment
     max_regimes: int = 2         # per Regime section
     max_fixes: int = 6           # per answer; more is a list, not a commitment
@@ -115,6 +116,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.conclude = phrases(raw.get("conclude"))
     t.secondary = phrases(raw.get("secondary"))
     t.described = frozenset(w for p in phrases(raw.get("described")) for w in p)
+    t.left = tuple(phrases(raw.get("left")))
     commit = raw.get("commit") or {}
     t.max_levers = int(commit.get("max_levers_per_sentence", t.max_levers))
     t.max_regimes = int(commit.get("max_regimes", t.max_regimes))
