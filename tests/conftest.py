@@ -94,10 +94,11 @@ def answer_file(tmp_path: Path, case: str, body: str, name: str = "x.md") -> Pat
     return write(tmp_path, name, head + body)
 
 
-def read_body(grader, tmp_path: Path, case: str, body: str):
+def read_body(grader, tmp_path: Path, case: str, body: str, name: str = "x.md"):
     """What the grader's reader takes from `body` written as a student's answer to `case`."""
     from regime.engine.grading.submission import read_answer
-    return read_answer(answer_file(tmp_path, case, body), grader.concepts, grader.rubric.limits.max_bytes)
+    return read_answer(answer_file(tmp_path, case, body, name), grader.concepts,
+                       grader.rubric.limits.max_bytes)
 
 
 def lever_statuses(grader, said: str) -> dict[str, str]:

@@ -4,7 +4,7 @@ wrong regime."""
 
 from __future__ import annotations
 
-from conftest import answer_file, read_body
+from conftest import answer_file, lever_statuses, read_body
 
 
 def test_a_limiter_under_a_condition_is_no_verdict(grader, tmp_path):
@@ -56,3 +56,24 @@ def test_the_regime_a_step_has_left_is_no_verdict(grader, tmp_path):
                   "At 256 FLOPs per byte, just past the ridge, the workload has crossed from bandwidth-bound "
                   "into compute-bound.\n")
     assert a.regime == "compute_bound"
+
+
+def test_a_lever_said_to_be_for_now_takes_no_carried_condition(grader):
+    """sealed38 e.s408 (instructor 11, 'raises the batch now'): the condition before it is one the
+    student says holds, and 'we should do it now' recommends the lever."""
+    said = ("If the loop is bandwidth-bound, as batch-1 decode always is, then raising the batch is the "
+            "standard answer and we should do it now.")
+    assert lever_statuses(grader, said)["raise_batch"] == "affirmed"
+    conditional = lever_statuses(grader, "If the loop is bandwidth-bound, then raise the batch.")
+    assert conditional["raise_batch"] == "hypothetical"
+
+
+def test_a_yaml_bound_that_sizes_the_fix_does_not_defer_it(grader, tmp_path):
+    """sealed37 e.s398 (instructor: 'a condition on how, not a deferral'): the bound 'if we go to
+    batch 8 ...' is how much the fix buys; 'if the gaps are gone' would wait for something."""
+    body = ("regime: overhead_bound\nfixes:\n"
+            "  - {lever: raise_batch, bound: \"if we go to batch 8 we use ~8x the bandwidth per step\"}\n"
+            "  - {lever: quantize_int8, bound: \"if the gaps are gone, ~2x\"}\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", body, "x.yaml")
+    assert [m.concepts for m in a.fixes] == [("raise_batch",)]
+    assert [m.concepts for m in a.deferred] == [("quantize_int8",)]

@@ -64,6 +64,12 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
     return out
 
 
+def _for_now(ws: list[str], t: Triggers) -> bool:
+    """The clause says its lever is for now ("... and we should do it now"): no condition or
+    deferral carried from the clause before reaches it."""
+    return any(tuple(ws[i:i + len(p)]) == p for p in t.now for i in range(len(ws) - len(p) + 1))
+
+
 def _as(j: Judged, status: str) -> Judged:
     return Judged(j.match, status, j.sentence, j.clause, j.clause_text)
 
@@ -124,7 +130,7 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                 status = "affirmed"
             if status == "affirmed":   # a label covers its line up to a subordinate clause
                 labelled = label_status if not set(ws[:m.start]) & t.subordinate else None
-                status = carried or labelled or status
+                status = (None if _for_now(ws, t) else carried) or labelled or status
             if carried is not None and status == carried and condition:   # what the deferred step
                 found = [_as(j, "prerequisite") if j in condition else j for j in found]   # waits for
                 condition = []
@@ -200,6 +206,8 @@ def _opening(ws: list[str], t: Triggers, contrast: bool) -> str | None:
         i += 1
     turned = i > 0 and ws[0] in t.contrast
     rest = tuple(ws[i:])
+    if _pseudo(list(rest), 0, t):   # "if we go to batch 8, ...": no condition opens here
+        return None
     best: str | None = None
     best_len = 0
     for status, p in t.openers().get(rest[0], ()) if rest else ():
