@@ -77,3 +77,15 @@ def test_a_yaml_bound_that_sizes_the_fix_does_not_defer_it(grader, tmp_path):
     a = read_body(grader, tmp_path, "e_doesnt_add_up", body, "x.yaml")
     assert [m.concepts for m in a.fixes] == [("raise_batch",)]
     assert [m.concepts for m in a.deferred] == [("quantize_int8",)]
+
+
+def test_a_denial_with_a_subject_of_its_own_denies_nothing_before_it(grader, tmp_path):
+    """sealed42 b.s450 (instructor 100): 'compute bound overall (61 % of peak), engineer #1 is
+    right, #2 is not' denies engineer #2, not the verdict; 'and right now it isn't' (sealed6
+    e.s84) still denies the regime it follows."""
+    a = read_body(grader, tmp_path, "b_training_run",
+                  "## Regime\ncompute bound overall (61 % of peak), engineer #1 is right, #2 is not.\n")
+    assert a.regime == "compute_bound"
+    b = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "## Regime\nThe proposals assume this loop is bandwidth-bound, and right now it isn't.\n")
+    assert b.regime is None

@@ -25,6 +25,7 @@ from regime.engine.grading.triggers import Phrase, Triggers
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 _CLAUSE = re.compile(r"[.;:,!?()\[\]—–|→⇒]|\s-\s|\s=?->?\s|\"|“|”")   # an arrow ends a premise
 _DENIED = (["is", "not"], ["are", "not"], ["was", "not"])   # "..., and this one is not"
+_SUBJECT_WORDS = frozenset({"and", "one", "right"})         # "... and right now it isn't"
 _CARRIED = ("hypothetical", "deferred", "counterfactual")   # "If X, Y", "Once X, Y": X covers Y
 _SCARE = re.compile(r"[\"“]([\w'-]+(?: [\w'-]+)?)[\"”]")   # 'it "should" be ...': emphasis, not a quote
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
@@ -62,6 +63,12 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
         out += found
         last = found
     return out
+
+
+def _points_back(subject: list[str], t: Triggers) -> bool:
+    """The denial's subject is what was just named ("and this one is not"), not someone of its
+    own ("engineer #2 is not", sealed42 b.s450)."""
+    return set(subject) <= t.anaphora | t.determiners | t.terminators | t.elliptical | _SUBJECT_WORDS
 
 
 def _for_now(ws: list[str], t: Triggers) -> bool:
@@ -111,9 +118,10 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                 # "..., so I wouldn't do them": a backward trigger and a word pointing back (not
                 # "so rather than queueing them, slot each ...", nor "but ... where the waste is")
                 found = [_as(j, "negated") if j.status == "affirmed" else j for j in found]
-            elif found and ws[-2:] in _DENIED and ws[0] not in t.contrast:   # "... a decode loop that
-                found = [_as(j, "negated") if j.status == "affirmed" else j for j in found]   # is actually
-                # bandwidth-bound, and this one is not" (sealed39 e.s414): it denies what was named
+            elif found and ws[-2:] in _DENIED and ws[0] not in t.contrast and _points_back(ws[:-2], t):
+                # "... a decode loop that is actually bandwidth-bound, and this one is not"
+                # (sealed39 e.s414): it denies what was named
+                found = [_as(j, "negated") if j.status == "affirmed" else j for j in found]
             elif quoted and negates(ws, t):   # '"memory ops don't matter" is a category mistake'
                 found = [_as(j, "negated") if j in quoted else j for j in found]
             quoted = []
