@@ -89,3 +89,26 @@ def test_a_denial_with_a_subject_of_its_own_denies_nothing_before_it(grader, tmp
     b = read_body(grader, tmp_path, "e_doesnt_add_up",
                   "## Regime\nThe proposals assume this loop is bandwidth-bound, and right now it isn't.\n")
     assert b.regime is None
+
+
+def test_a_longer_refusing_label_refuses_what_follows_it(grader):
+    """sealed41 a.s437 (instructor 81): 'The fusion proposal I would drop: the elementwise ops
+    are a rounding error ...' rejects fusion; 'Focus on the compute side instead: fuse
+    attention ...' (sealed22 b.s244) recommends what follows its 'instead'."""
+    said = ("The fusion proposal I would drop: the elementwise ops are a rounding error next to the "
+            "weight read at batch 1.")
+    assert lever_statuses(grader, said)["fuse_elementwise"] == "negated"
+    turned = "Focus on the compute side instead: fuse attention into a single kernel."
+    assert lever_statuses(grader, turned)["fuse_attention"] == "affirmed"
+
+
+def test_not_starting_with_a_key_fix_under_reject_keeps_it_for_later(grader, tmp_path):
+    """sealed43 b.s451 (instructor 100): under Reject, 'just not about starting with hand-written
+    kernels', after 'Only if a meaningful gap is left after 1 and 2, hand-write fused kernels'
+    under Fixes, is the key's order, not fusion dismissed."""
+    path = answer_file(tmp_path, "b_training_run",
+                       "## Regime\nCompute-bound.\n## Fixes\n1. torch.compile first.\n"
+                       "2. Only if a gap is left after 1, hand-write fused norm kernels.\n## Reject\n"
+                       "- The first engineer is right about the target, just not about starting with "
+                       "hand-written kernels.\n")
+    assert not [p.id for p in grader.grade(path).penalties]

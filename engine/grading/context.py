@@ -29,7 +29,7 @@ _SUBJECT_WORDS = frozenset({"and", "one", "right"})         # "... and right now
 _CARRIED = ("hypothetical", "deferred", "counterfactual")   # "If X, Y", "Once X, Y": X covers Y
 _SCARE = re.compile(r"[\"“]([\w'-]+(?: [\w'-]+)?)[\"”]")   # 'it "should" be ...': emphasis, not a quote
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
-_LABEL = re.compile(r"^\s*([^:]{1,30}):\s*(.*)$", re.S)
+_LABEL = re.compile(r"^\s*([^:]{1,40}):\s*(.*)$", re.S)
 _TOPIC = re.compile(r"^\s*([^:]{1,60}):\s*(.*)$", re.S)   # a name heading what follows, with its words
 
 @dataclass(frozen=True)
@@ -199,7 +199,10 @@ def _label(concepts: Concepts, t: Triggers, sentence: str) -> tuple[str | None, 
     for status, labels in t.labels.items():
         if head in labels:
             return status, m[2]
-    if negates(list(head), t) and not any(concepts.find(k, m[1]) for k in ("lever", "claim", "regime")):
+    refusal = any(s == "negated" and not set(head[a:b]) <= t.contrast
+                  for s, a, b, _ in _triggers(list(head), t))   # not "Focus on the compute side
+    #  instead:", whose 'instead' turns to what follows it (sealed22 b.s244)
+    if refusal and not any(concepts.find(k, m[1]) for k in ("lever", "claim", "regime")):
         return "negated", m[2]   # "One more thing I would not do: push the batch much higher."
     return None, sentence
 

@@ -89,7 +89,7 @@ def _place_deferred(a: Answer, key: Key, read: Read) -> None:
     for m in a.deferred:   # "then, not before": a later step of the key's, or one it rejects for now
         for c in _resolve(m, key, "fixes", read):
             said = verdict(key, c)
-            earlier = any(c in r.concepts and r.line < m.line for r in a.rejects)
+            earlier = any(c in r.concepts and r.line <= m.line for r in a.rejects)
             if said == "fix" and c in read.rejects and earlier:   # "instead of two weeks of hand-written
                 read.rejects.remove(c)   # kernels", later "hand-fused kernels only if a gap remains":
                 #                          the later word stands (sealed25 b.s271)

@@ -181,6 +181,8 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
         seen.add(j.match.concepts)
         mention = Mention(j.match.concepts, j.match.phrase, line, j.match.kind, item)
         in_subject = section == "reject" and j.clause in subject and j.status != "prerequisite"
+        if in_subject and j.status == "deferred":   # "just not about starting with hand-written kernels":
+            a.deferred.append(replace(mention, later=True))   # refused now, the key places it
         if j.match.kind == "claim":
             if (section == "reject" and j.clause in subject) or j.status == "negated":
                 a.rejects.append(mention)
