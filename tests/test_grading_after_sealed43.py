@@ -112,3 +112,22 @@ def test_not_starting_with_a_key_fix_under_reject_keeps_it_for_later(grader, tmp
                        "- The first engineer is right about the target, just not about starting with "
                        "hand-written kernels.\n")
     assert not [p.id for p in grader.grade(path).penalties]
+
+
+def test_a_yaml_fix_kept_as_a_fallback_is_still_recommended(grader, tmp_path):
+    """sealed43 e.s458 (instructor: raising the batch 'listed as a fix if that is still not
+    enough, not deferred to after a re-measure')."""
+    body = ("regime: overhead-bound\nfixes:\n  - cuda_graphs\n"
+            "  - {lever: raise_batch, bound: \"if that is still not enough\"}\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", body, "x.yaml")
+    assert [m.concepts for m in a.fixes] == [("cuda_graphs",), ("raise_batch",)]
+
+
+def test_several_terms_between_slashes_commit_to_no_regime(grader, tmp_path):
+    """sealed40 a.s427 (instructor: 'four regimes listed, none committed to'), even where two of
+    them are one regime's names; one synonym beside another stays a verdict."""
+    a = read_body(grader, tmp_path, "a_chatbot",
+                  "## Regime\nbandwidth-bound / memory-bound / decode / latency bound\n")
+    assert a.regime is None
+    b = read_body(grader, tmp_path, "a_chatbot", "## Regime\nbandwidth-bound / memory-bound\n")
+    assert b.regime == "bandwidth_bound"
