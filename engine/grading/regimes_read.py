@@ -18,7 +18,7 @@ def read_regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime")
     """The regime (and nominal regime) the student affirms. Hedged or negated ones commit to
     nothing, and a section naming more regimes than the context file allows commits to none."""
     if _slashed_pair(concepts, text, kind) or _slashed_list(concepts, text, kind):   # "compute-bound /
-        #   memory-bound", "bandwidth-bound / memory-bound / decode / latency bound": no verdict
+        #   memory-bound", or a list of terms between slashes: no verdict
         a.regime = a.nominal_regime = None
         a.statuses.append((0, "listed", text.strip()))
         return
@@ -129,9 +129,8 @@ def _slashed_pair(concepts: Concepts, text: str, kind: str) -> bool:
 
 
 def _slashed_list(concepts: Concepts, text: str, kind: str) -> bool:
-    """Three or more terms between slashes, two of them regimes ('bandwidth-bound / memory-bound
-    / decode / latency bound', sealed40 a.s427, instructor: 'four regimes listed, none committed
-    to'): a keyword list, even of synonyms."""
+    """Three or more terms between slashes, two of them regimes (sealed40 a.s427, four terms,
+    instructor: 'four regimes listed, none committed to'): a keyword list, even of synonyms."""
     sides = _SLASHED.split(text)
     return len(sides) > 2 and sum(1 for s in sides if concepts.find(kind, s)) > 1
 
