@@ -131,3 +131,23 @@ def test_several_terms_between_slashes_commit_to_no_regime(grader, tmp_path):
     assert a.regime is None
     b = read_body(grader, tmp_path, "a_chatbot", "## Regime\nbandwidth-bound / memory-bound\n")
     assert b.regime == "bandwidth_bound"
+
+
+def test_an_arrow_reads_as_its_word(grader):
+    """sealed41 e.s440 (instructor 100): under Reject, 'batch ↑ now: idle gpu, doesnt fill gaps'
+    names raising the batch; 'up' alone does not pick which batching an answer means (sealed29
+    a.s314: 'batching later if traffic goes up')."""
+    assert grader.concepts.words("batch ↑ now") == ["batch", "up", "now"]
+    assert "raise_batch" in lever_statuses(grader, "batch ↑ now: idle gpu, doesnt fill gaps")
+    later = lever_statuses(grader, "Maybe batching later if traffic goes up.")
+    assert "continuous_batching" in later and "raise_batch" in later
+
+
+def test_and_a_name_before_a_colon_goes_on_refusing(grader):
+    """sealed37 c.s391 (instructor 100): 'And weight quantization: ...' after 'What I'd turn
+    down: batching the prefills.' and a sentence of argument refuses quantization too."""
+    said = ("What I'd turn down: batching the prefills. One 25k-token prefill is already compute-bound. "
+            "And weight quantization: at 25,000 tokens per pass the weight read is amortized.")
+    assert lever_statuses(grader, said)["quantize_int8"] == "negated"
+    assert lever_statuses(grader, "Batching is right. And weight quantization: it halves the bytes.")[
+        "quantize_int8"] == "affirmed"

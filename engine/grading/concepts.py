@@ -250,8 +250,9 @@ def _part(ws: list[str], phrase: list[str], stops: frozenset[str]) -> list[str]:
 
 
 def words(text: str) -> list[str]:
-    """Lower-case words with contractions expanded and a plural -s dropped ('kernels' -> 'kernel')."""
-    t = text.lower().replace("’", "'").replace("‘", "'")
+    """Lower-case words with contractions expanded, a plural -s dropped ('kernels' -> 'kernel') and
+    arrows read as words ('batch ↑' -> 'batch up')."""
+    t = text.lower().replace("’", "'").replace("‘", "'").replace("↑", " up ").replace("↓", " down ")
     for a, b in _CONTRACTIONS:
         t = t.replace(a, b)
     out: list[str] = []

@@ -51,18 +51,34 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
     are 'listed' (neither recommended nor rejected)."""
     out: list[Judged] = []
     last: list[Judged] = []
+    named: list[Judged] = []   # the last sentence that named something
     for sentence in _SENTENCE.split(_SCARE.sub(r"\1", text)):
         found = _sentence(concepts, t, kinds, sentence, len(out))
         if not found and last and any(_refuses_it(concepts.words(c), t)   # "...; I'd skip it"
                                       for c in _CLAUSE.split(sentence) if c.strip()):
             out[-len(last):] = last = [_as(j, "negated") for j in last]
             continue
+        if named and all(j.status == "negated" for j in named):   # "What I'd turn down: batching
+            found = _continued(concepts, t, sentence, found)        # ... And weight quantization: ..."
         levers = {j.match.concepts for j in found if j.match.kind == "lever"}   # 'quantization' is one
         if len(levers) > t.max_levers:
             found = [Judged(j.match, "listed", j.sentence, j.clause, j.clause_text, j.status) for j in found]
         out += found
         last = found
+        named = found or named
     return out
+
+
+def _continued(concepts: Concepts, t: Triggers, sentence: str, found: list[Judged]) -> list[Judged]:
+    """A sentence after a refusal that opens with a continuing word and a bare name before a colon
+    ("And weight quantization: at 25,000 tokens per pass ...", sealed37 c.s391) refuses that name too."""
+    m = _TOPIC.match(sentence)
+    ws = concepts.words(m[1]) if m else []
+    if not ws or ws[0] not in t.continuing:
+        return found
+    head = " ".join(ws[1:])
+    return [_as(j, "negated") if j.status == "affirmed" and j.clause == found[0].clause
+            and _bare_name(concepts, j, head, t.heading) else j for j in found]
 
 
 def _points_back(subject: list[str], t: Triggers) -> bool:

@@ -32,6 +32,7 @@ class Triggers:
     elliptical_words: int = 3                    # words after the trigger of a turning elliptical clause
     after_no: frozenset[str] = frozenset()       # "no for throughput": a bare no, not "no 5 TB"
     now: tuple[Phrase, ...] = ()                 # "... and we should do it now": no condition carried
+    continuing: frozenset[str] = frozenset()     # "And weight quantization: ...": goes on refusing
     elliptical: frozenset[str] = frozenset()    # words that may follow a trigger in an elliptical clause
     asides: tuple[Phrase, ...] = ()              # openers of items that comment on the fixes
     labels: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
@@ -104,6 +105,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.elliptical_words = int(raw.get("elliptical_words", t.elliptical_words))
     t.after_no = frozenset(w for p in phrases(raw.get("after_no")) for w in p)
     t.now = phrases(raw.get("now"))
+    t.continuing = frozenset(w for p in phrases(raw.get("continuing")) for w in p)
     t.elliptical = frozenset(w for p in phrases(raw.get("elliptical")) for w in p)
     t.asides = phrases(raw.get("asides"))
     t.labels = {s: phrases(v) for s, v in (raw.get("labels") or {}).items()}
