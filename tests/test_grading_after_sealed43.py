@@ -151,3 +151,26 @@ def test_and_a_name_before_a_colon_goes_on_refusing(grader):
     assert lever_statuses(grader, said)["quantize_int8"] == "negated"
     assert lever_statuses(grader, "Batching is right. And weight quantization: it halves the bytes.")[
         "quantize_int8"] == "affirmed"
+
+
+def test_the_fixes_heading_inline_in_prose_recommends(grader, tmp_path):
+    """sealed45 e.s474 (instructor 93): 'Fixes: (1) CUDA graphs for the decode step to kill launch
+    overhead; (2) torch.compile ...' in an answer without template headings."""
+    a = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "Neither bound - it's overhead: the GPU sits idle between ~450 tiny kernels.\n\n"
+                  "Fixes: (1) CUDA graphs for the decode step to kill launch overhead; (2) torch.compile to "
+                  "merge the small kernels so there are fewer gaps.\n")
+    assert [m.concepts for m in a.fixes] == [("cuda_graphs",), ("torch_compile",)]
+
+
+def test_a_verdict_in_one_word_beside_the_nominal_regime(grader, tmp_path):
+    """sealed45 e.s478 (instructor: 'regime hedged', 14 of 20): 'Bandwidth-bound in principle,
+    but the 14% / 3% profile suggests overhead' names overhead as the verdict; 'Maybe
+    compute-bound? ..., though decode is usually bandwidth-bound' (sealed21 d.s238) commits to none."""
+    a = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "## Regime\nBandwidth-bound in principle, but the 14% / 3% profile suggests overhead.\n")
+    assert (a.nominal_regime, a.regime) == ("bandwidth_bound", "overhead_bound")
+    b = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "## Regime\nMaybe compute-bound? 71% FLOPs seems high, though decode is usually "
+                  "bandwidth-bound, so it might be a mix.\n")
+    assert b.regime is None

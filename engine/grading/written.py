@@ -126,6 +126,12 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
         if a.regime is None and not concepts.find("regime", text):   # "Prefill-bound (compute).": the
             # word it shortens to; not in an item after the verdict ("Why: ... 14% BW, 3% FLOPs")
             read_regimes(a, concepts, text, "regime_word")
+        elif a.regime is None and a.regimes_named == {a.nominal_regime}:
+            # only the nominal regime named, the verdict in the word it shortens to: "Bandwidth-bound
+            # in principle, but the 14% / 3% profile suggests overhead" (sealed45 e.s478)
+            rest = [c for c in clauses(text) if not concepts.find("regime", c)]
+            if rest:
+                read_regimes(a, concepts, ", ".join(rest), "regime_word")
     elif section == "ask":
         for clause in parts:
             for m in concepts.find("fact", clause):
@@ -220,6 +226,9 @@ def _recommended(concepts: Concepts, paragraph: str, j: Judged) -> bool:
     batching the weight read is shared ...'); otherwise it describes it."""
     t = concepts.context
     sentence = j.sentence
+    head, colon, _ = sentence.partition(":")
+    if colon and concepts.heading(head) == "fixes":   # "Fixes: (1) CUDA graphs ...; (2) ..." (sealed45
+        return True                                    # e.s474): the template's heading, inline
     if t is None or recommends(concepts, sentence, t) or _names_only(concepts, sentence):
         return True
     said = sentences(paragraph)
