@@ -87,12 +87,6 @@ def _points_back(subject: list[str], t: Triggers) -> bool:
     return set(subject) <= t.anaphora | t.determiners | t.terminators | t.elliptical | _SUBJECT_WORDS
 
 
-def _for_now(ws: list[str], t: Triggers) -> bool:
-    """The clause says its lever is for now ("... and we should do it now"): no condition or
-    deferral carried from the clause before reaches it."""
-    return any(tuple(ws[i:i + len(p)]) == p for p in t.now for i in range(len(ws) - len(p) + 1))
-
-
 def _as(j: Judged, status: str) -> Judged:
     return Judged(j.match, status, j.sentence, j.clause, j.clause_text)
 
@@ -154,7 +148,8 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                 status = "affirmed"
             if status == "affirmed":   # a label covers its line up to a subordinate clause
                 labelled = label_status if not set(ws[:m.start]) & t.subordinate else None
-                status = (None if _for_now(ws, t) else carried) or labelled or status
+                status = (None if cued(ws, t.now) else carried) or labelled or status   # "... and we
+                #   should do it now": no condition or deferral carried from the clause before reaches it
             if carried is not None and status == carried and condition:   # what the deferred step
                 found = [_as(j, "prerequisite") if j in condition else j for j in found]   # waits for
                 condition = []

@@ -189,8 +189,7 @@ def _conditioned(concepts: Concepts, before: tuple[str, ...]) -> bool:
     """A condition opened before the limiter ("int4 helps when a model is waiting on memory",
     sealed39 d.s412): where a lever pays, not what limits this step."""
     t = concepts.context
-    conditions = t.forward.get("hypothetical", ()) if t else ()
-    return any(before[i:i + len(c)] == c for c in conditions for i in range(len(before) - len(c) + 1))
+    return t is not None and cued(list(before), t.forward.get("hypothetical", ()))
 
 
 def _the_limit(concepts: Concepts, sentence: str) -> str | None:
