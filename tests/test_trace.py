@@ -150,6 +150,7 @@ def test_event_boundaries_anywhere_in_a_block(tmp_path, monkeypatch):
 
 @pytest.mark.slow
 def test_memory_is_flat_in_trace_size(tmp_path, monkeypatch):
+    import gc
     import tracemalloc
 
     from regime.engine.trace import spill
@@ -157,16 +158,23 @@ def test_memory_is_flat_in_trace_size(tmp_path, monkeypatch):
     monkeypatch.setattr(spill, "MERGE_BUDGET", 1 << 15)
     monkeypatch.setattr(reader_mod, "BLOCK", 1 << 14)
     c, s = load_classifier(), settings()
+    warm = tmp_path / "warm.json.gz"   # one-time allocations (imports, caches) are not per event
+    warm.write_bytes(gzip.compress(_synthetic(100), 1))
+    measure(warm, c, s)
     peaks = []
     for n in (800, 8000):
         path = tmp_path / f"t{n}.json.gz"
         path.write_bytes(gzip.compress(_synthetic(n), 1))
+        gc.collect()   # garbage another test left behind is not this reader's memory
         tracemalloc.start()
         m = measure(path, c, s)
         peaks.append(tracemalloc.get_traced_memory()[1])
         tracemalloc.stop()
         assert m.kernels == n
-    assert peaks[1] < 1.5 * peaks[0]  # ten times the events, not ten times the memory
+    # ten times the events, not ten times the memory: memory that grew with the events would
+    # peak near 10x. The fixed part varies with what the process did before (Python 3.13, full
+    # suite: 374 KB and 585 KB, 1.56x; alone: 475 KB and 591 KB, 1.24x), so 2x, not 1.5x.
+    assert peaks[1] < 2 * peaks[0], peaks
 
 
 def test_spill_merges_sorted_runs(tmp_path):
