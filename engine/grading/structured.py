@@ -16,7 +16,7 @@ from regime.core.errors import RegimeError, did_you_mean
 from regime.core.yamlsrc import LineDict, line_of, load_yaml, validated
 from regime.engine.grading.answer import Answer, Mention, Said
 from regime.engine.grading.concepts import Concepts
-from regime.engine.grading.context import hedged, postpones
+from regime.engine.grading.context import cued, hedged, postpones
 from regime.engine.grading.figures import quantity, unreadable_numbers
 
 
@@ -123,22 +123,44 @@ def read_structured(path: Path, text: str, concepts: Concepts) -> Answer:
         if mention:
             a.rejects.append(replace(mention, reason=r.reason))
         a.said(concepts, r.reason, _line(raw, "reject", body) or 0, r.lever or r.claim or "")
-    for name, verdict in m.verdicts.items():
-        where = dict(file=file, line=line_of(raw.get("verdicts"), name), field=f"verdicts.{name}")
-        if verdict not in VERDICTS:
-            raise RegimeError(f"verdict '{verdict}' must be one of {', '.join(VERDICTS)}", **where)
-        found = concepts.resolve("lever", name) or concepts.resolve("claim", name)
-        if len(found) != 1:
-            why = _unknown_text("lever or claim", name, concepts, found)
-            a.unread.append(("fixes", f"line {where['line']}: I could not read this verdict: {why}"))
-            continue
-        a.verdicts[found[0]] = verdict
+    for name, said in m.verdicts.items():
+        _verdict(a, concepts, name, said, line_of(raw.get("verdicts"), name) or 0)
     for i, body in enumerate(m.ask):
         q = _item(AskModel, {"fact": body} if isinstance(body, str) else body, raw, "ask", i, file)
         asked = _flagged(a, "asks", _one, concepts, "fact", q.fact, raw, f"ask[{i}].fact", file)
         if asked:
             a.asks.append(asked)
     return a
+
+
+def _verdict(a: Answer, concepts: Concepts, name: str, said: str, line: int) -> None:
+    """One entry of `verdicts:`, in the student's words ("adopt", "defer", "not yet"): read by
+    context.yaml's `verdict_words`; a word none of them holds, or a name no concept has, costs
+    that verdict only."""
+    verdict = _verdict_word(concepts, said)
+    if verdict is None:
+        a.unread.append(("fixes", f"line {line}: I could not read this verdict: '{said}' "
+                                  f"(write one of {', '.join(VERDICTS)})"))
+        return
+    kind = "lever" if concepts.resolve("lever", name) else "claim"
+    found = concepts.resolve(kind, name)
+    if len(found) != 1:
+        why = _unknown_text("lever or claim", name, concepts, found)
+        a.unread.append(("fixes", f"line {line}: I could not read this verdict: {why}"))
+        return
+    if verdict in VERDICTS:
+        a.verdicts[found[0]] = verdict
+    else:   # a later step or a hedge, as the same words make a fix's bound one
+        mention = Mention(found, name, line, kind, reason=said, later=verdict == "deferred")
+        (a.deferred if mention.later else a.hedged).append(mention)
+
+
+def _verdict_word(concepts: Concepts, said: str) -> str | None:
+    if said.strip().lower() in VERDICTS:
+        return said.strip().lower()
+    t = concepts.context
+    words = concepts.words(said)
+    return next((v for v, cues in (t.verdict_words if t is not None else ()) if cued(words, cues)), None)
 
 
 def _named(concepts: Concepts, body: Any) -> Any:

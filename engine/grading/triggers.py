@@ -3,6 +3,7 @@ word tuples by the answer reader's own normalizing (context.py judges with them)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +34,7 @@ class Triggers:
     after_no: frozenset[str] = frozenset()       # "no for throughput": a bare no, not "no 5 TB"
     now: tuple[Phrase, ...] = ()                 # "... and we should do it now": no condition carried
     continuing: frozenset[str] = frozenset()     # "And weight quantization: ...": goes on refusing
+    verdict_words: tuple[tuple[str, tuple[Phrase, ...]], ...] = ()   # a YAML verdict in words, in order
     elliptical: frozenset[str] = frozenset()    # words that may follow a trigger in an elliptical clause
     asides: tuple[Phrase, ...] = ()              # openers of items that comment on the fixes
     labels: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
@@ -87,6 +89,11 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
         raise RegimeError("a context file is a mapping with 'statuses'", file=str(path))
 
     def phrases(items: list | None) -> tuple[Phrase, ...]:
+        if items is not None and not isinstance(items, list):
+            raise RegimeError(f"a phrase list is a list, got {type(items).__name__}", file=str(path))
+        if any(isinstance(x, bool) for x in items or []):   # YAML reads a bare no / yes as false / true
+            raise RegimeError("a phrase list holds a bare yes/no/on/off, which YAML reads as true/false: "
+                              "quote it", file=str(path))
         return tuple(p for p in (tuple(concepts.words(str(x))) for x in (items or [])) if p)
 
     t = Triggers(window=int(raw.get("window", 8)))
@@ -106,6 +113,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.after_no = frozenset(w for p in phrases(raw.get("after_no")) for w in p)
     t.now = phrases(raw.get("now"))
     t.continuing = frozenset(w for p in phrases(raw.get("continuing")) for w in p)
+    t.verdict_words = _verdict_words(raw.get("verdict_words"), phrases, path)
     t.elliptical = frozenset(w for p in phrases(raw.get("elliptical")) for w in p)
     t.asides = phrases(raw.get("asides"))
     t.labels = {s: phrases(v) for s, v in (raw.get("labels") or {}).items()}
@@ -131,3 +139,17 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     band = raw.get("review_band") or [0, 0]
     t.review_band = (float(band[0]), float(band[1]))
     return t
+
+
+VERDICT_WORDS = ("fix", "reject", "deferred", "hedged")
+
+
+def _verdict_words(raw: object, phrases: Callable[[list | None], tuple[Phrase, ...]],
+                   path: Path) -> tuple[tuple[str, tuple[Phrase, ...]], ...]:
+    if not isinstance(raw, dict):
+        return ()
+    for k in raw:
+        if k not in VERDICT_WORDS:
+            raise RegimeError(f"unknown verdict '{k}' (verdicts: {', '.join(VERDICT_WORDS)})",
+                              file=str(path), field=f"verdict_words.{k}")
+    return tuple((str(k), phrases(v)) for k, v in raw.items())

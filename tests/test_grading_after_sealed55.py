@@ -1,0 +1,51 @@
+"""Readings and scoring rules from the blind sets sealed56-59 after their one measurement
+(issue 27): YAML verdicts in the student's own words."""
+
+from __future__ import annotations
+
+from conftest import answer_file, read_body
+
+_B = ("regime: compute_bound\nfixes:\n  - torch_compile\n"
+      "  - {lever: hand_fused_kernels, bound: only if a gap remains}\nverdicts: VERDICTS\n")
+
+
+def _verdicts(grader, tmp_path, said: str):
+    return read_body(grader, tmp_path, "b_training_run", _B.replace("VERDICTS", said), "v.yaml")
+
+
+def test_a_verdict_in_words_reads_as_fix_reject_or_later(grader, tmp_path):
+    """sealed59 b.s612 (instructor 93) wrote `{hand_fused_kernels: adopt, fuse_attention: reject}`
+    and e.s620 (95) `{raise_batch: defer}`: both were refused whole."""
+    a = _verdicts(grader, tmp_path, "{hand_fused_kernels: adopt, fuse_attention: reject}")
+    assert a.verdicts == {"hand_fused_kernels": "fix", "fuse_attention": "reject"}
+    assert not a.unread
+    later = _verdicts(grader, tmp_path, "{hand_fused_kernels: not yet}")
+    said = later.deferred[-1]
+    assert said.concepts == ("hand_fused_kernels",) and said.later and said.reason == "not yet"
+    maybe = _verdicts(grader, tmp_path, "{fuse_attention: maybe}")
+    assert [m.concepts for m in maybe.hedged] == [("fuse_attention",)]
+    no = _verdicts(grader, tmp_path, "{fuse_attention: \"no, already flash\"}")
+    assert no.verdicts == {"fuse_attention": "reject"}
+
+
+def test_an_unreadable_verdict_costs_that_verdict_only(grader, tmp_path):
+    """docs/grading.md: one bad item costs only that item; the rest of the answer is graded."""
+    path = answer_file(tmp_path, "b_training_run",
+                       _B.replace("VERDICTS", "{fuse_attention: banana, hand_fused_kernels: fix}"), "u.yaml")
+    r = grader.grade(path)
+    assert r.graded and r.score > 0
+    said = " ".join(line for p in r.parts for line in p.feedback)
+    assert "could not read this verdict: 'banana'" in said
+
+
+def test_a_deferred_verdict_on_a_lever_refused_for_now_is_its_rejection(grader, tmp_path):
+    """sealed59 e.s620: `{raise_batch: defer}` for the overhead-bound case, whose key refuses
+    batching only until the gaps are gone, is that rejection."""
+    body = ("regime: overhead_bound\nfixes: [cuda_graphs, torch_compile]\n"
+            "verdicts: {raise_batch: defer}\n")
+    r = grader.grade(answer_file(tmp_path, "e_doesnt_add_up", body, "e.yaml"))
+    assert r.graded
+    assert not r.penalties
+    rejections = next(p for p in r.parts if p.part == "rejections")
+    assert rejections.points > 0
+
