@@ -49,3 +49,22 @@ def test_a_deferred_verdict_on_a_lever_refused_for_now_is_its_rejection(grader, 
     rejections = next(p for p in r.parts if p.part == "rejections")
     assert rejections.points > 0
 
+
+def _memo(grader, tmp_path, body: str):
+    return grader.grade(answer_file(tmp_path, "d_high_throughput_api", body, "memo.md"))
+
+
+_MEMO = ("Our API decodes at batch 256, and the profiler shows 71% of peak FLOP rate against only 30% of "
+         "peak bandwidth. The back-of-envelope agrees: at batch 256 in fp16 each weight byte fetched does "
+         "roughly 256 FLOPs, and the ridge point is 247 FLOP/byte, so we are past the crossover and "
+         "compute-bound.\n\n"
+         "Int4's ~4x shows up on bandwidth-bound decode, batch 1 to about 32.\n")
+
+
+def test_a_concluding_clause_is_the_verdict_whatever_frame_opened_it(grader, tmp_path):
+    """sealed57 d.s592 (instructor 100): 'The back-of-envelope agrees: ..., so we are past the
+    crossover and compute-bound' is the verdict, not the nominal regime; the later sentence on
+    where int4 pays ('bandwidth-bound decode') is not."""
+    a = read_body(grader, tmp_path, "d_high_throughput_api", _MEMO)
+    assert a.regime == "compute_bound"
+

@@ -72,13 +72,15 @@ def _nominal(concepts: Concepts, j: Judged, judged: list[Judged], turns: frozens
     """A nominal cue in the regime's own part of its clause, or before the sentence's first
     regime with no turning word between ("On paper a batch-1 loop, so bandwidth-bound — but
     right now ...", sealed32 e.s341: the 'so' stays in the frame 'on paper' opened; not "X
-    even though it is nominally Y", where the cue comes after X)."""
+    even though it is nominally Y", where the cue comes after X). A clause that concludes ("so we
+    are past the crossover and compute-bound", sealed57 d.s592) states the verdict whatever frame
+    opened its sentence ("The back-of-envelope agrees: ...")."""
     t = concepts.context
     if concepts.is_nominal(j.clause_text, j.match.phrase, t.terminators if t else frozenset()):
         return True
     lead_in = _lead_in(j, judged)
-    if lead_in == j.clause_text:
-        return False
+    if lead_in == j.clause_text or (t is not None and cued(concepts.words(j.clause_text), t.conclude)):
+        return False   # "The back-of-envelope agrees: ..., so we are ... compute-bound" concludes
     before = lead_in[:len(lead_in) - len(j.clause_text)]
     lead = concepts.words(before) + concepts.words(j.clause_text)[:j.match.start]
     cut = max((i for i, w in enumerate(lead) if w in turns), default=-1)
