@@ -68,3 +68,13 @@ def test_a_concluding_clause_is_the_verdict_whatever_frame_opened_it(grader, tmp
     a = read_body(grader, tmp_path, "d_high_throughput_api", _MEMO)
     assert a.regime == "compute_bound"
 
+
+def test_a_rate_in_words_is_the_rate(grader, tmp_path):
+    """sealed57 d.s592 and fourteen earlier director memos: 'each weight byte fetched does roughly
+    256 FLOPs' states the 256 FLOP/byte intensity; the same count with no per-byte words does not."""
+    evidence = next(p for p in _memo(grader, tmp_path, _MEMO).parts if p.part == "evidence")
+    assert evidence.points == evidence.max_points
+    bare = _MEMO.replace("each weight byte fetched does roughly 256 FLOPs", "the GEMMs do 256 FLOPs")
+    evidence = next(p for p in _memo(grader, tmp_path, bare).parts if p.part == "evidence")
+    assert evidence.points < evidence.max_points
+

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from regime.core import numbers, units
@@ -173,6 +173,15 @@ def _readable_unit(text: str) -> str:
         except ValueError:
             parts.pop()
     return ""
+
+
+def per_unit(q: Quantity, unit: str) -> Quantity | None:
+    """`q` read in a rate `unit` whose numerator its own unit is ('256 FLOPs' for FLOP/byte):
+    what a sentence means by "each byte does 256 FLOPs"; None where that is not the case."""
+    top, slash, bottom = unit.partition("/")
+    if not slash or q.unit in ("", "1", "%") or "/" in q.unit or _scale(q.unit, top) is None:
+        return None
+    return replace(q, unit=f"{q.unit}/{bottom}")
 
 
 def matches(q: Quantity, value: float, unit: str, relative: float) -> bool:

@@ -10,7 +10,7 @@ from itertools import combinations
 from regime.engine.grading import reasons
 from regime.engine.grading.answer import Answer
 from regime.engine.grading.concepts import Concepts
-from regime.engine.grading.figures import as_taught, matches
+from regime.engine.grading.figures import as_taught, matches, per_unit
 from regime.engine.grading.key import Figure, Item, Key
 from regime.engine.grading.penalties import Applied, charge
 from regime.engine.grading.penalties import words as _name
@@ -202,10 +202,12 @@ def _stated(a: Answer, f: Figure, tol: float, concepts: Concepts | None,
     if named is not None:
         return True if matches(named[0], f.value, f.unit, tol) else f"{named[0].written} (line {named[1]})"
     for said in a.numbers:
-        if not matches(said.q, f.value, f.unit, tol):
-            continue
-        if said.q.unit not in ("", "1", "%") or concepts is None or concepts.near(f.name, said.context):
-            return True
+        if matches(said.q, f.value, f.unit, tol):
+            if said.q.unit not in ("", "1", "%") or concepts is None or concepts.near(f.name, said.context):
+                return True
+        elif (q := per_unit(said.q, f.unit)) is not None and matches(q, f.value, f.unit, tol) \
+                and concepts is not None and concepts.near(f.name, said.context):
+            return True   # "each weight byte does roughly 256 FLOPs": a rate in words (sealed57 d.s592)
     return _wrong_value(a, f, concepts, key, tol)
 
 
