@@ -78,3 +78,17 @@ def test_a_rate_in_words_is_the_rate(grader, tmp_path):
     evidence = next(p for p in _memo(grader, tmp_path, bare).parts if p.part == "evidence")
     assert evidence.points < evidence.max_points
 
+
+def test_a_paragraph_on_a_refused_lever_argues_its_refusal(grader, tmp_path):
+    """sealed57 d.s592: 'On the vendor's int4 pitch: not for this endpoint.' refuses int4; its
+    reason is the paragraph that discusses int4 later ('Int4 reduces bytes. Bytes are not what we
+    are short of - bandwidth is 70% idle ...'), not the refusal's own words."""
+    head = "To the director, on the vendor's int4 pitch: not for this endpoint.\n\n"
+    why = ("Int4 reduces bytes. Bytes are not what we are short of - bandwidth is 70% idle - so the win is "
+           "bounded by the small fraction of time that is memory-stalled.\n")
+    memo = _MEMO.split("\n\n")[0] + "\n"
+    argued = _memo(grader, tmp_path, head + memo + "\n" + why)
+    bare = _memo(grader, tmp_path, head + memo)
+    said = [line for p in bare.parts for line in p.feedback]
+    assert any(line.startswith("Right rejection, not its reason: quantize int4") for line in said)
+    assert not any("quantize int4" in line for p in argued.parts for line in p.feedback)

@@ -100,6 +100,11 @@ def states(a: Answer, key: Key, concepts: Concepts, tolerance: float, carry: boo
                 if got == NONE and carry and _carried(a, m, c, key, concepts, tolerance):
                     got = RIGHT    # argued elsewhere in the answer: its evidence carries the reason
                 out[c] = min(got, out.get(c, NONE), key=order.index)
+    for m in a.discussed:   # a paragraph on a lever the answer refuses elsewhere argues its verdict
+        for c in m.concepts:   # ("Int4 reduces bytes. Bytes are not what we are short of ...")
+            if out.get(c, RIGHT) != RIGHT and judge(m.reason, m.written, c, key, concepts, concepts.reasons,
+                                                    tolerance) == RIGHT:
+                out[c] = RIGHT
     return out
 
 

@@ -200,6 +200,7 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
             continue
         elif j.status == "affirmed" and section == PROSE and not _recommended(concepts, text, j):
             a.statuses.append((line, "mentioned", j.sentence.strip()))
+            a.discussed.append(mention)
             continue
         elif j.status == "affirmed":
             a.fixes.append(mention)
