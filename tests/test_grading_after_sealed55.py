@@ -92,3 +92,30 @@ def test_a_paragraph_on_a_refused_lever_argues_its_refusal(grader, tmp_path):
     said = [line for p in bare.parts for line in p.feedback]
     assert any(line.startswith("Right rejection, not its reason: quantize int4") for line in said)
     assert not any("quantize int4" in line for p in argued.parts for line in p.feedback)
+
+
+_TABLE = ("## Regime\nCompute-bound.\n\n## Proposals\n| option | verdict | reason |\n|---|---|---|\n"
+          "| int4 (vendor) | not for throughput | bandwidth is 70% idle; dequant adds compute on the "
+          "saturated axis |\n"
+          "| fp8 GEMMs | yes | raises the compute ceiling |\n"
+          "| batch > 256 | no | past the ridge, only adds latency |\n")
+
+
+def test_a_verdict_column_judges_its_own_row(grader, tmp_path):
+    """sealed57 d.s600 (instructor 100): under '| option | verdict | reason |' the row '| int4
+    (vendor) | not for throughput | ... |' refuses int4, as 'Int4: not for throughput.' does, and
+    '| batch > 256 | no | ... |' refuses more batch."""
+    a = read_body(grader, tmp_path, "d_high_throughput_api", _TABLE)
+    assert {c for m in a.rejects for c in m.concepts} == {"quantize_int4", "raise_batch"}
+    assert [m.concepts for m in a.fixes] == [("fp8_gemm",)]
+
+
+def test_a_table_without_a_verdict_column_reads_cell_by_cell(grader, tmp_path):
+    """sealed24 c.s269 (instructor 100): under '| order | fix | reason |' the row '| 1 |
+    FlashAttention | no materialized scores |' recommends FlashAttention; its reason's 'no' is
+    the reason's, not a verdict."""
+    body = ("## Fixes\n| order | fix | reason |\n|---|---|---|\n"
+            "| 1 | FlashAttention | no materialized scores |\n| 2 | chunked prefill | other users' ITL |\n")
+    a = read_body(grader, tmp_path, "c_document_summarizer", body)
+    assert [m.concepts for m in a.fixes] == [("flash_attention",), ("chunked_prefill",)]
+    assert not a.rejects

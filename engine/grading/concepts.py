@@ -251,8 +251,9 @@ def _part(ws: list[str], phrase: list[str], stops: frozenset[str]) -> list[str]:
 
 def words(text: str) -> list[str]:
     """Lower-case words with contractions expanded, a plural -s dropped ('kernels' -> 'kernel') and
-    arrows read as words ('batch ↑' -> 'batch up')."""
+    arrows and comparisons read as words ('batch ↑' -> 'batch up', 'batch > 256' -> 'batch beyond 256')."""
     t = text.lower().replace("’", "'").replace("‘", "'").replace("↑", " up ").replace("↓", " down ")
+    t = t.replace(" > ", " beyond ").replace(" < ", " below ")
     for a, b in _CONTRACTIONS:
         t = t.replace(a, b)
     out: list[str] = []

@@ -157,4 +157,41 @@ def labelled(text: str, start: int, concepts: Concepts, a: Answer) -> dict[str, 
     return sections if len(sections) > 1 else {}
 
 
+def verdict_rows(text: str, concepts: Concepts) -> str:
+    """A table whose header names a verdict column ('| lever | verdict | why |', context.yaml
+    `verdict_columns`) gives each row's verdict to the row's own lever: '| int4 (vendor) | not
+    for throughput | ... |' reads as 'int4 (vendor): not for throughput | ...', as 'Int4: not for
+    throughput.' does. Other tables and all line numbers are left as they are."""
+    names = concepts.context.verdict_columns if concepts.context is not None else frozenset()
+    if not names or "|" not in text:
+        return text
+    lines = text.split("\n")
+    column: int | None = None
+    for i, line in enumerate(lines):
+        if not _ROW.match(line):
+            column = None
+        elif _RULE.match(line):
+            head = _cells(lines[i - 1]) if i and _ROW.match(lines[i - 1]) else []
+            column = next((k for k, c in enumerate(head) if tuple(concepts.words(c)) in names), None)
+        elif column is not None:
+            lines[i] = _with_verdict(_cells(line), column)
+    return "\n".join(lines)
+
+
+def _cells(row: str) -> list[str]:
+    return [c.strip() for c in row.strip().strip("|").split("|")]
+
+
+def _with_verdict(cells: list[str], column: int) -> str:
+    if column >= len(cells):
+        return "| " + " | ".join(cells) + " |"
+    verdict = cells[column]
+    rest = [c for k, c in enumerate(cells) if k != column]
+    at = next((k for k, c in enumerate(rest) if any(ch.isalpha() for ch in c)), None)   # not '1', '–'
+    if at is None or not verdict:
+        return "| " + " | ".join(cells) + " |"
+    rest[at] = f"{rest[at]}: {verdict}"
+    return "| " + " | ".join(rest) + " |"
+
+
 PROSE = "prose"   # the pseudo-section of an answer with no template heading

@@ -35,6 +35,7 @@ class Triggers:
     now: tuple[Phrase, ...] = ()                 # "... and we should do it now": no condition carried
     continuing: frozenset[str] = frozenset()     # "And weight quantization: ...": goes on refusing
     verdict_words: tuple[tuple[str, tuple[Phrase, ...]], ...] = ()   # a YAML verdict in words, in order
+    verdict_columns: frozenset[Phrase] = frozenset()   # '| lever | verdict | why |': a row's verdict
     elliptical: frozenset[str] = frozenset()    # words that may follow a trigger in an elliptical clause
     asides: tuple[Phrase, ...] = ()              # openers of items that comment on the fixes
     labels: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
@@ -114,6 +115,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.now = phrases(raw.get("now"))
     t.continuing = frozenset(w for p in phrases(raw.get("continuing")) for w in p)
     t.verdict_words = _verdict_words(raw.get("verdict_words"), phrases, path)
+    t.verdict_columns = frozenset(phrases(raw.get("verdict_columns")))
     t.elliptical = frozenset(w for p in phrases(raw.get("elliptical")) for w in p)
     t.asides = phrases(raw.get("asides"))
     t.labels = {s: phrases(v) for s, v in (raw.get("labels") or {}).items()}

@@ -23,7 +23,7 @@ from regime.engine.grading.context import (
 )
 from regime.engine.grading.figures import unreadable_numbers
 from regime.engine.grading.layout import EMPHASIS as _EMPHASIS
-from regime.engine.grading.layout import PROSE, front_matter, labelled, prose, sections_of
+from regime.engine.grading.layout import PROSE, front_matter, labelled, prose, sections_of, verdict_rows
 from regime.engine.grading.regimes_read import read_limiter, read_regimes
 
 _LIST_WORDS = {"and", "or", "nor", "also"}
@@ -38,6 +38,7 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
                           "(---, case: ..., student: ..., ---)", file=file, line=1, field="case")
     a = Answer(file, "markdown", str(meta["case"]),
                None if meta.get("student") is None else str(meta["student"]))
+    text = verdict_rows(text, concepts)
     sections = sections_of(text, body_start, concepts, a)
     if not any(name != PROSE for name in sections):   # no template heading at all: a labelled
         sections = labelled(text, body_start, concepts, a)   # memo, or an essay
@@ -346,7 +347,10 @@ def _unmatched(a: Answer, concepts: Concepts, section: str, line: int, text: str
     meant = concepts.guess("lever", text)
     if meant is not None:
         mention = Mention((meant,), shown, line, reason=text)
-        head = clauses(text)[0] if clauses(text) else text   # "X so one prompt can't hog it": X stands
+        parts = clauses(text)
+        head = parts[0] if parts else text   # "X so one prompt can't hog it": X stands
+        if len(parts) > 1 and text[text.find(head) + len(head):].lstrip().startswith(":"):
+            head = f"{head}: {parts[1]}"   # its label's verdict: 'batch 512: no' (a table's verdict cell)
         if section == "reject" or concepts.negates(head):
             a.rejects.append(mention)
         else:
