@@ -119,3 +119,37 @@ def test_a_table_without_a_verdict_column_reads_cell_by_cell(grader, tmp_path):
     a = read_body(grader, tmp_path, "c_document_summarizer", body)
     assert [m.concepts for m in a.fixes] == [("flash_attention",), ("chunked_prefill",)]
     assert not a.rejects
+
+
+_BORROWED = ("## Regime\nBandwidth bound.\n\n## Evidence\n- Ceiling is 215 tok/s and we are 6x below it.\n"
+             "- 14% of bandwidth, 3% of FLOPs.\n\n## Fixes\n1. Continuous batching.\n2. Quantize the weights "
+             "to int8.\n\n## Reject\n- fusing the elementwise ops\n")
+
+
+def test_an_answer_on_another_cases_figures_is_charged(grader, tmp_path):
+    """sealed50 a.s528 (instructor 41, graded 67.6): case E's figures (215 tok/s, 6x, 14%, 3%)
+    under case A. The rubric's `borrowed` penalty names them and their case, and the bare fixes
+    take no reason from them."""
+    r = grader.grade(answer_file(tmp_path, "a_chatbot", _BORROWED, "b.md"))
+    took = [p for p in r.penalties if p.id == "figures_from_another_case"]
+    assert len(took) == 1 and took[0].points == grader.rubric.borrowed.points > 0
+    assert "215 tok/s" in took[0].feedback and "e_doesnt_add_up" in took[0].feedback
+    own = _BORROWED.replace("215 tok/s and we are 6x below it", "204 tok/s and we get 160, 78% of it")
+    own = own.replace("14% of bandwidth, 3% of FLOPs", "78% of bandwidth, 4% of FLOPs")
+    mine = grader.grade(answer_file(tmp_path, "a_chatbot", own, "own.md"))
+    assert not [p for p in mine.penalties if p.id == "figures_from_another_case"]
+    assert mine.score > r.score + grader.rubric.borrowed.points
+
+
+def test_the_exercise_cases_come_from_the_variants_files(tmp_path):
+    """The exercise is what rules/grading/variants.yaml lists; a site file that cannot be read
+    adds none and stops nothing."""
+    from regime.engine.grading.borrowed import exercise_cases
+    from regime.engine.grading.grader import GRADING_DIR
+    cases = exercise_cases([GRADING_DIR / "variants.yaml"])
+    assert "a_chatbot" in cases and "e_doesnt_add_up" in cases
+    bad = tmp_path / "variants.yaml"
+    bad.write_text("cases: [unclosed\n", encoding="utf-8")
+    site = tmp_path / "site.yaml"
+    site.write_text("cases:\n  my_case: {}\n", encoding="utf-8")
+    assert exercise_cases([GRADING_DIR / "variants.yaml", bad, site]) == [*cases, "my_case"]

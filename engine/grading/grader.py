@@ -16,6 +16,7 @@ from regime.engine import api
 from regime.engine.grading import reasons, review
 from regime.engine.grading import variants as variant_files
 from regime.engine.grading.answer import Answer
+from regime.engine.grading.borrowed import borrowed, exercise_cases
 from regime.engine.grading.concepts import Concepts, load_concepts
 from regime.engine.grading.figures import matches
 from regime.engine.grading.key import Key, build_key
@@ -86,9 +87,12 @@ class Grader:
             self.concepts, [r.because.text for r in self.k.rules], self.rubric.reasons.ignore,
             self.rubric.reasons.min_weight, self.rubric.reasons.min_words)
         self.cases_dir = cases_dir or CASES_DIR
+        exercise_files = [GRADING_DIR / "variants.yaml", *layer_files(layers, "grading", "variants")]
+        self.exercise = exercise_cases(exercise_files)   # whose figures another case's answer may borrow
         self.knowledge_hash = _digest([__version__.encode(), *_read_all(
             [*pack_files([RULES_DIR, *layers]), *_catalogue_files()])])
-        self.fingerprint = _digest([self.knowledge_hash.encode(), *_read_all([*files, *concept_files])])
+        self.fingerprint = _digest([self.knowledge_hash.encode(),
+                                    *_read_all([*files, *concept_files, *exercise_files])])
         self._keys: dict[str, Key] = {}
         self._cases: dict[str, Path] | None = None
         units.registry()  # load pint once here, so forked workers share it
@@ -137,6 +141,21 @@ class Grader:
         return (stored or self.key_for_case(case_path, variant_files.case_text(variants, case_path))), \
             str(case_path)
 
+    def _exercise_keys(self) -> dict[str, Key]:
+        """The keys of the exercise's cases (variants.yaml `cases`) the cases folder holds, for
+        telling another case's figures: none when the rubric does not charge them."""
+        if self.rubric.borrowed.points <= 0:
+            return {}
+        known = self._case_paths()
+        out = {}
+        for case in self.exercise:
+            if case in known:
+                try:
+                    out[case] = self.key_for_case(known[case])
+                except RegimeError:
+                    continue   # graded as it would be: that case's own answers meet the error
+        return out
+
     def _case_paths(self) -> dict[str, Path]:
         if self._cases is None:   # listed once per grader, not once per submission
             self._cases = {p.stem: p for p in self.cases_dir.glob("*.yaml")}
@@ -176,7 +195,8 @@ class Grader:
         result.student, result.case, result.format = answer.student, answer.case, answer.format
         key, result.variant = self.key(answer, variants)
         foreign = _looks_like_another_variant(answer, key)
-        s = score(answer, key, self.rubric, self.concepts, foreign)
+        others = {} if variants is not None else self._exercise_keys()
+        s = score(answer, key, self.rubric, self.concepts, foreign, borrowed(answer, key, others))
         result.graded = True
         result.score, result.max_score = s.score, s.max_score
         result.parts, result.penalties, result.wrong_levers = s.parts, s.penalties, s.wrong_levers

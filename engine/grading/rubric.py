@@ -72,6 +72,15 @@ class ReasonsPart(_Strict):
     ignore: list[str] = []                     # words that are never a reason
 
 
+class Borrowed(_Strict):
+    """Figures from another case of the exercise: a penalty once `min` of them outnumber this
+    case's own (borrowed.py); 0 points checks nothing."""
+
+    min: int = Field(2, ge=1)
+    points: float = Field(0.0, ge=0, le=100)
+    feedback: str = "Figures from another case: {figures} are case {case}'s, not this one's."
+
+
 class OrderPart(_Strict):
     method: Literal["pairwise"] = "pairwise"
 
@@ -93,6 +102,7 @@ class Rubric(_Strict):
     limits: Limits = Limits()
     significant: int = Field(2, ge=1, le=6)     # figures of a decimal in feedback ('~78%')
     penalties: list[Penalty] = []
+    borrowed: Borrowed = Borrowed()
 
     @model_validator(mode="after")
     def _parts(self) -> Rubric:

@@ -15,7 +15,7 @@ from regime.engine.grading.key import Figure, Item, Key
 from regime.engine.grading.penalties import Applied, charge
 from regime.engine.grading.penalties import words as _name
 from regime.engine.grading.reading import Read, read_against
-from regime.engine.grading.rubric import PARTS, Rubric
+from regime.engine.grading.rubric import PARTS, Rubric, fill
 
 
 @dataclass
@@ -46,16 +46,19 @@ class _Partial:
 
 
 def score(answer: Answer, key: Key, rubric: Rubric, concepts: Concepts | None = None,
-          foreign: bool = False) -> Scored:
+          foreign: bool = False, borrowed: tuple[list[str], str] = ([], "")) -> Scored:
     """Points per part and named penalties. A wrong side (a trap recommended, a key fix
-    rejected) earns its item nothing and costs its penalty besides, as the blind grades charge it."""
+    rejected) earns its item nothing and costs its penalty besides, as the blind grades charge it.
+    `borrowed`: the figures the answer took from another case of the exercise, and that case."""
     t = concepts.context if concepts is not None else None
     read = read_against(answer, key, t.menu_share if t is not None else 1.0)
+    took = _borrowed(borrowed, rubric)
     if concepts is not None and concepts.reasons is not None:
         read.reasons = reasons.states(answer, key, concepts, rubric.evidence.relative_tolerance,
-                                      not foreign and answer.regime in (None, key.regime))
+                                      not foreign and not took and answer.regime in (None, key.regime))
     wrong = _wrong_sides(answer, key, read)
     penalties, charged = charge(wrong, key, rubric, concepts, _named_with(answer, concepts))
+    penalties += took
     partials = {
         "regime": _regime(answer, key, rubric),
         "evidence": _evidence(answer, key, rubric, concepts),
@@ -83,6 +86,17 @@ def score(answer: Answer, key: Key, rubric: Rubric, concepts: Concepts | None = 
     earned = exact - sum(x.points for x in penalties)
     levers = sorted({c for on, c in wrong if on == "recommends"})
     return Scored(parts, penalties, _r(max(0.0, earned)), _r(rubric.total), levers, read.reasons, read.unsure)
+
+
+def _borrowed(borrowed: tuple[list[str], str], rubric: Rubric) -> list[Applied]:
+    """The penalty for building the answer on another case's figures: their argument is about
+    that case, so they carry no reason for this one's levers either (sealed20 a.s228)."""
+    figures, case = borrowed
+    rule = rubric.borrowed
+    if rule.points <= 0 or len(figures) < rule.min:
+        return []
+    text = fill(rule.feedback, {"figures": ", ".join(figures[:4]), "case": case})
+    return [Applied("figures_from_another_case", rule.points, text)]
 
 
 def _r(x: float) -> float:

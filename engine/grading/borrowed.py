@@ -1,0 +1,54 @@
+"""Figures from another case: an answer to one exercise case built on another's numbers (issue
+27 class 6: "numbers taken from another case are only 'missing'"). The exercise's cases are the
+ones rules/grading/variants.yaml lists; each one's key is the engine's, as for grading."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from pathlib import Path
+
+from regime.core.errors import RegimeError
+from regime.core.yamlsrc import load_yaml
+from regime.engine.grading.answer import Answer
+from regime.engine.grading.figures import Quantity, matches
+from regime.engine.grading.key import Key
+
+TOLERANCE = 0.02   # as the variant check: a figure written to two digits matches
+
+
+def exercise_cases(files: list[Path]) -> list[str]:
+    """The case ids the variants files list, in order. A file that cannot be read names none:
+    `regime exercise make` reports it; grading does without the check."""
+    out: list[str] = []
+    for f in files:
+        try:
+            raw = load_yaml(f) if f.is_file() else None
+        except RegimeError:
+            continue
+        cases = raw.get("cases") if isinstance(raw, dict) else None
+        out += [str(c) for c in (cases if isinstance(cases, dict) else {}) if str(c) not in out]
+    return out
+
+
+def borrowed(answer: Answer, key: Key, others: Mapping[str, Key]) -> tuple[list[str], str]:
+    """The figures `answer` states with a unit that match another case's key and none of this
+    one's, when they outnumber those that match this one's; and the case most of them are from."""
+    stated = list(dict.fromkeys(s.q for s in answer.numbers if s.q.unit))
+    own = sum(1 for q in stated if _states(q, key))
+    found: list[str] = []
+    whose: Counter[str] = Counter()
+    for q in stated:
+        if _states(q, key):
+            continue
+        cases = [c for c, k in others.items() if c != key.case and _states(q, k)]
+        if cases:
+            found.append(q.written)
+            whose.update(cases)
+    if len(found) <= own or not whose:
+        return [], ""
+    return found, whose.most_common(1)[0][0]
+
+
+def _states(q: Quantity, key: Key) -> bool:
+    return any(matches(q, f.value, f.unit, TOLERANCE) for f in key.figures.values())
