@@ -153,3 +153,15 @@ def test_the_exercise_cases_come_from_the_variants_files(tmp_path):
     site = tmp_path / "site.yaml"
     site.write_text("cases:\n  my_case: {}\n", encoding="utf-8")
     assert exercise_cases([GRADING_DIR / "variants.yaml", bad, site]) == [*cases, "my_case"]
+
+
+def test_names_under_no_verdict_are_a_keyword_list(grader, tmp_path):
+    """sealed56 c.s589 (instructor 0): 'Prefill / TTFT / compute-bound / memory-bound' over a
+    bullet list of lever names commits to none of them; the same names under a verdict are the
+    fixes a terse answer gives."""
+    names = "- FlashAttention\n- chunked prefill\n- int8 quantization\n"
+    listed = read_body(grader, tmp_path, "c_document_summarizer",
+                       "Prefill / TTFT / compute-bound / memory-bound\n\n" + names)
+    assert not listed.fixes and listed.stuffed
+    terse = read_body(grader, tmp_path, "c_document_summarizer", "Prefill, compute-bound.\n\n" + names)
+    assert [m.concepts for m in terse.fixes][:2] == [("flash_attention",), ("chunked_prefill",)]
