@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from regime.engine.grading.answer import Answer
 from regime.engine.grading.concepts import Concepts
 from regime.engine.grading.figures import as_taught
 from regime.engine.grading.key import Key
@@ -54,3 +55,26 @@ def charge(wrong: list[tuple[str, str]], key: Key, rubric: Rubric, concepts: Con
                 if "*" not in pen.rules:
                     break
     return out, taken
+
+
+def refused_with(a: Answer, concepts: Concepts | None) -> dict[str, set[str]]:
+    """Each refused lever -> the other levers named in the items that refuse it."""
+    out: dict[str, set[str]] = {}
+    if concepts is None:
+        return out
+    for m in a.rejects:
+        named = {c for x in concepts.find("lever", m.reason) for c in x.concepts}
+        for c in m.concepts:
+            out.setdefault(c, set()).update(named - {c})
+    return out
+
+
+def borrowed_penalty(borrowed: tuple[list[str], str], rubric: Rubric) -> list[Applied]:
+    """The penalty for building the answer on another case's figures: their argument is about
+    that case, so they carry no reason for this one's levers either (sealed20 a.s228)."""
+    figures, case = borrowed
+    rule = rubric.borrowed
+    if rule.points <= 0 or len(figures) < rule.min:
+        return []
+    text = fill(rule.feedback, {"figures": ", ".join(figures[:4]), "case": case})
+    return [Applied("figures_from_another_case", rule.points, text)]

@@ -12,10 +12,10 @@ from regime.engine.grading.answer import Answer
 from regime.engine.grading.concepts import Concepts
 from regime.engine.grading.figures import as_taught, matches, per_unit
 from regime.engine.grading.key import Figure, Item, Key
-from regime.engine.grading.penalties import Applied, charge
+from regime.engine.grading.penalties import Applied, borrowed_penalty, charge, refused_with
 from regime.engine.grading.penalties import words as _name
 from regime.engine.grading.reading import Read, read_against
-from regime.engine.grading.rubric import PARTS, Rubric, fill
+from regime.engine.grading.rubric import PARTS, Rubric
 
 
 @dataclass
@@ -52,12 +52,12 @@ def score(answer: Answer, key: Key, rubric: Rubric, concepts: Concepts | None = 
     `borrowed`: the figures the answer took from another case of the exercise, and that case."""
     t = concepts.context if concepts is not None else None
     read = read_against(answer, key, t.menu_share if t is not None else 1.0)
-    took = _borrowed(borrowed, rubric)
+    took = borrowed_penalty(borrowed, rubric)
     if concepts is not None and concepts.reasons is not None:
         read.reasons = reasons.states(answer, key, concepts, rubric.evidence.relative_tolerance,
                                       not foreign and not took and answer.regime in (None, key.regime))
     wrong = _wrong_sides(answer, key, read)
-    penalties, charged = charge(wrong, key, rubric, concepts, _named_with(answer, concepts))
+    penalties, charged = charge(wrong, key, rubric, concepts, refused_with(answer, concepts))
     penalties += took
     partials = {
         "regime": _regime(answer, key, rubric),
@@ -88,17 +88,6 @@ def score(answer: Answer, key: Key, rubric: Rubric, concepts: Concepts | None = 
     return Scored(parts, penalties, _r(max(0.0, earned)), _r(rubric.total), levers, read.reasons, read.unsure)
 
 
-def _borrowed(borrowed: tuple[list[str], str], rubric: Rubric) -> list[Applied]:
-    """The penalty for building the answer on another case's figures: their argument is about
-    that case, so they carry no reason for this one's levers either (sealed20 a.s228)."""
-    figures, case = borrowed
-    rule = rubric.borrowed
-    if rule.points <= 0 or len(figures) < rule.min:
-        return []
-    text = fill(rule.feedback, {"figures": ", ".join(figures[:4]), "case": case})
-    return [Applied("figures_from_another_case", rule.points, text)]
-
-
 def _r(x: float) -> float:
     """Points as a person writes them: whole or one decimal."""
     return round(x + 0.0, 1)
@@ -118,18 +107,6 @@ def _wrong_sides(a: Answer, key: Key, read: Read) -> list[tuple[str, str]]:
 
 
 # ---- parts -----------------------------------------------------------------------------------------
-
-def _named_with(a: Answer, concepts: Concepts | None) -> dict[str, set[str]]:
-    """Each refused lever -> the other levers named in the items that refuse it."""
-    out: dict[str, set[str]] = {}
-    if concepts is None:
-        return out
-    for m in a.rejects:
-        named = {c for x in concepts.find("lever", m.reason) for c in x.concepts}
-        for c in m.concepts:
-            out.setdefault(c, set()).update(named - {c})
-    return out
-
 
 def _regime(a: Answer, key: Key, rubric: Rubric) -> _Partial:
     if key.regime is None:
