@@ -58,6 +58,8 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
                                       for c in _CLAUSE.split(sentence) if c.strip()):
             out[-len(last):] = last = [_as(j, "negated") for j in last]
             continue
+        if found and last and _opens_refusing(concepts, t, kinds, sentence):   # "I would not do it: ...
+            out[-len(last):] = [_as(j, "negated") for j in last]   # a perfect fusion would not show up"
         if named and all(j.status == "negated" for j in named):   # "What I'd turn down: batching
             found = _continued(concepts, t, sentence, found)        # ... And weight quantization: ..."
         levers = {j.match.concepts for j in found if j.match.kind == "lever"}   # 'quantization' is one
@@ -67,6 +69,14 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
         last = found
         named = found or named
     return out
+
+
+def _opens_refusing(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence: str) -> bool:
+    """A sentence whose first clause names nothing and refuses what the sentence before named,
+    before arguing with names of its own ("Someone suggested fusing the elementwise ops. I would
+    not do it: ... even a perfect fusion would not show up", sealed61 a.s633)."""
+    first = next((c for c in _CLAUSE.split(sentence) if c and c.strip()), "")
+    return not any(concepts.find(k, first) for k in kinds) and _refuses_it(concepts.words(first), t)
 
 
 def _continued(concepts: Concepts, t: Triggers, sentence: str, found: list[Judged]) -> list[Judged]:
@@ -123,6 +133,9 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
             status = _opening(ws, t, contrast=True)
             if status and found:   # "..., but not yet": re-judges what came before
                 found = [_as(j, status) for j in found]
+            elif found and _predicate(ws, t) == "negated":   # "The other suggestion, a GPU with
+                # more FLOPs, misses the point": a refusal whose subject is what came before
+                found = [_as(j, "negated") if j.status == "affirmed" else j for j in found]
             elif found and ws[:1] and ws[0] in t.terminators and set(ws) & t.anaphora and any(
                     s == "negated" and not forward for s, _, _, forward in _triggers(ws, t)):
                 # "..., so I wouldn't do them": a backward trigger and a word pointing back (not
@@ -216,6 +229,12 @@ def _label(concepts: Concepts, t: Triggers, sentence: str) -> tuple[str | None, 
     if refusal and not any(concepts.find(k, m[1]) for k in ("lever", "claim", "regime")):
         return "negated", m[2]   # "One more thing I would not do: push the batch much higher."
     return None, sentence
+
+
+def _predicate(ws: list[str], t: Triggers) -> str | None:
+    """The status of a backward trigger that opens a clause: a predicate with no subject of its
+    own ("..., misses the point even more badly"), so its subject is what the sentence named."""
+    return next((status for status, p in t.backward.items() for q in p if tuple(ws[:len(q)]) == q), None)
 
 
 def _opening(ws: list[str], t: Triggers, contrast: bool) -> str | None:
@@ -322,8 +341,9 @@ def recommends(concepts: Concepts, sentence: str, t: Triggers) -> bool:
     if any(tuple(words[i:i + len(p)]) == p for p in t.recommend for i in range(len(words))):
         return True
     for clause in _CLAUSE.split(sentence):
-        if clause.strip().split(" ", 1)[0].lower() in t.determiners:
-            continue   # "the add/mul/silu kernels": a noun phrase, not "add ..."
+        first = clause.strip().split(" ", 1)[0].lower()
+        if first in t.determiners or "/" in first:
+            continue   # "the add/mul/silu kernels", "add/mul/silu at 9%": a noun phrase, not "add ..."
         ws = concepts.words(clause)
         while ws and (ws[0] in t.terminators or ws[0] in ("and", "then", "also", "just")):
             ws = ws[1:]

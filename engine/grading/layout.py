@@ -157,14 +157,16 @@ def labelled(text: str, start: int, concepts: Concepts, a: Answer) -> dict[str, 
     return sections if len(sections) > 1 else {}
 
 
-def verdict_rows(text: str, concepts: Concepts) -> str:
+def verdict_rows(text: str, concepts: Concepts) -> tuple[str, set[int]]:
     """A table whose header names a verdict column ('| lever | verdict | why |', context.yaml
     `verdict_columns`) gives each row's verdict to the row's own lever: '| int4 (vendor) | not
     for throughput | ... |' reads as 'int4 (vendor): not for throughput | ...', as 'Int4: not for
-    throughput.' does. Other tables and all line numbers are left as they are."""
+    throughput.' does. Other tables and all line numbers are left as they are. Also gives the
+    line numbers of the rows it rewrote: such a row is a verdict wherever it stands."""
     names = concepts.context.verdict_columns if concepts.context is not None else frozenset()
+    rows: set[int] = set()
     if not names or "|" not in text:
-        return text
+        return text, rows
     lines = text.split("\n")
     column: int | None = None
     for i, line in enumerate(lines):
@@ -175,7 +177,8 @@ def verdict_rows(text: str, concepts: Concepts) -> str:
             column = next((k for k, c in enumerate(head) if tuple(concepts.words(c)) in names), None)
         elif column is not None:
             lines[i] = _with_verdict(_cells(line), column)
-    return "\n".join(lines)
+            rows.add(i + 1)
+    return "\n".join(lines), rows
 
 
 def _cells(row: str) -> list[str]:

@@ -40,9 +40,15 @@ def read_regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime")
     # "... so nominally X, but in practice Y": the clause with the cue states the verdict; a cue in
     # a clause naming no regime concludes something else ("70% of the bandwidth is sitting idle -
     # so the most it can win is ...", sealed21 d.s231)
-    concluding = any(cued(concepts.words(j.clause_text), t.conclude) for j in judged)
+    nominal = {j.sentence for j in judged if _nominal(concepts, j, judged, t.contrast)}
+
+    def concludes(j: Judged) -> bool:
+        ws = concepts.words(j.clause_text)
+        return cued(ws, t.conclude) or (j.sentence in nominal and cued(ws, t.real))
+
+    concluding = any(concludes(j) for j in judged)
     if concluding:
-        judged = sorted(judged, key=lambda j: not cued(concepts.words(j.clause_text), t.conclude))
+        judged = sorted(judged, key=lambda j: not concludes(j))
     for j in judged:
         if j.status != "affirmed" and not (j.status == "possible" and len(named) == 1
                                            and not hedges_between(concepts, t, j.sentence)):
@@ -95,7 +101,8 @@ def _primary(concepts: Concepts, judged: list[Judged]) -> list[Judged]:
     t = concepts.context
     if t is not None:
         judged = [j for j in judged if not _describes_a_part(concepts, j, t.described)
-                  and not _left(concepts, j, judged, t.left)]
+                  and not _left(concepts, j, judged, t.left)
+                  and not _served(concepts, concepts.words(j.clause_text)[:j.match.start])]
     regimes = {c for j in judged for c in j.match.concepts}
     if t is None or len(regimes) < 2:
         return judged
@@ -107,6 +114,15 @@ def _describes_a_part(concepts: Concepts, j: Judged, described: frozenset[str]) 
     ws = concepts.words(j.clause_text)
     end = j.match.start + len(concepts.words(j.match.phrase))
     return end < len(ws) and ws[end] in described
+
+
+def _served(concepts: Concepts, before: list[str]) -> bool:
+    """A regime or limiter right after a `serves` word that follows a lever in its clause ("int4
+    is a fantastic lever for bandwidth-bound decode"): the workload a lever pays on, not this one."""
+    t = concepts.context
+    at = next((i for i in range(len(before) - 1, max(len(before) - 4, -1), -1)
+               if t is not None and before[i] in t.serves), None)
+    return at is not None and bool(concepts.find("lever", " ".join(before[:at])))
 
 
 def _left(concepts: Concepts, j: Judged, judged: list[Judged], left: tuple[tuple[str, ...], ...]) -> bool:
@@ -191,7 +207,8 @@ def _conditioned(concepts: Concepts, before: tuple[str, ...]) -> bool:
     """A condition opened before the limiter ("int4 helps when a model is waiting on memory",
     sealed39 d.s412): where a lever pays, not what limits this step."""
     t = concepts.context
-    return t is not None and cued(list(before), t.forward.get("hypothetical", ()))
+    return t is not None and (cued(list(before), t.forward.get("hypothetical", ()))
+                              or _served(concepts, list(before)))
 
 
 def _the_limit(concepts: Concepts, sentence: str) -> str | None:

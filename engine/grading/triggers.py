@@ -48,9 +48,12 @@ class Triggers:
     heading: frozenset[str] = frozenset()        # "On the vendor's int4 pitch: no": words around a name
     determiners: frozenset[str] = frozenset()    # a clause opening with one is a noun phrase
     conclude: tuple[Phrase, ...] = ()            # "So the real regime is ...": an essay's verdict
+    real: tuple[Phrase, ...] = ()                # "nominally X, really Y": a verdict beside the nominal
+    agree: tuple[Phrase, ...] = ()               # "I agree with the second engineer.": a claim endorsed
     secondary: tuple[Phrase, ...] = ()           # "could partly be launch-bound too": a factor, not a verdict
     described: frozenset[str] = frozenset()      # "memory-bound kernels": the regime of a part, not the step
     left: tuple[Phrase, ...] = ()                # "crossed from X into Y": the regime the step has left
+    serves: frozenset[str] = frozenset()         # "int4 is a lever for bandwidth-bound decode": where it pays
     max_levers: int = 3          # per sentence; more is a list, not a commitment
     max_regimes: int = 2         # per Regime section
     max_fixes: int = 6           # per answer; more is a list, not a commitment
@@ -128,9 +131,12 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.heading = frozenset(w for p in phrases(raw.get("heading")) for w in p)
     t.determiners = frozenset(str(w).lower() for w in raw.get("determiners") or [])
     t.conclude = phrases(raw.get("conclude"))
+    t.real = phrases(raw.get("real"))
+    t.agree = phrases(raw.get("agree"))
     t.secondary = phrases(raw.get("secondary"))
     t.described = frozenset(w for p in phrases(raw.get("described")) for w in p)
     t.left = tuple(phrases(raw.get("left")))
+    t.serves = frozenset(w for p in phrases(raw.get("serves")) for w in p)
     commit = raw.get("commit") or {}
     t.max_levers = int(commit.get("max_levers_per_sentence", t.max_levers))
     t.max_regimes = int(commit.get("max_regimes", t.max_regimes))

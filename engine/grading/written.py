@@ -15,6 +15,7 @@ from regime.engine.grading.concepts import Concepts, clauses
 from regime.engine.grading.context import (
     Judged,
     answers_no,
+    cued,
     judge,
     negates,
     recommends,
@@ -38,7 +39,7 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
                           "(---, case: ..., student: ..., ---)", file=file, line=1, field="case")
     a = Answer(file, "markdown", str(meta["case"]),
                None if meta.get("student") is None else str(meta["student"]))
-    text = verdict_rows(text, concepts)
+    text, rows = verdict_rows(text, concepts)
     sections = sections_of(text, body_start, concepts, a)
     if not any(name != PROSE for name in sections):   # no template heading at all: a labelled
         sections = labelled(text, body_start, concepts, a)   # memo, or an essay
@@ -54,7 +55,8 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
                 raise RegimeError(f"'{number}' is not a finite number; write the figure as it is",
                                   file=file, line=line, field=name)
             a.said(concepts, _EMPHASIS.sub("", item), line)
-            _read_item(a, concepts, name, line, item)
+            verdict = line in rows and name not in (PROSE, "fixes", "reject")   # a table of verdicts
+            _read_item(a, concepts, "fixes" if verdict else name, line, item)   # under Evidence
     if a.regime is None and len(a.regimes_named) == 1:   # "this should be compute-bound. It is one."
         a.regime = a.nominal_regime   # (only once the whole answer is read: a later verdict wins)
     if a.prose and a.regime is None and a.fixes and all(_names_only(concepts, m.reason) for m in a.fixes):
@@ -88,7 +90,12 @@ def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
         if not named and concepts.context and answers_no(concepts.words(sentence), concepts.context):
             a.says_no.append(line)   # "My answer to the director is no.": the case's question
             continue
-        if not named and _disputes(concepts, sentence):   # "I disagree with the second engineer ..."
+        if not named and _agrees(concepts, sentence):   # "I agree with the second engineer. ... the
+            claim = concepts.guess("claim", text)        # memory-bound ops are not on the critical path"
+            if claim is not None and claim not in a.endorsed:
+                a.endorsed.append(claim)
+                a.statuses.append((line, "meaning", sentence.strip()))
+        elif not named and _disputes(concepts, sentence):   # "I disagree with the second engineer ..."
             _claim_by_meaning(a, concepts, line, text, quoted=False)
 
 
@@ -111,6 +118,14 @@ def _announces(concepts: Concepts, sentence: str) -> bool:
     t = concepts.context
     ws = concepts.words(sentence)
     return t is not None and negates(ws, t) and bool(set(ws) & t.announce)
+
+
+def _agrees(concepts: Concepts, sentence: str) -> bool:
+    """A sentence that sides with someone ('I agree with the second engineer.'): its paragraph
+    states, in its own words, the claim it agrees with (sealed63 b.s653, instructor 7)."""
+    t = concepts.context
+    ws = concepts.words(sentence)
+    return t is not None and not negates(ws, t) and cued(ws, t.agree)
 
 
 def _disputes(concepts: Concepts, sentence: str) -> bool:
@@ -238,8 +253,8 @@ def _recommended(concepts: Concepts, paragraph: str, j: Judged) -> bool:
         return True
     said = sentences(paragraph)
     i = next((k for k, s in enumerate(said) if s == sentence), 0)
-    return i > 0 and recommends(concepts, said[i - 1], t) and not any(
-        concepts.find(k, said[i - 1]) for k in ("lever", "claim"))
+    return i > 0 and recommends(concepts, said[i - 1], t) and not any(   # not "Yes, 61% means the
+        concepts.find(k, said[i - 1]) for k in ("lever", "claim", "regime"))   # step is compute-bound"
 
 
 def _names_only(concepts: Concepts, sentence: str) -> bool:
@@ -266,9 +281,17 @@ def _list_into(a: Answer, mention: Mention, sentence: str) -> None:
 
 
 def _profile_entry(concepts: Concepts, j: Judged) -> bool:
-    """A clause that is a figure and the lever's name ('5% to_copy') reads the profile."""
-    rest = set(concepts.words(j.clause_text)) - set(concepts.words(j.match.phrase))
-    return bool(rest) and all(w.replace(".", "").isdigit() for w in rest)
+    """A clause that is a figure and the lever's name ('5% to_copy'), or the name with its share
+    right after it ('to_copy at 5% add up to 22%', sealed64 b.s664), reads the profile."""
+    ws = concepts.words(j.clause_text)
+    rest = set(ws) - set(concepts.words(j.match.phrase))
+    after = ws[j.match.start + len(concepts.words(j.match.phrase)):][:2]
+    after = after[1:] if after[:1] == ["at"] else after
+    return (bool(rest) and all(_figure(w) for w in rest)) or (bool(after) and _figure(after[0]))
+
+
+def _figure(w: str) -> bool:
+    return w.replace(".", "").isdigit()
 
 
 def _postpone(a: Answer, j: Judged, item: str) -> None:
@@ -287,7 +310,7 @@ def _claim_by_meaning(a: Answer, concepts: Concepts, line: int, text: str, quote
     back as a guess; a sentence among named ones is a surer reading, recorded as `meaning`
     (a claim the key has no verdict on costs nothing). Says whether it did."""
     claim = concepts.guess("claim", text)
-    if claim is None or any(claim in m.concepts for m in a.rejects):
+    if claim is None or claim in a.endorsed or any(claim in m.concepts for m in a.rejects):
         return False
     shown = text if len(text) <= 60 else text[:57].rstrip() + "…"
     a.rejects.append(Mention((claim,), shown, line, "claim", text))

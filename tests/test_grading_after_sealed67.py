@@ -1,0 +1,135 @@
+"""Readings from the blind sets sealed60-67 after their one measurement (issue 27): the
+largest misses were excellent answers read short - director memos, tables outside a Fixes
+section, essays without headings, quoted-engineer essays - and one endorsement read as a refusal."""
+
+from __future__ import annotations
+
+from conftest import read_body
+
+
+def _statuses(grader, said: str, kinds: tuple[str, ...] = ("lever", "claim")):
+    from regime.engine.grading.context import judge
+    c = grader.concepts
+    return [(j.match.concepts, j.status) for j in judge(c, c.context, kinds, said)]
+
+
+_MEMO = ("To the director, re: the int4 proposal.\n\nShort version: not for this endpoint. Int4 is a "
+         "fantastic lever for bandwidth-bound decode, where it can give up to ~4x at small batch, but we "
+         "run at batch 256. At that batch each weight byte does about 256 FLOPs, just past the ridge point "
+         "of 247, and the profiler agrees: 71% of peak compute against 30% of peak memory bandwidth. We "
+         "are compute-bound.\n")
+
+
+def test_where_a_lever_pays_is_no_verdict(grader, tmp_path):
+    """sealed61 d.s633, sealed67 d.s692 (instructor 100 each, graded 61): 'Int4 is a fantastic
+    lever for bandwidth-bound decode' says where int4 pays; 'We are compute-bound' is the verdict.
+    The same regime with no lever before it ('This is bandwidth-bound decode') is one."""
+    assert read_body(grader, tmp_path, "d_high_throughput_api", _MEMO).regime == "compute_bound"
+    limiter = _MEMO.replace("Int4 is a fantastic lever for bandwidth-bound decode",
+                            "Int4 roughly quadruples throughput for decode that is limited by memory "
+                            "bandwidth")
+    limiter = limiter.replace(" We are compute-bound.", "")
+    assert read_body(grader, tmp_path, "d_high_throughput_api", limiter).regime is None
+    plain = read_body(grader, tmp_path, "a_chatbot", "This is bandwidth-bound decode at batch 1.\n")
+    assert plain.regime == "bandwidth_bound"
+
+
+def test_a_verdict_table_is_read_wherever_it_stands(grader, tmp_path):
+    """sealed61 c.s638 (instructor 92, graded 40): a '| proposal | do it? | reason |' table
+    right under Evidence, with no Fixes heading, gives its fixes and rejections; a table of
+    figures under Evidence gives none."""
+    body = ("## Regime\nPrefill, compute-bound but attention is materialized.\n\n## Evidence\n"
+            "40 GB per layer of scores.\n\n| proposal | do it? | reason |\n|---|---|---|\n"
+            "| FlashAttention | yes, first | scores stay on chip |\n"
+            "| chunked prefill | yes, second | protects other users' decode |\n"
+            "| batch the prefills | no | already compute-bound at one sequence |\n")
+    a = read_body(grader, tmp_path, "c_document_summarizer", body)
+    assert [m.concepts for m in a.fixes] == [("flash_attention",), ("chunked_prefill",)]
+    assert [m.concepts for m in a.rejects] == [("raise_batch",)]
+    figures = ("## Regime\nCompute-bound.\n\n## Evidence\n| kernel | share |\n|---|---|\n"
+               "| FlashAttention | 7% |\n")
+    assert not read_body(grader, tmp_path, "b_training_run", figures).fixes
+
+
+def test_a_plan_heading_is_the_fixes_section(grader, tmp_path):
+    """sealed62 e.s649, sealed64 e.s670 (instructor 100, graded 70 and 75): '## Plan' over a
+    table of steps; a row saying 'not now' refuses its lever for now."""
+    body = ("## Regime\nOverhead-bound.\n\n## Plan\n| step | action | note |\n|---|---|---|\n"
+            "| 1 | HIP/CUDA graph capture | static decode shapes |\n"
+            "| 2 | torch.compile | fuse small kernels |\n"
+            "| - | raise batch | not now, GPU idle 38% |\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", body)
+    assert [m.concepts for m in a.fixes][:2] == [("cuda_graphs",), ("torch_compile",)]
+    assert ("raise_batch",) in [m.concepts for m in a.rejects + a.deferred]
+
+
+def test_a_refusal_that_points_back_and_argues_on(grader):
+    """sealed61 a.s633 (instructor 100, graded 80): 'Someone suggested fusing the elementwise
+    ops. I would not do it: ... even a perfect fusion would not show up.' refuses the fusion,
+    though the refusing sentence names it again; so does 'The other suggestion, a GPU with more
+    FLOPs, misses the point', a predicate whose subject is what came before its comma."""
+    said = ("Someone suggested fusing the elementwise ops. I would not do it: at batch 1 they move a tiny "
+            "fraction of the bytes, so even a perfect fusion would not show up.")
+    assert _statuses(grader, said)[0] == (("fuse_elementwise",), "negated")
+    said = "The other suggestion, a GPU with more FLOPs, misses the point even more badly."
+    assert _statuses(grader, said) == [(("buy_more_flops",), "negated")]
+    assert _statuses(grader, "A GPU with more FLOPs, which is what the team wants.") == \
+        [(("buy_more_flops",), "affirmed")]
+
+
+def test_really_concludes_only_beside_the_nominal_regime(grader, tmp_path):
+    """sealed61 e.s633 (instructor 100, graded 76): 'So: nominally bandwidth-bound, really
+    launch-overhead-bound.' after a sentence on what a bandwidth-bound loop would show; sealed19
+    d.s213 (a compute-bound memo): 'a small-batch endpoint, where decode really is bandwidth-bound'
+    concludes nothing."""
+    essay = ("A batch-1 decode loop ought to be bandwidth-bound, and in a bandwidth-bound loop the bandwidth "
+             "figure would be high. Here it is 14%. So: nominally bandwidth-bound, really "
+             "launch-overhead-bound.\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", essay)
+    assert a.regime == "overhead_bound" and a.nominal_regime == "bandwidth_bound"
+    memo = ("At batch 256 our decode is compute-bound. Int4 would be a large win for a small-batch endpoint, "
+            "where decode really is bandwidth-bound.\n")
+    assert read_body(grader, tmp_path, "d_high_throughput_api", memo).regime == "compute_bound"
+
+
+_B = ("The second engineer says \"we're compute-bound, so memory-bound ops don't matter.\" That is a "
+      "category error. Yes, 61% of peak FLOP rate means the step is compute-bound overall. "
+      "The layer_norm (8%), "
+      "add/mul/silu (9%) and to_copy (5%) kernels carry no FLOPs, 22% of kernel time.\n\n"
+      "I would turn on torch.compile first, since it fuses exactly these ops. Then I would look at to_copy. "
+      "Only write hand-fused kernels if there's still a meaningful gap after that.\n")
+
+
+def test_kernel_names_in_the_profile_are_no_fixes(grader, tmp_path):
+    """sealed63 b.s654, sealed64 b.s664 (instructor 100, graded 68 and 73): 'add/mul/silu (9%)
+    and to_copy (5%)' and 'to_copy at 5% add up to 22%' read the profile; 'add/mul/silu' is no
+    imperative 'add', and a concession ('Yes, 61% ... is compute-bound') recommends nothing in the
+    sentence after it. The fixes are the ones recommended, in order, with hand fusion conditional."""
+    a = read_body(grader, tmp_path, "b_training_run", _B)
+    assert [m.concepts for m in a.fixes] == [("torch_compile",), ("fix_dtype_casts",)]
+    assert ("hand_fused_kernels",) in [m.concepts for m in a.deferred]
+    shares = _B.replace("The layer_norm (8%), add/mul/silu (9%) and to_copy (5%) kernels carry",
+                        "But the breakdown: layer_norm at 8%, add/mul/silu at 9% and to_copy at 5% add up,")
+    assert [m.concepts for m in read_body(grader, tmp_path, "b_training_run", shares).fixes] == \
+        [("torch_compile",), ("fix_dtype_casts",)]
+
+
+def test_agreeing_with_someone_endorses_the_claim_stated_in_other_words(grader, tmp_path):
+    """sealed63 b.s653 (instructor 7, graded 37.5): 'I agree with the second engineer. ... the
+    memory-bound ops are not on the critical path' endorses the claim; its negation is the
+    claim's own, not a refusal. Agreeing that the step is compute-bound endorses nothing."""
+    said = ("I agree with the second engineer. At 61% of peak FLOP rate this training step is clearly "
+            "compute-bound, and in a compute-bound workload the memory-bound ops are not on the critical "
+            "path: anything that only moves bytes is hidden behind the matmuls.\n")
+    a = read_body(grader, tmp_path, "b_training_run", said)
+    assert a.endorsed == ["memory_ops_irrelevant_when_compute_bound"] and not a.rejects
+    own = read_body(grader, tmp_path, "b_training_run",
+                    "61% of peak FLOP rate is good, and I agree that overall this step is compute-bound.\n")
+    assert not own.endorsed
+
+
+def test_a_claim_said_not_right_is_refused(grader):
+    """sealed6 b.s89 (instructor 46): 'The second engineer's point that memory ops don't matter is
+    not right here' refuses the claim it names."""
+    said = "The second engineer's point that memory ops don't matter is not right here since they are 22%."
+    assert (("memory_ops_irrelevant_when_compute_bound",), "negated") in _statuses(grader, said)
