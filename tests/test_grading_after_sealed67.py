@@ -4,7 +4,7 @@ section, essays without headings, quoted-engineer essays - and one endorsement r
 
 from __future__ import annotations
 
-from conftest import read_body
+from conftest import answer_file, read_body
 
 
 def _statuses(grader, said: str, kinds: tuple[str, ...] = ("lever", "claim")):
@@ -133,3 +133,33 @@ def test_a_claim_said_not_right_is_refused(grader):
     not right here' refuses the claim it names."""
     said = "The second engineer's point that memory ops don't matter is not right here since they are 22%."
     assert (("memory_ops_irrelevant_when_compute_bound",), "negated") in _statuses(grader, said)
+
+
+def test_a_threshold_far_from_its_figure_is_one_more_way_to_state_it(grader):
+    """85 of the 89 case C answers graded >= 90 blind and read 5+ short (sealed2-67) never wrote
+    the 247 ridge: the worked solution argues C's compute-bound verdict from a 25,000-token
+    prefill. 25,000 FLOP/byte against 247 needs no ridge; case D's 252 against 247 does."""
+    from pathlib import Path
+    c = grader.key_for_case(Path("cases/c_document_summarizer.yaml"))
+    d = grader.key_for_case(Path("cases/d_high_throughput_api.yaml"))
+    far = grader.rubric.evidence.thresholds
+    assert ("ridge_point",) in c.decided(grader.rubric.evidence.decided_by)   # without the rubric's rule
+    items = c.decided(grader.rubric.evidence.decided_by, far)
+    assert ("ridge_point",) not in items and any("ridge_point" in i and "tokens_per_pass" in i for i in items)
+    assert ("ridge_point",) in d.decided(grader.rubric.evidence.decided_by, far)
+
+
+def test_denying_the_regime_a_lever_lifts_is_its_rejections_reason(grader, tmp_path):
+    """sealed66 a.s684 (instructor: the more-FLOPs GPU rightly rejected): 'More FLOPs GPU - we are
+    not compute bound' gives the key's argument (the lever attacks FLOPs; the step is bandwidth-
+    bound). Not from an answer that diagnosed another regime (sealed67 e.s697: 'we're not memory
+    bound' from a compute-bound misreading, 'rejected for a wrong reason')."""
+    body = ("## Regime\nBandwidth-bound.\n\n## Evidence\n- 78% of bandwidth, 4% of FLOPs.\n\n## Fixes\n"
+            "1. Continuous batching.\n\n## Reject\n- More FLOPs GPU - we are not compute bound.\n")
+    r = grader.grade(answer_file(tmp_path, "a_chatbot", body, "r.md"))
+    said = [line for p in r.parts for line in p.feedback]
+    assert not any("buy more flops" in line for line in said)
+    misread = body.replace("Bandwidth-bound.", "Overhead-bound.")
+    wrong = grader.grade(answer_file(tmp_path, "a_chatbot", misread, "w.md"))
+    assert any(line.startswith("Right rejection, not its reason: buy more flops")
+               for p in wrong.parts for line in p.feedback)

@@ -51,6 +51,7 @@ class Concepts:
     starts: dict[str, dict[str, tuple[int, ...]]] = field(default_factory=dict)  # first word -> lengths
     shown: dict[tuple[str, tuple[str, ...]], str] = field(default_factory=dict)
     meanings: dict[str, set[str]] = field(default_factory=dict)   # lever -> context words
+    relieves: dict[str, frozenset[str]] = field(default_factory=dict)   # lever -> regimes it attacks
     headings: dict[tuple[str, ...], str] = field(default_factory=dict)
     filler: frozenset[str] = frozenset()
     neg_before: tuple[tuple[str, ...], ...] = ()
@@ -346,6 +347,7 @@ def _aliases(c: Concepts, k: Knowledge, raw: ConceptsFile) -> None:
         for alias in (lever.id, lever.id.replace("_", " "), *lever.aliases, *raw.levers.get(lever.id, [])):
             c.add("lever", lever.id, alias)
         c.meanings[lever.id] = set(c.words(" ".join([lever.meaning, *lever.aliases]))) - c.ignore
+        c.relieves[lever.id] = frozenset(raw.resources[r] for r in lever.attacks if r in raw.resources)
     for claim in k.claims.values():
         for alias in (claim.id, claim.text, *claim.aliases, *raw.claims.get(claim.id, [])):
             c.add("claim", claim.id, alias)

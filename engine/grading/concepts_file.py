@@ -81,6 +81,7 @@ class ConceptsFile(_Strict):
     guess: Guess = Guess()
     spelling: Spelling = Spelling()
     figures: dict[str, Figure] = {}
+    resources: dict[str, str] = {}   # a resource levers attack -> the regime whose limit it is
 
 
 def read_concepts(files: Iterable[Path], levers: Iterable[str], claims: Iterable[str]) -> ConceptsFile:

@@ -8,7 +8,7 @@ rendered with its numbers, so feedback can quote it.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -74,7 +74,8 @@ class Key:
     regime_rules: list[str] = field(default_factory=list)     # the rules that set the regimes
     decisive: list[Decisive] = field(default_factory=list)    # what the fired conclusions turn on
 
-    def decided(self, kinds: Sequence[str]) -> list[tuple[str, ...]]:
+    def decided(self, kinds: Sequence[str],
+                thresholds: Mapping[str, float] | None = None) -> list[tuple[str, ...]]:
         """The decisive items of these kinds, each a tuple of figures any one of which earns it.
         Items that share a figure argue one point (the tokens per pass that put a step past the
         ridge also put it past the elementwise crossover): they are one item, so a number
@@ -90,7 +91,26 @@ class Key:
             first = joined[0]
             items[first] = tuple(dict.fromkeys([*(n for i in joined for n in items[i]), *x.names]))
             items = [names for i, names in enumerate(items) if i == first or i not in joined]
-        return items
+        return self._far(items, thresholds or {})
+
+    def _far(self, items: list[tuple[str, ...]], thresholds: Mapping[str, float]) -> list[tuple[str, ...]]:
+        """A threshold figure (rubric `thresholds`: the ridge point) asked on its own joins the item
+        it is compared with, of its unit, when that one is the threshold's factor or more away:
+        25,000 FLOP/byte is past a 247 ridge whatever the ridge's digits (the worked solution's
+        case C never states it), where 252 against 247 turns on both."""
+        out = list(items)
+        for names in items:
+            if len(names) != 1 or names[0] not in thresholds or names[0] not in self.figures:
+                continue
+            t = self.figures[names[0]]
+            far = next((i for i, other in enumerate(out) if other != names and any(
+                f.unit == t.unit and f.value > 0 and t.value > 0
+                and max(f.value / t.value, t.value / f.value) >= thresholds[t.name]
+                for f in (self.figures[n] for n in other if n in self.figures))), None)
+            if far is not None:
+                out[far] = (*out[far], t.name)
+                out.remove(names)
+        return out
 
     def steps(self) -> list[list[Item]]:
         """The key's fixes as the worked solution's steps, in priority order: fixes whose rules

@@ -21,6 +21,7 @@ from functools import lru_cache
 from regime.core.units import FRACTION
 from regime.engine.grading.answer import Answer, Mention
 from regime.engine.grading.concepts import Concepts
+from regime.engine.grading.context import judge as statuses
 from regime.engine.grading.figures import matches, quantities
 from regime.engine.grading.key import Figure, Item, Key
 from regime.engine.grading.rubric import ReasonsPart
@@ -97,6 +98,8 @@ def states(a: Answer, key: Key, concepts: Concepts, tolerance: float, carry: boo
         for c in m.concepts:
             if key.item(c) is not None:
                 got = judge(m.reason, m.written, c, key, concepts, concepts.reasons, tolerance)
+                if got != RIGHT and a.regime in (None, key.regime) and _not_its_regime(concepts, m, c, key):
+                    got = RIGHT   # "More FLOPs GPU - we are not compute bound" (sealed66 a.s684)
                 if got == NONE and carry and _carried(a, m, c, key, concepts, tolerance):
                     got = RIGHT    # argued elsewhere in the answer: its evidence carries the reason
                 out[c] = min(got, out.get(c, NONE), key=order.index)
@@ -192,6 +195,19 @@ def judge(reason: str, written: str, concept: str, key: Key, concepts: Concepts,
     meaning = frozenset(stem(w) for w in concepts.meanings.get(concept, ()))
     other = said - meaning     # words that only describe the lever are no argument
     return WRONG if len(other) >= idx.min_words else NONE
+
+
+def _not_its_regime(concepts: Concepts, m: Mention, concept: str, key: Key) -> bool:
+    """A rejection the key shares whose reason denies the regime whose limit the lever attacks
+    (concepts.yaml `resources`), where the key's regime is another: the key's argument in one
+    clause. Not from an answer that diagnosed another regime: its "not memory-bound" is read off
+    that (sealed67 e.s697, instructor: "rejected for a wrong reason")."""
+    regimes = concepts.relieves.get(concept, frozenset())
+    if not regimes or key.regime in regimes or concepts.context is None \
+            or not any(i.id == concept for i in key.rejects):
+        return False
+    return any(j.status == "negated" and set(j.match.concepts) & regimes
+               for j in statuses(concepts, concepts.context, ("regime",), m.reason))
 
 
 def _readings(f: Figure) -> tuple[float, ...]:

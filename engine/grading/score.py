@@ -142,7 +142,7 @@ def _evidence(a: Answer, key: Key, rubric: Rubric, concepts: Concepts | None) ->
     near its concept (same sentence, bullet or label) unless its unit alone says what it is, and
     within the rounding of the digits written."""
     ev = rubric.evidence
-    decisive = [[key.figures[n] for n in names] for names in key.decided(ev.decided_by)]
+    decisive = [[key.figures[n] for n in names] for names in key.decided(ev.decided_by, ev.thresholds)]
     asked = {f.name for item in decisive for f in item}
     supporting = [f for f in key.figures.values() if f.name not in asked and f.source in ev.sources]
     if not decisive and not supporting:
