@@ -163,3 +163,27 @@ def test_denying_the_regime_a_lever_lifts_is_its_rejections_reason(grader, tmp_p
     wrong = grader.grade(answer_file(tmp_path, "a_chatbot", misread, "w.md"))
     assert any(line.startswith("Right rejection, not its reason: buy more flops")
                for p in wrong.parts for line in p.feedback)
+
+
+def test_memo_openings_that_refuse_and_places_where_a_lever_pays(grader):
+    """sealed50 d.s521 (instructor 100): 'Director - my recommendation on the int4 pitch is: not
+    for this endpoint.' refuses int4; sealed34 d.s361 (100): 'Where int4 does make sense: it
+    would free roughly 51 GB' says where it pays, no fix; 'Batch requests together where
+    possible' (sealed60 a.s624) is still a fix."""
+    said = "Director - my recommendation on the int4 pitch is: not for this endpoint."
+    assert _statuses(grader, said) == [(("quantize_int4",), "negated")]
+    said = "Where int4 does make sense: it would free roughly 51 GB of the 68 GB of weights."
+    assert _statuses(grader, said) == [(("quantize_int4",), "hypothetical")]
+    assert _statuses(grader, "Batch requests together where possible.")[0][1] == "affirmed"
+
+
+def test_so_i_would_not_refuses_what_the_sentence_named(grader):
+    """sealed48 a.s503 (instructor 100): 'Fusing the norms, RoPE and residual adds would save
+    bytes that are a rounding error ..., so I would not spend time on it.' refuses the fusion;
+    sealed58 a.s603: '... a memory-bandwidth-bound decode loop running pretty well, so I would not
+    call it a bug' keeps its regime."""
+    said = ("Fusing the norms, RoPE and residual adds would save bytes that are a rounding error next to "
+            "the weight read, so I would not spend time on it.")
+    assert {s for _, s in _statuses(grader, said)} == {"negated"}
+    said = "That is a memory-bandwidth-bound decode loop running pretty well, so I would not call it a bug."
+    assert _statuses(grader, said, ("regime",)) == [(("bandwidth_bound",), "affirmed")]

@@ -137,9 +137,11 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                 # more FLOPs, misses the point": a refusal whose subject is what came before
                 found = [_as(j, "negated") if j.status == "affirmed" else j for j in found]
             elif found and ws[:1] and ws[0] in t.terminators and set(ws) & t.anaphora and any(
-                    s == "negated" and not forward for s, _, _, forward in _triggers(ws, t)):
-                # "..., so I wouldn't do them": a backward trigger and a word pointing back (not
-                # "so rather than queueing them, slot each ...", nor "but ... where the waste is")
+                    s == "negated" and (not forward or (ws[b] in ("i", "we") and "regime" not in kinds))
+                    for s, b, _, forward in _triggers(ws, t)):
+                # "..., so I wouldn't do them", "so I would not spend time on it": a backward
+                # trigger, or the student's own refusal, and a word pointing back (not "so rather
+                # than queueing them, slot each ...", nor "but ... where the waste is")
                 found = [_as(j, "negated") if j.status == "affirmed" else j for j in found]
             elif found and ws[-2:] in _DENIED and ws[0] not in t.contrast and _points_back(ws[:-2], t):
                 # "... a decode loop that is actually bandwidth-bound, and this one is not"
@@ -223,6 +225,9 @@ def _label(concepts: Concepts, t: Triggers, sentence: str) -> tuple[str | None, 
     for status, labels in t.labels.items():
         if head in labels:
             return status, m[2]
+    for status, openers in t.label_openers.items():   # "Where int4 does make sense: it would free
+        if any(head[:len(p)] == p for p in openers):   # 51 GB": where it pays, not a fix (sealed34 d.s361)
+            return status, sentence
     refusal = any(s == "negated" and not set(head[a:b]) <= t.contrast
                   for s, a, b, _ in _triggers(list(head), t))   # not "Focus on the compute side
     #  instead:", whose 'instead' turns to what follows it (sealed22 b.s244)

@@ -39,6 +39,7 @@ class Triggers:
     elliptical: frozenset[str] = frozenset()    # words that may follow a trigger in an elliptical clause
     asides: tuple[Phrase, ...] = ()              # openers of items that comment on the fixes
     labels: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
+    label_openers: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)   # "Where X pays:"
     readings: frozenset[str] = frozenset()      # "the profile says ...": the student's own reading
     anaphora: frozenset[str] = frozenset()      # "I'd skip it": words that point back to the last sentence
     recommend: tuple[Phrase, ...] = ()           # in prose, what makes an affirmed lever a recommendation
@@ -122,6 +123,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.elliptical = frozenset(w for p in phrases(raw.get("elliptical")) for w in p)
     t.asides = phrases(raw.get("asides"))
     t.labels = {s: phrases(v) for s, v in (raw.get("labels") or {}).items()}
+    t.label_openers = {s: phrases(v) for s, v in (raw.get("label_openers") or {}).items()}
     t.readings = frozenset(w for p in phrases(raw.get("readings")) for w in p)
     t.anaphora = frozenset(w for p in phrases(raw.get("anaphora")) for w in p)
     t.recommend = phrases(raw.get("recommend"))
