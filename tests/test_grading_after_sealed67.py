@@ -187,3 +187,34 @@ def test_so_i_would_not_refuses_what_the_sentence_named(grader):
     assert {s for _, s in _statuses(grader, said)} == {"negated"}
     said = "That is a memory-bandwidth-bound decode loop running pretty well, so I would not call it a bug."
     assert _statuses(grader, said, ("regime",)) == [(("bandwidth_bound",), "affirmed")]
+
+
+def test_a_bold_line_introduces_the_list_after_it(grader, tmp_path):
+    """sealed56 a.s586 (instructor 86, graded 41): '**What I'd do**' over a numbered list and
+    '**Not worth it**' over a bulleted one, headings written in bold, give fixes and rejections."""
+    body = ("**Regime:** bandwidth-bound decode (batch 1).\n\n**What I'd do**\n1. Continuous batching.\n"
+            "2. Weight quant to int8.\n\n**Not worth it**\n"
+            "- fusing elementwise ops - a tiny fraction of the bytes.\n")
+    a = read_body(grader, tmp_path, "a_chatbot", body)
+    assert [m.concepts for m in a.fixes] == [("continuous_batching",), ("quantize_int8",)]
+    assert [m.concepts for m in a.rejects] == [("fuse_elementwise",)]
+
+
+def test_a_heading_that_names_a_lever_is_the_topic_of_what_follows(grader, tmp_path):
+    """sealed63 d.s654 (instructor 53, graded 25): '## Int4' over '- Reject. Int4 hurts accuracy
+    ...' refuses int4 (for the wrong reason); sealed60 d.s625: '## Recommendation on int4' over
+    'I would not adopt int4.' refuses it; sealed56 d.s586: '## On int4' over 'Int4 might not give
+    much ... worth a try' only hedges. 'Recommendation: FlashAttention first' (sealed23 c.s256)
+    names no topic: it recommends."""
+    head = "## Regime\nCompute-bound.\n\n"
+    refused = read_body(grader, tmp_path, "d_high_throughput_api",
+                        head + "## Int4\n- Reject. Int4 hurts accuracy on code generation.\n")
+    assert [m.concepts for m in refused.rejects] == [("quantize_int4",)] and not refused.fixes
+    adopt = read_body(grader, tmp_path, "d_high_throughput_api",
+                      head + "## Recommendation on int4\nI would not adopt int4. It costs accuracy.\n")
+    assert [m.concepts for m in adopt.rejects] == [("quantize_int4",)] and not adopt.fixes
+    hedged = read_body(grader, tmp_path, "d_high_throughput_api",
+                       head + "## On int4\nInt4 might not give much here, but it could be worth a try.\n")
+    assert [m.concepts for m in hedged.hedged] == [("quantize_int4",)] and not hedged.fixes
+    assert _statuses(grader, "Recommendation: FlashAttention first, then chunked prefill.")[0] == \
+        (("flash_attention",), "affirmed")

@@ -190,6 +190,9 @@ def _named_then_judged(concepts: Concepts, t: Triggers, sentence: str, found: li
     named = [j for j in found if j.clause == (found[0].clause if found else -1) and j.status == "affirmed"]
     if not m or not named or not all(_bare_name(concepts, j, m[1], t.heading) for j in named):
         return found
+    if all(set(j.match.concepts) <= _named_again(concepts, m[2]) for j in named):
+        return [j for j in found if j not in named]   # "Recommendation on int4: I would not adopt
+        #   int4.": the head names the topic, the body's own mention carries the verdict
     status = _opening(concepts.words(m[2]), t, contrast=False)
     if status is None or _names_its_own(concepts, m[2]):
         return found
@@ -203,10 +206,17 @@ def _names_its_own(concepts: Concepts, rest: str) -> bool:
     return any(concepts.find(k, clause) for k in ("regime", "regime_word", "lever", "claim"))
 
 
+def _named_again(concepts: Concepts, rest: str) -> set[str]:
+    """The levers and claims the first clause after a topic's colon names."""
+    clause = next((c for c in _CLAUSE.split(rest) if c.strip()), "")
+    return {c for k in ("lever", "claim") for x in concepts.find(k, clause) for c in x.concepts}
+
+
 def _bare_name(concepts: Concepts, j: Judged, head: str, around: frozenset[str]) -> bool:
     """The head names the lever and nothing else but the words that head a topic (`heading`)."""
     ws = set(concepts.words(head))
-    return bool(ws) and ws <= set(concepts.words(j.match.phrase)) | around
+    name = set(concepts.words(j.match.phrase))
+    return bool(ws & name) and ws <= name | around   # 'Recommendation: FlashAttention first' names none
 
 
 def _condition(ws: list[str], t: Triggers) -> str | None:

@@ -66,6 +66,7 @@ def sections_of(text: str, start: int, concepts: Concepts, a: Answer,
     sections: dict[str, list[tuple[int, str]]] = {}
     current: list[tuple[int, str]] | None = None
     open_item = False
+    topic = ""   # '## Int4' over '- Reject. ...': the lever the heading names labels its first item
     for lineno, line in enumerate(text.splitlines()[start:], start + 1):
         label = _LABEL_LINE.match(line) if labels else None
         if label and (name := concepts.heading(EMPHASIS.sub("", label["head"]))):
@@ -81,6 +82,8 @@ def sections_of(text: str, start: int, concepts: Concepts, a: Answer,
                 a.notes.append(f"line {lineno}: heading '{head['text'][:60]}' is not one of the template's; "
                                "its text was read as prose")
                 name = PROSE   # '## Verdicts' over a table of levers: read sentence by sentence
+                named = concepts.find("lever", head["text"])   # '## Int4': the topic of its first item
+                topic = EMPHASIS.sub("", head["text"]).rstrip(":?. ") if named else ""
             current = sections.setdefault(name, []) if name else None
             open_item = False
             continue
@@ -94,15 +97,15 @@ def sections_of(text: str, start: int, concepts: Concepts, a: Answer,
                 current.pop()
             open_item = False
         elif item:
-            current.append((lineno, item["text"]))
-            open_item = True
+            current.append((lineno, f"{topic}: {item['text']}" if topic else item["text"]))
+            open_item, topic = True, ""
         elif not line.strip():
             open_item = False
         elif open_item and current:
             current[-1] = (current[-1][0], current[-1][1] + " " + line.strip())
         else:
-            current.append((lineno, line.strip()))
-            open_item = True
+            current.append((lineno, f"{topic}: {line.strip()}" if topic else line.strip()))
+            open_item, topic = True, ""
     return sections
 
 
@@ -132,14 +135,27 @@ def prose(text: str, start: int,
         else:
             if not item:   # a paragraph of prose again
                 into = paragraphs
-            elif into is paragraphs and paragraphs and paragraphs[-1][1].rstrip().endswith(":") \
-                    and (section := intro(paragraphs[-1][1])) is not None:
+            elif into is paragraphs and paragraphs and _introducing(paragraphs[-1][1]) \
+                    and (section := intro(_introducing(paragraphs[-1][1]))) is not None:
                 into = listed.setdefault(section, [])   # the list the paragraph introduces
             into.append((lineno, (item or {"text": line.strip()})["text"]))
             open_paragraph = True
         previous = line
     out = {PROSE: paragraphs} if paragraphs else {}
     return {**out, **listed}
+
+
+_BOLD_LINE = re.compile(r"^\s*(\*\*|__)(?P<text>[^*_]{1,60}?)\1\s*:?\s*$")   # '**What I'd do**'
+
+
+def _introducing(paragraph: str) -> str:
+    """The paragraph as an introduction to the list after it: one ending in a colon, or a line
+    that is bold and nothing else ('**What I'd do**', sealed56 a.s586: a heading written in
+    bold), read as its text and a colon; '' for any other paragraph."""
+    bold = _BOLD_LINE.match(paragraph)
+    if bold:
+        return bold["text"].strip() + ":"
+    return paragraph if paragraph.rstrip().endswith(":") else ""
 
 
 def labelled(text: str, start: int, concepts: Concepts, a: Answer) -> dict[str, list[tuple[int, str]]]:
