@@ -218,3 +218,19 @@ def test_a_heading_that_names_a_lever_is_the_topic_of_what_follows(grader, tmp_p
     assert [m.concepts for m in hedged.hedged] == [("quantize_int4",)] and not hedged.fixes
     assert _statuses(grader, "Recommendation: FlashAttention first, then chunked prefill.")[0] == \
         (("flash_attention",), "affirmed")
+
+
+def test_refusals_in_other_words(grader):
+    """sealed64 a.s663 (100): 'The other suggestion, a GPU with more FLOPs, makes even less sense';
+    sealed66 c.s687 (98): a fix table's row '| - | batching | not for TTFT, makes it worse |';
+    sealed65 b.s677 (88): 'Attention fusion is off the table', and a claim that 'confuses where the
+    bottleneck is'. A cell with a consequence ('| 1 | FlashAttention | no materialized scores |')
+    still refuses nothing."""
+    assert _statuses(grader, "The other suggestion, a GPU with more FLOPs, makes even less sense.") == \
+        [(("buy_more_flops",), "negated")]
+    assert _statuses(grader, "| - | batching | not for TTFT, makes it worse |")[0][1] == "negated"
+    assert _statuses(grader, "| 1 | FlashAttention | no materialized scores |") == \
+        [(("flash_attention",), "affirmed")]
+    said = "That memory-bound ops don't matter confuses where the bottleneck is."
+    assert _statuses(grader, said) == [(("memory_ops_irrelevant_when_compute_bound",), "negated")]
+    assert _statuses(grader, "Attention fusion is off the table.") == [(("fuse_attention",), "negated")]

@@ -267,9 +267,10 @@ def _opening(ws: list[str], t: Triggers, contrast: bool) -> str | None:
     best: str | None = None
     best_len = 0
     for status, p in t.openers().get(rest[0], ()) if rest else ():
-        after = rest[len(p):]   # "but not for TTFT": a short qualifier; "but neither bandwidth nor
-        # compute is saturated" is a statement of its own
-        if contrast and not ((turned and len(after) <= t.elliptical_words)
+        after = rest[len(p):]   # "but not for TTFT" (or, in a table's cell, "not for TTFT"): a
+        # short qualifier; "but neither bandwidth nor compute is saturated" is a statement of its own
+        qualifier = turned or (bool(after) and after[0] in t.after_no)
+        if contrast and not ((qualifier and len(after) <= t.elliptical_words)
                              or set(after) <= t.elliptical | t.anaphora):
             continue
         if rest[:len(p)] == p and (best is None or len(p) > best_len
