@@ -234,3 +234,35 @@ def test_refusals_in_other_words(grader):
     said = "That memory-bound ops don't matter confuses where the bottleneck is."
     assert _statuses(grader, said) == [(("memory_ops_irrelevant_when_compute_bound",), "negated")]
     assert _statuses(grader, "Attention fusion is off the table.") == [(("fuse_attention",), "negated")]
+
+
+def test_more_refusals_and_a_thousands_comma_in_yaml(grader, tmp_path):
+    """sealed57 c.s592, sealed65 c.s672 (instructor 100 and 92): 'Batching the prefills would make
+    things worse', 'Quantizing weights does nothing useful either'; sealed62 b.s642 (99): a YAML
+    flow mapping '{figure: tokens per pass, value: 8 x 4096 = 32,768}' split at the thousands
+    comma reads back as 32,768, not '32, 768'."""
+    assert _statuses(grader, "Batching the prefills would make things worse.")[0][1] == "negated"
+    assert _statuses(grader, "Quantizing weights does nothing useful either.")[0][1] == "negated"
+    body = ("regime: compute_bound\nevidence:\n  - {figure: tokens per pass, value: 8 x 4096 = 32,768}\n"
+            "  - {figure: crossover, value: ~2,300 tokens}\nfixes: [torch_compile]\n")
+    r = grader.grade(answer_file(tmp_path, "b_training_run", body, "c.yaml"))
+    said = [line for p in r.parts for line in p.feedback]
+    assert not any("could not read this figure" in line for line in said)
+    assert not any(line.startswith("Missing figure: the tokens per forward pass") for line in said)
+
+
+def test_a_regime_section_that_lists_regimes_over_bare_names_is_a_keyword_list(grader, tmp_path):
+    """sealed63 b.s655, sealed62 d.s646 (instructor 0 each): 'compute-bound, memory-bound
+    (elementwise), overhead?' or 'compute bound vs bandwidth bound (check roofline)' over a list
+    of bare lever names commits to none. A terse 'prefill' over '1. FlashAttention' (sealed3
+    c.s54, instructor 23, FlashAttention credited) still gives its fix."""
+    names = "\n\n## Fixes\n- torch.compile\n- dtype casts\n- hand fused kernels\n"
+    listed = read_body(grader, tmp_path, "b_training_run",
+                       "## Regime\ncompute-bound, memory-bound (elementwise), overhead?" + names)
+    assert not listed.fixes and listed.stuffed
+    versus = read_body(grader, tmp_path, "d_high_throughput_api",
+                       "## Regime\ncompute bound vs bandwidth bound (check roofline)\n\n## Fixes\n- fp8\n")
+    assert versus.regime is None and not versus.fixes
+    terse = read_body(grader, tmp_path, "c_document_summarizer",
+                      "## Regime\nprefill\n## Fixes\n1. FlashAttention\n")
+    assert [m.concepts for m in terse.fixes] == [("flash_attention",)]

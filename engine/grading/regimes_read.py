@@ -155,7 +155,8 @@ def _slashed_list(concepts: Concepts, text: str, kind: str) -> bool:
 
 def _either(concepts: Concepts, judged: list[Judged]) -> bool:
     """Two regimes offered as alternatives in one clause ('compute-bound or bandwidth-bound
-    depending on batch'): the student weighs them and commits to neither."""
+    depending on batch', 'compute bound vs bandwidth bound (check roofline)', sealed62 d.s646):
+    the student weighs them and commits to neither."""
     by_clause: dict[int, set[str]] = {}
     for j in judged:
         if j.status != "negated":
@@ -163,7 +164,8 @@ def _either(concepts: Concepts, judged: list[Judged]) -> bool:
     for n, cs in by_clause.items():
         ws = concepts.words(next(j.clause_text for j in judged if j.clause == n))
         names = {w for j in judged if j.clause == n for w in concepts.words(j.match.phrase)}
-        if len(cs) > 1 and ("or" in ws or set(ws) - names <= {"and", "both"}):
+        either = concepts.context.either if concepts.context is not None else frozenset({"or"})
+        if len(cs) > 1 and (set(ws) & either or set(ws) - names <= {"and", "both"}):
             return True   # 'Compute bound and bandwith bound' names both and commits to neither
     return False
 

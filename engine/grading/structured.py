@@ -6,6 +6,7 @@ claim is flagged against its part of the answer; the rest is still graded.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -214,6 +215,9 @@ def _asides(model: type[_Strict], body: dict, a: Answer, concepts: Concepts, lin
     return kept
 
 
+_THOUSANDS = re.compile(r".*\d\|\d{3}(?!\d)")   # a digit before the comma, a group of three after
+
+
 def _rejoined(model: type[_Strict], body: dict) -> tuple[dict, str]:
     """`{lever: x, reason: past the ridge, only adds latency}` is a flow mapping whose free text
     held a comma: YAML reads 'only adds latency' as a key with no value. Such keys (not the
@@ -225,7 +229,8 @@ def _rejoined(model: type[_Strict], body: dict) -> tuple[dict, str]:
     joined = ""
     for k, v in body.items():
         if k not in fields and v is None and isinstance(k, str | int | float) and last is not None:
-            out[last] = f"{out[last]}, {k}"
+            sep = "," if _THOUSANDS.match(f"{out[last]}|{k}") else ", "   # '32,768' split at its comma
+            out[last] = f"{out[last]}{sep}{k}"
             joined = f"{last}: {out[last]}"
             continue
         if k == "reason" and isinstance(v, bool):   # 'reason: no, ...' is YAML's false

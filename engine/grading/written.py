@@ -59,9 +59,11 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
             _read_item(a, concepts, "fixes" if verdict else name, line, item)   # under Evidence
     if a.regime is None and len(a.regimes_named) == 1:   # "this should be compute-bound. It is one."
         a.regime = a.nominal_regime   # (only once the whole answer is read: a later verdict wins)
-    if a.prose and a.regime is None and a.fixes and all(_names_only(concepts, m.reason) for m in a.fixes):
+    if a.regime is None and (a.prose or len(a.regimes_named) > 1) and a.fixes \
+            and all(_names_only(concepts, m.reason) for m in a.fixes):
         a.stuffed, a.fixes = [*a.stuffed, *a.fixes], []   # names under no verdict, with no word of
-        #   why: a keyword list commits to none of them (sealed56 b.s586, c.s589: instructor 0)
+        #   why: a keyword list commits to none of them (sealed56 b.s586, c.s589: instructor 0),
+        #   as under a Regime heading that lists several (sealed63 b.s655), not a terse "prefill"
     return a
 
 
