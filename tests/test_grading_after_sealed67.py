@@ -266,3 +266,14 @@ def test_a_regime_section_that_lists_regimes_over_bare_names_is_a_keyword_list(g
     terse = read_body(grader, tmp_path, "c_document_summarizer",
                       "## Regime\nprefill\n## Fixes\n1. FlashAttention\n")
     assert [m.concepts for m in terse.fixes] == [("flash_attention",)]
+
+
+def test_a_yaml_regime_in_words_that_hold_one_regime(grader, tmp_path):
+    """sealed64 c.s669, sealed47 c.s497 (instructor 52, 49: no regime deduction): 'regime:
+    prefill compute-bound' names one regime; 'regime: compute-bound or bandwidth-bound' names
+    none, and says so on its own line."""
+    one = read_body(grader, tmp_path, "c_document_summarizer", "regime: prefill compute-bound\n", "p.yaml")
+    assert one.regime == "compute_bound" and not one.unread
+    two = read_body(grader, tmp_path, "c_document_summarizer",
+                    "regime: compute-bound or bandwidth-bound\n", "q.yaml")
+    assert two.regime is None and two.unread
