@@ -94,10 +94,10 @@ class Key:
         return self._far(items, thresholds or {})
 
     def _far(self, items: list[tuple[str, ...]], thresholds: Mapping[str, float]) -> list[tuple[str, ...]]:
-        """A threshold figure (rubric `thresholds`: the ridge point) asked on its own joins the item
-        it is compared with, of its unit, when that one is the threshold's factor or more away:
-        25,000 FLOP/byte is past a 247 ridge whatever the ridge's digits (the worked solution's
-        case C never states it), where 252 against 247 turns on both."""
+        """A threshold figure (rubric `thresholds`) asked on its own joins the item it is compared
+        with, of its unit, when that one is the threshold's factor or more away: a figure a
+        hundred times past a threshold is past it whatever the threshold's digits (a worked
+        solution may argue it without them), where one a few percent past turns on both."""
         out = list(items)
         for names in items:
             if len(names) != 1 or names[0] not in thresholds or names[0] not in self.figures:

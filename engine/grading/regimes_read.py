@@ -117,8 +117,8 @@ def _describes_a_part(concepts: Concepts, j: Judged, described: frozenset[str]) 
 
 
 def _served(concepts: Concepts, before: list[str]) -> bool:
-    """A regime or limiter right after a `serves` word that follows a lever in its clause ("int4
-    is a fantastic lever for bandwidth-bound decode"): the workload a lever pays on, not this one."""
+    """A regime or limiter right after a `serves` word that follows a lever in its clause ("X is a
+    fantastic lever for <regime> workloads"): the workload a lever pays on, not this one."""
     t = concepts.context
     at = next((i for i in range(len(before) - 1, max(len(before) - 4, -1), -1)
                if t is not None and before[i] in t.serves), None)
