@@ -20,13 +20,22 @@ import re
 from dataclasses import dataclass
 
 from regime.engine.grading.concepts import Concepts, Match
-from regime.engine.grading.triggers import Phrase, Triggers
+from regime.engine.grading.scopes import (
+    CARRIED,
+    carried_status,
+    cued,
+    negates,
+    opening,
+    predicate,
+    status_of,
+    triggers,
+)
+from regime.engine.grading.triggers import Triggers
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 _CLAUSE = re.compile(r"[.;:,!?()\[\]—–|→⇒]|\s-\s|\s=?->?\s|\"|“|”")   # an arrow ends a premise
 _DENIED = (["is", "not"], ["are", "not"], ["was", "not"])   # "..., and this one is not"
 _SUBJECT_WORDS = frozenset({"and", "one", "right"})         # "... and right now it isn't"
-_CARRIED = ("hypothetical", "deferred", "counterfactual")   # "If X, Y", "Once X, Y": X covers Y
 _SCARE = re.compile(r"[\"“]([\w'-]+(?: [\w'-]+)?)[\"”]")   # 'it "should" be ...': emphasis, not a quote
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
 _LABEL = re.compile(r"^\s*([^:]{1,40}):\s*(.*)$", re.S)
@@ -109,11 +118,11 @@ def _refuses_it(ws: list[str], t: Triggers) -> bool:
     if ws[:1] == ["no"] and len(ws) <= 1 + t.elliptical_words and (len(ws) == 1 or ws[1] in t.after_no):
         return True   # not "no 5 TB of traffic", which negates a quantity
     if any(s == "negated" and end == len(ws) and (start == 0 or (start == 1 and ws[0] in ("i", "we")))
-           for s, start, end, _ in _triggers(ws, t)):
+           for s, start, end, _ in triggers(ws, t)):
         return True   # the clause is the refusal and nothing else: "I don't agree", "I disagree"
         #               (not "ITL (4 ms) isn't", which says something of its own subject)
     return any(status == "negated" and set(ws[end:end + 3]) & t.anaphora   # "I'd skip it", "avoid that"
-               for status, _, end, _forward in _triggers(ws, t))
+               for status, _, end, _forward in triggers(ws, t))
 
 
 def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence: str,
@@ -128,17 +137,17 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
     for n, clause in enumerate(c for c in _CLAUSE.split(body) if c and c.strip()):
         ws = concepts.words(clause)
         matches: list[Match] = next((ms for k in kinds if (ms := concepts.find(k, clause, body))), [])
-        opener = _opening(ws, t, contrast=False)
+        opener = opening(ws, t, contrast=False)
         if not matches:
-            status = _opening(ws, t, contrast=True)
+            status = opening(ws, t, contrast=True)
             if status and found:   # "..., but not yet": re-judges what came before
                 found = [_as(j, status) for j in found]
-            elif found and _predicate(ws, t) == "negated":   # "The other suggestion, a GPU with
+            elif found and predicate(ws, t) == "negated":   # "The other suggestion, a GPU with
                 # more FLOPs, misses the point": a refusal whose subject is what came before
                 found = [_as(j, "negated") if j.status == "affirmed" else j for j in found]
             elif found and ws[:1] and ws[0] in t.terminators and set(ws) & t.anaphora and any(
                     s == "negated" and (not forward or (ws[b] in ("i", "we") and "regime" not in kinds))
-                    for s, b, _, forward in _triggers(ws, t)):
+                    for s, b, _, forward in triggers(ws, t)):
                 # "..., so I wouldn't do them", "so I would not spend time on it": a backward
                 # trigger, or the student's own refusal, and a word pointing back (not "so rather
                 # than queueing them, slot each ...", nor "but ... where the waste is")
@@ -150,15 +159,15 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
             elif quoted and negates(ws, t):   # '"memory ops don't matter" is a category mistake'
                 found = [_as(j, "negated") if j in quoted else j for j in found]
             quoted = []
-            carried = _condition(ws, t) or carried   # "..., measure again, and if it is bound, ..."
-            if any(st == "negated" and b == len(ws) <= 2 for st, _, b, _ in _triggers(ws, t)):
+            carried = carried_status(ws, t) or carried   # "..., measure again, and if it is bound, ..."
+            if any(st == "negated" and b == len(ws) <= 2 for st, _, b, _ in triggers(ws, t)):
                 carried = "negated"   # 'And not "just raise the batch further"': a bare negation
-            trailing = opener if found and opener in _CARRIED[:2] else None if opener else trailing
+            trailing = opener if found and opener in CARRIED[:2] else None if opener else trailing
             continue   # (a bare negation before a quotation refuses what it quotes)
         trailing = None
-        triggers = _triggers(ws, t)
+        hits = triggers(ws, t)
         for m in matches:
-            status = _status(ws, m.start, len(concepts.words(m.phrase)) or 1, t, triggers)
+            status = status_of(ws, m.start, len(concepts.words(m.phrase)) or 1, t, hits)
             if status == "historical" and m.kind != "lever":   # "already compute-bound" is a verdict
                 status = "affirmed"
             if status == "affirmed":   # a label covers its line up to a subordinate clause
@@ -173,7 +182,7 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                 j = _as(j, "attributed")   # a claim in quotation marks is someone else's
                 quoted.append(j)
             found.append(j)
-        carried = opener if opener in _CARRIED else None
+        carried = opener if opener in CARRIED else None
         condition = [j for j in found if j.clause == first + n] if carried else []
     if trailing:   # a condition after the refusal: not now, not never (the later word stands)
         found = [_as(j, trailing) if j.status == "negated" else j for j in found]
@@ -193,7 +202,7 @@ def _named_then_judged(concepts: Concepts, t: Triggers, sentence: str, found: li
     if all(set(j.match.concepts) <= _named_again(concepts, m[2]) for j in named):
         return [j for j in found if j not in named]   # "Recommendation on int4: I would not adopt
         #   int4.": the head names the topic, the body's own mention carries the verdict
-    status = _opening(concepts.words(m[2]), t, contrast=False)
+    status = opening(concepts.words(m[2]), t, contrast=False)
     if status is None or _names_its_own(concepts, m[2]):
         return found
     return [_as(j, status) if j in named else j for j in found]
@@ -219,12 +228,6 @@ def _bare_name(concepts: Concepts, j: Judged, head: str, around: frozenset[str])
     return bool(ws & name) and ws <= name | around   # 'Recommendation: FlashAttention first' names none
 
 
-def _condition(ws: list[str], t: Triggers) -> str | None:
-    """The condition or deferral a clause naming nothing sets up for the clauses after it: its
-    trigger may stand anywhere in it ("and if we are finally bandwidth-bound, that is when ...")."""
-    return next((s for s, *_ in _triggers(ws, t) if s in _CARRIED), None)
-
-
 def _label(concepts: Concepts, t: Triggers, sentence: str) -> tuple[str | None, str]:
     """'Don't: int4 weight quant' -> (negated, 'int4 weight quant'); 'Batching: not yet' keeps
     its text whole (the trigger after the colon re-judges it as an elliptical clause)."""
@@ -239,108 +242,20 @@ def _label(concepts: Concepts, t: Triggers, sentence: str) -> tuple[str | None, 
         if any(head[:len(p)] == p for p in openers):   # 51 GB": where it pays, not a fix (sealed34 d.s361)
             return status, sentence
     refusal = any(s == "negated" and not set(head[a:b]) <= t.contrast
-                  for s, a, b, _ in _triggers(list(head), t))   # not "Focus on the compute side
+                  for s, a, b, _ in triggers(list(head), t))   # not "Focus on the compute side
     #  instead:", whose 'instead' turns to what follows it (sealed22 b.s244)
     if refusal and not any(concepts.find(k, m[1]) for k in ("lever", "claim", "regime")):
         return "negated", m[2]   # "One more thing I would not do: push the batch much higher."
     return None, sentence
 
 
-def _predicate(ws: list[str], t: Triggers) -> str | None:
-    """The status of a backward trigger that opens a clause: a predicate with no subject of its
-    own ("..., misses the point even more badly"), so its subject is what the sentence named."""
-    return next((status for status, p in t.backward.items() for q in p if tuple(ws[:len(q)]) == q), None)
-
-
-def _opening(ws: list[str], t: Triggers, contrast: bool) -> str | None:
-    """The status of a trigger that opens the clause. With `contrast`, only an elliptical clause
-    counts: one that opens with a contrast word ("but not for TTFT"), or is the trigger with only
-    `elliptical` or pointing-back words after it ("not yet", "maybe then", "so not that"): "not
-    ITL" names something else, and "so no 40 GB allocation" is a consequence, not a verdict."""
-    i = 0
-    while i < len(ws) and ws[i] in t.terminators:
-        i += 1
-    turned = i > 0 and ws[0] in t.contrast
-    rest = tuple(ws[i:])
-    if _pseudo(list(rest), 0, t):   # "if we go to batch 8, ...": no condition opens here
-        return None
-    best: str | None = None
-    best_len = 0
-    for status, p in t.openers().get(rest[0], ()) if rest else ():
-        after = rest[len(p):]   # "but not for TTFT" (or, in a table's cell, "not for TTFT"): a
-        # short qualifier; "but neither bandwidth nor compute is saturated" is a statement of its own
-        qualifier = turned or (bool(after) and after[0] in t.after_no)
-        if contrast and not ((qualifier and len(after) <= t.elliptical_words)
-                             or set(after) <= t.elliptical | t.anaphora):
-            continue
-        if rest[:len(p)] == p and (best is None or len(p) > best_len
-                                   or (len(p) == best_len and t.rank(status) < t.rank(best))):
-            best, best_len = status, len(p)
-    return best
-
-
-def _status(ws: list[str], start: int, n: int, t: Triggers,
-            found: list[tuple[str, int, int, bool]] | None = None) -> str:
-    """The highest-priority status whose trigger's scope reaches the words [start, start + n).
-    Triggers are found longest first ('not yet' is one deferral, not a 'not')."""
-    hits = [status for status, j, end, forward in (found if found is not None else _triggers(ws, t))
-            if (forward and end <= start and start - end <= t.window
-                and not set(ws[end:start]) & t.terminators)
-            or (not forward and j >= start + n and j - (start + n) <= t.window
-                and not set(ws[start + n:j]) & t.terminators)]
-    return min(hits, key=t.rank) if hits else "affirmed"
-
-
-def _triggers(ws: list[str], t: Triggers) -> list[tuple[str, int, int, bool]]:
-    """(status, start, end, forward) of each trigger in `ws`; one inside a longer one is dropped.
-    Phrases are looked up by their first word, so a clause costs one pass over its words."""
-    index = t.by_first()
-    found = [(status, j, j + len(p), forward)
-             for j, w in enumerate(ws) for status, p, forward in index.get(w, ())
-             if tuple(ws[j:j + len(p)]) == p and not _own_reading(ws, j, p, status, t)
-             and not _pseudo(ws, j, t)]
-    if len(found) < 2:
-        return found
-    return [x for x in found
-            if not any(y[1] <= x[1] and x[2] <= y[2] and y[2] - y[1] > x[2] - x[1] for y in found)]
-
-
-def _pseudo(ws: list[str], j: int, t: Triggers) -> bool:
-    """A trigger word that opens a pseudo-trigger ("if we want more throughput, ..." states the
-    goal, it puts no condition on the levers after it): no trigger, as ConText has them."""
-    return any(tuple(ws[j:j + len(p)]) == p for p in t.pseudo)
-
-
-def _own_reading(ws: list[str], j: int, p: tuple[str, ...], status: str, t: Triggers) -> bool:
-    """A one-word attribution ('says', 'claims') whose subject is a measurement ('the profile
-    says compute-bound'): the student reports what the numbers show, in their own voice."""
-    return status == "attributed" and len(p) == 1 and j > 0 and ws[j - 1] in t.readings
-
-
-def postpones(words: list[str], t: Triggers) -> bool:
-    """Whether text opens (after 'then') with a deferral or a condition: a YAML fix whose bound
-    reads "then, not before: only after re-measuring" is a later step, not a fix now."""
-    return _opening(words[1:] if words[:1] == ["then"] else words, t, contrast=False) in _CARRIED
-
-
-def hedged(words: list[str], t: Triggers) -> bool:
-    """Whether a YAML fix's bound or reason opens with a hedge ("might give some speedup, worth a
-    pilot"): named, not committed to, as "CUDA graphs could help" is in prose."""
-    return _opening(words, t, contrast=False) == "possible"
-
-
 def hedges_between(concepts: Concepts, t: Triggers, sentence: str) -> bool:
     """Two clauses of the sentence open with a hedge ('Maybe compute-bound, maybe memory'):
     the student weighs alternatives and commits to neither."""
-    opened = [_opening(concepts.words(c), t, contrast=False) for c in _CLAUSE.split(sentence)
+    opened = [opening(concepts.words(c), t, contrast=False) for c in _CLAUSE.split(sentence)
               if c.strip() and _names_a_regime(concepts, c)   # 'Probably X, I think': one regime
               and not cued(concepts.words(c), t.secondary)]
     return opened.count("possible") > 1
-
-
-def cued(ws: list[str], cues: tuple[Phrase, ...]) -> bool:
-    """One of the cue phrases occurs in the words."""
-    return any(tuple(ws[i:i + len(c)]) == c for c in cues for i in range(len(ws) - len(c) + 1))
 
 
 def _names_a_regime(concepts: Concepts, clause: str) -> bool:
@@ -368,28 +283,8 @@ def recommends(concepts: Concepts, sentence: str, t: Triggers) -> bool:
     return False
 
 
-def answers_no(words: list[str], t: Triggers) -> bool:
-    """A sentence that answers the case's question with a no ('Short answer for the director:
-    no', 'my answer to the director is no'): an answer cue, then a negation after it."""
-    for i in range(len(words)):
-        for p in t.answer:
-            if tuple(words[i:i + len(p)]) == p:
-                rest = words[i + len(p):]
-                return any(s == "negated" and forward for s, _, _, forward in _triggers(rest, t))
-    return False
-
-
 def sentences(text: str) -> list[str]:
     """The sentences `judge` reads, in order."""
     return _SENTENCE.split(text)
 
 
-def negates(words: list[str], t: Triggers) -> bool:
-    """Whether a negation trigger occurs in these (normalized) words."""
-    return any(status == "negated" for status, *_ in _triggers(words, t))
-
-
-def refuses_for_now(words: list[str], t: Triggers) -> bool:
-    """A deferral worded as a refusal ("not yet"), unlike "once X, then Y" that schedules Y."""
-    no = t.forward.get("negated", ())
-    return any(status == "deferred" and cued(words[a:b], no) for status, a, b, _ in _triggers(words, t))

@@ -8,7 +8,8 @@ import re
 
 from regime.engine.grading.answer import Answer
 from regime.engine.grading.concepts import Concepts, CueSpans, clauses
-from regime.engine.grading.context import Judged, cued, hedges_between, judge
+from regime.engine.grading.context import Judged, hedges_between, judge
+from regime.engine.grading.scopes import cued
 
 _SLASHED = re.compile(r"\s+/\s+")
 _SIDE = re.compile(r"[.;:,\n()→⇒]|\s=?->?\s")   # what ends a side of a slash

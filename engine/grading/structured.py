@@ -17,8 +17,8 @@ from regime.core.errors import RegimeError, did_you_mean
 from regime.core.yamlsrc import LineDict, line_of, load_yaml, validated
 from regime.engine.grading.answer import Answer, Mention, Said
 from regime.engine.grading.concepts import Concepts
-from regime.engine.grading.context import cued, hedged, postpones
 from regime.engine.grading.figures import quantity, unreadable_numbers
+from regime.engine.grading.scopes import cued, hedged, postpones
 
 
 class _Strict(BaseModel):

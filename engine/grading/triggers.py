@@ -77,7 +77,7 @@ class Triggers:
 
     def openers(self) -> dict[str, list[tuple[str, Phrase]]]:
         """First word -> (status, phrase) of every trigger and label phrase, in priority order:
-        what can open a clause (context._opening), built once."""
+        what can open a clause (scopes.opening), built once."""
         if not self._openers:
             for status in self.priority:
                 for p in (*self.forward.get(status, ()), *self.backward.get(status, ()),

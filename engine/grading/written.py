@@ -12,20 +12,12 @@ from pathlib import Path
 from regime.core.errors import RegimeError
 from regime.engine.grading.answer import SENTENCE, Answer, Mention
 from regime.engine.grading.concepts import Concepts, clauses
-from regime.engine.grading.context import (
-    Judged,
-    answers_no,
-    cued,
-    judge,
-    negates,
-    recommends,
-    refuses_for_now,
-    sentences,
-)
+from regime.engine.grading.context import Judged, judge, recommends, sentences
 from regime.engine.grading.figures import unreadable_numbers
 from regime.engine.grading.layout import EMPHASIS as _EMPHASIS
 from regime.engine.grading.layout import PROSE, front_matter, labelled, prose, sections_of, verdict_rows
 from regime.engine.grading.regimes_read import read_limiter, read_regimes
+from regime.engine.grading.scopes import answers_no, cued, negates, refuses_for_now
 
 _LIST_WORDS = {"and", "or", "nor", "also"}
 _LABEL_WORDS = 3   # 'For throughput:' labels a list; a longer head before a colon says something

@@ -1,0 +1,126 @@
+"""Trigger scopes over one clause's words, the core of ConText (see context.py): which trigger
+phrases a clause holds, which status reaches a word, and what a clause opens with. Kept apart from
+context.py, which walks sentences and clauses, so the YAML readers (structured.py) and the regime
+reader use the same scopes without the sentence walk."""
+
+from __future__ import annotations
+
+from regime.engine.grading.triggers import Phrase, Triggers
+
+CARRIED = ("hypothetical", "deferred", "counterfactual")   # "If X, Y", "Once X, Y": X covers Y
+
+
+def carried_status(ws: list[str], t: Triggers) -> str | None:
+    """The condition or deferral a clause naming nothing sets up for the clauses after it: its
+    trigger may stand anywhere in it ("and if we are finally bandwidth-bound, that is when ...")."""
+    return next((s for s, *_ in triggers(ws, t) if s in CARRIED), None)
+
+
+def predicate(ws: list[str], t: Triggers) -> str | None:
+    """The status of a backward trigger that opens a clause: a predicate with no subject of its
+    own ("..., misses the point even more badly"), so its subject is what the sentence named."""
+    return next((status for status, p in t.backward.items() for q in p if tuple(ws[:len(q)]) == q), None)
+
+
+def opening(ws: list[str], t: Triggers, contrast: bool) -> str | None:
+    """The status of a trigger that opens the clause. With `contrast`, only an elliptical clause
+    counts: one that opens with a contrast word ("but not for TTFT"), or is the trigger with only
+    `elliptical` or pointing-back words after it ("not yet", "maybe then", "so not that"): "not
+    ITL" names something else, and "so no 40 GB allocation" is a consequence, not a verdict."""
+    i = 0
+    while i < len(ws) and ws[i] in t.terminators:
+        i += 1
+    turned = i > 0 and ws[0] in t.contrast
+    rest = tuple(ws[i:])
+    if _pseudo(list(rest), 0, t):   # "if we go to batch 8, ...": no condition opens here
+        return None
+    best: str | None = None
+    best_len = 0
+    for status, p in t.openers().get(rest[0], ()) if rest else ():
+        after = rest[len(p):]   # "but not for TTFT" (or, in a table's cell, "not for TTFT"): a
+        # short qualifier; "but neither bandwidth nor compute is saturated" is a statement of its own
+        qualifier = turned or (bool(after) and after[0] in t.after_no)
+        if contrast and not ((qualifier and len(after) <= t.elliptical_words)
+                             or set(after) <= t.elliptical | t.anaphora):
+            continue
+        if rest[:len(p)] == p and (best is None or len(p) > best_len
+                                   or (len(p) == best_len and t.rank(status) < t.rank(best))):
+            best, best_len = status, len(p)
+    return best
+
+
+def status_of(ws: list[str], start: int, n: int, t: Triggers,
+            found: list[tuple[str, int, int, bool]] | None = None) -> str:
+    """The highest-priority status whose trigger's scope reaches the words [start, start + n).
+    Triggers are found longest first ('not yet' is one deferral, not a 'not')."""
+    hits = [status for status, j, end, forward in (found if found is not None else triggers(ws, t))
+            if (forward and end <= start and start - end <= t.window
+                and not set(ws[end:start]) & t.terminators)
+            or (not forward and j >= start + n and j - (start + n) <= t.window
+                and not set(ws[start + n:j]) & t.terminators)]
+    return min(hits, key=t.rank) if hits else "affirmed"
+
+
+def triggers(ws: list[str], t: Triggers) -> list[tuple[str, int, int, bool]]:
+    """(status, start, end, forward) of each trigger in `ws`; one inside a longer one is dropped.
+    Phrases are looked up by their first word, so a clause costs one pass over its words."""
+    index = t.by_first()
+    found = [(status, j, j + len(p), forward)
+             for j, w in enumerate(ws) for status, p, forward in index.get(w, ())
+             if tuple(ws[j:j + len(p)]) == p and not _own_reading(ws, j, p, status, t)
+             and not _pseudo(ws, j, t)]
+    if len(found) < 2:
+        return found
+    return [x for x in found
+            if not any(y[1] <= x[1] and x[2] <= y[2] and y[2] - y[1] > x[2] - x[1] for y in found)]
+
+
+def _pseudo(ws: list[str], j: int, t: Triggers) -> bool:
+    """A trigger word that opens a pseudo-trigger ("if we want more throughput, ..." states the
+    goal, it puts no condition on the levers after it): no trigger, as ConText has them."""
+    return any(tuple(ws[j:j + len(p)]) == p for p in t.pseudo)
+
+
+def _own_reading(ws: list[str], j: int, p: tuple[str, ...], status: str, t: Triggers) -> bool:
+    """A one-word attribution ('says', 'claims') whose subject is a measurement ('the profile
+    says compute-bound'): the student reports what the numbers show, in their own voice."""
+    return status == "attributed" and len(p) == 1 and j > 0 and ws[j - 1] in t.readings
+
+
+def postpones(words: list[str], t: Triggers) -> bool:
+    """Whether text opens (after 'then') with a deferral or a condition: a YAML fix whose bound
+    reads "then, not before: only after re-measuring" is a later step, not a fix now."""
+    return opening(words[1:] if words[:1] == ["then"] else words, t, contrast=False) in CARRIED
+
+
+def hedged(words: list[str], t: Triggers) -> bool:
+    """Whether a YAML fix's bound or reason opens with a hedge ("might give some speedup, worth a
+    pilot"): named, not committed to, as "CUDA graphs could help" is in prose."""
+    return opening(words, t, contrast=False) == "possible"
+
+
+def cued(ws: list[str], cues: tuple[Phrase, ...]) -> bool:
+    """One of the cue phrases occurs in the words."""
+    return any(tuple(ws[i:i + len(c)]) == c for c in cues for i in range(len(ws) - len(c) + 1))
+
+
+def answers_no(words: list[str], t: Triggers) -> bool:
+    """A sentence that answers the case's question with a no ('Short answer for the director:
+    no', 'my answer to the director is no'): an answer cue, then a negation after it."""
+    for i in range(len(words)):
+        for p in t.answer:
+            if tuple(words[i:i + len(p)]) == p:
+                rest = words[i + len(p):]
+                return any(s == "negated" and forward for s, _, _, forward in triggers(rest, t))
+    return False
+
+
+def negates(words: list[str], t: Triggers) -> bool:
+    """Whether a negation trigger occurs in these (normalized) words."""
+    return any(status == "negated" for status, *_ in triggers(words, t))
+
+
+def refuses_for_now(words: list[str], t: Triggers) -> bool:
+    """A deferral worded as a refusal ("not yet"), unlike "once X, then Y" that schedules Y."""
+    no = t.forward.get("negated", ())
+    return any(status == "deferred" and cued(words[a:b], no) for status, a, b, _ in triggers(words, t))
