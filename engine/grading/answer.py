@@ -52,6 +52,8 @@ class Answer:
     regime_hedged: bool = False    # "probably bandwidth-bound, I think": named, not committed to
     regime_concluded: bool = False  # stated as the conclusion ("So the real regime is ..."): it stands
     nominal_regime: str | None = None
+    limiter: tuple[str, int, str] | None = None   # "limited by HBM" (regime, line, sentence): the
+    #   verdict only where the whole answer names no regime (a later "compute-bound" wins)
     named: dict[str, tuple[Quantity, int]] = field(default_factory=dict)   # figure name -> value
     numbers: list[Said] = field(default_factory=list)                       # every number given
     fixes: list[Mention] = field(default_factory=list)

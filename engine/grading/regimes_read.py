@@ -101,7 +101,7 @@ def _primary(concepts: Concepts, judged: list[Judged]) -> list[Judged]:
     alternative; the blind grades read the first as the (hedged) verdict."""
     t = concepts.context
     if t is not None:
-        judged = [j for j in judged if not _describes_a_part(concepts, j, t.described)
+        judged = [j for j in judged if not _describes_a_part(concepts, j, t.described, t.described_after)
                   and not _left(concepts, j, judged, t.left)
                   and not _served(concepts, concepts.words(j.clause_text)[:j.match.start])]
     regimes = {c for j in judged for c in j.match.concepts}
@@ -111,10 +111,11 @@ def _primary(concepts: Concepts, judged: list[Judged]) -> list[Judged]:
     return kept if kept else judged
 
 
-def _describes_a_part(concepts: Concepts, j: Judged, described: frozenset[str]) -> bool:
+def _describes_a_part(concepts: Concepts, j: Judged, described: frozenset[str],
+                      after: frozenset[str]) -> bool:
     ws = concepts.words(j.clause_text)
     end = j.match.start + len(concepts.words(j.match.phrase))
-    return end < len(ws) and ws[end] in described
+    return (end < len(ws) and ws[end] in described) or (j.match.start > 0 and ws[j.match.start - 1] in after)
 
 
 def _served(concepts: Concepts, before: list[str]) -> bool:
@@ -179,13 +180,21 @@ def _bare(concepts: Concepts, j: Judged) -> bool:
 
 def read_limiter(a: Answer, concepts: Concepts, line: int, sentence: str) -> None:
     """An essay's verdict in words of what limits it ("limited by how fast we can stream the
-    weights out of HBM, not by arithmetic", sealed22 a.s241), where it names no regime."""
+    weights out of HBM, not by arithmetic", sealed22 a.s241), kept for `adopt_limiter`."""
     found = {r for clause in clauses(sentence) if (r := _limited_by(concepts, clause))}
     found = found or {r for r in [_the_limit(concepts, sentence)] if r}
-    if len(found) == 1:
-        a.regime = found.pop()
+    if len(found) == 1 and a.limiter is None:
+        a.limiter = (found.pop(), line, sentence.strip())
+
+
+def adopt_limiter(a: Answer) -> None:
+    """Once the whole essay is read: its first limiter reading is the verdict if it named no regime.
+    An early limiter in passing does not block a later verdict that names its regime (sealed70
+    d.s722: the test in tests/test_grading_after_sealed75.py quotes it)."""
+    if a.regime is None and a.limiter is not None:
+        a.regime, line, sentence = a.limiter
         a.regimes_named.add(a.regime)
-        a.statuses.append((line, "affirmed", sentence.strip()))
+        a.statuses.append((line, "affirmed", sentence))
 
 
 def _limited_by(concepts: Concepts, clause: str) -> str | None:

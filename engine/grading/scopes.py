@@ -55,7 +55,7 @@ def status_of(ws: list[str], start: int, n: int, t: Triggers,
     Triggers are found longest first ('not yet' is one deferral, not a 'not')."""
     hits = [status for status, j, end, forward in (found if found is not None else triggers(ws, t))
             if (forward and end <= start and start - end <= t.window
-                and not set(ws[end:start]) & t.terminators)
+                and not set(ws[end:start]) & t.terminators and not cued(ws[end:start], t.new_subject))
             or (not forward and j >= start + n and j - (start + n) <= t.window
                 and not set(ws[start + n:j]) & t.terminators)]
     return min(hits, key=t.rank) if hits else "affirmed"
@@ -68,7 +68,7 @@ def triggers(ws: list[str], t: Triggers) -> list[tuple[str, int, int, bool]]:
     found = [(status, j, j + len(p), forward)
              for j, w in enumerate(ws) for status, p, forward in index.get(w, ())
              if tuple(ws[j:j + len(p)]) == p and not _own_reading(ws, j, p, status, t)
-             and not _pseudo(ws, j, t)]
+             and not _pseudo(ws, j, t) and not _compares(ws, j + len(p), p, t)]
     if len(found) < 2:
         return found
     return [x for x in found
@@ -79,6 +79,12 @@ def _pseudo(ws: list[str], j: int, t: Triggers) -> bool:
     """A trigger word that opens a pseudo-trigger ("if we want more throughput, ..." states the
     goal, it puts no condition on the levers after it): no trigger, as ConText has them."""
     return any(tuple(ws[j:j + len(p)]) == p for p in t.pseudo)
+
+
+def _compares(ws: list[str], end: int, p: tuple[str, ...], t: Triggers) -> bool:
+    """A trigger that sets one figure against another ("78% of peak bandwidth against only 4% of
+    peak FLOPs is the bandwidth-bound signature", sealed69 a.s713): a figure in the next words."""
+    return p in t.compares and any(w[:1].isdigit() for w in ws[end:end + 2])
 
 
 def _own_reading(ws: list[str], j: int, p: tuple[str, ...], status: str, t: Triggers) -> bool:

@@ -28,6 +28,8 @@ class Triggers:
     backward: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
     terminators: frozenset[str] = frozenset()
     pseudo: tuple[Phrase, ...] = ()              # ConText's pseudo-triggers: "if we want", not a condition
+    new_subject: tuple[Phrase, ...] = ()         # "rather than X I would use Y": a forward scope ends
+    compares: frozenset[Phrase] = frozenset()   # "78% against 4%": before a figure, no trigger
     subordinate: frozenset[str] = frozenset()    # "Don't: hand-fuse before ... compile": the label stops
     contrast: frozenset[str] = frozenset()      # terminators that turn the argument ("but", not "so")
     elliptical_words: int = 3                    # words after the trigger of a turning elliptical clause
@@ -54,6 +56,7 @@ class Triggers:
     either: frozenset[str] = frozenset({"or"})   # "compute-bound vs bandwidth-bound": no commitment
     secondary: tuple[Phrase, ...] = ()           # "could partly be launch-bound too": a factor, not a verdict
     described: frozenset[str] = frozenset()      # "memory-bound kernels": the regime of a part, not the step
+    described_after: frozenset[str] = frozenset()   # "something memory-bound is eating the time": a part
     left: tuple[Phrase, ...] = ()                # "crossed from X into Y": the regime the step has left
     serves: frozenset[str] = frozenset()         # "int4 is a lever for bandwidth-bound decode": where it pays
     max_levers: int = 3          # per sentence; more is a list, not a commitment
@@ -113,6 +116,8 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
         t.backward[status] = phrases(body.get("backward"))
     t.terminators = frozenset(w for p in phrases(raw.get("terminators")) for w in p)
     t.pseudo = phrases(raw.get("pseudo"))
+    t.new_subject = phrases(raw.get("new_subject"))
+    t.compares = frozenset(phrases(raw.get("compares")))
     t.subordinate = frozenset(w for p in phrases(raw.get("subordinate")) for w in p)
     t.contrast = frozenset(w for p in phrases(raw.get("contrast")) for w in p) & t.terminators
     t.elliptical_words = int(raw.get("elliptical_words", t.elliptical_words))
@@ -139,6 +144,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.either = frozenset(w for p in phrases(raw.get("either")) for w in p) or t.either
     t.secondary = phrases(raw.get("secondary"))
     t.described = frozenset(w for p in phrases(raw.get("described")) for w in p)
+    t.described_after = frozenset(w for p in phrases(raw.get("described_after")) for w in p)
     t.left = tuple(phrases(raw.get("left")))
     t.serves = frozenset(w for p in phrases(raw.get("serves")) for w in p)
     commit = raw.get("commit") or {}

@@ -16,7 +16,7 @@ from regime.engine.grading.context import Judged, judge, recommends, sentences
 from regime.engine.grading.figures import unreadable_numbers
 from regime.engine.grading.layout import EMPHASIS as _EMPHASIS
 from regime.engine.grading.layout import PROSE, front_matter, labelled, prose, sections_of, verdict_rows
-from regime.engine.grading.regimes_read import read_limiter, read_regimes
+from regime.engine.grading.regimes_read import adopt_limiter, read_limiter, read_regimes
 from regime.engine.grading.scopes import answers_no, cued, negates, refuses_for_now
 
 _LIST_WORDS = {"and", "or", "nor", "also"}
@@ -49,6 +49,7 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
             a.said(concepts, _EMPHASIS.sub("", item), line)
             verdict = line in rows and name not in (PROSE, "fixes", "reject")   # a table of verdicts
             _read_item(a, concepts, "fixes" if verdict else name, line, item)   # under Evidence
+    adopt_limiter(a)
     if a.regime is None and len(a.regimes_named) == 1:   # "this should be compute-bound. It is one."
         a.regime = a.nominal_regime   # (only once the whole answer is read: a later verdict wins)
     if a.regime is None and (a.prose or len(a.regimes_named) > 1) and a.fixes \
@@ -78,7 +79,7 @@ def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
     for sentence in SENTENCE.split(text):
         if concepts.find("regime", sentence):
             read_regimes(a, concepts, sentence)
-        elif a.regime is None:
+        else:
             read_limiter(a, concepts, line, sentence)
         named = any(concepts.find(k, sentence) for k in ("claim", "lever"))
         if not named and concepts.context and answers_no(concepts.words(sentence), concepts.context):
