@@ -43,6 +43,8 @@ def _judge(grader: Grader, case: str, concept: str, reason: str, written: str = 
      reasons.NONE),
     ("e_doesnt_add_up", "cuda_graphs", "Use CUDA graphs, then torch.compile.", reasons.NONE),
     ("a_chatbot", "continuous_batching", "", reasons.NONE),
+    # a rank is no argument (sealed73 c.s757: "FlashAttention - the main fix.")
+    ("c_document_summarizer", "flash_attention", "FlashAttention - the main fix.", reasons.NONE),
 ])
 def test_a_reason_is_the_keys_by_its_words_or_its_figure(grader, case, concept, reason, state):
     assert _judge(grader, case, concept, reason) == state
