@@ -68,3 +68,11 @@ def test_not_as_the_first_move_puts_a_step_later(grader, tmp_path):
     a = read_body(grader, tmp_path, "b_training_run", body)
     assert ("hand_fused_kernels",) not in [m.concepts for m in a.rejects]
     assert ("hand_fused_kernels",) in [m.concepts for m in a.fixes + a.deferred]
+
+
+def test_non_flop_kernels_name_the_zero_flop_share(grader):
+    """sealed73 b.s758 (instructor 100, graded 87.5): a table row "non-FLOP kernels | 8% + 9% + 5%
+    = 22%" names the share of kernel time in ops that do no FLOPs; "FLOP rate" does not."""
+    c = grader.concepts
+    assert c.near("zero_flop_share", tuple(c.words("non-FLOP kernels 8% + 9% + 5% = 22%")))
+    assert not c.near("zero_flop_share", tuple(c.words("FLOP rate 61%")))
