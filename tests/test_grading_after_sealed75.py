@@ -76,3 +76,18 @@ def test_non_flop_kernels_name_the_zero_flop_share(grader):
     c = grader.concepts
     assert c.near("zero_flop_share", tuple(c.words("non-FLOP kernels 8% + 9% + 5% = 22%")))
     assert not c.near("zero_flop_share", tuple(c.words("FLOP rate 61%")))
+
+
+def test_a_lever_described_in_its_own_words_gives_no_other_reason(grader):
+    """sealed14 b.s165, sealed42 b.s450 and three more (instructors 100, graded 88-89):
+    "torch.compile - auto-fuses norms/adds/silu" describes what the compiler fuses, the lever's
+    own meaning, so it is no wrong reason; "to cut the FLOPs of the norms" argues another one."""
+    from regime.engine.grading import reasons
+    key = grader.key_for_case(grader._case_paths()["b_training_run"])
+
+    def judged(reason: str) -> str:
+        return reasons.judge(reason, "torch.compile", "torch_compile", key, grader.concepts,
+                             grader.concepts.reasons, grader.rubric.evidence.relative_tolerance)
+    assert judged("fuses norm + pointwise") == reasons.NONE
+    assert judged("to fuse the norm/activation/residual chain") == reasons.NONE
+    assert judged("so fewer FLOPs are executed in the norms, since we are compute-bound") == reasons.WRONG
