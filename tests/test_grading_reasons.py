@@ -33,6 +33,10 @@ def _judge(grader: Grader, case: str, concept: str, reason: str, written: str = 
     # a deciding figure the rule cites
     ("c_document_summarizer", "flash_attention", "removes the 40 GB score matrix", reasons.RIGHT),
     ("b_training_run", "fuse_attention", "already at 7%", reasons.RIGHT),
+    # the key's argument in a student's words (rubric.yaml reasons.synonyms: sealed21 e.s237,
+    # sealed43 e.s455)
+    ("e_doesnt_add_up", "raise_batch", "doesn't fill the gaps", reasons.RIGHT),
+    ("e_doesnt_add_up", "raise_batch", "the GPU isn't busy anyway", reasons.RIGHT),
     # another argument (answers/sealed/*right_lever_wrong_reason*)
     ("a_chatbot", "quantize_int8", "frees memory so we could load a larger model", reasons.WRONG),
     ("a_chatbot", "fuse_elementwise", "custom fused kernels are hard to maintain", reasons.WRONG),

@@ -41,6 +41,7 @@ class Index:
     ignore: frozenset[str] = frozenset()
     min_weight: float = 1.0
     min_words: int = 2             # content words of another argument that make a reason wrong
+    synonyms: dict[str, str] = field(default_factory=dict)   # stem -> the knowledge's stem
     _seen: dict[tuple[str, frozenset[str]], frozenset[str]] = field(default_factory=dict)
 
     def stems(self, concepts: Concepts, text: str, own: frozenset[str] = frozenset()) -> frozenset[str]:
@@ -49,11 +50,15 @@ class Index:
         if got is None:
             got = frozenset(s for w in concepts.words(text) if w not in own and w not in self.ignore
                             and not w.replace(".", "").isdigit() and len(w.rstrip("s")) > 2
-                            and (s := stem(w)) not in own and s not in self.ignore)
+                            and (s := self.synonym(stem(w))) not in own and s not in self.ignore)
             if len(self._seen) >= 16384:   # a class's own texts fill it: start again, keep it bounded
                 self._seen.clear()
             self._seen[(text, own)] = got
         return got
+
+    def synonym(self, s: str) -> str:
+        """The knowledge's stem for a student's ("gap" is "idle"): one vocabulary for both sides."""
+        return self.synonyms.get(s, s)
 
     def weight(self, stems: Iterable[str]) -> float:
         return sum(self.weights.get(s, self.unknown) for s in stems)
@@ -67,11 +72,11 @@ def stem(word: str) -> str:
 
 
 def build_index(concepts: Concepts, justifications: Iterable[str], ignore: Iterable[str],
-                min_weight: float, min_words: int) -> Index:
+                min_weight: float, min_words: int, synonyms: dict[str, str] | None = None) -> Index:
     """Weights from the knowledge's rule justifications (their template text)."""
     idx = Index(ignore=frozenset(w for x in ignore for w in concepts.words(x))
                 | frozenset(concepts.filler) | frozenset(concepts.ignore), min_weight=min_weight,
-                min_words=min_words)
+                min_words=min_words, synonyms={stem(k): stem(v) for k, v in (synonyms or {}).items()})
     idx.ignore |= frozenset(stem(w) for w in idx.ignore) | _trigger_words(concepts)
     docs = [idx.stems(concepts, text) for text in justifications]
     n = len(docs) or 1

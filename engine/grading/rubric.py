@@ -71,6 +71,7 @@ class ReasonsPart(_Strict):
     min_weight: float = Field(1.0, ge=0)       # rarity-weight of the words shared with the key's
     min_words: int = Field(2, ge=1)            # words of another argument that make a reason wrong
     ignore: list[str] = []                     # words that are never a reason
+    synonyms: dict[str, str] = {}              # a student's word -> the knowledge's word for it
 
 
 class Borrowed(_Strict):
