@@ -134,3 +134,20 @@ def test_figures_that_support_no_regime_earn_the_rubrics_share(grader, tmp_path)
 ])
 def test_feedback_writes_decimals_as_the_worked_solution_does(text, shown):
     assert as_taught(text, 2) == shown
+
+
+def test_figures_for_a_hedged_regime_earn_the_rubrics_share(grader, tmp_path):
+    """"Probably bandwidth-bound, I think" with the right figures: the blind grades give hedged
+    answers less for evidence argued toward no committed verdict (sealed10 a.s125, sealed44
+    a.s466: "cannot give full credit to statements the student will not commit to")."""
+    body = ("---\ncase: a_chatbot\nstudent: s\n---\n## Regime\n{verdict}\n\n## Evidence\n"
+            "- 4% of peak FLOP rate, 78% of peak bandwidth.\n")
+    got = {}
+    for name, verdict in (("sure", "Bandwidth-bound."), ("hedged", "Probably bandwidth-bound, I think.")):
+        p = tmp_path / f"{name}.md"
+        p.write_text(body.format(verdict=verdict), encoding="utf-8")
+        got[name] = next(x for x in grader.grade(p).parts if x.part == "evidence")
+    share = grader.rubric.evidence.hedged_regime
+    assert share < 1
+    assert got["hedged"].points == pytest.approx(got["sure"].points * share, abs=0.1)
+    assert any("only hedge" in line for line in got["hedged"].feedback)

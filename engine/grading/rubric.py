@@ -52,6 +52,7 @@ class EvidencePart(_Strict):
     supporting: Supporting = Supporting()
     thresholds: dict[str, float] = {}   # fact -> factor: a threshold needs no stating that far away
     without_regime: float = Field(1.0, ge=0, le=1)   # of the part, when the answer commits to no regime
+    hedged_regime: float = Field(1.0, ge=0, le=1)    # of the part, when it only hedges its regime
     wrong_regime: float = Field(1.0, ge=0, le=1)     # of the part, when it commits to another regime
 
 
