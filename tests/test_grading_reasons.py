@@ -143,7 +143,8 @@ def test_figures_for_a_hedged_regime_earn_the_rubrics_share(grader, tmp_path):
     body = ("---\ncase: a_chatbot\nstudent: s\n---\n## Regime\n{verdict}\n\n## Evidence\n"
             "- 4% of peak FLOP rate, 78% of peak bandwidth.\n")
     got = {}
-    for name, verdict in (("sure", "Bandwidth-bound."), ("hedged", "Probably bandwidth-bound, I think.")):
+    for name, verdict in (("sure", "Bandwidth-bound."), ("hedged", "Probably bandwidth-bound, I think."),
+                          ("hedged_wrong", "Probably compute-bound, I think.")):
         p = tmp_path / f"{name}.md"
         p.write_text(body.format(verdict=verdict), encoding="utf-8")
         got[name] = next(x for x in grader.grade(p).parts if x.part == "evidence")
@@ -151,3 +152,6 @@ def test_figures_for_a_hedged_regime_earn_the_rubrics_share(grader, tmp_path):
     assert share < 1
     assert got["hedged"].points == pytest.approx(got["sure"].points * share, abs=0.1)
     assert any("only hedge" in line for line in got["hedged"].feedback)
+    # a hedged wrong regime is first a wrong one: its figures earn the wrong-regime share
+    wrong = grader.rubric.evidence.wrong_regime
+    assert got["hedged_wrong"].points == pytest.approx(got["sure"].points * wrong, abs=0.1)

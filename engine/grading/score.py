@@ -162,13 +162,13 @@ def _evidence(a: Answer, key: Key, rubric: Rubric, concepts: Concepts | None) ->
         if ev.without_regime < 1:
             out.feedback.append("Figures support a verdict: with no regime named, they earn "
                                 f"{ev.without_regime:.0%} of this part")
-    elif a.regime_hedged and ev.hedged_regime < 1:
-        out.share *= ev.hedged_regime   # figures for a verdict not committed to argue it halfway
-        out.feedback.append(f"Figures for a regime you only hedge earn {ev.hedged_regime:.0%} of this part")
     elif a.regime is not None and key.regime is not None and a.regime != key.regime:
         out.share *= ev.wrong_regime   # right figures read the wrong way
         if ev.wrong_regime < 1:
             out.feedback.append(f"Figures read to another regime earn {ev.wrong_regime:.0%} of this part")
+    elif a.regime_hedged and ev.hedged_regime < 1:
+        out.share *= ev.hedged_regime   # figures for a verdict not committed to argue it halfway
+        out.feedback.append(f"Figures for a regime you only hedge earn {ev.hedged_regime:.0%} of this part")
     if s_share < 1 and missing_s:
         shown = ", ".join(f"{say(f.name)} ({f.text})" for f in missing_s[:3])
         out.feedback.append(f"Supporting figures would strengthen it, e.g. {shown}")
