@@ -385,9 +385,11 @@ def test_prose_that_disputes_a_claim_without_naming_it_rejects_it(grader, tmp_pa
 
 
 @pytest.mark.parametrize(("text", "concept", "status"), [
-    # sealed4 e.s67: the condition stands mid-clause, after a clause that names nothing
+    # sealed4 e.s67: the condition stands mid-clause, after a clause that names nothing, and
+    # "that's when" (read "that is when" since a pronoun's 's is "is") defers what follows it:
+    # the worked solution's own "then, not before", which the key places as it places a condition
     ("Only after that, measure again against the 215 tok/s ceiling, and if we are finally "
-     "bandwidth-bound, that's when batching and int8 come in.", "quantize_int8", "hypothetical"),
+     "bandwidth-bound, that's when batching and int8 come in.", "quantize_int8", "deferred"),
     # sealed3 e.s57: "only then" defers what follows, across the parenthesis
     ("Re-measure vs the 215 tok/s ceiling; only then (when it's truly bandwidth-bound) batching / int8.",
      "quantize_int8", "deferred"),

@@ -16,9 +16,10 @@ from regime.engine.grading.figures import Quantity, quantities
 
 YAML_SUFFIXES = (".yaml", ".yml")
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".txt")
-# A sentence ends at . ! ? ; before a capital, digit or quote, but not after "i.e.", "e.g.", "vs.", "cf."
-SENTENCE = re.compile(r"(?<=[.!?;])(?<!\b[Ii]\.[Ee]\.)(?<!\b[Ee]\.[Gg]\.)(?<!\b[Vv]s\.)(?<!\b[Cc]f\.)"
-                      r"\s+(?=[A-Z0-9(\"'])")
+# A sentence ends at . ! ? ; (or at one closing a quotation: 'says "... don't matter." That
+# mixes up ...') before a capital, digit or quote, but not after "i.e.", "e.g.", "vs.", "cf."
+SENTENCE = re.compile(r"(?:(?<=[.!?;])(?<!\b[Ii]\.[Ee]\.)(?<!\b[Ee]\.[Gg]\.)(?<!\b[Vv]s\.)(?<!\b[Cc]f\.)"
+                      r"|(?<=[.!?;][\"”]))\s+(?=[A-Z0-9(\"'])")
 
 
 @dataclass(frozen=True)

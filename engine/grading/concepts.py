@@ -24,6 +24,8 @@ _CONTRACTIONS = (("won't", "will not"), ("can't", "can not"), ("shan't", "shall 
                  ("n't", " not"), ("cannot", "can not"),
                  ("'re", " are"), ("'s", ""), ("'ll", " will"), ("'ve", " have"), ("'d", " would"),
                  ("'m", " am"))
+# A pronoun's 's is "is" ("the side that's saturated"), any other word's a possessive.
+_PRONOUN_IS = re.compile(r"\b(it|that|what|there|here|who|he|she|where|which)'s\b")
 _APOSTROPHELESS = {"dont": ("do", "not"), "doesnt": ("does", "not"), "wont": ("will", "not"),
                    "isnt": ("is", "not"), "cant": ("can", "not"), "shouldnt": ("should", "not"),
                    "wouldnt": ("would", "not"), "arent": ("are", "not"), "didnt": ("did", "not")}
@@ -255,6 +257,7 @@ def words(text: str) -> list[str]:
     arrows and comparisons read as words ('batch ↑' -> 'batch up', 'batch > 256' -> 'batch beyond 256')."""
     t = text.lower().replace("’", "'").replace("‘", "'").replace("↑", " up ").replace("↓", " down ")
     t = t.replace(" > ", " beyond ").replace(" < ", " below ")
+    t = _PRONOUN_IS.sub(r"\1 is", t)
     for a, b in _CONTRACTIONS:
         t = t.replace(a, b)
     out: list[str] = []

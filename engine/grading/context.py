@@ -244,7 +244,9 @@ def _label(concepts: Concepts, t: Triggers, sentence: str) -> tuple[str | None, 
     refusal = any(s == "negated" and not set(head[a:b]) <= t.contrast
                   for s, a, b, _ in triggers(list(head), t))   # not "Focus on the compute side
     #  instead:", whose 'instead' turns to what follows it (sealed22 b.s244)
-    if refusal and not any(concepts.find(k, m[1]) for k in ("lever", "claim", "regime")):
+    elliptical = head[-1:] == ("not",)   # "We aren't: at batch 256 ... so we've crossed into
+    #   compute-bound" answers the sentence before it (sealed81 d.s837), refusing nothing after it
+    if refusal and not elliptical and not any(concepts.find(k, m[1]) for k in ("lever", "claim", "regime")):
         return "negated", m[2]   # "One more thing I would not do: push the batch much higher."
     return None, sentence
 

@@ -58,11 +58,13 @@ def front_matter(path: Path, text: str) -> tuple[dict, int]:
     raise RegimeError("front matter is not closed by a '---' line", file=str(path), line=1)
 
 
-def sections_of(text: str, start: int, concepts: Concepts, a: Answer,
-                labels: bool = False) -> dict[str, list[tuple[int, str]]]:
+def sections_of(text: str, start: int, concepts: Concepts, a: Answer, labels: bool = False,
+                intro: Callable[[str], str | None] = lambda _: None) -> dict[str, list[tuple[int, str]]]:
     """Items (list entries or paragraphs) per template section, with their first line. With
     `labels`, a line opening with a section's name and a colon or dash ('Fixes:', 'Regime —
-    compute bound ...') opens that section too, the rest of the line its first item."""
+    compute bound ...') opens that section too, the rest of the line its first item. A heading
+    not the template's that `intro` reads as refusing or recommending ('## Not worth it',
+    sealed78 b.s802) opens that section, as a paragraph ending in a colon does in prose."""
     sections: dict[str, list[tuple[int, str]]] = {}
     current: list[tuple[int, str]] | None = None
     open_item = False
@@ -79,9 +81,10 @@ def sections_of(text: str, start: int, concepts: Concepts, a: Answer,
         if head:
             name = concepts.heading(EMPHASIS.sub("", head["text"]))
             if name is None and not line.lstrip().startswith("# "):  # a title is not a section
+                name = intro(EMPHASIS.sub("", head["text"]))
                 a.notes.append(f"line {lineno}: heading '{head['text'][:60]}' is not one of the template's; "
-                               "its text was read as prose")
-                name = PROSE   # '## Verdicts' over a table of levers: read sentence by sentence
+                               + (f"read as its {name} section" if name else "its text was read as prose"))
+                name = name or PROSE   # '## Verdicts' over a table of levers: read sentence by sentence
                 named = concepts.find("lever", head["text"])   # '## Int4': the topic of its first item
                 topic = EMPHASIS.sub("", head["text"]).rstrip(":?. ") if named else ""
             current = sections.setdefault(name, []) if name else None
@@ -114,7 +117,9 @@ def prose(text: str, start: int,
     """An answer written as prose, no template heading at all: its paragraphs, each read
     sentence by sentence for what it is about (written.py). A paragraph ending in a colon that
     `intro` names a section for ('What I would do, in this order:' -> fixes, 'What I would not
-    do:' -> reject, 'Fixes:') puts the list items right after it in that section (sealed38 a.s401)."""
+    do:' -> reject, 'Fixes:') puts the list items right after it in that section (sealed38
+    a.s401); one it names none for heads the paragraph after it ("On the int4 pitch:" over "Not
+    for this endpoint.", sealed77 d.s791)."""
     paragraphs: list[tuple[int, str]] = []
     listed: dict[str, list[tuple[int, str]]] = {}
     into: list[tuple[int, str]] = paragraphs
@@ -132,6 +137,10 @@ def prose(text: str, start: int,
             open_paragraph = False
         elif open_paragraph and not item:
             into[-1] = (into[-1][0], into[-1][1] + " " + line.strip())
+        elif not item and into is paragraphs and paragraphs and paragraphs[-1][1].endswith(":") \
+                and intro(_introducing(paragraphs[-1][1])) is None:
+            into[-1] = (into[-1][0], into[-1][1] + " " + line.strip())   # "To the director, on the
+            open_paragraph = True   # int4 pitch:" over "Not for this endpoint.": the head's topic
         else:
             if not item:   # a paragraph of prose again
                 into = paragraphs

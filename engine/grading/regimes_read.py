@@ -129,10 +129,15 @@ def _served(concepts: Concepts, before: list[str]) -> bool:
 
 def _left(concepts: Concepts, j: Judged, judged: list[Judged], left: tuple[tuple[str, ...], ...]) -> bool:
     """The regime the step has left ("crossed from bandwidth-bound into compute-bound"): one of
-    `left` right before it, and another regime after it in the same clause."""
-    before = tuple(concepts.words(j.clause_text)[:j.match.start])
-    after = any(k.clause == j.clause and k.sentence == j.sentence and k.match.start > j.match.start
-                and k.match.concepts != j.match.concepts for k in judged)
+    `left` right before it, and another regime after it in the same clause, or one of `places`
+    right after it ("taken us out of the bandwidth-bound regime", "numbers from the
+    bandwidth-bound world"): a place the step is not in."""
+    ws = concepts.words(j.clause_text)
+    before = tuple(ws[:j.match.start])
+    end = j.match.start + len(concepts.words(j.match.phrase))
+    place = concepts.context is not None and end < len(ws) and ws[end] in concepts.context.places
+    after = place or any(k.clause == j.clause and k.sentence == j.sentence and k.match.start > j.match.start
+                         and k.match.concepts != j.match.concepts for k in judged)
     return after and any(before[len(before) - len(p):] == p for p in left if len(p) <= len(before))
 
 
@@ -233,7 +238,9 @@ def _the_limit(concepts: Concepts, sentence: str) -> str | None:
         for j in (j for j in range(len(ws) - n + 1) if tuple(ws[j:j + n]) == cue):
             for i in range(j - 1, max(j - 1 - concepts.limiter_within, -1), -1):
                 hit = words.get((ws[i],))
-                if hit and len(hit) == 1 and not any(tuple(ws[max(i - len(c), 0):i]) == c
-                                                     for c in concepts.neg_before):
+                cue = next((c for c in concepts.neg_before if tuple(ws[max(i - len(c), 0):i]) == c), None)
+                if hit and cue == ("nor",):   # "neither bandwidth nor compute is saturated": the
+                    break                     # whole list is denied
+                if hit and len(hit) == 1 and cue is None:
                     return next(iter(hit))
     return None

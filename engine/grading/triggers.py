@@ -58,6 +58,7 @@ class Triggers:
     described: frozenset[str] = frozenset()      # "memory-bound kernels": the regime of a part, not the step
     described_after: frozenset[str] = frozenset()   # "something memory-bound is eating the time": a part
     left: tuple[Phrase, ...] = ()                # "crossed from X into Y": the regime the step has left
+    places: frozenset[str] = frozenset()         # "out of the X regime": a regime named as a place
     serves: frozenset[str] = frozenset()         # "int4 is a lever for bandwidth-bound decode": where it pays
     max_levers: int = 3          # per sentence; more is a list, not a commitment
     max_regimes: int = 2         # per Regime section
@@ -146,6 +147,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.described = frozenset(w for p in phrases(raw.get("described")) for w in p)
     t.described_after = frozenset(w for p in phrases(raw.get("described_after")) for w in p)
     t.left = tuple(phrases(raw.get("left")))
+    t.places = frozenset(w for p in phrases(raw.get("places")) for w in p)
     t.serves = frozenset(w for p in phrases(raw.get("serves")) for w in p)
     commit = raw.get("commit") or {}
     t.max_levers = int(commit.get("max_levers_per_sentence", t.max_levers))

@@ -6,6 +6,7 @@ is clear, and quoted back otherwise.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -32,7 +33,7 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
     a = Answer(file, "markdown", str(meta["case"]),
                None if meta.get("student") is None else str(meta["student"]))
     text, rows = verdict_rows(text, concepts)
-    sections = sections_of(text, body_start, concepts, a)
+    sections = sections_of(text, body_start, concepts, a, intro=lambda h: _refusing(concepts, h))
     if not any(name != PROSE for name in sections):   # no template heading at all: a labelled
         sections = labelled(text, body_start, concepts, a)   # memo, or an essay
     if not any(name != PROSE for name in sections):
@@ -105,6 +106,17 @@ def _introduces(concepts: Concepts, paragraph: str) -> str | None:
         return named
     ws = concepts.words(last)
     return "reject" if negates(ws, t) else "fixes" if recommends(concepts, last, t) else None
+
+
+def _refusing(concepts: Concepts, heading: str) -> str | None:
+    """A heading not the template's that refuses ('## Not worth it', sealed78 b.s802) heads
+    rejections; not one that joins template sections ('## Fixes / Reject', a table of verdicts)."""
+    if any(concepts.heading(part) for part in _JOINED.split(heading)):
+        return None
+    return "reject" if _introduces(concepts, heading) == "reject" else None
+
+
+_JOINED = re.compile(r"\s*(?:[/&+,]|\band\b)\s*")
 
 
 def _announces(concepts: Concepts, sentence: str) -> bool:
@@ -263,7 +275,9 @@ def _names_only(concepts: Concepts, sentence: str) -> bool:
     named = {w for m in found for w in concepts.words(m.phrase)}
     extra = set(concepts.words(sentence)) - named - _LIST_WORDS   # a word or two qualify a list
     t = concepts.context                                          # (not a trigger: 'maybe bigger batch')
-    return bool(named) and len(extra) < len(found) and not (t is not None and extra & set(t.by_first()))
+    levers = {m.concepts for m in found}   # one lever twice is one name ('Int4 shrinks weight
+    #   bytes.': 'int4' and 'shrink the weights', sealed82 d.s841, a description)
+    return bool(named) and len(extra) < len(levers) and not (t is not None and extra & set(t.by_first()))
 
 
 def _list_into(a: Answer, mention: Mention, sentence: str) -> None:

@@ -1,0 +1,115 @@
+"""Readings from the blind sets sealed76-83 after their one measurement (issue 27): director and
+team memos that the instructors gave 88-100 read short - a regime named as a place the step has
+left, a verdict in words of the saturated side, a topic line over its answer, a description
+read as a recommendation, and a refutation after a quotation or under a heading of its own."""
+
+from __future__ import annotations
+
+from conftest import read_body
+
+
+def _statuses(grader, said: str, kinds: tuple[str, ...] = ("lever", "claim")):
+    from regime.engine.grading.context import judge
+    c = grader.concepts
+    return [(j.match.concepts, j.status) for j in judge(c, c.context, kinds, said)]
+
+
+def _ids(mentions) -> list[tuple[str, ...]]:
+    return [m.concepts for m in mentions]
+
+
+def test_a_regime_named_as_a_place_left_is_not_the_verdict(grader, tmp_path):
+    """sealed77 d.s791 (instructor 100, graded 54): "Continuous batching has already taken us out
+    of the bandwidth-bound regime" was read as a bandwidth-bound verdict; so was sealed81 d.s837's
+    "The vendor is quoting numbers from the bandwidth-bound world". Being in a place is one."""
+    for said in ("Continuous batching has already taken us out of the bandwidth-bound regime.",
+                 "The vendor is quoting numbers from the bandwidth-bound world."):
+        assert read_body(grader, tmp_path, "d_high_throughput_api", said + "\n").regime is None
+    inside = "At batch 1 we are in bandwidth-bound territory.\n"
+    assert read_body(grader, tmp_path, "a_chatbot", inside).regime == "bandwidth_bound"
+
+
+def test_the_saturated_side_is_the_verdict_of_an_essay_naming_no_regime(grader, tmp_path):
+    """sealed76 d.s783 (instructor 88, graded 41): "extra work on the compute side, the side that's
+    actually full" names what limits the step; "neither bandwidth nor compute is saturated"
+    names nothing saturated."""
+    body = ("At batch 256 we run at 71% of peak compute and 30% of peak bandwidth. Int4 needs a "
+            "dequantization step, which is extra work on the compute side, the side that's actually full.\n")
+    assert read_body(grader, tmp_path, "d_high_throughput_api", body).regime == "compute_bound"
+    neither = "At 14% of bandwidth and 3% of FLOPs, neither bandwidth nor compute is saturated.\n"
+    assert read_body(grader, tmp_path, "e_doesnt_add_up", neither).regime != "compute_bound"
+
+
+def test_a_pronouns_s_is_is(grader):
+    """"that's saturated" reads "that is saturated"; a noun's 's stays a possessive."""
+    from regime.engine.grading.concepts import words
+    assert words("the side that's saturated") == ["the", "side", "that", "is", "saturated"]
+    assert words("the GPU's memory") == ["the", "gpu", "memory"]
+
+
+def test_an_elliptical_denial_before_a_colon_refuses_nothing_after_it(grader, tmp_path):
+    """sealed81 d.s837 (instructor 100): "If we were serving at batch 1 ..., int4 would give close
+    to 4x. We aren't: at batch 256 ... we've crossed into compute-bound." states compute-bound;
+    "One more thing I would not do: push the batch much higher." still refuses the batch."""
+    body = ("If we were serving at batch 1, int4 would give close to 4x. We aren't: at batch 256 the "
+            "intensity is about 256 FLOP/byte against a ridge of 247, so we've crossed into compute-bound.\n")
+    assert read_body(grader, tmp_path, "d_high_throughput_api", body).regime == "compute_bound"
+    refused = "We are compute-bound. One more thing I would not do: push the batch much higher.\n"
+    assert ("raise_batch",) in _ids(read_body(grader, tmp_path, "d_high_throughput_api", refused).rejects)
+
+
+def test_a_topic_line_ending_in_a_colon_heads_the_paragraph_after_it(grader, tmp_path):
+    """sealed77 d.s791 (instructor 100): "To the director, on the int4 pitch:" on its own line, then
+    "Not for this endpoint." opening the next paragraph, refuses int4."""
+    body = ("To the director, on the int4 pitch:\n\nNot for this endpoint. We run at 71% of peak compute "
+            "and 30% of peak bandwidth: compute-bound.\n")
+    a = read_body(grader, tmp_path, "d_high_throughput_api", body)
+    assert ("quantize_int4",) in _ids(a.rejects)
+    assert ("quantize_int4",) not in _ids(a.fixes)
+
+
+def test_one_lever_named_twice_in_a_description_is_no_recommendation(grader, tmp_path):
+    """sealed82 d.s841 (instructor 100, graded 70 with the int4 penalty): "Int4 shrinks weight
+    bytes." names int4 twice ('int4', 'shrink the weights') and describes it; a sentence of
+    names alone ("Flash attention.") is still a list item, a recommendation."""
+    body = "We are compute-bound at 71% of peak compute. Int4 shrinks weight bytes.\n"
+    assert ("quantize_int4",) not in _ids(read_body(grader, tmp_path, "d_high_throughput_api", body).fixes)
+    listed = "We are compute-bound at 20% of peak FLOPs with 40 GB of scores. Flash attention.\n"
+    assert ("flash_attention",) in _ids(read_body(grader, tmp_path, "c_document_summarizer", listed).fixes)
+
+
+def test_does_not_hold_refutes_the_claim_before_it(grader):
+    """sealed76 b.s783 (instructor 100, graded 70 with the claim's penalty): "The second engineer's
+    point, that memory-bound ops don't matter because we're compute-bound, doesn't hold"."""
+    said = ("The second engineer's point, that memory-bound ops don't matter because we're compute-bound, "
+            "doesn't hold: the regime says where the FLOP-carrying kernels are limited.")
+    assert _statuses(grader, said, ("claim",)) == [(("memory_ops_irrelevant_when_compute_bound",), "negated")]
+
+
+def test_a_heading_that_refuses_heads_rejections(grader, tmp_path):
+    """sealed78 b.s802 (instructor 100, graded 69): "## Not worth it" over "Fusing attention - it's
+    flash already, only 7% of time." rejects attention fusion; "## Fixes / Reject" joins two of
+    the template's sections and reads as before."""
+    body = ("## Regime\nCompute-bound, 61% of peak.\n\n## Not worth it\n"
+            "Fusing attention — it's flash already, only 7% of time.\n")
+    a = read_body(grader, tmp_path, "b_training_run", body)
+    assert ("fuse_attention",) in _ids(a.rejects)
+    joined = ("## Regime\nCompute-bound, 61% of peak.\n\n## Fixes / Reject\n"
+              "- torch.compile first: it fuses the norms and activations.\n")
+    a = read_body(grader, tmp_path, "b_training_run", joined)
+    assert ("torch_compile",) in _ids(a.fixes)
+
+
+def test_a_sentence_ends_after_a_closing_quotation(grader, tmp_path):
+    """sealed78 b.s802 (instructor 100): 'The second engineer says "we're compute-bound, so
+    memory-bound ops don't matter." That mixes up where the bottleneck is ...' refutes the claim
+    it quotes; read as one sentence, the quotation hid the refutation."""
+    from regime.engine.grading.answer import SENTENCE
+    said = 'He says "we are compute-bound." That mixes up two things. Use e.g. torch.compile.'
+    assert SENTENCE.split(said) == ['He says "we are compute-bound."', "That mixes up two things.",
+                                    "Use e.g. torch.compile."]
+    body = ("Compute-bound at 61% of peak.\n\nThe second engineer says \"we're compute-bound, so "
+            "memory-bound ops don't matter.\" That mixes up where the bottleneck is for the GEMMs "
+            "with where the time goes; the 22% of zero-FLOP kernels is exactly what keeps us at 61%.\n")
+    a = read_body(grader, tmp_path, "b_training_run", body)
+    assert ("memory_ops_irrelevant_when_compute_bound",) in _ids(a.rejects)
