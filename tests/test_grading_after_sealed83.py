@@ -113,3 +113,48 @@ def test_a_sentence_ends_after_a_closing_quotation(grader, tmp_path):
             "with where the time goes; the 22% of zero-FLOP kernels is exactly what keeps us at 61%.\n")
     a = read_body(grader, tmp_path, "b_training_run", body)
     assert ("memory_ops_irrelevant_when_compute_bound",) in _ids(a.rejects)
+
+
+def test_are_wrong_refuses_the_lever_before_it(grader):
+    """sealed77 e.s794 (instructor 100, graded 80): "Raising the batch or quantizing the weights
+    are the usual bandwidth-bound remedies and both are wrong right now"."""
+    said = "Quantizing the weights is the usual bandwidth-bound remedy and both are wrong right now."
+    assert _statuses(grader, said) == [(("quantize_int4", "quantize_int8"), "negated")]
+
+
+def test_an_adverb_inside_the_idle_gpu_and_the_busy_side(grader, tmp_path):
+    """"the GPU is simply idle" (34 answers in the dev pool) is overhead-bound; sealed65 d.s672
+    (instructor 100, graded 57): "extra work on the compute side where we are already busy"."""
+    idle = "Nothing is near its peak: the GPU is simply idle between 450 tiny kernels.\n"
+    assert read_body(grader, tmp_path, "e_doesnt_add_up", idle).regime == "overhead_bound"
+    busy = ("At 71% of peak compute and 30% of bandwidth, int4's dequantization is extra work on the "
+            "compute side where we are already busy.\n")
+    assert read_body(grader, tmp_path, "d_high_throughput_api", busy).regime == "compute_bound"
+
+
+def test_a_dot_or_comma_inside_a_word_or_number_ends_no_clause(grader):
+    """sealed76 b.s788 (instructor 38, graded 69): "Maybe try torch.compile, it might fuse some of
+    these." split at the dot of torch.compile, so the hedge before it missed the lever."""
+    assert _statuses(grader, "Maybe try torch.compile, it might fuse some of these.", ("lever",)) == \
+        [(("torch_compile",), "possible")]
+    assert _statuses(grader, "Use torch.compile.", ("lever",)) == [(("torch_compile",), "affirmed")]
+
+
+def test_each_step_of_an_enumeration_the_fixes_heading_opens_recommends(grader, tmp_path):
+    """sealed45 e.s474 (instructor 92): "Fixes: (1) CUDA graphs ...; (2) torch.compile to merge the
+    small kernels" recommends both; its second step was read as a fix only because a split at
+    the dot of torch.compile left an imperative 'compile'. A step naming no imperative verb."""
+    body = ("Compute-bound at 61% of peak.\n\n"
+            "Fixes: (1) torch.compile; (2) the to_copy casts, an fp32 upcast around "
+            "the norm.\n")
+    a = read_body(grader, tmp_path, "b_training_run", body)
+    assert ("fix_dtype_casts",) in _ids(a.fixes)
+
+
+def test_a_heading_word_alone_on_its_line_heads_the_list_under_it(grader, tmp_path):
+    """sealed30 b.s325 (instructor 77): "Fixes" alone on a line over "1. torch.compile, it'll fuse
+    the norm/silu/add chains automatically." is the Fixes heading written without its '##'."""
+    body = ("Regime: compute bound at prefill, 20% of peak FLOPs.\n\nFixes\n"
+            "1. FlashAttention, which keeps the 40 GB of scores on chip.\n")
+    a = read_body(grader, tmp_path, "c_document_summarizer", body)
+    assert ("flash_attention",) in _ids(a.fixes)

@@ -33,7 +33,8 @@ from regime.engine.grading.scopes import (
 from regime.engine.grading.triggers import Triggers
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
-_CLAUSE = re.compile(r"[.;:,!?()\[\]—–|→⇒]|\s-\s|\s=?->?\s|\"|“|”")   # an arrow ends a premise
+_CLAUSE = re.compile(r"[;:!?()\[\]—–|→⇒]|[.,](?=\s|$)|\s-\s|\s=?->?\s|\"|“|”")   # an arrow ends a premise;
+#   a dot or comma inside a word or number ("torch.compile", "32,768") ends nothing
 _DENIED = (["is", "not"], ["are", "not"], ["was", "not"])   # "..., and this one is not"
 _SUBJECT_WORDS = frozenset({"and", "one", "right"})         # "... and right now it isn't"
 _SCARE = re.compile(r"[\"“]([\w'-]+(?: [\w'-]+)?)[\"”]")   # 'it "should" be ...': emphasis, not a quote

@@ -158,13 +158,19 @@ _BOLD_LINE = re.compile(r"^\s*(\*\*|__)(?P<text>[^*_]{1,60}?)\1\s*:?\s*$")   # '
 
 
 def _introducing(paragraph: str) -> str:
-    """The paragraph as an introduction to the list after it: one ending in a colon, or a line
+    """The paragraph as an introduction to the list after it: one ending in a colon, a line
     that is bold and nothing else ('**What I'd do**', sealed56 a.s586: a heading written in
-    bold), read as its text and a colon; '' for any other paragraph."""
+    bold) or a few words with no punctuation ('Fixes'), read as its text and a colon; '' for any
+    other paragraph."""
     bold = _BOLD_LINE.match(paragraph)
     if bold:
         return bold["text"].strip() + ":"
+    if _BARE_HEAD.match(paragraph):   # 'Fixes' alone on its line over '1. torch.compile, ...'
+        return paragraph.strip() + ":"   # (sealed30 b.s325): a heading written without its '##'
     return paragraph if paragraph.rstrip().endswith(":") else ""
+
+
+_BARE_HEAD = re.compile(r"^\s*[A-Za-z][A-Za-z' ]{0,30}\s*$")   # a few words, no punctuation
 
 
 def labelled(text: str, start: int, concepts: Concepts, a: Answer) -> dict[str, list[tuple[int, str]]]:

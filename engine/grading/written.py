@@ -13,15 +13,13 @@ from pathlib import Path
 from regime.core.errors import RegimeError
 from regime.engine.grading.answer import SENTENCE, Answer, Mention
 from regime.engine.grading.concepts import Concepts, clauses
-from regime.engine.grading.context import Judged, judge, recommends, sentences
+from regime.engine.grading.context import Judged, judge, recommends
 from regime.engine.grading.figures import unreadable_numbers
 from regime.engine.grading.layout import EMPHASIS as _EMPHASIS
 from regime.engine.grading.layout import PROSE, front_matter, labelled, prose, sections_of, verdict_rows
+from regime.engine.grading.recommending import LABEL_WORDS, LIST_WORDS, names_only, recommended
 from regime.engine.grading.regimes_read import adopt_limiter, read_limiter, read_regimes
 from regime.engine.grading.scopes import answers_no, cued, negates, refuses_for_now
-
-_LIST_WORDS = {"and", "or", "nor", "also"}
-_LABEL_WORDS = 3   # 'For throughput:' labels a list; a longer head before a colon says something
 
 
 def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
@@ -54,7 +52,7 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
     if a.regime is None and len(a.regimes_named) == 1:   # "this should be compute-bound. It is one."
         a.regime = a.nominal_regime   # (only once the whole answer is read: a later verdict wins)
     if a.regime is None and (a.prose or len(a.regimes_named) > 1) and a.fixes \
-            and all(_names_only(concepts, m.reason) for m in a.fixes):
+            and all(names_only(concepts, m.reason) for m in a.fixes):
         a.stuffed, a.fixes = [*a.stuffed, *a.fixes], []   # names under no verdict, with no word of
         #   why: a keyword list commits to none of them (sealed56 b.s586, c.s589: instructor 0),
         #   as under a Regime heading that lists several (sealed63 b.s655), not a terse "prefill"
@@ -224,7 +222,7 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
             a.rejects.append(mention)
         elif section == "reject" and j.status != "prerequisite":
             continue
-        elif j.status == "affirmed" and section == PROSE and not _recommended(concepts, text, j):
+        elif j.status == "affirmed" and section == PROSE and not recommended(concepts, text, j):
             a.statuses.append((line, "mentioned", j.sentence.strip()))
             a.discussed.append(mention)
             continue
@@ -244,40 +242,6 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
             _list_into(a, mention, j.sentence)
         a.statuses.append((line, j.status, j.sentence.strip()))
     return bool(judged)
-
-
-def _recommended(concepts: Concepts, paragraph: str, j: Judged) -> bool:
-    """Prose recommends a lever in its own sentence ('I'd start with torch.compile'; 'Flash
-    attention.', the name alone, as a list item would), or in the sentence before that names
-    nothing ('The obvious move is to stop serving one request at a time. With continuous
-    batching the weight read is shared ...'); otherwise it describes it."""
-    t = concepts.context
-    sentence = j.sentence
-    head, colon, _ = sentence.partition(":")
-    if colon and concepts.heading(head) == "fixes":   # "Fixes: (1) CUDA graphs ...; (2) ..." (sealed45
-        return True                                    # e.s474): the template's heading, inline
-    if t is None or recommends(concepts, sentence, t) or _names_only(concepts, sentence):
-        return True
-    said = sentences(paragraph)
-    i = next((k for k, s in enumerate(said) if s == sentence), 0)
-    return i > 0 and recommends(concepts, said[i - 1], t) and not any(   # not "Yes, 61% means the
-        concepts.find(k, said[i - 1]) for k in ("lever", "claim", "regime"))   # step is compute-bound"
-
-
-def _names_only(concepts: Concepts, sentence: str) -> bool:
-    """A sentence that is lever names and nothing else, after a short label ('Flash attention.',
-    'For throughput: fp8 GEMMs, better tiling, fused attention.', sealed31 d.s335): a list item
-    written inline, a recommendation as a Fixes list would be."""
-    head, colon, rest = sentence.partition(":")
-    if colon and len(concepts.words(head)) <= _LABEL_WORDS:
-        sentence = rest
-    found = concepts.find("lever", sentence)
-    named = {w for m in found for w in concepts.words(m.phrase)}
-    extra = set(concepts.words(sentence)) - named - _LIST_WORDS   # a word or two qualify a list
-    t = concepts.context                                          # (not a trigger: 'maybe bigger batch')
-    levers = {m.concepts for m in found}   # one lever twice is one name ('Int4 shrinks weight
-    #   bytes.': 'int4' and 'shrink the weights', sealed82 d.s841, a description)
-    return bool(named) and len(extra) < len(levers) and not (t is not None and extra & set(t.by_first()))
 
 
 def _list_into(a: Answer, mention: Mention, sentence: str) -> None:
@@ -336,7 +300,7 @@ def _about_a_claim(concepts: Concepts, sentences: list[str], text: str) -> bool:
     whose words point more to a claim than to any lever: it answers that claim, and the levers
     it names argue against it (a longer first sentence argues on its own: sealed b.s22)."""
     head = sentences[0]
-    if len(sentences) < 2 or len(concepts.words(head)) > _LABEL_WORDS + 1:
+    if len(sentences) < 2 or len(concepts.words(head)) > LABEL_WORDS + 1:
         return False
     return not any(concepts.find(k, head) for k in ("claim", "lever")) \
         and concepts.best("claim", text) > concepts.best("lever", text)
@@ -365,7 +329,7 @@ def _subject(concepts: Concepts, judged: list[Judged]) -> set[int]:
         if j.clause in subject:
             continue
         names = {w for k in judged if k.clause == j.clause for w in concepts.words(k.match.phrase)}
-        if j.clause != max(subject) + 1 or set(concepts.words(j.clause_text)) - names - _LIST_WORDS:
+        if j.clause != max(subject) + 1 or set(concepts.words(j.clause_text)) - names - LIST_WORDS:
             break
         subject.add(j.clause)
     return subject

@@ -1,0 +1,63 @@
+"""Whether prose recommends the lever it names or only describes it ("Int4 shrinks bytes."): a
+recommending cue in its sentence, the sentence before it or the first step of its enumeration,
+or a sentence of lever names alone, as a list item under Fixes would be."""
+
+from __future__ import annotations
+
+import re
+
+from regime.engine.grading.concepts import Concepts
+from regime.engine.grading.context import Judged, recommends, sentences
+from regime.engine.grading.triggers import Triggers
+
+LIST_WORDS = {"and", "or", "nor", "also"}
+LABEL_WORDS = 3   # 'For throughput:' labels a list; a longer head before a colon says something
+
+
+def recommended(concepts: Concepts, paragraph: str, j: Judged) -> bool:
+    """Prose recommends a lever in its own sentence ('I'd start with torch.compile'; 'Flash
+    attention.', the name alone, as a list item would), in the sentence before that names
+    nothing ('The obvious move is to stop serving one request at a time. With continuous
+    batching the weight read is shared ...'), or in an enumeration whose first step recommends
+    ('Fixes: (1) CUDA graphs ...; (2) torch.compile ...', sealed45 e.s474); otherwise it
+    describes it."""
+    t = concepts.context
+    if t is None or _recommends(concepts, t, j.sentence):
+        return True
+    said = sentences(paragraph)
+    i = next((k for k, s in enumerate(said) if s == j.sentence), 0)
+    first = i
+    while first > 0 and _ENUMERATED.match(said[first]) and _ENUMERATION.search(said[first - 1]):
+        first -= 1
+    if first < i and _recommends(concepts, t, said[first]):
+        return True
+    return i > 0 and recommends(concepts, said[i - 1], t) and not any(   # not "Yes, 61% means the
+        concepts.find(k, said[i - 1]) for k in ("lever", "claim", "regime"))   # step is compute-bound"
+
+
+def _recommends(concepts: Concepts, t: Triggers, sentence: str) -> bool:
+    """The sentence itself recommends: the template's heading inline ("Fixes: (1) CUDA graphs
+    ...; (2) ...", sealed45 e.s474), a recommending cue, or lever names alone."""
+    head, colon, _ = sentence.partition(":")
+    return bool(colon and concepts.heading(head) == "fixes") \
+        or recommends(concepts, sentence, t) or names_only(concepts, sentence)
+
+
+_ENUMERATED = re.compile(r"^\s*(?:\(\d+\)|\d+[.)])\s+")        # a sentence opening '(2) ' or '2. '
+_ENUMERATION = re.compile(r"\(\d+\)|(?:^|\s)\d+[.)]\s")        # ... after one holding a step
+
+
+def names_only(concepts: Concepts, sentence: str) -> bool:
+    """A sentence that is lever names and nothing else, after a short label ('Flash attention.',
+    'For throughput: fp8 GEMMs, better tiling, fused attention.', sealed31 d.s335): a list item
+    written inline, a recommendation as a Fixes list would be."""
+    head, colon, rest = sentence.partition(":")
+    if colon and len(concepts.words(head)) <= LABEL_WORDS:
+        sentence = rest
+    found = concepts.find("lever", sentence)
+    named = {w for m in found for w in concepts.words(m.phrase)}
+    extra = set(concepts.words(sentence)) - named - LIST_WORDS   # a word or two qualify a list
+    t = concepts.context                                          # (not a trigger: 'maybe bigger batch')
+    levers = {m.concepts for m in found}   # one lever twice is one name ('Int4 shrinks weight
+    #   bytes.': 'int4' and 'shrink the weights', sealed82 d.s841, a description)
+    return bool(named) and len(extra) < len(levers) and not (t is not None and extra & set(t.by_first()))
