@@ -158,3 +158,19 @@ def test_a_heading_word_alone_on_its_line_heads_the_list_under_it(grader, tmp_pa
             "1. FlashAttention, which keeps the 40 GB of scores on chip.\n")
     a = read_body(grader, tmp_path, "c_document_summarizer", body)
     assert ("flash_attention",) in _ids(a.fixes)
+
+
+def test_a_condition_under_no_verdict_leaves_the_option_open(grader, tmp_path):
+    """sealed47 e.s495 (instructor 16, graded 42): under "Hard to say — could be bandwidth-bound,
+    could be overhead", "If it's really bandwidth-bound then batching or int8 would be the fix"
+    rejects nothing; after "Overhead-bound" the same sentence is the key's "then, not before"."""
+    from conftest import answer_file
+
+    def rejections(regime: str) -> float:
+        body = (f"## Regime\n{regime}\n\n## Fixes\n- CUDA graphs for the decode step.\n"
+                "- If it's really bandwidth-bound then batching or int8 would be the fix.\n")
+        r = grader.grade(answer_file(tmp_path, "e_doesnt_add_up", body, f"{len(regime)}.md"))
+        return next(p.points for p in r.parts if p.part == "rejections")
+
+    assert rejections("Hard to say — could be bandwidth-bound, could be overhead.") == 0
+    assert rejections("Overhead-bound: 14% and 3%, nothing is saturated.") > 0

@@ -97,6 +97,11 @@ def _place_deferred(a: Answer, key: Key, read: Read) -> None:
                 said = None   # refused outright, not for now: "once FlashAttention is in, int8 for ITL"
                 #               rejects nothing (sealed23 c.s257; the blind grades take the rejection
                 #               and 3-5 more, not a trap's 10: sealed18 c.s209, sealed19 c.s216)
+            if said == "reject" and a.regime is None and a.regimes_named:
+                said = None   # "If it's really bandwidth-bound then batching or int8" after "Hard to say -
+                #               could be bandwidth-bound, could be overhead": regimes weighed, none
+                #               committed to, so an option left open, not the key's "then, not before"
+                #               (sealed47 e.s495, instructor 16)
             target = read.fixes if said == "fix" else read.rejects if said == "reject" else None
             if target is not None and c not in read.fixes and c not in read.rejects:
                 target.append(c)
