@@ -174,3 +174,18 @@ def test_a_condition_under_no_verdict_leaves_the_option_open(grader, tmp_path):
 
     assert rejections("Hard to say — could be bandwidth-bound, could be overhead.") == 0
     assert rejections("Overhead-bound: 14% and 3%, nothing is saturated.") > 0
+
+
+def test_the_keys_first_fix_alone_earns_part_of_the_order(grader, tmp_path):
+    """sealed32 e.s345 (instructor 80, graded 58.5): one fix, CUDA graphs, the key's first: the
+    blind grades take points for the missing torch.compile, not for an order it cannot break.
+    The key's second fix alone is no order at all."""
+    from conftest import answer_file
+
+    def order(fix: str) -> float:
+        body = f"## Regime\nOverhead-bound.\n\n## Fixes\n1. {fix}\n"
+        r = grader.grade(answer_file(tmp_path, "e_doesnt_add_up", body, f"{len(fix)}.md"))
+        return next(p.points / p.max_points for p in r.parts if p.part == "order")
+
+    assert order("CUDA graphs: capture the whole decode step.") == grader.rubric.order.first_alone > 0
+    assert order("torch.compile to fuse the small kernels.") == 0
