@@ -238,9 +238,9 @@ def _the_limit(concepts: Concepts, sentence: str) -> str | None:
         for j in (j for j in range(len(ws) - n + 1) if tuple(ws[j:j + n]) == cue):
             for i in range(j - 1, max(j - 1 - concepts.limiter_within, -1), -1):
                 hit = words.get((ws[i],))
-                cue = next((c for c in concepts.neg_before if tuple(ws[max(i - len(c), 0):i]) == c), None)
-                if hit and cue == ("nor",):   # "neither bandwidth nor compute is saturated": the
-                    break                     # whole list is denied
-                if hit and len(hit) == 1 and cue is None:
+                denial = next((c for c in concepts.neg_before if tuple(ws[max(i - len(c), 0):i]) == c), None)
+                if hit and denial == ("nor",):   # "neither bandwidth nor compute is saturated": the
+                    break                        # whole list is denied
+                if hit and len(hit) == 1 and denial is None:
                     return next(iter(hit))
     return None
