@@ -63,8 +63,8 @@ def sections_of(text: str, start: int, concepts: Concepts, a: Answer, labels: bo
     """Items (list entries or paragraphs) per template section, with their first line. With
     `labels`, a line opening with a section's name and a colon or dash ('Fixes:', 'Regime —
     compute bound ...') opens that section too, the rest of the line its first item. A heading
-    not the template's that `intro` reads as refusing or recommending ('## Not worth it',
-    sealed78 b.s802) opens that section, as a paragraph ending in a colon does in prose."""
+    not the template's opens the section `intro` names for it ('## Not worth it' -> reject,
+    sealed78 b.s802); any other is read as prose."""
     sections: dict[str, list[tuple[int, str]]] = {}
     current: list[tuple[int, str]] | None = None
     open_item = False
