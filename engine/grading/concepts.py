@@ -61,6 +61,7 @@ class Concepts:
     nominal: tuple[tuple[str, ...], ...] = ()
     limiters: tuple[tuple[str, ...], ...] = ()   # 'limited by', then a regime word within `limiter_within`
     limits: tuple[tuple[str, ...], ...] = ()     # 'is the limit', after a regime word as near
+    limit_nouns: frozenset[str] = frozenset()    # 'a memory-bandwidth problem': right after one
     limiter_within: int = 0
     neg_before_text: tuple[str, ...] = ()      # the cues as ' word word ', for substring tests
     neg_anywhere_text: tuple[str, ...] = ()
@@ -337,6 +338,7 @@ def _cues(c: Concepts, raw: ConceptsFile) -> None:
     c.nominal = tuple(tuple(c.words(x)) for x in raw.nominal)
     c.limiters = tuple(tuple(c.words(x)) for x in raw.limiters.phrases)
     c.limits = tuple(tuple(c.words(x)) for x in raw.limiters.after)
+    c.limit_nouns = frozenset(w for x in raw.limiters.nouns for w in c.words(x))
     c.limiter_within = raw.limiters.within
     c.neg_before_text = tuple(f" {' '.join(cue)} " for cue in c.neg_before if cue)
     c.neg_anywhere_text = tuple(f" {' '.join(cue)} " for cue in c.neg_anywhere if cue)

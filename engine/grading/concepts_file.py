@@ -45,6 +45,7 @@ class Negation(_Strict):
 class Limiters(_Strict):
     phrases: Phrases = []    # 'limited by', 'bound by': what limits the step follows
     after: Phrases = []      # 'is the limit', 'is the bottleneck': what limits the step comes before
+    nouns: Phrases = []      # 'a memory-bandwidth problem': what limits the step, right before one
     within: int = Field(8, ge=1, le=20)   # words between the phrase and the regime word
 
 

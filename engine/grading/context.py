@@ -64,8 +64,7 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
     named: list[Judged] = []   # the last sentence that named something
     for sentence in _SENTENCE.split(_SCARE.sub(r"\1", text)):
         found = _sentence(concepts, t, kinds, sentence, len(out))
-        if not found and last and any(_refuses_it(concepts.words(c), t)   # "...; I'd skip it"
-                                      for c in _CLAUSE.split(sentence) if c.strip()):
+        if not found and last and _refuses_last(concepts, t, sentence):   # "...; I'd skip it"
             out[-len(last):] = last = [_as(j, "negated") for j in last]
             continue
         if found and last and _opens_refusing(concepts, t, kinds, sentence):   # "I would not do it: ...
@@ -79,6 +78,19 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
         last = found
         named = found or named
     return out
+
+
+def _refuses_last(concepts: Concepts, t: Triggers, sentence: str) -> bool:
+    """A sentence naming nothing that refuses what the sentence before named ("I'd skip it"),
+    unless a condition opens it: "if it's a dedicated summarizer box, it isn't needed" (sealed40
+    c.s425) keeps the fix for the other case."""
+    for c in _CLAUSE.split(sentence):
+        ws = concepts.words(c) if c.strip() else []
+        if carried_status(ws, t) == "hypothetical":
+            return False
+        if ws and _refuses_it(ws, t):
+            return True
+    return False
 
 
 def _opens_refusing(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence: str) -> bool:
@@ -99,6 +111,16 @@ def _continued(concepts: Concepts, t: Triggers, sentence: str, found: list[Judge
     head = " ".join(ws[1:])
     return [_as(j, "negated") if j.status == "affirmed" and j.clause == found[0].clause
             and _bare_name(concepts, j, head, t.heading) else j for j in found]
+
+
+def _student_refuses(ws: list[str], t: Triggers) -> bool:
+    """A clause that is the student's refusal and a verb at most: "I would not pursue", "we'd
+    skip", not "I would not fuse attention" (which names its object) nor "it does not help"."""
+    while ws and ws[0] in t.terminators:
+        ws = ws[1:]
+    return bool(ws) and ws[0] in ("i", "we") and any(
+        s == "negated" and forward and start <= 1 and end >= len(ws) - 1
+        for s, start, end, forward in triggers(ws, t))
 
 
 def _points_back(subject: list[str], t: Triggers) -> bool:
@@ -122,13 +144,20 @@ def _refuses_it(ws: list[str], t: Triggers) -> bool:
            for s, start, end, _ in triggers(ws, t)):
         return True   # the clause is the refusal and nothing else: "I don't agree", "I disagree"
         #               (not "ITL (4 ms) isn't", which says something of its own subject)
-    return any(status == "negated" and set(ws[end:end + 3]) & t.anaphora   # "I'd skip it", "avoid that"
-               for status, _, end, _forward in triggers(ws, t))
+    return any(status == "negated" and (set(ws[start:end + 3]) & t.anaphora   # "I'd skip it"
+                                        or _points_before(ws, start, forward, t))
+               for status, start, end, forward in triggers(ws, t))
+
+
+def _points_before(ws: list[str], start: int, forward: bool, t: Triggers) -> bool:
+    """A backward trigger opening the clause ("That mixes up two things": 'that' is filler) or
+    after a word pointing back ("it is wrong"): its subject is what came before."""
+    return not forward and (start == 0 or bool(set(ws[max(start - 2, 0):start]) & t.anaphora))
 
 
 def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence: str,
               first: int) -> list[Judged]:
-    label_status, body = _label(concepts, t, sentence)
+    label_status, body = _label(concepts, t, sentence, "regime" in kinds)
     found: list[Judged] = []
     carried: str | None = None
     quotes = [(q[1] or q[2]).strip() for q in _QUOTED.finditer(body)]
@@ -140,7 +169,7 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
         matches: list[Match] = next((ms for k in kinds if (ms := concepts.find(k, clause, body))), [])
         opener = opening(ws, t, contrast=False)
         if not matches:
-            status = opening(ws, t, contrast=True)
+            status = opening(ws, t, contrast=True, qualified="regime" not in kinds)
             if status and found:   # "..., but not yet": re-judges what came before
                 found = [_as(j, status) for j in found]
             elif found and predicate(ws, t) == "negated":   # "The other suggestion, a GPU with
@@ -156,6 +185,9 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
             elif found and ws[-2:] in _DENIED and ws[0] not in t.contrast and _points_back(ws[:-2], t):
                 # "... a decode loop that is actually bandwidth-bound, and this one is not"
                 # (sealed39 e.s414): it denies what was named
+                found = [_as(j, "negated") if j.status == "affirmed" else j for j in found]
+            elif found and _student_refuses(ws, t):   # "Fusing attention, which also came up, I would
+                # not pursue" (sealed84 b.s863): the fronted object is what the student refuses
                 found = [_as(j, "negated") if j.status == "affirmed" else j for j in found]
             elif quoted and negates(ws, t):   # '"memory ops don't matter" is a category mistake'
                 found = [_as(j, "negated") if j in quoted else j for j in found]
@@ -229,9 +261,12 @@ def _bare_name(concepts: Concepts, j: Judged, head: str, around: frozenset[str])
     return bool(ws & name) and ws <= name | around   # 'Recommendation: FlashAttention first' names none
 
 
-def _label(concepts: Concepts, t: Triggers, sentence: str) -> tuple[str | None, str]:
+def _label(concepts: Concepts, t: Triggers, sentence: str, regime: bool = False) -> tuple[str | None, str]:
     """'Don't: int4 weight quant' -> (negated, 'int4 weight quant'); 'Batching: not yet' keeps
-    its text whole (the trigger after the colon re-judges it as an elliptical clause)."""
+    its text whole (the trigger after the colon re-judges it as an elliptical clause). Read for a
+    regime, a refusing head that names a regime itself denies that, not what follows: "Neither
+    bound: launch/overhead-bound" (sealed89 e.s915); "Not clear from the counters alone: ..."
+    still refuses (sealed35 e.s377, instructor: no regime committed)."""
     m = _LABEL.match(sentence)
     if not m:
         return None, sentence
@@ -247,6 +282,8 @@ def _label(concepts: Concepts, t: Triggers, sentence: str) -> tuple[str | None, 
     #  instead:", whose 'instead' turns to what follows it (sealed22 b.s244)
     elliptical = head[-1:] == ("not",)   # "We aren't: at batch 256 ... so we've crossed into
     #   compute-bound" answers the sentence before it (sealed81 d.s837), refusing nothing after it
+    if regime and _names_a_regime(concepts, m[1]):
+        return None, sentence
     if refusal and not elliptical and not any(concepts.find(k, m[1]) for k in ("lever", "claim", "regime")):
         return "negated", m[2]   # "One more thing I would not do: push the batch much higher."
     return None, sentence
@@ -281,9 +318,13 @@ def recommends(concepts: Concepts, sentence: str, t: Triggers) -> bool:
         ws = concepts.words(clause)
         while ws and (ws[0] in t.terminators or ws[0] in ("and", "then", "also", "just")):
             ws = ws[1:]
-        if any(tuple(ws[:len(p)]) == p for p in t.imperative):
-            return True
+        if any(tuple(ws[:len(p)]) == p and not (len(p) == 1 and _numbered(ws[1:])) for p in t.imperative):
+            return True   # not "(batch 1 to ~32)": a noun before a number
     return False
+
+
+def _numbered(rest: list[str]) -> bool:
+    return bool(rest) and rest[0][:1].isdigit()
 
 
 def sentences(text: str) -> list[str]:

@@ -8,6 +8,7 @@ import re
 
 from regime.engine.grading.concepts import Concepts
 from regime.engine.grading.context import Judged, recommends, sentences
+from regime.engine.grading.scopes import negates
 from regime.engine.grading.triggers import Triggers
 
 LIST_WORDS = {"and", "or", "nor", "also"}
@@ -31,8 +32,11 @@ def recommended(concepts: Concepts, paragraph: str, j: Judged) -> bool:
         first -= 1
     if first < i and _recommends(concepts, t, said[first]):
         return True
-    return i > 0 and recommends(concepts, said[i - 1], t) and not any(   # not "Yes, 61% means the
-        concepts.find(k, said[i - 1]) for k in ("lever", "claim", "regime"))   # step is compute-bound"
+    before = said[i - 1] if i > 0 else ""
+    return recommends(concepts, before, t) and not any(   # not "Yes, 61% means the step is compute-bound"
+        concepts.find(k, before) for k in ("lever", "claim", "regime")) \
+        and not negates(concepts.words(before), t)   # nor 'What I'd tell the director: "Not for this
+    #   endpoint.' (sealed89 d.s911): a refusal recommends nothing after it
 
 
 def _recommends(concepts: Concepts, t: Triggers, sentence: str) -> bool:

@@ -124,6 +124,8 @@ def _served(concepts: Concepts, before: list[str]) -> bool:
     t = concepts.context
     at = next((i for i in range(len(before) - 1, max(len(before) - 4, -1), -1)
                if t is not None and before[i] in t.serves), None)
+    if t is not None and before[-1:] and before[-1] in t.applies_to:   # "That's true — for
+        return True   # bandwidth-bound decode" (sealed90 d.s930): where a claim holds, not this step
     return at is not None and bool(concepts.find("lever", " ".join(before[:at])))
 
 
@@ -188,6 +190,7 @@ def read_limiter(a: Answer, concepts: Concepts, line: int, sentence: str) -> Non
     weights out of HBM, not by arithmetic", sealed22 a.s241), kept for `adopt_limiter`."""
     found = {r for clause in clauses(sentence) if (r := _limited_by(concepts, clause))}
     found = found or {r for r in [_the_limit(concepts, sentence)] if r}
+    found = found or {r for clause in clauses(sentence) if (r := _problem(concepts, clause))}
     if len(found) == 1 and a.limiter is None:
         a.limiter = (found.pop(), line, sentence.strip())
 
@@ -243,4 +246,23 @@ def _the_limit(concepts: Concepts, sentence: str) -> str | None:
                     break                        # whole list is denied
                 if hit and len(hit) == 1 and denial is None:
                     return next(iter(hit))
+    return None
+
+
+def _problem(concepts: Concepts, clause: str) -> str | None:
+    """The regime a clause names as the step's problem ("This one is a memory-bandwidth problem,
+    not a compute problem", sealed85 a.s873, instructor 91): regime words right before one of
+    `limiters.nouns`, all of one regime, with no negation cue before them."""
+    ws = tuple(concepts.words(clause))
+    words = concepts.phrases.get("regime_word", {})
+    cues = CueSpans(ws, concepts.neg_before, concepts.neg_anywhere)
+    for j, w in enumerate(ws):
+        if w not in concepts.limit_nouns:
+            continue
+        i = j
+        while i > 0 and (ws[i - 1],) in words:
+            i -= 1
+        hits = {c for w2 in ws[i:j] for c in words[(w2,)]}
+        if i < j and len(hits) == 1 and not cues.negated(i, j - i):
+            return hits.pop()
     return None

@@ -22,11 +22,13 @@ def predicate(ws: list[str], t: Triggers) -> str | None:
     return next((status for status, p in t.backward.items() for q in p if tuple(ws[:len(q)]) == q), None)
 
 
-def opening(ws: list[str], t: Triggers, contrast: bool) -> str | None:
+def opening(ws: list[str], t: Triggers, contrast: bool, qualified: bool = True) -> str | None:
     """The status of a trigger that opens the clause. With `contrast`, only an elliptical clause
     counts: one that opens with a contrast word ("but not for TTFT"), or is the trigger with only
     `elliptical` or pointing-back words after it ("not yet", "maybe then", "so not that"): "not
-    ITL" names something else, and "so no 40 GB allocation" is a consequence, not a verdict."""
+    ITL" names something else, and "so no 40 GB allocation" is a consequence, not a verdict.
+    Without `qualified`, a contrast with words of its own re-judges nothing: 'compute-bound
+    overall — but not "done"' (sealed86 b.s885) qualifies a verdict, it does not deny it."""
     i = 0
     while i < len(ws) and ws[i] in t.terminators:
         i += 1
@@ -39,7 +41,7 @@ def opening(ws: list[str], t: Triggers, contrast: bool) -> str | None:
     for status, p in t.openers().get(rest[0], ()) if rest else ():
         after = rest[len(p):]   # "but not for TTFT" (or, in a table's cell, "not for TTFT"): a
         # short qualifier; "but neither bandwidth nor compute is saturated" is a statement of its own
-        qualifier = turned or (bool(after) and after[0] in t.after_no)
+        qualifier = qualified and (turned or (bool(after) and after[0] in t.after_no))
         if contrast and not ((qualifier and len(after) <= t.elliptical_words)
                              or set(after) <= t.elliptical | t.anaphora):
             continue

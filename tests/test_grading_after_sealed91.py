@@ -1,0 +1,127 @@
+"""Readings from the blind sets sealed84-91 after their one measurement (issue 27): essays and
+memos the instructors gave 91-100 that the grader read short - a refusal pointing back with
+"both", a verdict after "right now" or "so the loop is", a regime named as "a memory-bandwidth
+problem", a heading that denies "bound" before the regime, a qualified verdict, a claim's scope
+("true for bandwidth-bound decode"), a fronted object refused after it, and a refusal that
+recommends nothing after it."""
+
+from __future__ import annotations
+
+from conftest import read_body
+
+
+def _ids(mentions) -> list[tuple[str, ...]]:
+    return [m.concepts for m in mentions]
+
+
+def test_turning_both_down_refuses_the_two_levers_named_before(grader, tmp_path):
+    """sealed90 e.s926 (instructor 100, graded 55 with both traps charged): "The two proposals —
+    raise the batch, quantize the weights — are the right medicine for a bandwidth-bound decode
+    loop, but this loop isn't bandwidth-bound yet. ..., so I would turn both down for now.\""""
+    body = ("Nothing is saturated: 14% of bandwidth and 3% of FLOPs, the GPU is simply idle. The two "
+            "proposals — raise the batch, quantize the weights — are the right medicine for a "
+            "bandwidth-bound decode loop, but this loop isn't bandwidth-bound yet. Moving fewer bytes "
+            "can't fill time when no kernel is running, so I would turn both down for now.\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", body)
+    assert ("raise_batch",) in _ids(a.rejects)
+    assert ("raise_batch",) not in _ids(a.fixes)
+
+
+def test_a_denial_pointing_back_before_its_trigger_refuses_what_came_before(grader, tmp_path):
+    """"That mixes up two things." (sealed84 b.s863): the word pointing back stands before a
+    backward trigger; "if it's a dedicated box, it isn't needed" (sealed40 c.s425, instructor
+    grade kept the fix) refuses nothing: a condition opens it."""
+    body = ("We are compute-bound at 61%. Someone suggested fusing attention. That mixes up two things: "
+            "attention is already flash-attention.\n")
+    assert ("fuse_attention",) in _ids(read_body(grader, tmp_path, "b_training_run", body).rejects)
+    kept = ("## Fixes\n1. FlashAttention.\n2. If this GPU is shared with chat users, chunked prefill; "
+            "if it's a dedicated summarizer box, it isn't needed.\n")
+    a = read_body(grader, tmp_path, "c_document_summarizer", kept)
+    assert ("chunked_prefill",) not in _ids(a.rejects)
+
+
+def test_right_now_and_so_the_loop_is_state_the_verdict(grader, tmp_path):
+    """sealed88 e.s903 and sealed85 e.s873 (instructor 100 each, graded bandwidth-bound): "A real
+    bandwidth-bound decode loop saturates the memory system ... right now it is launch-overhead
+    bound"; "a bandwidth-bound loop saturates its bandwidth ... So the loop is bound by launch
+    overhead"."""
+    for said in ("A real bandwidth-bound decode loop saturates the memory system. So although it is "
+                 "nominally a bandwidth-bound batch-1 decode, right now it is launch-overhead bound.\n",
+                 "On paper a batch-1 decode loop is bandwidth-bound, but a bandwidth-bound loop saturates "
+                 "its bandwidth, and this one uses 14% of it. So the loop is bound by launch overhead.\n"):
+        assert read_body(grader, tmp_path, "e_doesnt_add_up", said).regime == "overhead_bound"
+
+
+def test_telling_the_director_no_answers_the_case(grader, tmp_path):
+    """sealed84 d.s870 (instructor 26, graded 1.5): "Tell the director no." refuses the one
+    proposal case D asks about."""
+    body = "Tell the director no. At batch 256 we are not bandwidth-bound any more.\n"
+    assert read_body(grader, tmp_path, "d_high_throughput_api", body).says_no
+    told = "Tell the director the int4 numbers are real for batch 1.\n"
+    assert not read_body(grader, tmp_path, "d_high_throughput_api", told).says_no
+
+
+def test_batching_prompts_together_is_raising_the_batch(grader, tmp_path):
+    """sealed91 c.s940: "Don't batch prompts together, it would only delay the first token.\""""
+    body = "## Reject\n- Don't batch prompts together, it would only delay the first token.\n"
+    assert ("raise_batch",) in _ids(read_body(grader, tmp_path, "c_document_summarizer", body).rejects)
+
+
+def test_a_heading_that_denies_bound_does_not_deny_the_regime_after_it(grader, tmp_path):
+    """sealed89 e.s915 (instructor 95, graded no regime): "Neither bound: launch/overhead-bound";
+    "Not clear from the counters alone: ... nothing is saturated" still commits to nothing
+    (sealed35 e.s377, instructor: no regime committed)."""
+    said = "## Regime\nNeither bound: launch/overhead-bound (nominally a bandwidth-bound batch-1 decode).\n"
+    assert read_body(grader, tmp_path, "e_doesnt_add_up", said).regime == "overhead_bound"
+    unsure = ("## Regime\nNot clear from the counters alone: 14% bandwidth and 3% FLOPs means nothing "
+              "is saturated.\n")
+    assert read_body(grader, tmp_path, "e_doesnt_add_up", unsure).regime is None
+
+
+def test_a_contrast_with_words_of_its_own_qualifies_a_verdict(grader, tmp_path):
+    """sealed86 b.s885 (instructor 100, graded no regime): 'compute-bound overall (61% MFU) — but
+    not "done"'; "bandwidth-bound, but not really" still takes it back."""
+    said = '## Regime\ncompute-bound overall (61% MFU) — but not "done".\n'
+    assert read_body(grader, tmp_path, "b_training_run", said).regime == "compute_bound"
+    back = "## Regime\nbandwidth-bound, but not really.\n"
+    assert read_body(grader, tmp_path, "b_training_run", back).regime != "bandwidth_bound"
+
+
+def test_a_regime_after_for_is_where_a_claim_holds(grader, tmp_path):
+    """sealed90 d.s930 (instructor 95, graded bandwidth-bound): "The vendor told the director that
+    int4 gives roughly 4x on decode. That's true — for bandwidth-bound decode ... The workload is
+    compute-bound.\""""
+    body = ("The vendor told the director that int4 gives roughly 4x on decode. That's true — for "
+            "bandwidth-bound decode, somewhere between batch 1 and ~32. It is not true for this API. "
+            "The workload is compute-bound.\n")
+    assert read_body(grader, tmp_path, "d_high_throughput_api", body).regime == "compute_bound"
+
+
+def test_a_verb_before_a_number_is_a_noun_and_a_refusal_recommends_nothing(grader, tmp_path):
+    """sealed89 d.s911 (instructor 100, graded 73 with the int4 trap charged): 'What I'd tell the
+    director: "Not for this endpoint. Int4 gives up to ~4x on bandwidth-bound decode (batch 1 to
+    ~32).' - "(batch 1 to ~32)" is no imperative; "Look at the 5%" still is one."""
+    body = ("We are compute-bound at 71% of compute. What I'd tell the director: \"Not for this endpoint. "
+            "Int4 gives up to ~4x on bandwidth-bound decode (batch 1 to ~32).\"\n")
+    assert ("quantize_int4",) not in _ids(read_body(grader, tmp_path, "d_high_throughput_api", body).fixes)
+    look = "We are compute-bound at 61%. Look at the 5 % in to_copy on its own.\n"
+    assert ("fix_dtype_casts",) in _ids(read_body(grader, tmp_path, "b_training_run", look).fixes)
+
+
+def test_a_regime_named_as_the_problem_is_the_verdict(grader, tmp_path):
+    """sealed85 a.s873 (instructor 91, graded no regime): "This one is a memory-bandwidth problem,
+    not a compute problem.\""""
+    body = "This one is a memory-bandwidth problem, not a compute problem. MBU is 78% and MFU 4%.\n"
+    assert read_body(grader, tmp_path, "a_chatbot", body).regime == "bandwidth_bound"
+    denied = "This is not a memory problem at all. MBU is 14% and MFU 3%.\n"
+    assert read_body(grader, tmp_path, "e_doesnt_add_up", denied).regime != "bandwidth_bound"
+
+
+def test_a_fronted_object_is_refused_by_the_clause_after_it(grader, tmp_path):
+    """sealed84 b.s863 (instructor 95, graded 52 with fuse_attention charged as a fix): "Fusing
+    attention, which also came up, I would not pursue: it is already flash-attention ...\""""
+    body = ("We are compute-bound at 61%. Fusing attention, which also came up, I would not pursue: it is "
+            "already flash-attention and only 7% of the time.\n")
+    a = read_body(grader, tmp_path, "b_training_run", body)
+    assert ("fuse_attention",) in _ids(a.rejects)
+    assert ("fuse_attention",) not in _ids(a.fixes)
