@@ -125,3 +125,37 @@ def test_a_fronted_object_is_refused_by_the_clause_after_it(grader, tmp_path):
     a = read_body(grader, tmp_path, "b_training_run", body)
     assert ("fuse_attention",) in _ids(a.rejects)
     assert ("fuse_attention",) not in _ids(a.fixes)
+
+
+_TABLE = ("## Regime\nCompute-bound (61% of peak FLOPs).\n\n## Fixes and rejections\n\n"
+          "| Option | Do it? | Why |\n|---|---|---|\n"
+          "| torch.compile | Yes, first | fuses norms + pointwise ops automatically |\n"
+          "| Hand-fused kernels (2 weeks) | Only if a gap remains | best case 61% -> ~78% of peak |\n"
+          "| \"Memory ops don't matter, we're compute-bound\" | Wrong | the 22% in zero-FLOP kernels |\n")
+
+
+def test_a_table_of_verdicts_reads_ordinals_conditions_and_a_refuted_quotation(grader, tmp_path):
+    """sealed86 b.s883, sealed91 c.s937 (instructor 100 each, graded 77-81): "| FlashAttention |
+    1st |" recommends; "| Hand-fused kernels (2 weeks) | Only if a gap remains |" puts a condition
+    on the lever its head names, past the aside; '| "Memory ops don't matter, we're
+    compute-bound" | Wrong |' refutes the claim it quotes across its comma."""
+    a = read_body(grader, tmp_path, "b_training_run", _TABLE)
+    assert ("hand_fused_kernels",) not in _ids(a.fixes)
+    assert ("memory_ops_irrelevant_when_compute_bound",) in _ids(a.rejects)
+    ordinal = ("## Regime\nCompute-bound prefill.\n\n## Options\n\n"
+               "| option | verdict | reason |\n|---|---|---|\n"
+               "| FlashAttention | 1st | score matrix stays on-chip |\n"
+               "| chunked prefill | 2nd | keeps ITL |\n")
+    assert ("flash_attention",) in _ids(read_body(grader, tmp_path, "c_document_summarizer", ordinal).fixes)
+
+
+def test_a_refuting_word_refutes_only_after_a_quotation(grader, tmp_path):
+    """'wrong' refutes what a quotation says; "a dtype boundary in the wrong place" does not
+    refuse the cast fix, nor does "FlashAttention (tiled): no 40 GB buffer" refuse FlashAttention
+    (sealed65 c.s676, which the aside reading first moved out): "no" before a number negates a
+    quantity."""
+    body = ("We are compute-bound at 61%. Fix the casts: a 5% to_copy usually means a dtype boundary in "
+            "the wrong place.\n")
+    assert ("fix_dtype_casts",) not in _ids(read_body(grader, tmp_path, "b_training_run", body).rejects)
+    fixes = "## Fixes\n1. FlashAttention (tiled, on-chip scores): no 40 GB buffer, no 5 TB of traffic.\n"
+    assert ("flash_attention",) in _ids(read_body(grader, tmp_path, "c_document_summarizer", fixes).fixes)

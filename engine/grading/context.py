@@ -40,6 +40,7 @@ _SUBJECT_WORDS = frozenset({"and", "one", "right"})         # "... and right now
 _SCARE = re.compile(r"[\"“]([\w'-]+(?: [\w'-]+)?)[\"”]")   # 'it "should" be ...': emphasis, not a quote
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
 _LABEL = re.compile(r"^\s*([^:]{1,40}):\s*(.*)$", re.S)
+_ASIDE = re.compile(r"\([^()]*\)")
 _TOPIC = re.compile(r"^\s*([^:]{1,60}):\s*(.*)$", re.S)   # a name heading what follows, with its words
 
 @dataclass(frozen=True)
@@ -189,9 +190,11 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
             elif found and _student_refuses(ws, t):   # "Fusing attention, which also came up, I would
                 # not pursue" (sealed84 b.s863): the fronted object is what the student refuses
                 found = [_as(j, "negated") if j.status == "affirmed" else j for j in found]
-            elif quoted and negates(ws, t):   # '"memory ops don't matter" is a category mistake'
+            elif quoted and (negates(ws, t) or cued(ws, t.refutes)):   # '"memory ops don't matter" is a
+                # category mistake', '| "..." | Wrong |' (sealed86 b.s883)
                 found = [_as(j, "negated") if j in quoted else j for j in found]
-            quoted = []
+            if not any(clause.strip() in q for q in quotes):   # '"Memory ops don't matter, we're
+                quoted = []   # compute-bound": wrong': the quotation goes on to its second clause
             carried = carried_status(ws, t) or carried   # "..., measure again, and if it is bound, ..."
             if any(st == "negated" and b == len(ws) <= 2 for st, _, b, _ in triggers(ws, t)):
                 carried = "negated"   # 'And not "just raise the batch further"': a bare negation
@@ -235,9 +238,10 @@ def _named_then_judged(concepts: Concepts, t: Triggers, sentence: str, found: li
     if all(set(j.match.concepts) <= _named_again(concepts, m[2]) for j in named):
         return [j for j in found if j not in named]   # "Recommendation on int4: I would not adopt
         #   int4.": the head names the topic, the body's own mention carries the verdict
-    status = opening(concepts.words(m[2]), t, contrast=False)
-    if status is None or _names_its_own(concepts, m[2]):
-        return found
+    rest = concepts.words(m[2])
+    status = opening(rest, t, contrast=False)
+    if status is None or _names_its_own(concepts, m[2]) or _numbered(rest[1:]):
+        return found   # "FlashAttention (tiled): no 40 GB buffer" negates a quantity (sealed65 c.s676)
     return [_as(j, status) if j in named else j for j in found]
 
 
@@ -256,7 +260,7 @@ def _named_again(concepts: Concepts, rest: str) -> set[str]:
 
 def _bare_name(concepts: Concepts, j: Judged, head: str, around: frozenset[str]) -> bool:
     """The head names the lever and nothing else but the words that head a topic (`heading`)."""
-    ws = set(concepts.words(head))
+    ws = set(concepts.words(_ASIDE.sub(" ", head)))   # "Hand-fused kernels (2 weeks)": an aside
     name = set(concepts.words(j.match.phrase))
     return bool(ws & name) and ws <= name | around   # 'Recommendation: FlashAttention first' names none
 
