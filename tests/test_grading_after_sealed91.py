@@ -159,3 +159,26 @@ def test_a_refuting_word_refutes_only_after_a_quotation(grader, tmp_path):
     assert ("fix_dtype_casts",) not in _ids(read_body(grader, tmp_path, "b_training_run", body).rejects)
     fixes = "## Fixes\n1. FlashAttention (tiled, on-chip scores): no 40 GB buffer, no 5 TB of traffic.\n"
     assert ("flash_attention",) in _ids(read_body(grader, tmp_path, "c_document_summarizer", fixes).fixes)
+
+
+def test_a_bare_refusal_and_a_predicate_after_a_copula_refuse_the_suggestions(grader, tmp_path):
+    """sealed90 a.s923 (instructor 100, graded 80 with no rejections): "Someone suggested fusing
+    the elementwise ops. I wouldn't bother: the norms, RoPE and residual adds move ~0.04% of the
+    bytes ..."; "The other suggestion, a GPU with more FLOPs, is even less useful"; a cell "won't
+    help TTFT" still refuses (sealed84 c.s864, which the copula first moved out)."""
+    body = ("At batch 1 we are bandwidth-bound at 78% of peak bandwidth. Someone suggested fusing the "
+            "elementwise ops. I wouldn't bother: the norms, RoPE and residual adds move ~0.04% of the bytes. "
+            "The other suggestion, a GPU with more FLOPs, is even less useful.\n")
+    a = read_body(grader, tmp_path, "a_chatbot", body)
+    assert {("fuse_elementwise",), ("buy_more_flops",)} <= set(_ids(a.rejects))
+    cell = ("| | |\n|---|---|\n| Regime | compute-bound prefill |\n"
+            "| Batch the prefills | ✗ won't help TTFT |\n")
+    assert ("raise_batch",) in _ids(read_body(grader, tmp_path, "c_document_summarizer", cell).rejects)
+
+
+def test_secondarily_recommends(grader, tmp_path):
+    """sealed86 c.s890 (instructor 100, graded 78.5): "Secondarily, chunked prefill so one giant
+    prompt doesn't freeze other users' decode.\""""
+    body = ("Prefill at 25,000 tokens is compute-bound. Recommendation: FlashAttention. Secondarily, "
+            "chunked prefill so one giant prompt doesn't freeze other users' decode.\n")
+    assert ("chunked_prefill",) in _ids(read_body(grader, tmp_path, "c_document_summarizer", body).fixes)

@@ -142,8 +142,8 @@ def _refuses_it(ws: list[str], t: Triggers) -> bool:
     if ws[:1] == ["no"] and len(ws) <= 1 + t.elliptical_words and (len(ws) == 1 or ws[1] in t.after_no):
         return True   # not "no 5 TB of traffic", which negates a quantity
     if any(s == "negated" and end == len(ws) and (start == 0 or (start == 1 and ws[0] in ("i", "we")))
-           for s, start, end, _ in triggers(ws, t)):
-        return True   # the clause is the refusal and nothing else: "I don't agree", "I disagree"
+           for s, start, end, _ in triggers(ws, t)) or _student_refuses(ws, t):
+        return True   # the clause is the refusal and nothing else: "I don't agree", "I wouldn't bother"
         #               (not "ITL (4 ms) isn't", which says something of its own subject)
     return any(status == "negated" and (set(ws[start:end + 3]) & t.anaphora   # "I'd skip it"
                                         or _points_before(ws, start, forward, t))

@@ -18,8 +18,16 @@ def carried_status(ws: list[str], t: Triggers) -> str | None:
 
 def predicate(ws: list[str], t: Triggers) -> str | None:
     """The status of a backward trigger that opens a clause: a predicate with no subject of its
-    own ("..., misses the point even more badly"), so its subject is what the sentence named."""
-    return next((status for status, p in t.backward.items() for q in p if tuple(ws[:len(q)]) == q), None)
+    own ("..., misses the point even more badly"), so its subject is what the sentence named; after
+    a copula too ("The other suggestion, a GPU with more FLOPs, is even less useful", sealed90 a.s923)."""
+    bare = list(ws)
+    while bare[:1] and bare[0] in _COPULA:
+        bare = bare[1:]
+    return next((status for status, p in t.backward.items() for q in p for w in (ws, bare)
+                 if tuple(w[:len(q)]) == q), None)
+
+
+_COPULA = frozenset({"is", "are", "was", "were", "be", "would", "will"})
 
 
 def opening(ws: list[str], t: Triggers, contrast: bool, qualified: bool = True) -> str | None:
