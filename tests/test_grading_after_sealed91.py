@@ -182,3 +182,19 @@ def test_secondarily_recommends(grader, tmp_path):
     body = ("Prefill at 25,000 tokens is compute-bound. Recommendation: FlashAttention. Secondarily, "
             "chunked prefill so one giant prompt doesn't freeze other users' decode.\n")
     assert ("chunked_prefill",) in _ids(read_body(grader, tmp_path, "c_document_summarizer", body).fixes)
+
+
+def test_a_yaml_figure_stating_several_numbers_is_read_as_prose_is(grader, tmp_path):
+    """sealed90 c.s926 (instructor 92, graded 77 with three figures 'unread'): a YAML evidence
+    value such as "32 x 25k^2 x 2 B = 40 GB per layer" or "~5 TB per prefill, ~1 s at 5.3 TB/s"
+    states its figures as a Markdown bullet would; text with no figure is still reported."""
+    from conftest import write
+    yaml = ("case: c_document_summarizer\nstudent: t\nregime: compute_bound\nevidence:\n"
+            "  - {figure: score matrix, value: \"32 x 25k^2 x 2 B = 40 GB per layer\"}\n"
+            "  - {figure: hbm traffic, value: \"~5 TB per prefill, ~1 s at 5.3 TB/s\"}\n"
+            "  - {figure: verdict, value: \"prefill is the problem\"}\n"
+            "fixes: [flash_attention, chunked_prefill]\n")
+    r = grader.grade(write(tmp_path, "x.yaml", yaml))
+    missing = " ".join(f for p in r.parts if p.part == "evidence" for f in p.feedback)
+    assert "40 GB" not in missing and "5 TB" not in missing
+    assert sum("could not read this figure" in n for n in r.review) == 1

@@ -17,7 +17,7 @@ from regime.core.errors import RegimeError, did_you_mean
 from regime.core.yamlsrc import LineDict, line_of, load_yaml, validated
 from regime.engine.grading.answer import Answer, Mention, Said
 from regime.engine.grading.concepts import Concepts
-from regime.engine.grading.figures import quantity, unreadable_numbers
+from regime.engine.grading.figures import quantities, quantity, unreadable_numbers
 from regime.engine.grading.scopes import cued, hedged, postpones
 
 
@@ -87,9 +87,8 @@ def read_structured(path: Path, text: str, concepts: Concepts) -> Answer:
             q = quantity(e.value, e.unit)
         except ValueError as err:
             if isinstance(e.value, str) and not unreadable_numbers(e.value):
-                # text that states no single figure costs that item only; a non-finite one is refused
-                a.unread.append(("evidence", f"line {where['line']}: I could not read this figure: {err}"))
-                continue
+                _figures_in_text(a, concepts, e.figure, e.value, where["line"] or 0, err)
+                continue   # (a non-finite figure is refused)
             raise RegimeError(str(err), **where) from None
         if q.value < 0 or not math.isfinite(q.value):
             raise RegimeError(f"{q.written} is negative; figures here are magnitudes", **where)
@@ -132,6 +131,19 @@ def read_structured(path: Path, text: str, concepts: Concepts) -> Answer:
         if asked:
             a.asks.append(asked)
     return a
+
+
+def _figures_in_text(a: Answer, concepts: Concepts, figure: str, value: str, line: int,
+                     err: ValueError) -> None:
+    """An evidence value that is not one figure: text stating several, or one with a unit, is read
+    as prose is ("32 x 25k^2 x 2 B = 40 GB per layer", "TTFT is the complaint, ITL 4 ms healthy",
+    sealed90 c.s926); text stating none, or a bare number in words ("204 bananas"), costs that
+    item only."""
+    found = quantities(value)
+    if len(found) > 1 or any(q.unit for q in found):
+        a.said(concepts, value, line, label=figure)
+    else:
+        a.unread.append(("evidence", f"line {line}: I could not read this figure: {err}"))
 
 
 def _verdict(a: Answer, concepts: Concepts, name: str, said: str, line: int) -> None:
