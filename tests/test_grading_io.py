@@ -44,7 +44,6 @@ BAD_SUBMISSIONS = {
                       "negative"),
     "nan.yaml": (GOOD + "evidence:\n  - {figure: ceiling_tokens_per_s, value: .nan}\n",
                  "not a finite number"),
-    "extra.yaml": (GOOD + "fixs: []\n", "unknown key (did you mean 'fixes'?)"),
     "empty.md": ("---\ncase: a_chatbot\n---\n\n", "the answer is empty"),
     "nofront.md": ("## Regime\n\nbandwidth-bound\n", "front matter"),
     "answer.pdf": ("%PDF-1.4", "unknown answer format"),
@@ -452,3 +451,16 @@ def test_an_unknown_key_inside_an_entry_is_commentary_not_a_refusal(grader, tmp_
     listed = GOOD + "fixes:\n  - {lever: continuous_batching, why: [a, b]}\n"   # not text: that entry only
     r = grader.grade(write(tmp_path, "list.yaml", listed))
     assert r.graded and any("could not read" in u for p in r.parts for u in p.feedback)
+
+
+def test_a_key_the_format_lacks_costs_only_itself(grader, tmp_path):
+    """sealed98 d.s1001 (instructor 100, not graded at all): a `notes:` key beside a complete
+    answer refused the whole answer ("unknown key"). It is now named in the feedback and the rest
+    is graded; a misspelled part ('fixs') is also marked for review; 20,000 keys cost one line."""
+    notes = GOOD + "fixes: [continuous_batching]\nnotes: int4 for capacity\n"
+    r = grader.grade(write(tmp_path, "notes.yaml", notes))
+    assert r.graded and r.score > 0 and any("'notes' is not one of the answer's keys" in n for n in r.notes)
+    typo = grader.grade(write(tmp_path, "extra.yaml", GOOD + "fixs: []\n"))
+    assert typo.graded and typo.needs_review and any("did you mean 'fixes'" in x for x in typo.review)
+    many = grader.grade(write(tmp_path, "many.yaml", GOOD + "".join(f"k{i}: 1\n" for i in range(20000))))
+    assert many.graded and len(many.notes) <= 6

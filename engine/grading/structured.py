@@ -5,6 +5,7 @@ claim is flagged against its part of the answer; the rest is still graded.
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from dataclasses import replace
@@ -71,8 +72,11 @@ def read_structured(path: Path, text: str, concepts: Concepts) -> Answer:
     raw = load_yaml(path, text=text)
     if not isinstance(raw, dict):
         raise RegimeError("a structured answer is a mapping with at least 'case' and 'regime'", file=file)
+    unknown = _unknown_keys(raw)
     m = validated(AnswerModel, raw, file)
     a = Answer(file, "yaml", m.case, None if m.student is None else str(m.student))
+    for part, text in unknown:   # a misspelled key may hold a part's answer: the reviewer looks
+        a.unread.append((part, text)) if part else a.notes.append(text)
     a.regime = _flagged(a, "regime", _one, concepts, "regime", m.regime, raw, "regime", file)
     if m.nominal_regime is not None:
         a.nominal_regime = _flagged(a, "regime", _one, concepts, "regime", m.nominal_regime, raw,
@@ -131,6 +135,33 @@ def read_structured(path: Path, text: str, concepts: Concepts) -> Answer:
         if asked:
             a.asks.append(asked)
     return a
+
+
+def _unknown_keys(raw: dict) -> list[tuple[str, str]]:
+    """Top-level keys the answer format does not have ("notes: int4 still worth benchmarking for
+    capacity ...", sealed98 d.s1001): each is named in the feedback and left out, and the rest of
+    the answer is graded, as one bad item costs only that item (it refused the whole answer). One
+    close to a key of the format ('rejects') is also that part's unread item, for review."""
+    out = []
+    unknown = [k for k in raw if k not in AnswerModel.model_fields]
+    for key in unknown[:_MAX_UNKNOWN]:
+        near = difflib.get_close_matches(str(key), _PART_OF, n=1, cutoff=0.75)
+        hint = did_you_mean(str(key), AnswerModel.model_fields)
+        where = f"line {line_of(raw, key)}"
+        out.append((_PART_OF[near[0]] if near else "",
+                    f"{where}: '{key}' is not one of the answer's keys{hint}; it was not graded"))
+    if len(unknown) > _MAX_UNKNOWN:   # a hostile answer's 20,000 keys cost one line, not 20,000
+        out.append(("", f"... and {len(unknown) - _MAX_UNKNOWN:,} more keys the format does not have"))
+    for key in unknown:
+        del raw[key]
+    return out
+
+
+_MAX_UNKNOWN = 5
+
+
+_PART_OF = {"regime": "regime", "nominal_regime": "regime", "evidence": "evidence", "fixes": "fixes",
+            "verdicts": "fixes", "reject": "rejections", "ask": "asks"}
 
 
 def _figures_in_text(a: Answer, concepts: Concepts, figure: str, value: str, line: int,
