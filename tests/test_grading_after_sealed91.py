@@ -198,3 +198,16 @@ def test_a_yaml_figure_stating_several_numbers_is_read_as_prose_is(grader, tmp_p
     missing = " ".join(f for p in r.parts if p.part == "evidence" for f in p.feedback)
     assert "40 GB" not in missing and "5 TB" not in missing
     assert sum("could not read this figure" in n for n in r.review) == 1
+
+
+def test_a_refusal_pointing_back_with_that_refuses_the_suggestion_before(grader, tmp_path):
+    """sealed84 a.s863 (instructor 94), sealed93 a.s953 (instructor 100): "Someone suggested fusing
+    the elementwise ops. I don't think that buys anything here: ..." - 'that' is a filler word
+    elsewhere, so the refusal is read on the words as written; "... so two weeks needs to be
+    justified against that" refuses nothing (sealed24 b.s262, which the first try moved out)."""
+    body = ("We are bandwidth-bound at 78% of peak bandwidth. Someone suggested fusing the elementwise ops. "
+            "I don't think that buys anything here: the norms move 0.04% of the weight bytes.\n")
+    assert ("fuse_elementwise",) in _ids(read_body(grader, tmp_path, "a_chatbot", body).rejects)
+    kept = ("## Fixes\n1. torch.compile\n2. hand-fused kernels only if a gap is left; best case 61% -> ~78% "
+            "of peak, so two weeks needs to be justified against that\n")
+    assert ("hand_fused_kernels",) not in _ids(read_body(grader, tmp_path, "b_training_run", kept).rejects)

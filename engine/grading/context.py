@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from regime.engine.grading.concepts import Concepts, Match
+from regime.engine.grading.concepts import Concepts, Match, words
 from regime.engine.grading.scopes import (
     CARRIED,
     carried_status,
@@ -89,7 +89,7 @@ def _refuses_last(concepts: Concepts, t: Triggers, sentence: str) -> bool:
         ws = concepts.words(c) if c.strip() else []
         if carried_status(ws, t) == "hypothetical":
             return False
-        if ws and _refuses_it(ws, t):
+        if ws and (_refuses_it(ws, t) or _points_back_in(words(c), t)):
             return True
     return False
 
@@ -99,7 +99,17 @@ def _opens_refusing(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sen
     before arguing with names of its own ("Someone suggested fusing the elementwise ops. I would
     not do it: ... even a perfect fusion would not show up", sealed61 a.s633)."""
     first = next((c for c in _CLAUSE.split(sentence) if c and c.strip()), "")
-    return not any(concepts.find(k, first) for k in kinds) and _refuses_it(concepts.words(first), t)
+    return not any(concepts.find(k, first) for k in kinds) and (
+        _refuses_it(concepts.words(first), t) or _points_back_in(words(first), t))
+
+
+def _points_back_in(full: list[str], t: Triggers) -> bool:
+    """A forward refusal with a word pointing back after it, among the clause's words as written
+    ('that' and 'this' are filler elsewhere): "I don't think that buys anything here" (sealed84
+    a.s863, sealed93 a.s953, after "Someone suggested fusing the elementwise ops")."""
+    return any(status == "negated" and forward and set(full[end:end + 3]) & t.anaphora_written
+               and (start == 0 or (start == 1 and full[0] in ("i", "we")))   # the student's own: not
+               for status, start, end, forward in triggers(full, t))         # "justified against that"
 
 
 def _continued(concepts: Concepts, t: Triggers, sentence: str, found: list[Judged]) -> list[Judged]:

@@ -44,6 +44,7 @@ class Triggers:
     label_openers: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)   # "Where X pays:"
     readings: frozenset[str] = frozenset()      # "the profile says ...": the student's own reading
     anaphora: frozenset[str] = frozenset()      # "I'd skip it": words that point back to the last sentence
+    anaphora_written: frozenset[str] = frozenset()   # ... as written: 'that', 'this' are filler words
     recommend: tuple[Phrase, ...] = ()           # in prose, what makes an affirmed lever a recommendation
     imperative: tuple[Phrase, ...] = ()          # ... and verbs that do so opening a clause ("Use X")
     answer: tuple[Phrase, ...] = ()              # "my answer ... is no": a verdict on the question
@@ -135,6 +136,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.label_openers = {s: phrases(v) for s, v in (raw.get("label_openers") or {}).items()}
     t.readings = frozenset(w for p in phrases(raw.get("readings")) for w in p)
     t.anaphora = frozenset(w for p in phrases(raw.get("anaphora")) for w in p)
+    t.anaphora_written = frozenset(str(w).lower() for w in raw.get("anaphora") or [])
     t.recommend = phrases(raw.get("recommend"))
     t.imperative = phrases(raw.get("imperative"))
     t.answer = phrases(raw.get("answer"))
