@@ -211,3 +211,23 @@ def test_a_refusal_pointing_back_with_that_refuses_the_suggestion_before(grader,
     kept = ("## Fixes\n1. torch.compile\n2. hand-fused kernels only if a gap is left; best case 61% -> ~78% "
             "of peak, so two weeks needs to be justified against that\n")
     assert ("hand_fused_kernels",) not in _ids(read_body(grader, tmp_path, "b_training_run", kept).rejects)
+
+
+def test_the_side_of_the_ridge_names_the_regime(grader, tmp_path):
+    """sealed94 d.s963 (instructor 100, graded 59 with no regime): "The MI300X's ridge point is
+    247 FLOP/byte, so we are on the compute side of it"; "not on the bandwidth side" names none."""
+    body = ("At batch 256 decode does about 256 FLOPs per byte. The ridge point is 247 FLOP/byte, so we "
+            "are on the compute side of it: 71% of peak compute, 30% of peak bandwidth.\n")
+    assert read_body(grader, tmp_path, "d_high_throughput_api", body).regime == "compute_bound"
+    denied = "At batch 256 we are not on the bandwidth side any more.\n"
+    assert read_body(grader, tmp_path, "d_high_throughput_api", denied).regime != "bandwidth_bound"
+
+
+def test_a_kind_of_step_said_to_behave_some_way_is_not_this_step(grader, tmp_path):
+    """sealed98 e.s1003 (instructor 100, graded bandwidth-bound): "a bandwidth-bound loop would have
+    HBM near saturation, as in the chatbot case. ... So: launch-overhead-bound.\""""
+    body = ("Bandwidth utilisation is 14% and compute is 3%; a bandwidth-bound loop would have HBM near "
+            "saturation, as in the chatbot case. So: launch-overhead-bound.\n")
+    assert read_body(grader, tmp_path, "e_doesnt_add_up", body).regime == "overhead_bound"
+    verdict = "At 78% of peak bandwidth this decode loop is bandwidth-bound and would gain from int8.\n"
+    assert read_body(grader, tmp_path, "a_chatbot", verdict).regime == "bandwidth_bound"

@@ -115,7 +115,15 @@ def _describes_a_part(concepts: Concepts, j: Judged, described: frozenset[str],
                       after: frozenset[str]) -> bool:
     ws = concepts.words(j.clause_text)
     end = j.match.start + len(concepts.words(j.match.phrase))
-    return (end < len(ws) and ws[end] in described) or (j.match.start > 0 and ws[j.match.start - 1] in after)
+    t = concepts.context
+    kind = t is not None and end < len(ws) and ws[end] not in t.terminators | _JOINS \
+        and bool(set(ws[end + 1:end + 3]) & t.generic)   # "a bandwidth-bound loop would have HBM near
+    #   saturation": a kind of step, not this one (not "... is bandwidth-bound and would gain ...")
+    return (end < len(ws) and ws[end] in described) or kind \
+        or (j.match.start > 0 and ws[j.match.start - 1] in after)
+
+
+_JOINS = frozenset({"and", "or", "which", "it", "we"})
 
 
 def _served(concepts: Concepts, before: list[str]) -> bool:
