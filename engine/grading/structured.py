@@ -167,9 +167,9 @@ _PART_OF = {"regime": "regime", "nominal_regime": "regime", "evidence": "evidenc
 def _figures_in_text(a: Answer, concepts: Concepts, figure: str, value: str, line: int,
                      err: ValueError) -> None:
     """An evidence value that is not one figure: text stating several, or one with a unit, is read
-    as prose is ("32 x 25k^2 x 2 B = 40 GB per layer", "TTFT is the complaint, ITL 4 ms healthy",
-    sealed90 c.s926); text stating none, or a bare number in words ("204 bananas"), costs that
-    item only."""
+    as prose is (worked arithmetic ending in a size per layer, or "ITL is healthy" with its
+    milliseconds: sealed90 c.s926); text stating none, or a bare number in words ("N bananas"),
+    costs that item only."""
     found = quantities(value)
     if len(found) > 1 or any(q.unit for q in found):
         a.said(concepts, value, line, label=figure)
