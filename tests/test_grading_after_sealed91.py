@@ -231,3 +231,17 @@ def test_a_kind_of_step_said_to_behave_some_way_is_not_this_step(grader, tmp_pat
     assert read_body(grader, tmp_path, "e_doesnt_add_up", body).regime == "overhead_bound"
     verdict = "At 78% of peak bandwidth this decode loop is bandwidth-bound and would gain from int8.\n"
     assert read_body(grader, tmp_path, "a_chatbot", verdict).regime == "bandwidth_bound"
+
+
+def test_a_refusal_pointing_back_keeps_what_a_deferral_waited_for(grader, tmp_path):
+    """sealed96 e.s983 (instructor 96, graded 77.5 with CUDA graphs read as rejected): "If, after
+    the graphs, the loop turns out to be bandwidth-bound ..., then batching and weight quantization
+    are the next levers. Until then both are pointless: ..." refuses the two, not the graphs."""
+    body = ("Nothing is saturated, so the GPU is idle. Capture the decode step as a CUDA graph.\n\n"
+            "If, after the graphs, the loop turns out to be bandwidth-bound and close to the ceiling, then "
+            "batching and weight quantization are the next levers. Until then both are pointless: the "
+            "proposals to raise the batch or quantize make each step move fewer bytes per token, but they "
+            "can't fill time in which no kernel runs.\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", body)
+    assert ("cuda_graphs",) not in _ids(a.rejects)
+    assert ("raise_batch",) in _ids(a.rejects)

@@ -66,10 +66,10 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
     for sentence in _SENTENCE.split(_SCARE.sub(r"\1", text)):
         found = _sentence(concepts, t, kinds, sentence, len(out))
         if not found and last and _refuses_last(concepts, t, sentence):   # "...; I'd skip it"
-            out[-len(last):] = last = [_as(j, "negated") for j in last]
+            out[-len(last):] = last = _refused(last)
             continue
         if found and last and _opens_refusing(concepts, t, kinds, sentence):   # "I would not do it: ...
-            out[-len(last):] = [_as(j, "negated") for j in last]   # a perfect fusion would not show up"
+            out[-len(last):] = _refused(last)   # a perfect fusion would not show up"
         if named and all(j.status == "negated" for j in named):   # "What I'd turn down: batching
             found = _continued(concepts, t, sentence, found)        # ... And weight quantization: ..."
         levers = {j.match.concepts for j in found if j.match.kind == "lever"}   # 'quantization' is one
@@ -79,6 +79,13 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
         last = found
         named = found or named
     return out
+
+
+def _refused(last: list[Judged]) -> list[Judged]:
+    """What a refusal pointing back refuses: all the sentence before named but what a deferral
+    there waited for ("If, after the graphs, ..., then batching and quantization are the next
+    levers. Until then both are pointless", sealed96 e.s983, keeps the graphs)."""
+    return [j if j.status == "prerequisite" else _as(j, "negated") for j in last]
 
 
 def _refuses_last(concepts: Concepts, t: Triggers, sentence: str) -> bool:
