@@ -257,7 +257,7 @@ def _named_then_judged(concepts: Concepts, t: Triggers, sentence: str, found: li
         #   int4.": the head names the topic, the body's own mention carries the verdict
     rest = concepts.words(m[2])
     status = opening(rest, t, contrast=False)
-    if status is None or _names_its_own(concepts, m[2]) or _numbered(rest[1:]):
+    if status is None or (status == "negated" and _names_its_own(concepts, m[2])) or _numbered(rest[1:]):
         return found   # "FlashAttention (tiled): no 40 GB buffer" negates a quantity (sealed65 c.s676)
     return [_as(j, status) if j in named else j for j in found]
 
@@ -277,7 +277,8 @@ def _named_again(concepts: Concepts, rest: str) -> set[str]:
 
 def _bare_name(concepts: Concepts, j: Judged, head: str, around: frozenset[str]) -> bool:
     """The head names the lever and nothing else but the words that head a topic (`heading`)."""
-    ws = set(concepts.words(_ASIDE.sub(" ", head)))   # "Hand-fused kernels (2 weeks)": an aside
+    ws = {w for w in concepts.words(_ASIDE.sub(" ", head)) if not w.isdigit()}   # "Hand-fused kernels
+    #   (2 weeks)": an aside; "| 3 | Quantize weights": a table's step number
     name = set(concepts.words(j.match.phrase))
     return bool(ws & name) and ws <= name | around   # 'Recommendation: FlashAttention first' names none
 

@@ -12,6 +12,8 @@ from typing import Any
 from regime.core.errors import RegimeError, did_you_mean
 from regime.engine.grading.answer import Answer, read_text
 from regime.engine.grading.concepts import Concepts
+from regime.engine.grading.scopes import opening
+from regime.engine.grading.triggers import Triggers
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.+?)\s*#*\s*$")
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?P<text>.*)$")
@@ -194,22 +196,53 @@ def verdict_rows(text: str, concepts: Concepts) -> tuple[str, set[int]]:
     for throughput | ... |' reads as 'int4 (vendor): not for throughput | ...', as 'Int4: not for
     throughput.' does. Other tables and all line numbers are left as they are. Also gives the
     line numbers of the rows it rewrote: such a row is a verdict wherever it stands."""
-    names = concepts.context.verdict_columns if concepts.context is not None else frozenset()
+    t = concepts.context
     rows: set[int] = set()
-    if not names or "|" not in text:
+    if t is None or "|" not in text:
         return text, rows
     lines = text.split("\n")
     column: int | None = None
+    body = False
     for i, line in enumerate(lines):
         if not _ROW.match(line):
-            column = None
+            column, body = None, False
         elif _RULE.match(line):
             head = _cells(lines[i - 1]) if i and _ROW.match(lines[i - 1]) else []
-            column = next((k for k, c in enumerate(head) if tuple(concepts.words(c)) in names), None)
-        elif column is not None:
-            lines[i] = _with_verdict(_cells(line), column)
-            rows.add(i + 1)
+            column = next((k for k, c in enumerate(head) if tuple(concepts.words(c)) in t.verdict_columns),
+                          None)
+            body = True
+        elif body:
+            cells = _cells(line)
+            at = column if column is not None else _verdict_cell(cells, concepts, t)
+            if at is not None:
+                lines[i] = _with_verdict(cells, at)
+                rows.add(i + 1)
     return "\n".join(lines), rows
+
+
+def _verdict_cell(cells: list[str], concepts: Concepts, t: Triggers) -> int | None:
+    """In a table with no verdict column, a cell after the row's name that opens with a trigger of
+    context.yaml's `verdict_cells` statuses is that row's verdict: '| 3 | Quantize weights | not
+    until the gaps are gone |' (sealed94 e.s965) defers the quantization as 'Quantize weights: not
+    until the gaps are gone' does. A cell that names a lever of its own says something else."""
+    at = next((k for k, c in enumerate(cells) if any(ch.isalpha() for ch in c)), None)
+    if at is None or not any(concepts.find(kind, cells[at]) for kind in ("lever", "claim")):
+        return None   # '| HBM BW | 14% | not saturated |': a figure's reading, not a verdict
+    for k in range(at + 1, len(cells)):
+        ws = concepts.words(cells[k])
+        if (ws and opening(ws, t, contrast=False) in t.verdict_cells and not _no_noun(cells[k], ws, t)
+                and not concepts.find("lever", cells[k])):
+            return k
+    return None
+
+
+def _no_noun(cell: str, ws: list[str], t: Triggers) -> bool:
+    """'no materialized scores' (sealed24 c.s269) says what a fix avoids: 'no' before a noun, not
+    'no — gaps aren't bytes' or 'no for throughput'."""
+    return ws[0] == "no" and len(ws) > 1 and ws[1] not in t.after_no and not _BARE_NO.match(cell)
+
+
+_BARE_NO = re.compile(r"(?i)\W*no\b\s*[,.;:!—–-]")
 
 
 def _cells(row: str) -> list[str]:
