@@ -61,3 +61,47 @@ def test_a_verdict_cell_status_the_reader_lacks_is_a_located_error(grader, tmp_p
     with pytest.raises(RegimeError, match="unknown status 'refused'") as e:
         load_triggers(bad, grader.concepts)
     assert e.value.field == "verdict_cells" and e.value.file == str(bad)
+
+
+C_PLAN = ("Prefill is the problem: 40 GB of scores per layer, compute-bound work at 20% of peak.\n\n"
+          "| step | fix | when |\n|---|---|---|\n"
+          "| 1 | FlashAttention (tiled, scores stay on-chip) | now |\n"
+          "| 2 | chunked prefill | when long prompts share the GPU with other users' decode |\n"
+          "| – | batch the prefills | no — already compute-bound at one sequence, TTFT gets worse |\n")
+
+
+def test_a_plan_table_in_an_essay_recommends_its_rows(grader, tmp_path):
+    """sealed102 c.s1050 (instructor 100, graded 70 with no fix read): an essay's '| step | fix |
+    when |' table is its Fixes, row by row; the 'no —' row refuses its lever."""
+    a = read_body(grader, tmp_path, "c_document_summarizer", C_PLAN)
+    assert _ids(a.fixes) == [("flash_attention",), ("chunked_prefill",)]
+    assert ("raise_batch",) in _ids(a.rejects)
+
+
+def test_a_table_with_a_verdict_column_is_no_plan(grader, tmp_path):
+    """'| Item | Verdict | Why |' with a 'Regime' row (sealed84 a.s864): the regime row still
+    states the regime in an answer with no headings."""
+    body = ("| Item | Verdict | Why |\n|---|---|---|\n"
+            "| Regime | bandwidth-bound decode | 78% of peak BW vs 4% of peak FLOPs |\n"
+            "| Continuous batching | Yes, first | weights are read once for the whole batch |\n")
+    assert read_body(grader, tmp_path, "a_chatbot", body).regime == "bandwidth_bound"
+
+
+def test_a_list_of_names_before_a_condition_takes_the_condition(grader, tmp_path):
+    """sealed105 e.s1077 (instructor 97, graded 52.5 with both traps charged): "| 4 | batching,
+    int8 weights | only if step 3 shows it's really bandwidth-bound |" is 'batching, int8 weights:
+    only if ...'; "int8 quantization: int8 has twice the TOPS" (sealed59 a.s619) keeps its fix."""
+    body = ("## Fixes\n1. CUDA graphs\n"
+            "2. batching, int8 weights: only if step 3 shows it's really bandwidth-bound\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", body)
+    assert not {("continuous_batching", "raise_batch"), ("quantize_int8",)} & set(_ids(a.fixes))
+    said = "## Fixes\n1. int8 quantization: int8 has twice the TOPS of fp16, so the GEMMs finish faster.\n"
+    assert ("quantize_int8",) in _ids(read_body(grader, tmp_path, "a_chatbot", said).fixes)
+
+
+def test_a_plan_rows_step_number_does_not_hide_an_aside(grader, tmp_path):
+    """sealed105 e.s1077: '| 3 | re-measure vs 215 tok/s | after 1–2 |' comments on the fixes; it
+    names no lever to guess at (it was 'did you mean flash_attention?')."""
+    body = ("## Fixes\n| step | fix | when |\n|---|---|---|\n| 1 | CUDA graph capture | now |\n"
+            "| 2 | re-measure vs 215 tok/s | after 1 |\n")
+    assert not read_body(grader, tmp_path, "e_doesnt_add_up", body).unread

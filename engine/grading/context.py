@@ -128,7 +128,7 @@ def _continued(concepts: Concepts, t: Triggers, sentence: str, found: list[Judge
         return found
     head = " ".join(ws[1:])
     return [_as(j, "negated") if j.status == "affirmed" and j.clause == found[0].clause
-            and _bare_name(concepts, j, head, t.heading) else j for j in found]
+            and _bare_names(concepts, [j], head, t.heading) else j for j in found]
 
 
 def _student_refuses(ws: list[str], t: Triggers) -> bool:
@@ -249,8 +249,12 @@ def _named_then_judged(concepts: Concepts, t: Triggers, sentence: str, found: li
     what follows it, is the verdict on that name, whatever words follow the trigger (an
     elliptical clause elsewhere may hold only `elliptical` words: "TTFT problem, not ITL")."""
     m = _TOPIC.match(sentence)
-    named = [j for j in found if j.clause == (found[0].clause if found else -1) and j.status == "affirmed"]
-    if not m or not named or not all(_bare_name(concepts, j, m[1], t.heading) for j in named):
+    if not m:
+        return found
+    head = [x for k in sorted({j.match.kind for j in found}) for x in concepts.find(k, m[1])]
+    named = [j for j in found[:len(head)] if j.status == "affirmed"]   # "batching, int8 weights: only
+    #   if ..." (sealed105 e.s1077): a list of names heads it as one name does
+    if not named or not _bare_names(concepts, named, m[1], t.heading):
         return found
     if all(set(j.match.concepts) <= _named_again(concepts, m[2]) for j in named):
         return [j for j in found if j not in named]   # "Recommendation on int4: I would not adopt
@@ -275,12 +279,17 @@ def _named_again(concepts: Concepts, rest: str) -> set[str]:
     return {c for k in ("lever", "claim") for x in concepts.find(k, clause) for c in x.concepts}
 
 
-def _bare_name(concepts: Concepts, j: Judged, head: str, around: frozenset[str]) -> bool:
-    """The head names the lever and nothing else but the words that head a topic (`heading`)."""
+def _bare_names(concepts: Concepts, named: list[Judged], head: str, around: frozenset[str]) -> bool:
+    """The head names the levers and nothing else but the words that head a topic (`heading`) and
+    join a list ('and', 'or')."""
     ws = {w for w in concepts.words(_ASIDE.sub(" ", head)) if not w.isdigit()}   # "Hand-fused kernels
     #   (2 weeks)": an aside; "| 3 | Quantize weights": a table's step number
-    name = set(concepts.words(j.match.phrase))
-    return bool(ws & name) and ws <= name | around   # 'Recommendation: FlashAttention first' names none
+    names = [set(concepts.words(j.match.phrase)) for j in named]
+    return all(ws & name for name in names) and ws <= set().union(*names) | around | _LIST
+    #   'Recommendation: FlashAttention first' names none
+
+
+_LIST = frozenset({"and", "or"})
 
 
 def _label(concepts: Concepts, t: Triggers, sentence: str, regime: bool = False) -> tuple[str | None, str]:

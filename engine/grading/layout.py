@@ -190,26 +190,30 @@ def labelled(text: str, start: int, concepts: Concepts, a: Answer) -> dict[str, 
     return sections if len(sections) > 1 else {}
 
 
-def verdict_rows(text: str, concepts: Concepts) -> tuple[str, set[int]]:
+def verdict_rows(text: str, concepts: Concepts) -> tuple[str, set[int], set[int]]:
     """A table whose header names a verdict column ('| lever | verdict | why |', context.yaml
     `verdict_columns`) gives each row's verdict to the row's own lever: '| int4 (vendor) | not
     for throughput | ... |' reads as 'int4 (vendor): not for throughput | ...', as 'Int4: not for
     throughput.' does. Other tables and all line numbers are left as they are. Also gives the
-    line numbers of the rows it rewrote: such a row is a verdict wherever it stands."""
+    line numbers of the rows it rewrote (such a row is a verdict wherever it stands) and of the
+    rows of a plan ('| step | fix | when |', context.yaml `plan_columns`, no verdict column): each
+    is an item of Fixes, in an essay too (sealed102 c.s1050)."""
     t = concepts.context
     rows: set[int] = set()
+    plans: set[int] = set()
     if t is None or "|" not in text:
-        return text, rows
+        return text, rows, plans
     lines = text.split("\n")
     column: int | None = None
-    body = False
+    body = plan = False
     for i, line in enumerate(lines):
         if not _ROW.match(line):
-            column, body = None, False
+            column, body, plan = None, False, False
         elif _RULE.match(line):
-            head = _cells(lines[i - 1]) if i and _ROW.match(lines[i - 1]) else []
-            column = next((k for k, c in enumerate(head) if tuple(concepts.words(c)) in t.verdict_columns),
-                          None)
+            above = lines[i - 1] if i and _ROW.match(lines[i - 1]) else ""
+            head = [tuple(concepts.words(c)) for c in _cells(above)] if above else []
+            column = next((k for k, c in enumerate(head) if c in t.verdict_columns), None)
+            plan = column is None and any(c in t.plan_columns for c in head)   # a verdict column decides
             body = True
         elif body:
             cells = _cells(line)
@@ -217,7 +221,9 @@ def verdict_rows(text: str, concepts: Concepts) -> tuple[str, set[int]]:
             if at is not None:
                 lines[i] = _with_verdict(cells, at)
                 rows.add(i + 1)
-    return "\n".join(lines), rows
+            if plan:
+                plans.add(i + 1)
+    return "\n".join(lines), rows, plans
 
 
 def _verdict_cell(cells: list[str], concepts: Concepts, t: Triggers) -> int | None:

@@ -38,6 +38,7 @@ class Triggers:
     continuing: frozenset[str] = frozenset()     # "And weight quantization: ...": goes on refusing
     verdict_words: tuple[tuple[str, tuple[Phrase, ...]], ...] = ()   # a YAML verdict in words, in order
     verdict_columns: frozenset[Phrase] = frozenset()   # '| lever | verdict | why |': a row's verdict
+    plan_columns: frozenset[Phrase] = frozenset()   # '| step | fix | when |': each row is a fix's item
     verdict_cells: frozenset[str] = frozenset()   # statuses whose trigger opening a cell is the row's verdict
     elliptical: frozenset[str] = frozenset()    # words that may follow a trigger in an elliptical clause
     asides: tuple[Phrase, ...] = ()              # openers of items that comment on the fixes
@@ -132,6 +133,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.continuing = frozenset(w for p in phrases(raw.get("continuing")) for w in p)
     t.verdict_words = _verdict_words(raw.get("verdict_words"), phrases, path)
     t.verdict_columns = frozenset(phrases(raw.get("verdict_columns")))
+    t.plan_columns = frozenset(phrases(raw.get("plan_columns")))
     phrases(raw.get("verdict_cells"))   # a list, no bare yes/no
     t.verdict_cells = frozenset(str(s) for s in raw.get("verdict_cells") or ())   # status names as written
     for status in sorted(t.verdict_cells - set(STATUSES)):

@@ -30,7 +30,7 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
                           "(---, case: ..., student: ..., ---)", file=file, line=1, field="case")
     a = Answer(file, "markdown", str(meta["case"]),
                None if meta.get("student") is None else str(meta["student"]))
-    text, rows = verdict_rows(text, concepts)
+    text, rows, plans = verdict_rows(text, concepts)
     sections = sections_of(text, body_start, concepts, a, intro=lambda h: _refusing(concepts, h))
     if not any(name != PROSE for name in sections):   # no template heading at all: a labelled
         sections = labelled(text, body_start, concepts, a)   # memo, or an essay
@@ -46,7 +46,8 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
                 raise RegimeError(f"'{number}' is not a finite number; write the figure as it is",
                                   file=file, line=line, field=name)
             a.said(concepts, _EMPHASIS.sub("", item), line)
-            verdict = line in rows and name not in (PROSE, "fixes", "reject")   # a table of verdicts
+            verdict = (line in rows and name not in (PROSE, "fixes", "reject")) \
+                or (line in plans and name not in ("fixes", "reject"))   # a table of verdicts, a plan
             _read_item(a, concepts, "fixes" if verdict else name, line, item)   # under Evidence
     adopt_limiter(a)
     if a.regime is None and len(a.regimes_named) == 1:   # "this should be compute-bound. It is one."
@@ -314,7 +315,7 @@ def _aside(concepts: Concepts, text: str) -> bool:
     if text.rstrip().endswith(":"):   # 'What I would tell the director:' introduces what follows
         return True
     ws = concepts.words(text)
-    while ws and t is not None and ws[0] in t.terminators | {"then"}:
+    while ws and t is not None and (ws[0] in t.terminators | {"then"} or ws[0].isdigit()):   # a step no.
         ws = ws[1:]
     return t is not None and any(tuple(ws[:len(p)]) == p for p in t.asides)
 
