@@ -105,3 +105,14 @@ def test_a_plan_rows_step_number_does_not_hide_an_aside(grader, tmp_path):
     body = ("## Fixes\n| step | fix | when |\n|---|---|---|\n| 1 | CUDA graph capture | now |\n"
             "| 2 | re-measure vs 215 tok/s | after 1 |\n")
     assert not read_body(grader, tmp_path, "e_doesnt_add_up", body).unread
+
+
+def test_a_regime_where_a_lever_pays_across_an_aside_is_not_the_verdict(grader, tmp_path):
+    """sealed106 d.s1082 and sealed103 d.s1051 (instructor 100 each, graded bandwidth-bound, 65.9):
+    "Int4 gives a big win (up to ~4×) on bandwidth-bound decode" says where int4 pays across its
+    aside; "30% of peak HBM bandwidth — the inverse of a bandwidth-bound decode loop" denies it."""
+    for said in ("The vendor's pitch is about bytes. Int4 gives a big win (up to ~4×) on bandwidth-bound "
+                 "decode, roughly batch 1 to ~32. We're compute-bound at batch 256.\n",
+                 "We are at 71% of peak FLOP rate and 30% of peak HBM bandwidth — the inverse of a "
+                 "bandwidth-bound decode loop. We are compute-bound.\n"):
+        assert read_body(grader, tmp_path, "d_high_throughput_api", said).regime == "compute_bound"

@@ -103,7 +103,7 @@ def _primary(concepts: Concepts, judged: list[Judged]) -> list[Judged]:
     if t is not None:
         judged = [j for j in judged if not _describes_a_part(concepts, j, t.described, t.described_after)
                   and not _left(concepts, j, judged, t.left)
-                  and not _served(concepts, concepts.words(j.clause_text)[:j.match.start])]
+                  and not _served(concepts, _before(concepts, j))]
     regimes = {c for j in judged for c in j.match.concepts}
     if t is None or len(regimes) < 2:
         return judged
@@ -124,6 +124,18 @@ def _describes_a_part(concepts: Concepts, j: Judged, described: frozenset[str],
 
 
 _JOINS = frozenset({"and", "or", "which", "it", "we"})
+
+
+def _before(concepts: Concepts, j: Judged) -> list[str]:
+    """The words before a regime in its clause, and across an aside just before the clause: "Int4
+    gives a big win (up to ~4x) on bandwidth-bound decode" (sealed106 d.s1082) is one clause."""
+    ws = concepts.words(j.clause_text)[:j.match.start]
+    at = j.sentence.find(j.clause_text)
+    lead = j.sentence[:at].rstrip() if at > 0 else ""
+    if lead.endswith(")") and "(" in lead:
+        prior = clauses(lead[:lead.rindex("(")])
+        ws = (concepts.words(prior[-1]) if prior else []) + ws
+    return ws
 
 
 def _served(concepts: Concepts, before: list[str]) -> bool:
