@@ -116,3 +116,33 @@ def test_a_regime_where_a_lever_pays_across_an_aside_is_not_the_verdict(grader, 
                  "We are at 71% of peak FLOP rate and 30% of peak HBM bandwidth — the inverse of a "
                  "bandwidth-bound decode loop. We are compute-bound.\n"):
         assert read_body(grader, tmp_path, "d_high_throughput_api", said).regime == "compute_bound"
+
+
+def test_a_numbered_list_of_levers_in_an_essay_is_its_fixes(grader, tmp_path):
+    """sealed101 a.s1040: 'On the software side:' over '1. Continuous batching so that several chats
+    share one decode step.' - numbered steps that open with a lever are recommendations."""
+    body = ("The profiler says 4% of FLOPs and 78% of bandwidth, so this is bandwidth-bound decode.\n\n"
+            "On the software side:\n1. Continuous batching so that several chats share one decode step.\n"
+            "2. Move to int8, which halves the bytes.\n")
+    a = read_body(grader, tmp_path, "a_chatbot", body)
+    assert ("continuous_batching",) in _ids(a.fixes) and ("quantize_int8",) in _ids(a.fixes)
+
+
+def test_a_quoted_suggestion_is_someone_elses_until_the_student_takes_it_up(grader, tmp_path):
+    """sealed101 a.s1040 (instructor 56, graded 9.2 with the fusion charged as recommended):
+    'Someone suggested "just fuse the elementwise ops".' reports it; sealed105 a.s1076 ('... and I
+    think they're right', instructor 32 for recommending the fusion) takes it up."""
+    reported = 'Someone suggested "just fuse the elementwise ops". It is a rounding error here.\n'
+    assert ("fuse_elementwise",) not in _ids(read_body(grader, tmp_path, "a_chatbot", reported).fixes)
+    from conftest import lever_statuses
+    taken = 'Someone on the team suggested "fuse the elementwise ops" and I think they\'re right.'
+    assert lever_statuses(grader, taken)["fuse_elementwise"] == "affirmed"
+    assert lever_statuses(grader, reported)["fuse_elementwise"] == "attributed"
+
+
+def test_a_regime_label_in_an_essay_states_the_verdict(grader, tmp_path):
+    """sealed106 d.s1088: "That's true at batch 1 to a few dozen, where decode is bandwidth-bound.
+    ... Regime: compute-bound." - the labelled line is the verdict."""
+    body = ('The vendor claims "int4 gives up to 4x decode throughput." That\'s true at batch 1 to a few '
+            "dozen, where decode is bandwidth-bound. It isn't true for us.\n\nRegime: compute-bound.\n")
+    assert read_body(grader, tmp_path, "d_high_throughput_api", body).regime == "compute_bound"

@@ -179,6 +179,7 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
     found: list[Judged] = []
     carried: str | None = None
     quotes = [(q[1] or q[2]).strip() for q in _QUOTED.finditer(body)]
+    reported = bool(quotes) and any(st == "attributed" for st, *_ in triggers(concepts.words(body), t))
     quoted: list[Judged] = []
     condition: list[Judged] = []   # "Only after graphs + compile, ... do batching/int8 make sense"
     trailing: str | None = None    # "Don't: hand-fuse up front - only if 1+2 leave a gap"
@@ -210,6 +211,9 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
             elif quoted and (negates(ws, t) or cued(ws, t.refutes)):   # '"memory ops don't matter" is a
                 # category mistake', '| "..." | Wrong |' (sealed86 b.s883)
                 found = [_as(j, "negated") if j in quoted else j for j in found]
+            elif quoted and cued(ws, t.endorse):   # 'Someone suggested "fuse the elementwise ops" and
+                # I think they're right' (sealed105 a.s1076): the student takes it up
+                found = [_as(j, "affirmed") if j in quoted else j for j in found]
             if not any(clause.strip() in q for q in quotes):   # '"Memory ops don't matter, we're
                 quoted = []   # compute-bound": wrong': the quotation goes on to its second clause
             carried = carried_status(ws, t) or carried   # "..., measure again, and if it is bound, ..."
@@ -231,9 +235,11 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                 found = [_as(j, "prerequisite") if j in condition else j for j in found]   # waits for
                 condition = []
             j = Judged(m, status, sentence, first + n, clause)
-            if m.kind == "claim" and status == "affirmed" and any(clause.strip() in q for q in quotes):
-                j = _as(j, "attributed")   # a claim in quotation marks is someone else's
-                quoted.append(j)
+            if status == "affirmed" and any(clause.strip() in q for q in quotes) \
+                    and (m.kind == "claim" or reported):
+                j = _as(j, "attributed")   # a claim in quotation marks is someone else's, and so is a
+                quoted.append(j)           # lever a reporting verb quotes ('Someone suggested "just
+                #                            fuse the elementwise ops"', sealed101 a.s1040)
             found.append(j)
         carried = opener if opener in CARRIED else None
         condition = [j for j in found if j.clause == first + n] if carried else []

@@ -17,6 +17,7 @@ from regime.engine.grading.triggers import Triggers
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.+?)\s*#*\s*$")
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?P<text>.*)$")
+_NUMBERED = re.compile(r"^\s*\d{1,3}[.)]\s")
 _ROW = re.compile(r"^\s*\|")                       # a Markdown table row
 _RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")   # its |---|---| line
 _LABEL_LINE = re.compile(r"^\s{0,3}(?P<head>[*_]{0,2}[A-Za-z][\w /]{0,30}?[*_]{0,2})"
@@ -114,8 +115,8 @@ def sections_of(text: str, start: int, concepts: Concepts, a: Answer, labels: bo
     return sections
 
 
-def prose(text: str, start: int,
-          intro: Callable[[str], str | None] = lambda _: None) -> dict[str, list[tuple[int, str]]]:
+def prose(text: str, start: int, intro: Callable[[str], str | None] = lambda _: None,
+          steps: Callable[[str], bool] = lambda _: False) -> dict[str, list[tuple[int, str]]]:
     """An answer written as prose, no template heading at all: its paragraphs, each read
     sentence by sentence for what it is about (written.py). A paragraph ending in a colon that
     `intro` names a section for ('What I would do, in this order:' -> fixes, 'What I would not
@@ -149,6 +150,8 @@ def prose(text: str, start: int,
             elif into is paragraphs and paragraphs and _introducing(paragraphs[-1][1]) \
                     and (section := intro(_introducing(paragraphs[-1][1]))) is not None:
                 into = listed.setdefault(section, [])   # the list the paragraph introduces
+            elif into is paragraphs and _NUMBERED.match(line) and steps(item["text"]):
+                into = listed.setdefault("fixes", [])   # "1. Continuous batching so that ...": steps
             into.append((lineno, (item or {"text": line.strip()})["text"]))
             open_paragraph = True
         previous = line

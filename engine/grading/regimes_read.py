@@ -45,7 +45,7 @@ def read_regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime")
 
     def concludes(j: Judged) -> bool:
         ws = concepts.words(j.clause_text)
-        return cued(ws, t.conclude) or (j.sentence in nominal and cued(ws, t.real))
+        return cued(ws, t.conclude) or (j.sentence in nominal and cued(ws, t.real)) or _headed(concepts, j)
 
     concluding = any(concludes(j) for j in judged)
     if concluding:
@@ -64,6 +64,13 @@ def read_regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime")
            for j in judged for k in judged if a.regime in k.match.concepts and k.status == "affirmed"):
         a.regime_hedged = True   # "71% FLOPs looks compute-bound, but ... it might still be
         #                          bandwidth-bound": another regime kept open beside the verdict
+
+
+def _headed(concepts: Concepts, j: Judged) -> bool:
+    """A sentence of prose headed by the template's Regime heading ("Regime: compute-bound.",
+    sealed106 d.s1088) states the verdict, as a Regime section does."""
+    head, colon, _ = j.sentence.strip().partition(":")
+    return bool(colon) and len(head) <= 30 and concepts.heading(head) == "regime"
 
 
 def _lead_in(j: Judged, judged: list[Judged]) -> str:

@@ -35,7 +35,8 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
     if not any(name != PROSE for name in sections):   # no template heading at all: a labelled
         sections = labelled(text, body_start, concepts, a)   # memo, or an essay
     if not any(name != PROSE for name in sections):
-        sections, a.prose = sections or prose(text, body_start, lambda p: _introduces(concepts, p)), True
+        sections, a.prose = sections or prose(text, body_start, lambda p: _introduces(concepts, p),
+                                              lambda item: _opens_with_a_lever(concepts, item)), True
     if not sections:
         raise RegimeError("the answer is empty: write it under the template's headings (## Regime, "
                           "## Evidence, ## Fixes, ## Reject, ## Ask) or as prose", file=file,
@@ -92,6 +93,12 @@ def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
                 a.statuses.append((line, "meaning", sentence.strip()))
         elif not named and _disputes(concepts, sentence):   # "I disagree with the second engineer ..."
             _claim_by_meaning(a, concepts, line, text, quoted=False)
+
+
+def _opens_with_a_lever(concepts: Concepts, item: str) -> bool:
+    """A list item whose first clause names a lever ("1. Continuous batching so that ...")."""
+    first = next(iter(clauses(item)), "")
+    return bool(concepts.find("lever", first))
 
 
 def _introduces(concepts: Concepts, paragraph: str) -> str | None:
