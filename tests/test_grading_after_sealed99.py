@@ -146,3 +146,27 @@ def test_a_regime_label_in_an_essay_states_the_verdict(grader, tmp_path):
     body = ('The vendor claims "int4 gives up to 4x decode throughput." That\'s true at batch 1 to a few '
             "dozen, where decode is bandwidth-bound. It isn't true for us.\n\nRegime: compute-bound.\n")
     assert read_body(grader, tmp_path, "d_high_throughput_api", body).regime == "compute_bound"
+
+
+def test_a_nominal_regime_in_parentheses_is_no_second_verdict(grader, tmp_path):
+    """sealed102 e.s1047 (instructor 100, graded 65 with no regime): "Launch/overhead-bound.
+    Nominally it's batch-1 decode (bandwidth-bound), but ... nothing is saturated." commits to
+    overhead-bound and names the nominal regime beside it."""
+    body = ("## Regime\nLaunch/overhead-bound. Nominally it's batch-1 decode (bandwidth-bound), but at 14% "
+            "of bandwidth and 3% of FLOPs nothing is saturated.\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", body)
+    assert (a.regime, a.nominal_regime) == ("overhead_bound", "bandwidth_bound")
+
+
+def test_holding_off_defers_and_both_miss_refuses_what_follows(grader, tmp_path):
+    """sealed105 e.s1072 ('I would hold off on batching or quantization, because those attack
+    bandwidth', instructor 80, graded 40 with both traps charged) and sealed102 a.s1043 ('So the
+    two suggestions on the table both miss. Fusing the elementwise kernels doesn't change the
+    weight read, ...', instructor 100, graded 65 with the fusion charged)."""
+    from conftest import lever_statuses
+    held = "I would hold off on batching or quantization, because those attack bandwidth."
+    assert set(lever_statuses(grader, held).values()) == {"deferred"}
+    body = ("So the two suggestions on the table both miss. Fusing the elementwise kernels doesn't change "
+            "the weight read. And a bigger-FLOPs GPU is buying the one resource we're leaving 96% idle.\n")
+    a = read_body(grader, tmp_path, "a_chatbot", body)
+    assert {("fuse_elementwise",), ("buy_more_flops",)} <= set(_ids(a.rejects))

@@ -26,7 +26,9 @@ def read_regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime")
     text = _SLASHED.sub(", ", text)
     judged = _primary(concepts, judge(concepts, concepts.context, (kind,), text) if concepts.context else [])
     named = {c for j in judged if j.status != "negated" for c in j.match.concepts}  # ruled out is not listed
-    bare = {c for j in judged if j.status == "affirmed" and _bare(concepts, j) for c in j.match.concepts}
+    bare = {c for j in judged if j.status == "affirmed" and _bare(concepts, j)   # not "Nominally it's
+            and not _nominal(concepts, j, judged, concepts.context.contrast)   # batch-1 decode (bandwidth-
+            for c in j.match.concepts}   # bound)" beside the verdict (sealed102 e.s1047)
     # an essay weighs regimes sentence by sentence ("the mirror image of a memory-starved loop",
     # "70% of the bandwidth is sitting idle"): only a Regime section names them all at once
     seen = named if a.prose else a.regimes_named | named
