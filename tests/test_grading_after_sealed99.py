@@ -170,3 +170,44 @@ def test_holding_off_defers_and_both_miss_refuses_what_follows(grader, tmp_path)
             "the weight read. And a bigger-FLOPs GPU is buying the one resource we're leaving 96% idle.\n")
     a = read_body(grader, tmp_path, "a_chatbot", body)
     assert {("fuse_elementwise",), ("buy_more_flops",)} <= set(_ids(a.rejects))
+
+
+def test_instead_alone_refuses_nothing_instead_of_does(grader):
+    """sealed104 a.s1063 (instructor 94, graded 61.8 with continuous batching read as rejected):
+    "What I would do instead is start batching." The filler word 'of' was dropped from the
+    trigger 'instead of', so 'instead' alone refused what followed it."""
+    from conftest import lever_statuses
+    assert lever_statuses(grader, "What I would do instead is start batching.")["continuous_batching"] == \
+        "affirmed"
+    assert lever_statuses(grader, "Use continuous batching instead of raising the batch.") == {
+        "continuous_batching": "affirmed", "raise_batch": "negated"}
+
+
+def test_same_for_judges_a_lever_as_the_one_before(grader):
+    """sealed104 a.s1063: 'I don't think that is worth anyone's week: ... even a perfect fusion
+    would not show up in tokens/s. Same for the idea of moving to a GPU with more FLOP/s'."""
+    from conftest import lever_statuses
+    said = ("Someone suggested fusing the elementwise ops. I don't think that is worth anyone's week: even "
+            "a perfect fusion would not show up in tokens/s. Same for the idea of moving to a GPU with "
+            "more FLOP/s — we use 4% of the current one.")
+    assert lever_statuses(grader, said)["buy_more_flops"] == "negated"
+    kept = "Start with CUDA graphs. Same for torch.compile: it cuts the kernel count."
+    assert lever_statuses(grader, kept)["torch_compile"] == "affirmed"
+
+
+def test_a_compound_is_two_words(grader, tmp_path):
+    """A site concepts.yaml with a one-word compound is a located error."""
+    import pytest
+
+    from regime.core.errors import RegimeError
+    from regime.engine.grading.concepts import load_concepts
+    site = tmp_path / "concepts.yaml"
+    site.write_text("compounds: [instead]\n", encoding="utf-8")
+    with pytest.raises(RegimeError, match="a compound is two words") as e:
+        load_concepts(grader.k, [grader_concepts_file(), site])
+    assert str(site) in str(e.value)
+
+
+def grader_concepts_file():
+    from pathlib import Path
+    return Path(__file__).resolve().parent.parent / "rules" / "grading" / "concepts.yaml"

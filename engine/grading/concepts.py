@@ -56,6 +56,7 @@ class Concepts:
     relieves: dict[str, frozenset[str]] = field(default_factory=dict)   # lever -> regimes it attacks
     headings: dict[tuple[str, ...], str] = field(default_factory=dict)
     filler: frozenset[str] = frozenset()
+    compounds: frozenset[tuple[str, str]] = frozenset()   # ('instead', 'of') -> 'instead_of'
     neg_before: tuple[tuple[str, ...], ...] = ()
     neg_anywhere: tuple[tuple[str, ...], ...] = ()
     nominal: tuple[tuple[str, ...], ...] = ()
@@ -85,7 +86,10 @@ class Concepts:
 
     @lru_cache(maxsize=8192)  # noqa: B019 - one Concepts per grader, texts repeat across a class
     def _words(self, text: str) -> tuple[str, ...]:
-        return tuple(self._spelled(w) for w in words(text) if w not in self.filler)
+        ws = words(text)
+        if self.compounds:   # "what I'd do instead is X" recommends X; "instead of X" refuses it
+            ws = _compounded(ws, self.compounds)
+        return tuple(self._spelled(w) for w in ws if w not in self.filler)
 
     @lru_cache(maxsize=16384)  # noqa: B019
     def _spelled(self, word: str) -> str:
@@ -267,6 +271,16 @@ def words(text: str) -> list[str]:
     return out
 
 
+def _compounded(ws: list[str], compounds: frozenset[tuple[str, str]]) -> list[str]:
+    out: list[str] = []
+    for w in ws:
+        if out and (out[-1], w) in compounds:
+            out[-1] = f"{out[-1]}_{w}"
+        else:
+            out.append(w)
+    return out
+
+
 def _ratio(a: str, b: str) -> float:
     return difflib.SequenceMatcher(None, a, b).ratio()
 
@@ -311,7 +325,9 @@ def load_concepts(k: Knowledge, files: Iterable[Path]) -> Concepts:
     """The alias index: packs' levers and claims, the grading layer's regimes, facts and headings
     (rules/grading/concepts.yaml and its layers, read and validated by concepts_file)."""
     raw = read_concepts(files, k.levers, k.claims)
+    pairs = [words(x) for x in raw.compounds]
     c = Concepts(filler=frozenset(words(" ".join(raw.filler))), claim_ids=frozenset(k.claims),
+                 compounds=frozenset((p[0], p[1]) for p in pairs if len(p) == 2),
                  guess_min=raw.guess.min_score, guess_margin=raw.guess.margin)
     _cues(c, raw)
     _aliases(c, k, raw)

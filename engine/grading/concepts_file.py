@@ -29,6 +29,12 @@ def _declared(kind: str) -> AfterValidator:
     return AfterValidator(check)
 
 
+def _two_words(text: str) -> str:
+    if len(text.split()) != 2:
+        raise ValueError(f"a compound is two words, got '{text}'")
+    return text
+
+
 LeverId = Annotated[str, _declared("lever")]
 ClaimId = Annotated[str, _declared("claim")]
 
@@ -75,6 +81,8 @@ class ConceptsFile(_Strict):
     facts: dict[str, Phrases] = {}
     headings: dict[str, Phrases] = {}
     filler: Phrases = []
+    compounds: list[Annotated[str, AfterValidator(_two_words)]] = []   # read as one word, a filler
+    #   word kept: 'instead of' is not 'instead'
     negation: Negation = Negation()
     nominal: Phrases = []
     limiters: Limiters = Limiters()

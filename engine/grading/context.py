@@ -63,15 +63,23 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
     out: list[Judged] = []
     last: list[Judged] = []
     named: list[Judged] = []   # the last sentence that named something
+    levers_before: list[Judged] = []   # ... and the last that named a lever, as judged
     for sentence in _SENTENCE.split(_SCARE.sub(r"\1", text)):
         found = _sentence(concepts, t, kinds, sentence, len(out))
         if not found and last and _refuses_last(concepts, t, sentence):   # "...; I'd skip it"
-            out[-len(last):] = last = _refused(last)
+            out[-len(last):] = last = named = _refused(last)
+            levers_before = [j for j in last if j.match.kind == "lever"] or levers_before
             continue
         if found and last and _opens_refusing(concepts, t, kinds, sentence):   # "I would not do it: ...
             out[-len(last):] = _refused(last)   # a perfect fusion would not show up"
+            levers_before = [j for j in _refused(last) if j.match.kind == "lever"] or levers_before
         if named and all(j.status == "negated" for j in named):   # "What I'd turn down: batching
             found = _continued(concepts, t, sentence, found)        # ... And weight quantization: ..."
+        if levers_before and cued(concepts.words(sentence)[:4], t.same):   # "Same for the idea of
+            first = next(j for j in out if j.match.concepts == levers_before[-1].match.concepts)   # a GPU
+            found = [_as(j, first.status) if j.status == "affirmed" else j for j in found]   # ...": as the
+        levers_before = [j for j in found if j.match.kind == "lever"] or levers_before   # lever before,
+        #   judged where it was first named (a later mention is commentary)
         levers = {j.match.concepts for j in found if j.match.kind == "lever"}   # 'quantization' is one
         if len(levers) > t.max_levers:
             found = [Judged(j.match, "listed", j.sentence, j.clause, j.clause_text, j.status) for j in found]

@@ -36,6 +36,7 @@ class Triggers:
     after_no: frozenset[str] = frozenset()       # "no for throughput": a bare no, not "no 5 TB"
     now: tuple[Phrase, ...] = ()                 # "... and we should do it now": no condition carried
     continuing: frozenset[str] = frozenset()     # "And weight quantization: ...": goes on refusing
+    same: tuple[Phrase, ...] = ()                # "Same for the idea of ...": goes on refusing
     verdict_words: tuple[tuple[str, tuple[Phrase, ...]], ...] = ()   # a YAML verdict in words, in order
     verdict_columns: frozenset[Phrase] = frozenset()   # '| lever | verdict | why |': a row's verdict
     plan_columns: frozenset[Phrase] = frozenset()   # '| step | fix | when |': each row is a fix's item
@@ -132,6 +133,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.after_no = frozenset(w for p in phrases(raw.get("after_no")) for w in p)
     t.now = phrases(raw.get("now"))
     t.continuing = frozenset(w for p in phrases(raw.get("continuing")) for w in p)
+    t.same = phrases(raw.get("same"))
     t.verdict_words = _verdict_words(raw.get("verdict_words"), phrases, path)
     t.verdict_columns = frozenset(phrases(raw.get("verdict_columns")))
     t.plan_columns = frozenset(phrases(raw.get("plan_columns")))
