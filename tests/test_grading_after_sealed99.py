@@ -211,3 +211,28 @@ def test_a_compound_is_two_words(grader, tmp_path):
 def grader_concepts_file():
     from pathlib import Path
     return Path(__file__).resolve().parent.parent / "rules" / "grading" / "concepts.yaml"
+
+
+def test_tokens_per_pass_and_no_math_tie_their_figures(grader, tmp_path):
+    """sealed105 b.s1072 (instructor 91, graded 64.2 with both decisive figures missing): "With
+    tokens/pass = 8 x 4096 = 32,768 we're far beyond the point ..." and "That is 22% of the step
+    in kernels that do next to no math"."""
+    from pathlib import Path
+
+    from regime.engine.grading.score import _stated
+    body = ("The step runs at 61% of peak FLOP rate, so it is compute-bound. That is 22% of the step in "
+            "kernels that do next to no math. With tokens/pass = 8 x 4096 = 32,768 we're far beyond the "
+            "point where elementwise traffic exceeds the weight read.\n")
+    a = read_body(grader, tmp_path, "b_training_run", body)
+    key = grader.key_for_case(Path(__file__).resolve().parent.parent / "cases" / "b_training_run.yaml")
+    tol = grader.rubric.evidence.relative_tolerance
+    for name in ("tokens_per_pass", "zero_flop_share"):
+        assert _stated(a, key.figures[name], tol, grader.concepts, key) is True, name
+
+
+def test_leaving_a_lever_alone_refuses_it(grader):
+    """sealed107 a.s1093 (instructor 95, graded 46.8 with the fusion charged as recommended): "I
+    would leave the elementwise-fusion idea alone: those ops are a rounding error"."""
+    from conftest import lever_statuses
+    said = "I would leave the elementwise-fusion idea alone: those ops are a rounding error."
+    assert lever_statuses(grader, said)["fuse_elementwise"] == "negated"
