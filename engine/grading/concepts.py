@@ -17,20 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from regime.engine.grading.concepts_file import ConceptsFile, read_concepts
+from regime.engine.grading.wording import compounded, words
 from regime.engine.knowledge.model import Knowledge
 from regime.facts.vocabulary import Vocabulary
 
-_CONTRACTIONS = (("won't", "will not"), ("can't", "can not"), ("shan't", "shall not"),   # before "n't"
-                 ("n't", " not"), ("cannot", "can not"),
-                 ("'re", " are"), ("'s", ""), ("'ll", " will"), ("'ve", " have"), ("'d", " would"),
-                 ("'m", " am"))
-# A pronoun's 's is "is" ("the side that's saturated"), any other word's a possessive.
-_PRONOUN_IS = re.compile(r"\b(it|that|what|there|here|who|he|she|where|which)'s\b")
-_APOSTROPHELESS = {"dont": ("do", "not"), "doesnt": ("does", "not"), "wont": ("will", "not"),
-                   "isnt": ("is", "not"), "cant": ("can", "not"), "shouldnt": ("should", "not"),
-                   "wouldnt": ("would", "not"), "arent": ("are", "not"), "didnt": ("did", "not")}
-# A word keeps inner underscores ('to_copy' is one name, not 'to' + 'copy').
-_WORD = re.compile(r"[a-z0-9µ]+(?:_[a-z0-9µ]+)*")
 _TYPO_MIN = 4           # shorter words are never read as a misspelling of another
 _TYPO_CUTOFF = 0.84     # difflib ratio for reading an unknown word as a known one
 _CLAUSE = re.compile(r"[.;:!?,()\[\]—–→⇒]|\s=?->?\s|\b(?:but|however|whereas|although|though|while)\b", re.I)
@@ -88,7 +78,7 @@ class Concepts:
     def _words(self, text: str) -> tuple[str, ...]:
         ws = words(text)
         if self.compounds:   # "what I'd do instead is X" recommends X; "instead of X" refuses it
-            ws = _compounded(ws, self.compounds)
+            ws = compounded(ws, self.compounds)
         return tuple(self._spelled(w) for w in ws if w not in self.filler)
 
     @lru_cache(maxsize=16384)  # noqa: B019
@@ -257,36 +247,8 @@ def _part(ws: list[str], phrase: list[str], stops: frozenset[str]) -> list[str]:
     return ws[lo:hi]
 
 
-def words(text: str) -> list[str]:
-    """Lower-case words with contractions expanded, a plural -s dropped ('kernels' -> 'kernel') and
-    arrows and comparisons read as words ('batch ↑' -> 'batch up', 'batch > 256' -> 'batch beyond 256')."""
-    t = text.lower().replace("’", "'").replace("‘", "'").replace("↑", " up ").replace("↓", " down ")
-    t = t.replace(" > ", " beyond ").replace(" < ", " below ")
-    t = _PRONOUN_IS.sub(r"\1 is", t)
-    for a, b in _CONTRACTIONS:
-        t = t.replace(a, b)
-    out: list[str] = []
-    for w in _WORD.findall(t):
-        out.extend(_APOSTROPHELESS.get(w, (_singular(w),)))
-    return out
-
-
-def _compounded(ws: list[str], compounds: frozenset[tuple[str, str]]) -> list[str]:
-    out: list[str] = []
-    for w in ws:
-        if out and (out[-1], w) in compounds:
-            out[-1] = f"{out[-1]}_{w}"
-        else:
-            out.append(w)
-    return out
-
-
 def _ratio(a: str, b: str) -> float:
     return difflib.SequenceMatcher(None, a, b).ratio()
-
-
-def _singular(w: str) -> str:
-    return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
 
 
 def clauses(text: str) -> list[str]:

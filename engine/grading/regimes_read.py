@@ -137,7 +137,7 @@ _JOINS = frozenset({"and", "or", "which", "it", "we"})
 
 def _before(concepts: Concepts, j: Judged) -> list[str]:
     """The words before a regime in its clause, and across an aside just before the clause: "Int4
-    gives a big win (up to ~4x) on bandwidth-bound decode" (sealed106 d.s1082) is one clause."""
+    gives a big win (up to ~4x) on bandwidth-bound ..." (sealed106 d.s1082) is one clause."""
     ws = concepts.words(j.clause_text)[:j.match.start]
     at = j.sentence.find(j.clause_text)
     lead = j.sentence[:at].rstrip() if at > 0 else ""
