@@ -236,3 +236,12 @@ def test_leaving_a_lever_alone_refuses_it(grader):
     from conftest import lever_statuses
     said = "I would leave the elementwise-fusion idea alone: those ops are a rounding error."
     assert lever_statuses(grader, said)["fuse_elementwise"] == "negated"
+
+
+def test_i_would_only_x_if_makes_x_conditional(grader):
+    """sealed107 c.s1100 (instructor 95, graded 70.5 with int8 charged as recommended): "I would
+    only quantize the weights if the weight read were the bottleneck, which ... it clearly isn't"."""
+    from conftest import lever_statuses
+    said = ("I would only quantize the weights if the weight read were the bottleneck, which at 25,000 "
+            "tokens per pass it clearly isn't.")
+    assert lever_statuses(grader, said)["quantize_int8"] != "affirmed"
