@@ -245,3 +245,14 @@ def test_i_would_only_x_if_makes_x_conditional(grader):
     said = ("I would only quantize the weights if the weight read were the bottleneck, which at 25,000 "
             "tokens per pass it clearly isn't.")
     assert lever_statuses(grader, said)["quantize_int8"] != "affirmed"
+
+
+def test_a_paragraph_labelled_with_a_section_name_is_that_sections_item(grader, tmp_path):
+    """sealed65 b.s677 (instructor 88, graded 74.2): a memo's 'Recommendation: start with
+    torch.compile ... Look separately at to_copy, which smells like an fp32 upcast inside the
+    norm.' - every lever of the labelled paragraph is read as under Fixes."""
+    body = ("We're at 61% MFU, so the step is compute-bound in aggregate.\n\n"
+            "Recommendation: start with torch.compile rather than two weeks of hand-written kernels. Look "
+            "separately at to_copy, which smells like an fp32 upcast inside the norm.\n")
+    a = read_body(grader, tmp_path, "b_training_run", body)
+    assert ("fix_dtype_casts",) in _ids(a.fixes)

@@ -49,7 +49,8 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
             a.said(concepts, _EMPHASIS.sub("", item), line)
             verdict = (line in rows and name not in (PROSE, "fixes", "reject")) \
                 or (line in plans and name not in ("fixes", "reject"))   # a table of verdicts, a plan
-            _read_item(a, concepts, "fixes" if verdict else name, line, item)   # under Evidence
+            part, item = _labelled_item(concepts, item) if name == PROSE else (name, item)
+            _read_item(a, concepts, "fixes" if verdict else part, line, item)   # under Evidence
     adopt_limiter(a)
     if a.regime is None and len(a.regimes_named) == 1:   # "this should be compute-bound. It is one."
         a.regime = a.nominal_regime   # (only once the whole answer is read: a later verdict wins)
@@ -93,6 +94,15 @@ def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
                 a.statuses.append((line, "meaning", sentence.strip()))
         elif not named and _disputes(concepts, sentence):   # "I disagree with the second engineer ..."
             _claim_by_meaning(a, concepts, line, text, quoted=False)
+
+
+def _labelled_item(concepts: Concepts, item: str) -> tuple[str, str]:
+    """A paragraph or list item of prose that opens with a template section's name as a label
+    ('- Fix: CUDA graphs', '- Reject: int4, past the ridge', sealed104 e.s1065) is read as an item
+    of that section; any other stays prose."""
+    head, colon, rest = item.partition(":")
+    section = concepts.heading(_EMPHASIS.sub("", head)) if colon and len(head) <= 30 else None
+    return (section, rest.strip()) if section in ("fixes", "reject") and rest.strip() else (PROSE, item)
 
 
 def _opens_with_a_lever(concepts: Concepts, item: str) -> bool:
