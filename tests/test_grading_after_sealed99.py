@@ -256,3 +256,12 @@ def test_a_paragraph_labelled_with_a_section_name_is_that_sections_item(grader, 
             "separately at to_copy, which smells like an fp32 upcast inside the norm.\n")
     a = read_body(grader, tmp_path, "b_training_run", body)
     assert ("fix_dtype_casts",) in _ids(a.fixes)
+
+
+def test_neither_resource_is_busy_names_the_idle_regime(grader, tmp_path):
+    """sealed65 e.s672 (instructor 100, graded 76 as bandwidth-bound): "This one looks like
+    bandwidth-bound decode on paper — ... — but the profile says neither resource is busy: 14% of
+    bandwidth and 3% of compute." ('nothing is saturated' was an alias; its siblings were not.)"""
+    body = ("This one looks like bandwidth-bound decode on paper, with a ceiling of 215 tokens/s, but the "
+            "profile says neither resource is busy: 14% of bandwidth and 3% of compute.\n")
+    assert read_body(grader, tmp_path, "e_doesnt_add_up", body).regime == "overhead_bound"
