@@ -265,3 +265,16 @@ def test_neither_resource_is_busy_names_the_idle_regime(grader, tmp_path):
     body = ("This one looks like bandwidth-bound decode on paper, with a ceiling of 215 tokens/s, but the "
             "profile says neither resource is busy: 14% of bandwidth and 3% of compute.\n")
     assert read_body(grader, tmp_path, "e_doesnt_add_up", body).regime == "overhead_bound"
+
+
+def test_a_lever_named_with_its_profile_share_reads_the_profile(grader, tmp_path):
+    """sealed107 b.s1091 (instructor 100, graded 83.2 with the casts first): "layer_norm (8%),
+    add/mul/silu (9%) and to_copy (5%) add up to 22% of kernel time" reads the profile, so the
+    dtype casts are not a fix ahead of torch.compile; "int8 weights (13 GB)" is still a fix."""
+    body = ("Compute-bound at 61%. Look at the kernel breakdown. layer_norm (8%), add/mul/silu (9%) and "
+            "to_copy (5%) add up to 22% of kernel time.\n\nWhat I'd do, in order: first turn on "
+            "torch.compile. Second, look at to_copy on its own: an fp32 upcast inside RMSNorm.\n")
+    a = read_body(grader, tmp_path, "b_training_run", body)
+    assert _ids(a.fixes)[:2] == [("torch_compile",), ("fix_dtype_casts",)]
+    kept = "Batch-1 decode is bandwidth-bound. I would use int8 weights (13 GB) so each token reads half.\n"
+    assert ("quantize_int8",) in _ids(read_body(grader, tmp_path, "a_chatbot", kept).fixes)

@@ -278,7 +278,14 @@ def _profile_entry(concepts: Concepts, j: Judged) -> bool:
     rest = set(ws) - set(concepts.words(j.match.phrase))
     after = ws[j.match.start + len(concepts.words(j.match.phrase)):][:2]
     after = after[1:] if after[:1] == ["at"] else after
-    return (bool(rest) and all(_figure(w) for w in rest)) or (bool(after) and _figure(after[0]))
+    at = j.sentence.find(j.clause_text)
+    shared = at >= 0 and not after and _SHARE_AFTER.match(j.sentence[at + len(j.clause_text):]) is not None
+    return (bool(rest) and all(_figure(w) for w in rest)) or (bool(after) and _figure(after[0])) or shared
+
+
+# "... and to_copy (5%) add up to 22%" (sealed107 b.s1091): a share of the profile after a name;
+# not "int8 weights (13 GB)"
+_SHARE_AFTER = re.compile(r"\s*\(\s*[~≈]?\d+(?:\.\d+)?\s*%")
 
 
 def _figure(w: str) -> bool:
