@@ -278,3 +278,15 @@ def test_a_lever_named_with_its_profile_share_reads_the_profile(grader, tmp_path
     assert _ids(a.fixes)[:2] == [("torch_compile",), ("fix_dtype_casts",)]
     kept = "Batch-1 decode is bandwidth-bound. I would use int8 weights (13 GB) so each token reads half.\n"
     assert ("quantize_int8",) in _ids(read_body(grader, tmp_path, "a_chatbot", kept).fixes)
+
+
+def test_no_real_math_ties_the_zero_flop_share(grader, tmp_path):
+    """sealed105 b.s1076: "22% of the step is spent in kernels that do no real math"."""
+    from pathlib import Path
+
+    from regime.engine.grading.score import _stated
+    body = "Compute-bound (61% MFU), but 22% of the step is spent in kernels that do no real math.\n"
+    a = read_body(grader, tmp_path, "b_training_run", body)
+    key = grader.key_for_case(Path(__file__).resolve().parent.parent / "cases" / "b_training_run.yaml")
+    assert _stated(a, key.figures["zero_flop_share"], grader.rubric.evidence.relative_tolerance,
+                   grader.concepts, key) is True
