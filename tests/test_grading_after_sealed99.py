@@ -290,3 +290,18 @@ def test_no_real_math_ties_the_zero_flop_share(grader, tmp_path):
     key = grader.key_for_case(Path(__file__).resolve().parent.parent / "cases" / "b_training_run.yaml")
     assert _stated(a, key.figures["zero_flop_share"], grader.rubric.evidence.relative_tolerance,
                    grader.concepts, key) is True
+
+
+def test_a_time_per_token_states_the_rate_it_inverts(grader, tmp_path):
+    """sealed106 a.s1090 (instructor 94, graded 78.7 with the ceiling missing): "26 GB / 5.3 TB/s =
+    4.9 ms per token minimum" is the 204 tokens/s ceiling; a bare time ('6 ms') is no rate."""
+    from pathlib import Path
+
+    from regime.engine.grading.figures import Quantity, reciprocal
+    from regime.engine.grading.score import _stated
+    body = "## Evidence\n- 26 GB / 5.3 TB/s = 4.9 ms per token minimum at batch 1.\n"
+    a = read_body(grader, tmp_path, "a_chatbot", body)
+    key = grader.key_for_case(Path(__file__).resolve().parent.parent / "cases" / "a_chatbot.yaml")
+    assert _stated(a, key.figures["weight_ceiling_tokens_per_s"], grader.rubric.evidence.relative_tolerance,
+                   grader.concepts, key) is True
+    assert reciprocal(Quantity(6.0, "ms", 0.5, "6 ms"), "token/s") is None

@@ -10,7 +10,7 @@ from itertools import combinations
 from regime.engine.grading import reasons
 from regime.engine.grading.answer import Answer
 from regime.engine.grading.concepts import Concepts
-from regime.engine.grading.figures import as_taught, matches, per_unit
+from regime.engine.grading.figures import as_taught, matches, per_unit, reciprocal
 from regime.engine.grading.key import Figure, Item, Key
 from regime.engine.grading.penalties import Applied, borrowed_penalty, charge, refused_with
 from regime.engine.grading.penalties import words as _name
@@ -202,6 +202,8 @@ def _stated(a: Answer, f: Figure, tol: float, concepts: Concepts | None,
         elif (q := per_unit(said.q, f.unit)) is not None and matches(q, f.value, f.unit, tol) \
                 and concepts is not None and concepts.near(f.name, said.context):
             return True   # "each weight byte does roughly 256 FLOPs": a rate in words (sealed57 d.s592)
+        elif (r := reciprocal(said.q, f.unit)) is not None and matches(r, f.value, f.unit, tol):
+            return True   # "4.9 ms per token": the rate's inverse, its unit saying what it is
     return _wrong_value(a, f, concepts, key, tol)
 
 
