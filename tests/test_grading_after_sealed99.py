@@ -305,3 +305,12 @@ def test_a_time_per_token_states_the_rate_it_inverts(grader, tmp_path):
     assert _stated(a, key.figures["weight_ceiling_tokens_per_s"], grader.rubric.evidence.relative_tolerance,
                    grader.concepts, key) is True
     assert reciprocal(Quantity(6.0, "ms", 0.5, "6 ms"), "token/s") is None
+
+
+def test_agreeing_before_a_quotation_takes_it_up(grader, tmp_path):
+    """sealed106 b.s1083 (instructor 1, graded 21.8): 'The second engineer has it right: "we're
+    compute-bound, so memory-bound ops don't matter."' endorses the claim it quotes."""
+    body = ('Compute-bound at 61%. The second engineer has it right: "we\'re compute-bound, so memory-bound '
+            'ops don\'t matter." The GEMMs are the bottleneck.\n')
+    a = read_body(grader, tmp_path, "b_training_run", body)
+    assert "memory_ops_irrelevant_when_compute_bound" in a.endorsed

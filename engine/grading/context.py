@@ -188,6 +188,8 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
     carried: str | None = None
     quotes = [(q[1] or q[2]).strip() for q in _QUOTED.finditer(body)]
     reported = bool(quotes) and any(st == "attributed" for st, *_ in triggers(concepts.words(body), t))
+    taken_up = bool(quotes) and cued(concepts.words(body[:body.find(quotes[0])]), t.endorse)   # "The second
+    #   engineer has it right: \"we're compute-bound, ...\"" (sealed106 b.s1083): the student's own claim
     quoted: list[Judged] = []
     condition: list[Judged] = []   # "Only after graphs + compile, ... do batching/int8 make sense"
     trailing: str | None = None    # "Don't: hand-fuse up front - only if 1+2 leave a gap"
@@ -244,7 +246,7 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                 condition = []
             j = Judged(m, status, sentence, first + n, clause)
             if status == "affirmed" and any(clause.strip() in q for q in quotes) \
-                    and (m.kind == "claim" or reported):
+                    and (m.kind == "claim" or reported) and not taken_up:
                 j = _as(j, "attributed")   # a claim in quotation marks is someone else's, and so is a
                 quoted.append(j)           # lever a reporting verb quotes ('Someone suggested "just
                 #                            fuse the elementwise ops"', sealed101 a.s1040)
