@@ -314,3 +314,16 @@ def test_agreeing_before_a_quotation_takes_it_up(grader, tmp_path):
             'ops don\'t matter." The GEMMs are the bottleneck.\n')
     a = read_body(grader, tmp_path, "b_training_run", body)
     assert "memory_ops_irrelevant_when_compute_bound" in a.endorsed
+
+
+def test_a_comma_in_an_asides_text_joins_back_onto_it(grader, tmp_path):
+    """sealed105 d.s1072 (instructor 96, graded 80.9 with the intensity and ridge unread): a YAML
+    evidence entry `{figure: arithmetic_intensity, value: 256 FLOP/byte, note: batch 256 in fp16,
+    ridge 247}` - the comma split 'ridge 247' off the note as a key with no value."""
+    body = ("student: x\nregime: compute-bound\nevidence:\n"
+            "  - {figure: flop_util, value: 71%}\n"
+            "  - {figure: arithmetic_intensity, value: 256 FLOP/byte, note: batch 256 in fp16, ridge 247}\n"
+            "fixes: [fp8_gemm]\n")
+    a = read_body(grader, tmp_path, "d_high_throughput_api", body, name="x.yaml")
+    assert not a.unread
+    assert any(s.q.value == 247 for s in a.numbers)

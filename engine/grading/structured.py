@@ -264,8 +264,8 @@ _THOUSANDS = re.compile(r".*\d\|\d{3}(?!\d)")   # a digit before the comma, a gr
 def _rejoined(model: type[_Strict], body: dict) -> tuple[dict, str]:
     """`{lever: x, reason: past the ridge, only adds latency}` is a flow mapping whose free text
     held a comma: YAML reads 'only adds latency' as a key with no value. Such keys (not the
-    model's, with no value) are joined back onto the text field before them, as the student
-    meant; anything else unknown is still refused."""
+    model's, with no value) are joined back onto the text before them, a field's or an aside's,
+    as the student meant; anything else unknown is still refused."""
     fields = model.model_fields
     out: dict = {}
     last: str | None = None
@@ -279,7 +279,8 @@ def _rejoined(model: type[_Strict], body: dict) -> tuple[dict, str]:
         if k == "reason" and isinstance(v, bool):   # 'reason: no, ...' is YAML's false
             v = "yes" if v else "no"
         out[k] = v
-        last = k if isinstance(v, str) and k in fields else None
+        last = k if isinstance(v, str) and isinstance(k, str) else None   # 'note: batch 256 in fp16,
+        #   ridge 247' (sealed105 d.s1072): an aside's text (see _asides) takes its comma back too
     return out, joined
 
 
