@@ -185,8 +185,8 @@ def per_unit(q: Quantity, unit: str) -> Quantity | None:
 
 
 def reciprocal(q: Quantity, unit: str) -> Quantity | None:
-    """`q` written as the inverse of a rate `unit` is: '4.9 ms/token' is 204 tokens/s (sealed106
-    a.s1090's ceiling, written as time per token); None where it is not."""
+    """`q` written as the inverse of a rate `unit` is: '5 ms/token' is 200 tokens/s (sealed106
+    a.s1090 wrote a ceiling as time per token); None where it is not."""
     top, slash, bottom = q.unit.partition("/")
     if not slash or "/" in bottom or q.value <= 0:
         return None
