@@ -104,9 +104,20 @@ def _place_deferred(a: Answer, key: Key, read: Read) -> None:
                 #               (sealed47 e.s495, instructor 16)
             target = read.fixes if said == "fix" else read.rejects if said == "reject" else None
             if target is not None and c not in read.fixes and c not in read.rejects:
+                if said == "fix" and m.later and not _after_earlier_step(c, key, read):
+                    read.hedged.add(c)   # "maybe FlashAttention later" of the key's first step:
+                    #                      put off, not placed (sealed109 c.s1114, sealed114 c.s1164)
                 target.append(c)
                 if said == "reject":   # "not yet; once ..., int8 would be worth it": a rejection?
                     read.unsure.append((m.line, m.written))
+
+
+def _after_earlier_step(c: str, key: Key, read: Read) -> bool:
+    """Whether a deferred key fix follows a step the key puts before it that the answer takes
+    now: "then, not before" needs a "before". A step put off behind nothing, or behind a later
+    step of the key's, is a hedge (sealed108 b.s1105 "afterwards try torch.compile")."""
+    rank = {i.id: i.rank for i in key.fixes}
+    return any(rank.get(f, rank[c]) < rank[c] for f in read.fixes if f not in read.hedged)
 
 
 def _traps(listed: list[Mention], key: Key, read: Read) -> None:
