@@ -3,7 +3,7 @@ sentences students wrote them."""
 
 from __future__ import annotations
 
-from conftest import answer_file
+from conftest import answer_file, read_body
 
 
 def _feedback(grader, tmp_path, case: str, body: str) -> str:
@@ -21,3 +21,24 @@ def test_a_key_fix_put_off_behind_no_earlier_step_is_a_hedge(grader, tmp_path):
     placed = ("## Fixes\n1. torch.compile the step.\n"
               "2. Later, hand-fused kernels, only if a gap remains.\n")
     assert "Hedged" not in _feedback(grader, tmp_path, "b_training_run", placed)
+
+
+def test_nowhere_near_the_ridge_denies_the_balanced_regime(grader, tmp_path):
+    """sealed115 a.s1173 (instructor 99): "one FLOP per byte, nowhere near the ridge point" read
+    as a balanced verdict beside the essay's "So this is decode, bandwidth-bound"."""
+    essay = ("It is matrix-vector work at around one FLOP per byte, nowhere near the ridge point. "
+             "So this is decode, bandwidth-bound, and running near its ceiling.\n")
+    assert read_body(grader, tmp_path, "a_chatbot", essay).regime == "bandwidth_bound"
+
+
+def test_next_to_is_no_recommending_cue(grader, tmp_path):
+    """sealed115 a.s1173: "Fusing the elementwise ops saves bytes that are a rounding error next
+    to the weight read" refuses the fusion; 'next' there ranks no step."""
+    essay = ("The memory system is the limit.\n\nFusing the elementwise ops saves bytes that are a "
+             "rounding error next to the weight read.\n")
+    a = read_body(grader, tmp_path, "a_chatbot", essay)
+    assert ("fuse_elementwise",) not in [m.concepts for m in a.fixes]
+    assert ("fuse_elementwise",) in [m.concepts for m in a.rejects]
+    said = "The prefill is compute-bound.\n\nBatching the prefills only raises the time to first token.\n"
+    assert ("raise_batch",) not in [m.concepts for m in read_body(grader, tmp_path, "c_document_summarizer",
+                                                                   said).fixes]

@@ -355,7 +355,7 @@ def recommends(concepts: Concepts, sentence: str, t: Triggers) -> bool:
     """Whether a sentence of prose recommends ('I'd start with', 'the fix is', 'first, ...', a
     clause opening with an imperative: 'Use FlashAttention') rather than describes ('int4 shrinks
     bytes', 'a GPU with more FLOPs is money spent on the resource we use 4% of')."""
-    words = concepts.words(sentence)
+    words = concepts.words(_unpseudo(sentence, t.not_recommend))
     if any(tuple(words[i:i + len(p)]) == p for p in t.recommend for i in range(len(words))):
         return True
     for clause in _CLAUSE.split(sentence):
@@ -368,6 +368,14 @@ def recommends(concepts: Concepts, sentence: str, t: Triggers) -> bool:
         if any(tuple(ws[:len(p)]) == p and not (len(p) == 1 and _numbered(ws[1:])) for p in t.imperative):
             return True   # not "(batch 1 to ~32)": a noun before a number
     return False
+
+
+def _unpseudo(sentence: str, pseudo: tuple[str, ...]) -> str:
+    """The sentence with each pseudo-cue cut out, matched as written (the reader's normalizing
+    drops "to": "next to the weight read" would be "next")."""
+    for p in pseudo:
+        sentence = re.sub(rf"(?i)\b{re.escape(p)}\b", " , ", sentence)
+    return sentence
 
 
 def _numbered(rest: list[str]) -> bool:

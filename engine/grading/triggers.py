@@ -49,6 +49,7 @@ class Triggers:
     anaphora: frozenset[str] = frozenset()      # "I'd skip it": words that point back to the last sentence
     anaphora_written: frozenset[str] = frozenset()   # ... as written: 'that', 'this' are filler words
     recommend: tuple[Phrase, ...] = ()           # in prose, what makes an affirmed lever a recommendation
+    not_recommend: tuple[str, ...] = ()          # ... pseudo-cues as written: "next to the weight read"
     imperative: tuple[Phrase, ...] = ()          # ... and verbs that do so opening a clause ("Use X")
     answer: tuple[Phrase, ...] = ()              # "my answer ... is no": a verdict on the question
     announce: frozenset[str] = frozenset()       # "Two proposals I would turn down.": rejections follow
@@ -150,6 +151,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.anaphora = frozenset(w for p in phrases(raw.get("anaphora")) for w in p)
     t.anaphora_written = frozenset(str(w).lower() for w in raw.get("anaphora") or [])
     t.recommend = phrases(raw.get("recommend"))
+    t.not_recommend = tuple(" ".join(str(x).lower().split()) for x in raw.get("not_recommend") or [])
     t.imperative = phrases(raw.get("imperative"))
     t.answer = phrases(raw.get("answer"))
     t.announce = frozenset(w for p in phrases(raw.get("announce")) for w in p)
