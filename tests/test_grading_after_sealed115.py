@@ -42,3 +42,38 @@ def test_next_to_is_no_recommending_cue(grader, tmp_path):
     said = "The prefill is compute-bound.\n\nBatching the prefills only raises the time to first token.\n"
     assert ("raise_batch",) not in [m.concepts for m in read_body(grader, tmp_path, "c_document_summarizer",
                                                                    said).fixes]
+
+
+def _levers(mentions) -> list[tuple[str, ...]]:
+    return [m.concepts for m in mentions]
+
+
+def test_pushing_back_refuses_what_follows(grader, tmp_path):
+    """sealed109 a.s1113 (instructor 88): "Two suggestions I'd push back on. Fusing the
+    elementwise ops would not move the needle ..." read the fusion as its first fix."""
+    memo = ("The memory system is the limit.\n\nThe big one is continuous batching: the weight read is "
+            "shared.\n\nTwo suggestions I'd push back on. Fusing the elementwise ops would not move the "
+            "needle at batch 1.\n")
+    a = read_body(grader, tmp_path, "a_chatbot", memo)
+    assert _levers(a.fixes) == [("continuous_batching",)]
+    assert ("fuse_elementwise",) in _levers(a.rejects)
+
+
+def test_what_i_would_not_do_yet_refuses_for_now(grader, tmp_path):
+    """sealed113 e.s1151 (instructor 100): "What I would not do yet is raise the batch or quantize
+    the weights." was read as recommending both traps."""
+    said = "What I would not do yet is raise the batch or quantize the weights.\n"
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", said)
+    assert not a.fixes and ("raise_batch",) in _levers(a.rejects)
+
+
+def test_an_option_table_reads_its_effect_cells(grader, tmp_path):
+    """sealed110 d.s1126 (instructor 100): '| option | expected throughput gain | cost |' lists
+    fp8 as a fix and refuses int4 ('none for throughput here') and more batch ('little')."""
+    table = ("## Options\n| option | expected throughput gain | cost |\n|---|---|---|\n"
+             "| int4 weights | none for throughput here, it's not a bytes problem | kernel work |\n"
+             "| fp8 GEMMs | raises the compute ceiling | accuracy check |\n"
+             "| bigger batch | little, we're past the ridge | latency |\n")
+    a = read_body(grader, tmp_path, "d_high_throughput_api", table)
+    assert _levers(a.fixes) == [("fp8_gemm",)]
+    assert {("quantize_int4",), ("raise_batch",)} <= set(_levers(a.rejects))
