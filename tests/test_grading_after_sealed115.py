@@ -3,7 +3,7 @@ sentences students wrote them."""
 
 from __future__ import annotations
 
-from conftest import answer_file, read_body
+from conftest import answer_file, lever_statuses, read_body
 
 
 def _feedback(grader, tmp_path, case: str, body: str) -> str:
@@ -77,3 +77,36 @@ def test_an_option_table_reads_its_effect_cells(grader, tmp_path):
     a = read_body(grader, tmp_path, "d_high_throughput_api", table)
     assert _levers(a.fixes) == [("fp8_gemm",)]
     assert {("quantize_int4",), ("raise_batch",)} <= set(_levers(a.rejects))
+
+
+def test_what_a_pitch_assumes_is_not_the_students_verdict(grader, tmp_path):
+    """sealed108 d.s1101 (instructor 100): "The vendor's int4 pitch assumes we are limited by
+    memory bandwidth. We are not." was read as a bandwidth-bound verdict."""
+    letter = ("The vendor's int4 pitch assumes we are limited by memory bandwidth. We are not. "
+              "Continuous batching has pushed us past the ridge, into compute-bound territory.\n")
+    assert read_body(grader, tmp_path, "d_high_throughput_api", letter).regime == "compute_bound"
+
+
+def test_numbers_that_say_a_regime_are_the_students_reading(grader, tmp_path):
+    """sealed111 a.s1133 (instructor 97): "Those two numbers together say bandwidth-bound, full
+    stop." is the student's verdict, not someone else's."""
+    said = ("We measure 78% of peak bandwidth and 4% of FLOPs. "
+            "Those two numbers together say bandwidth-bound.\n")
+    assert read_body(grader, tmp_path, "a_chatbot", said).regime == "bandwidth_bound"
+
+
+def test_two_levers_joined_by_or_share_one_status(grader, tmp_path):
+    """sealed109 e.s1118 (instructor 92): "Only if the re-measured profile shows HBM saturated
+    would I raise the batch or quantize the weights" conditions both; the quantization past the
+    trigger's window was read as recommended."""
+    said = ("Only if the re-measured profile shows HBM saturated would I raise the batch or quantize "
+            "the weights; with the GPU idle, fewer bytes buy nothing.")
+    assert set(lever_statuses(grader, said).values()) == {"hypothetical"}
+
+
+def test_a_longer_triggers_words_stay_content_in_a_reason(grader):
+    """'little gain' refuses, and 'far from' negates; "gain" and "far" still argue a reason (the
+    one-word triggers 'not', 'if' are how an item is asserted, not why)."""
+    ignored = grader.concepts.reasons.ignore
+    assert "not" in ignored and "if" in ignored
+    assert "gain" not in ignored and "far" not in ignored

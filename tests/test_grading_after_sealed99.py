@@ -137,7 +137,9 @@ def test_a_quoted_suggestion_is_someone_elses_until_the_student_takes_it_up(grad
     from conftest import lever_statuses
     taken = 'Someone on the team suggested "fuse the elementwise ops" and I think they\'re right.'
     assert lever_statuses(grader, taken)["fuse_elementwise"] == "affirmed"
-    assert lever_statuses(grader, reported)["fuse_elementwise"] == "attributed"
+    # the next sentence refutes what was reported ('a rounding error' refuses, a8d8eae)
+    assert lever_statuses(grader, reported)["fuse_elementwise"] == "negated"
+    assert lever_statuses(grader, reported.split(".")[0] + ".")["fuse_elementwise"] == "attributed"
 
 
 def test_a_regime_label_in_an_essay_states_the_verdict(grader, tmp_path):

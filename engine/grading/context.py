@@ -149,6 +149,9 @@ def _student_refuses(ws: list[str], t: Triggers) -> bool:
         for s, start, end, forward in triggers(ws, t))
 
 
+_JOINED = frozenset({"or", "and", "nor"})   # words that join two levers under one verdict
+
+
 def _points_back(subject: list[str], t: Triggers) -> bool:
     """The denial's subject is what was just named ("and this one is not"), not someone of its
     own ("engineer #2 is not", sealed42 b.s450)."""
@@ -233,8 +236,13 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
             continue   # (a bare negation before a quotation refuses what it quotes)
         trailing = None
         hits = triggers(ws, t)
+        before: tuple[int, str] | None = None   # where the last match ended, and its status
         for m in matches:
             status = status_of(ws, m.start, len(concepts.words(m.phrase)) or 1, t, hits)
+            if status == "affirmed" and before is not None and before[1] != "affirmed" \
+                    and set(ws[before[0]:m.start]) <= _JOINED:   # "would I raise the batch or quantize
+                status = before[1]   # the weights": one status for both (sealed109 e.s1118)
+            before = (m.start + (len(concepts.words(m.phrase)) or 1), status)
             if status == "historical" and m.kind != "lever":   # "already compute-bound" is a verdict
                 status = "affirmed"
             if status == "affirmed":   # a label covers its line up to a subordinate clause

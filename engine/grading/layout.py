@@ -222,6 +222,8 @@ def verdict_rows(text: str, concepts: Concepts) -> tuple[str, set[int], set[int]
             cells = _cells(line)
             at = column if column is not None else _verdict_cell(cells, concepts, t)
             if at is not None:
+                if column is None and concepts.words(cells[at])[:1] in ([w] for w in t.refusing_cells):
+                    cells = [*cells[:at], f"no: {cells[at]}", *cells[at + 1:]]   # 'little' refuses
                 lines[i] = _with_verdict(cells, at)
                 rows.add(i + 1)
             if plan:
@@ -233,14 +235,16 @@ def _verdict_cell(cells: list[str], concepts: Concepts, t: Triggers) -> int | No
     """In a table with no verdict column, a cell after the row's name that opens with a trigger of
     context.yaml's `verdict_cells` statuses is that row's verdict: '| 3 | Quantize weights | not
     until the gaps are gone |' (sealed94 e.s965) defers the quantization as 'Quantize weights: not
-    until the gaps are gone' does. A cell that names a lever of its own says something else."""
+    until the gaps are gone' does; so is one opening with a `refusing_cells` word ('| bigger batch |
+    little, we're past the ridge |', sealed110 d.s1126). A cell that names a lever of its own says
+    something else."""
     at = next((k for k, c in enumerate(cells) if any(ch.isalpha() for ch in c)), None)
     if at is None or not any(concepts.find(kind, cells[at]) for kind in ("lever", "claim")):
         return None   # '| HBM BW | 14% | not saturated |': a figure's reading, not a verdict
     for k in range(at + 1, len(cells)):
         ws = concepts.words(cells[k])
-        if (ws and opening(ws, t, contrast=False) in t.verdict_cells and not _no_noun(cells[k], ws, t)
-                and not concepts.find("lever", cells[k])):
+        if (ws and (opening(ws, t, contrast=False) in t.verdict_cells or ws[0] in t.refusing_cells)
+                and not _no_noun(cells[k], ws, t) and not concepts.find("lever", cells[k])):
             return k
     return None
 

@@ -6,7 +6,7 @@ deciding figure), or when the content words it shares with the justification wei
 `min_weight`. A word weighs by its rarity among all the rules' justifications (log inverse
 document frequency over the knowledge), so "FLOP" or "batch", which half the rules say, count
 for little and "invisible", "amortized" or "category error" for much. Words that only name the
-lever as written, the rubric's `reasons.ignore` words and the opening assertion triggers are
+lever as written, the rubric's `reasons.ignore` words and the one-word assertion triggers are
 not content. Words are compared by a light stem ('limited' is 'limit', 'tiles' is 'tiled').
 """
 
@@ -234,10 +234,11 @@ def _named(concepts: Concepts, text: str) -> tuple[frozenset[str], frozenset[str
 
 
 def _trigger_words(concepts: Concepts) -> frozenset[str]:
-    """The words of the triggers that open a scope (not, don't, if, once, might ...): how an
-    item is asserted, not why."""
+    """The one-word triggers that open a scope (not, if, once, might ...): how an item is
+    asserted, not why. A longer trigger's words are content elsewhere: 'little gain' does not
+    make "gain" or 'far from' "far" no reason."""
     t = concepts.context
     if t is None:
         return frozenset()
     return frozenset(w for table in (t.forward, t.labels) for phrases in table.values()
-                     for p in phrases for w in p)
+                     for p in phrases if len(p) == 1 for w in p)

@@ -99,8 +99,9 @@ def _compares(ws: list[str], end: int, p: tuple[str, ...], t: Triggers) -> bool:
 
 def _own_reading(ws: list[str], j: int, p: tuple[str, ...], status: str, t: Triggers) -> bool:
     """A one-word attribution ('says', 'claims') whose subject is a measurement ('the profile
-    says compute-bound'): the student reports what the numbers show, in their own voice."""
-    return status == "attributed" and len(p) == 1 and j > 0 and ws[j - 1] in t.readings
+    says compute-bound'), or with one word between ('those two numbers together say', sealed111
+    a.s1133): the student reports what the numbers show, in their own voice."""
+    return status == "attributed" and len(p) == 1 and j > 0 and bool(set(ws[max(0, j - 2):j]) & t.readings)
 
 
 def postpones(words: list[str], t: Triggers) -> bool:

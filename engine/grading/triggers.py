@@ -41,6 +41,7 @@ class Triggers:
     verdict_columns: frozenset[Phrase] = frozenset()   # '| lever | verdict | why |': a row's verdict
     plan_columns: frozenset[Phrase] = frozenset()   # '| step | fix | when |': each row is a fix's item
     verdict_cells: frozenset[str] = frozenset()   # statuses whose trigger opening a cell is the row's verdict
+    refusing_cells: frozenset[str] = frozenset()   # words that, opening such a cell, refuse the row
     elliptical: frozenset[str] = frozenset()    # words that may follow a trigger in an elliptical clause
     asides: tuple[Phrase, ...] = ()              # openers of items that comment on the fixes
     labels: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
@@ -143,6 +144,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     for status in sorted(t.verdict_cells - set(STATUSES)):
         raise RegimeError(f"unknown status '{status}' (statuses: {', '.join(STATUSES[1:])})",
                           file=str(path), field="verdict_cells")
+    t.refusing_cells = frozenset(w for p in phrases(raw.get("refusing_cells")) if len(p) == 1 for w in p)
     t.elliptical = frozenset(w for p in phrases(raw.get("elliptical")) for w in p)
     t.asides = phrases(raw.get("asides"))
     t.labels = {s: phrases(v) for s, v in (raw.get("labels") or {}).items()}
