@@ -110,3 +110,20 @@ def test_a_longer_triggers_words_stay_content_in_a_reason(grader):
     ignored = grader.concepts.reasons.ignore
     assert "not" in ignored and "if" in ignored
     assert "gain" not in ignored and "far" not in ignored
+
+
+def test_a_fix_argued_by_a_resource_its_lever_does_not_attack_has_the_wrong_reason(grader, tmp_path):
+    """sealed109 e.s1116 (instructor 45, graded 80): "CUDA graphs: a captured graph lets the GPU
+    keep the weights in on-chip cache between steps, so each step reads far fewer bytes from HBM"
+    shares 'capture' with the key's reason and was credited; graphs attack launches, not bytes.
+    sealed108 c.s1107: FlashAttention "cuts the number of attention FLOPs" (it cuts HBM traffic)."""
+    wrong = ("## Regime\nOverhead-bound.\n\n## Fixes\n1. CUDA graphs: a captured graph keeps the weights in "
+             "on-chip cache, so each step reads far fewer bytes from HBM.\n")
+    assert "Right fix, not its reason: cuda graphs" in _feedback(grader, tmp_path, "e_doesnt_add_up", wrong)
+    right = ("## Regime\nOverhead-bound.\n\n## Fixes\n1. CUDA graphs: one submission per step instead of "
+             "450 launches, so the gaps between kernels close.\n")
+    assert "not its reason" not in _feedback(grader, tmp_path, "e_doesnt_add_up", right)
+    flops = ("## Regime\nCompute-bound prefill.\n\n## Fixes\n1. FlashAttention: it cuts the number of "
+             "attention FLOPs, so the O(N^2) part shrinks.\n")
+    said = _feedback(grader, tmp_path, "c_document_summarizer", flops)
+    assert "Right fix, not its reason: flash attention" in said

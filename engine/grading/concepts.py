@@ -340,6 +340,8 @@ def _aliases(c: Concepts, k: Knowledge, raw: ConceptsFile) -> None:
             c.add("regime", value, alias)
         for alias in raw.regime_words.get(value, []):
             c.add("regime_word", value, alias)
+        for alias in raw.resource_words.get(value, []):
+            c.add("resource_word", value, alias)
     for name in k.vocabulary.specs:
         c.add("fact", name, name)
         c.add("fact", name, name.replace("_", " "))

@@ -91,6 +91,7 @@ class ConceptsFile(_Strict):
     spelling: Spelling = Spelling()
     figures: dict[str, Figure] = {}
     resources: dict[str, str] = {}   # a resource levers attack -> the regime whose limit it is
+    resource_words: dict[str, Phrases] = {}   # a reason's words for each regime's resource
 
 
 def read_concepts(files: Iterable[Path], levers: Iterable[str], claims: Iterable[str]) -> ConceptsFile:

@@ -22,6 +22,7 @@ from regime.core.units import FRACTION
 from regime.engine.grading.answer import Answer, Mention
 from regime.engine.grading.concepts import Concepts
 from regime.engine.grading.context import judge as statuses
+from regime.engine.grading.context import sentences
 from regime.engine.grading.figures import matches, quantities
 from regime.engine.grading.key import Figure, Item, Key
 from regime.engine.grading.rubric import ReasonsPart
@@ -191,6 +192,8 @@ def judge(reason: str, written: str, concept: str, key: Key, concepts: Concepts,
                            for q in numbers for f in cited for v in _readings(f)):
         return RIGHT
     rejected = any(i.id == concept for i in key.rejects)
+    if not rejected and _elsewhere(concepts, reason, concept):
+        return WRONG
     argued = idx.stems(concepts, ". ".join([*(i.because for i in items),
                                             key.regime_because if rejected else ""]), own)
     if idx.weight(said & argued) >= idx.min_weight:
@@ -213,6 +216,21 @@ def _not_its_regime(concepts: Concepts, m: Mention, concept: str, key: Key) -> b
         return False
     return any(j.status == "negated" and set(j.match.concepts) & regimes
                for j in statuses(concepts, concepts.context, ("regime",), m.reason))
+
+
+def _elsewhere(concepts: Concepts, reason: str, concept: str) -> bool:
+    """A fix argued by a resource its lever does not attack (levers.yaml `attacks`, as regimes
+    through concepts.yaml `resources`; the resource in a reason's words, `resource_words`), and
+    by none it does: "CUDA graphs keep the weights in
+    on-chip cache, so each step reads fewer bytes from HBM" (sealed109 e.s1116), "graph replay
+    ... each kernel runs at a higher FLOP rate" (sealed101 e.s1036): the right lever, the wrong
+    reason."""
+    attacks = concepts.relieves.get(concept, frozenset())
+    if not attacks or len(sentences(reason)) > 1:   # a paragraph argues more than this one fix
+        return False
+    named = {c for kind in ("regime", "resource_word") for m in concepts.find(kind, reason)
+             for c in m.concepts}
+    return bool(named) and not named & attacks
 
 
 def _readings(f: Figure) -> tuple[float, ...]:
