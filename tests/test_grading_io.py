@@ -83,13 +83,15 @@ def test_bare_names_under_reject_and_a_misshapen_entry_cost_nothing_else(grader,
     the lever (or claim) it names; an entry of another shape costs only that entry."""
     body = ("evidence:\n  - {figure: flop_util, value: 4%}\n  - {figure: tokens per pass, value: 1 token}\n"
             "fixes:\n  - continuous_batching\nreject:\n  - fuse_elementwise\n  - buy_more_flops\n"
-            "  - [not, an, entry]\n")   # the evidence states the figure each bare rejection turns on
+            "  - [not, an, entry]\n")
     r = grader.grade(write(tmp_path, "bare.yaml", GOOD + body))
     assert r.graded, r.errors
     rejections = next(p for p in r.parts if p.part == "rejections")
-    assert rejections.points == rejections.max_points > 0
-    moot = [x for x in r.readings if x["status"] == "unread_moot"]   # recorded, but the part is full:
-    assert moot and "reject" in moot[0]["sentence"] and not r.review   # it cannot move the score
+    assert not any("Not rejected" in line for line in rejections.feedback)   # both names read
+    # (with no words of their own, each earns the part a rejection without its reason earns)
+    clean = grader.grade(write(tmp_path, "clean.yaml", GOOD + body.replace("  - [not, an, entry]\n", "")))
+    assert rejections.points == next(p for p in clean.parts if p.part == "rejections").points > 0
+    assert any("reject" in x["sentence"] for x in r.readings if x["status"].startswith("unread"))
 
 
 def test_wrong_encodings_and_huge_files(grader, tmp_path):

@@ -90,7 +90,7 @@ def test_the_right_lever_with_another_reason_earns_the_rubrics_part(grader, tmp_
         fuse="custom fused kernels are hard to maintain", flops="too expensive")))
     bare_text = _A.format(batch="", quant="", fuse="", flops="")
     bare = grader.grade(_yaml(tmp_path, "bare.yaml", bare_text.replace(_EVIDENCE, "evidence: []\n")))
-    carried = grader.grade(_yaml(tmp_path, "carried.yaml", bare_text))   # '4%' argues buy_more_flops
+    evidenced = grader.grade(_yaml(tmp_path, "carried.yaml", bare_text))   # '4%' stated, no reason given
     part = {r: {p.part: p for p in g.parts} for r, g in (("right", right), ("wrong", wrong), ("bare", bare))}
     share = grader.rubric.reasons.wrong
     for name in ("fixes", "rejections"):
@@ -99,8 +99,10 @@ def test_the_right_lever_with_another_reason_earns_the_rubrics_part(grader, tmp_
         assert part["wrong"][name].points == pytest.approx(share * top, abs=0.1)
         assert part["bare"][name].points == pytest.approx(grader.rubric.reasons.missing * top, abs=0.1)
     assert any("not its reason" in line for line in part["wrong"]["fixes"].feedback)
-    rejections = next(p for p in carried.parts if p.part == "rejections")
-    assert part["bare"]["rejections"].points < rejections.points < rejections.max_points
+    # a rejection with no words of its own is not argued by a figure in the evidence (sealed22
+    # d.s247: "int4 rejected with no reason"); it was, before 3d486a4
+    rejections = next(p for p in evidenced.parts if p.part == "rejections")
+    assert part["bare"]["rejections"].points == rejections.points < rejections.max_points
 
 
 def test_a_yaml_keyword_list_commits_to_nothing(grader):

@@ -137,9 +137,15 @@ def feedback(got: dict[str, str], items: list[Item], verb: str, rules: ReasonsPa
 
 
 def _carried(a: Answer, m: Mention, concept: str, key: Key, concepts: Concepts, tolerance: float) -> bool:
-    """A bare item argued elsewhere: by a figure its rule cites, or in its justification's words."""
-    return _figured(a, key, concept, tolerance) or (bool(a.text) and _argued(a.text, m.written, concept, key,
-                                                                            concepts, concepts.reasons))
+    """An item argued elsewhere: by a figure its rule cites, or in its justification's words. A
+    rejection written with no words of its own is not argued by a figure elsewhere: `reject: [-
+    quantize_int4]` after `{figure: bw_util, value: 30%}` (sealed22 d.s247, "int4 rejected with
+    no reason", -10; nine YAML answers alike); a bare fix still is (the first instructor's
+    corpus credits it)."""
+    own = set(concepts.words(m.reason)) - set(concepts.words(m.written))
+    bare_reject = not own and key.item(concept) in key.rejects
+    return (_figured(a, key, concept, tolerance) and not bare_reject) or (
+        bool(a.text) and _argued(a.text, m.written, concept, key, concepts, concepts.reasons))
 
 
 def _argued(text: str, written: str, concept: str, key: Key, concepts: Concepts, idx: Index) -> bool:
