@@ -138,9 +138,9 @@ def feedback(got: dict[str, str], items: list[Item], verb: str, rules: ReasonsPa
 
 def _carried(a: Answer, m: Mention, concept: str, key: Key, concepts: Concepts, tolerance: float) -> bool:
     """An item argued elsewhere: by a figure its rule cites, or in its justification's words. A
-    rejection written with no words of its own is not argued by a figure elsewhere: `reject: [-
-    quantize_int4]` after `{figure: bw_util, value: 30%}` (sealed22 d.s247, "int4 rejected with
-    no reason", -10; nine YAML answers alike); a bare fix still is (the first instructor's
+    rejection written with no words of its own is not argued by a figure elsewhere: a bare name
+    under `reject:` after the figure its rule cites in the evidence (sealed22 d.s247, "rejected
+    with no reason", -10; nine YAML answers alike); a bare fix still is (the first instructor's
     corpus credits it)."""
     own = set(concepts.words(m.reason)) - set(concepts.words(m.written))
     bare_reject = not own and key.item(concept) in key.rejects
