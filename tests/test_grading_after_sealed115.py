@@ -127,3 +127,15 @@ def test_a_fix_argued_by_a_resource_its_lever_does_not_attack_has_the_wrong_reas
              "attention FLOPs, so the O(N^2) part shrinks.\n")
     said = _feedback(grader, tmp_path, "c_document_summarizer", flops)
     assert "Right fix, not its reason: flash attention" in said
+
+
+def test_a_bulleted_keyword_list_commits_to_no_regime(grader, tmp_path):
+    """sealed113 b.s1159 (instructor 0, graded 44): '- compute-bound', '- memory-bound', '- fusion',
+    '- torch.compile' ... one term a line: the first regime stood as the verdict and the levers as
+    fixes. A terse '**Regime**: compute bound (MFU 71%)' beside 'near the ridge' still commits."""
+    listed = "- compute-bound\n- memory-bound\n- fusion\n- torch.compile\n- flash attention\n- 61%\n"
+    a = read_body(grader, tmp_path, "b_training_run", listed)
+    assert a.regime is None and not a.fixes
+    terse = ("**Regime**: compute bound (MFU 71%, MBU 30%)\n\n**Evidence**: at batch 256 the AI is about "
+             "256 FLOP/byte, near the ridge.\n")
+    assert read_body(grader, tmp_path, "d_high_throughput_api", terse).regime == "compute_bound"

@@ -52,6 +52,7 @@ class Answer:
     regime: str | None = None
     regime_hedged: bool = False    # "probably bandwidth-bound, I think": named, not committed to
     regime_concluded: bool = False  # stated as the conclusion ("So the real regime is ..."): it stands
+    regime_bare: bool = False       # named alone, as a list item is ("- compute-bound")
     nominal_regime: str | None = None
     limiter: tuple[str, int, str] | None = None   # "limited by HBM" (regime, line, sentence): the
     #   verdict only where the whole answer names no regime (a later "compute-bound" wins)

@@ -32,7 +32,9 @@ def read_regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime")
     # an essay weighs regimes sentence by sentence ("the mirror image of a memory-starved loop",
     # "70% of the bandwidth is sitting idle"): only a Regime section names them all at once
     seen = named if a.prose else a.regimes_named | named
-    listed = len(seen) > concepts.context.max_regimes or len(bare) > 1
+    listed = len(seen) > concepts.context.max_regimes or len(bare) > 1 \
+        or (a.regime_bare and any(_alone(concepts, j) and a.regime not in j.match.concepts for j in judged))
+    #   "- compute-bound", later "- memory-bound": a keyword list's terms (sealed113 b.s1159)
     if listed or _either(concepts, judged):
         a.regime = a.nominal_regime = None
         a.regimes_named |= named
@@ -62,6 +64,7 @@ def read_regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime")
         elif a.regime is None or (concluding and not a.regime_concluded):   # "So the real regime is ..."
             a.regime, a.regime_hedged = j.match.concepts[0], j.status == "possible"
             a.regime_concluded = concluding
+            a.regime_bare = a.prose and _alone(concepts, j)   # (a keyword list's first term)
     if any(j.status == "possible" and a.regime not in j.match.concepts and j.sentence == k.sentence
            for j in judged for k in judged if a.regime in k.match.concepts and k.status == "affirmed"):
         a.regime_hedged = True   # "71% FLOPs looks compute-bound, but ... it might still be
@@ -212,6 +215,11 @@ def _bare(concepts: Concepts, j: Judged) -> bool:
     """A clause that is the regime's name and nothing else: 'compute-bound, bandwidth-bound' is an
     enumeration of alternatives, not a verdict with its qualifier ('nominally bandwidth-bound')."""
     return concepts.words(j.clause_text) == concepts.words(j.match.phrase)
+
+
+def _alone(concepts: Concepts, j: Judged) -> bool:
+    """A sentence, or list item, that is the regime's name and nothing else."""
+    return j.status == "affirmed" and concepts.words(j.sentence) == concepts.words(j.match.phrase)
 
 
 def read_limiter(a: Answer, concepts: Concepts, line: int, sentence: str) -> None:
