@@ -139,3 +139,20 @@ def test_a_bulleted_keyword_list_commits_to_no_regime(grader, tmp_path):
     terse = ("**Regime**: compute bound (MFU 71%, MBU 30%)\n\n**Evidence**: at batch 256 the AI is about "
              "256 FLOP/byte, near the ridge.\n")
     assert read_body(grader, tmp_path, "d_high_throughput_api", terse).regime == "compute_bound"
+
+
+def test_is_not_going_to_refuses_the_lever_before_it(grader):
+    """sealed108 d.s1107 (instructor 55): "So int4, which shrinks bytes, isn't going to buy much
+    throughput here" was read as recommending int4."""
+    said = "So int4, which shrinks bytes, isn't going to buy much throughput here."
+    assert lever_statuses(grader, said) == {"quantize_int4": "negated"}
+
+
+def test_a_regime_label_with_a_question_mark_is_a_hedged_verdict(grader, tmp_path):
+    """sealed104 e.s1065 (instructor 45, graded 18.8): "- Regime: overhead bound? BW 14%, FLOPs 3%"
+    read as a question, so no regime, and '- Fix: CUDA graphs' then fell into a keyword list."""
+    terse = ("- Regime: overhead bound? BW 14%, FLOPs 3%, neither is maxed\n- Fix: CUDA graphs\n"
+             "- Not quantizing, bytes aren't the problem\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", terse)
+    assert a.regime == "overhead_bound" and a.regime_hedged
+    assert _levers(a.fixes) == [("cuda_graphs",)]

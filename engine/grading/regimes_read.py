@@ -5,6 +5,7 @@ essay that names no regime read for what limits the step."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from regime.engine.grading.answer import Answer
 from regime.engine.grading.concepts import Concepts, CueSpans, clauses
@@ -25,6 +26,8 @@ def read_regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime")
         return
     text = _SLASHED.sub(", ", text)
     judged = _primary(concepts, judge(concepts, concepts.context, (kind,), text) if concepts.context else [])
+    judged = [replace(j, status="possible") if j.status == "asked" and _headed(concepts, j) else j
+              for j in judged]   # "Regime: overhead bound? BW 14%, FLOPs 3%": a verdict, hedged
     named = {c for j in judged if j.status != "negated" for c in j.match.concepts}  # ruled out is not listed
     bare = {c for j in judged if j.status == "affirmed" and _bare(concepts, j)   # not "Nominally it's
             and not _nominal(concepts, j, judged, concepts.context.contrast)   # batch-1 decode (bandwidth-
