@@ -156,3 +156,21 @@ def test_a_regime_label_with_a_question_mark_is_a_hedged_verdict(grader, tmp_pat
     a = read_body(grader, tmp_path, "e_doesnt_add_up", terse)
     assert a.regime == "overhead_bound" and a.regime_hedged
     assert _levers(a.fixes) == [("cuda_graphs",)]
+
+
+def test_a_dont_line_under_a_numbered_fix_is_an_item_of_its_own(grader, tmp_path):
+    """sealed112 a.s1150 (instructor 71, graded 48): "Don't: fuse the elementwise ops (too small
+    to matter at batch 1)." on the line after '2. int8 weights: ...' was read as more of fix 2."""
+    body = ("## Fixes\n1. continuous batching: one weight read serves every sequence\n"
+            "2. int8 weights: halve the bytes\n"
+            "Don't: fuse the elementwise ops (too small to matter at batch 1).\n")
+    a = read_body(grader, tmp_path, "a_chatbot", body)
+    assert ("fuse_elementwise",) in _levers(a.rejects)
+    assert ("fuse_elementwise",) not in _levers(a.fixes)
+
+
+def test_a_fronted_lever_the_student_turns_down_as_well_is_refused(grader):
+    """sealed112 a.s1143 (instructor 97): "The other idea floating around, moving to a GPU with
+    more FLOPs, I'd turn down as well" recommended the GPU."""
+    said = "The other idea floating around, moving to a GPU with more FLOPs, I'd turn down as well."
+    assert lever_statuses(grader, said) == {"buy_more_flops": "negated"}

@@ -144,6 +144,8 @@ def _student_refuses(ws: list[str], t: Triggers) -> bool:
     skip", not "I would not fuse attention" (which names its object) nor "it does not help"."""
     while ws and ws[0] in t.terminators:
         ws = ws[1:]
+    while ws and ws[-1] in t.elliptical:   # "I'd turn down as well"
+        ws = ws[:-1]
     return bool(ws) and ws[0] in ("i", "we") and any(
         s == "negated" and forward and start <= 1 and end >= len(ws) - 1
         for s, start, end, forward in triggers(ws, t))

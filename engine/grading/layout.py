@@ -107,12 +107,21 @@ def sections_of(text: str, start: int, concepts: Concepts, a: Answer, labels: bo
             open_item, topic = True, ""
         elif not line.strip():
             open_item = False
-        elif open_item and current:
+        elif open_item and current and not _verdict_label(concepts, line):
             current[-1] = (current[-1][0], current[-1][1] + " " + line.strip())
-        else:
+        else:   # a line of its own, or one that opens with a label ("Don't: fuse ...", sealed112 a.s1150)
             current.append((lineno, f"{topic}: {line.strip()}" if topic else line.strip()))
             open_item, topic = True, ""
     return sections
+
+
+def _verdict_label(concepts: Concepts, line: str) -> bool:
+    """A line that opens with one of context.yaml's `labels` and a colon ("Don't: fuse the
+    elementwise ops", "Maybe later: int8"): an item of its own, not the last item's next line."""
+    head, colon, _ = line.strip().partition(":")
+    t = concepts.context
+    return bool(colon) and t is not None and tuple(concepts.words(head)) in {
+        p for phrases in t.labels.values() for p in phrases}
 
 
 def prose(text: str, start: int, intro: Callable[[str], str | None] = lambda _: None,
