@@ -174,3 +174,12 @@ def test_a_fronted_lever_the_student_turns_down_as_well_is_refused(grader):
     more FLOPs, I'd turn down as well" recommended the GPU."""
     said = "The other idea floating around, moving to a GPU with more FLOPs, I'd turn down as well."
     assert lever_statuses(grader, said) == {"buy_more_flops": "negated"}
+
+
+def test_a_regime_after_doing_describes_a_part_of_the_step(grader, tmp_path):
+    """sealed103 c.s1058 (instructor 89, graded 64.8 as bandwidth-bound): "Prefill, compute-bound
+    in principle ..., yet it only reaches 20% of peak because attention is doing memory-bound
+    work" names what attention does, not the step's regime."""
+    said = ("Prefill, compute-bound in principle, yet it only reaches 20% of peak because attention is "
+            "doing memory-bound work.\n")
+    assert read_body(grader, tmp_path, "c_document_summarizer", said).regime != "bandwidth_bound"
