@@ -183,3 +183,14 @@ def test_a_regime_after_doing_describes_a_part_of_the_step(grader, tmp_path):
     said = ("Prefill, compute-bound in principle, yet it only reaches 20% of peak because attention is "
             "doing memory-bound work.\n")
     assert read_body(grader, tmp_path, "c_document_summarizer", said).regime != "bandwidth_bound"
+
+
+def test_it_refuses_the_first_lever_of_the_sentence_before_only(grader):
+    """sealed120 c.s1229 (instructor 82): "Weight quantization: only if we run out of memory
+    after FlashAttention. It won't help TTFT" refused FlashAttention too, the key's first fix;
+    "both are pointless" still refuses both (sealed96 e.s983)."""
+    said = ("Weight quantization: only if we run out of memory for longer documents after FlashAttention. "
+            "It won't help TTFT, since the weights are read once per 25k tokens.")
+    assert lever_statuses(grader, said).get("flash_attention") != "negated"
+    both = "Raise the batch or quantize the weights. Both are pointless here."
+    assert set(lever_statuses(grader, both).values()) == {"negated"}

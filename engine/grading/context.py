@@ -67,7 +67,7 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
     for sentence in _SENTENCE.split(_SCARE.sub(r"\1", text)):
         found = _sentence(concepts, t, kinds, sentence, len(out))
         if not found and last and _refuses_last(concepts, t, sentence):   # "...; I'd skip it"
-            out[-len(last):] = last = named = _refused(last)
+            out[-len(last):] = last = named = _refused(last, "it" in concepts.words(sentence)[:3])
             levers_before = [j for j in last if j.match.kind == "lever"] or levers_before
             continue
         if found and last and _opens_refusing(concepts, t, kinds, sentence):   # "I would not do it: ...
@@ -89,11 +89,12 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
     return out
 
 
-def _refused(last: list[Judged]) -> list[Judged]:
+def _refused(last: list[Judged], it: bool = False) -> list[Judged]:
     """What a refusal pointing back refuses: all the sentence before named but what a deferral
-    there waited for ("If, after the graphs, ..., then batching and quantization are the next
-    levers. Until then both are pointless", sealed96 e.s983, keeps the graphs)."""
-    return [j if j.status == "prerequisite" else _as(j, "negated") for j in last]
+    there waited for ("... Until then both are pointless", sealed96 e.s983); 'it' the first only
+    ("Int8: only if ... after FlashAttention. It won't help TTFT", sealed120 c.s1229)."""
+    return [j if j.status == "prerequisite" or (it and j.match != last[0].match) else _as(j, "negated")
+            for j in last]
 
 
 def _refuses_last(concepts: Concepts, t: Triggers, sentence: str) -> bool:
