@@ -194,3 +194,19 @@ def test_it_refuses_the_first_lever_of_the_sentence_before_only(grader):
     assert lever_statuses(grader, said).get("flash_attention") != "negated"
     both = "Raise the batch or quantize the weights. Both are pointless here."
     assert set(lever_statuses(grader, both).values()) == {"negated"}
+
+
+def test_a_suggestion_that_does_not_survive_the_profile_is_refused(grader):
+    """sealed121 a.s1240 (instructor 94): 'Priya's suggestion ("we just need a GPU with more
+    FLOPs") doesn't survive the profile' recommended the GPU."""
+    said = 'Priya\'s suggestion ("we just need a GPU with more FLOPs") doesn\'t survive the profile.'
+    assert lever_statuses(grader, said) == {"buy_more_flops": "negated"}
+
+
+def test_limited_by_how_fast_the_weights_can_be_read_states_bandwidth_bound(grader, tmp_path):
+    """sealed121 a.s1240: "We are limited by how fast 26 GB of weights can be read, once per
+    generated token" is an essay's verdict in words of what limits it (a phrase of
+    concepts.yaml regime_words, not only a single word)."""
+    memo = ("We use 4% of peak FLOP rate and 78% of peak HBM bandwidth. We are limited by how fast 26 GB "
+            "of weights can be read, once per generated token.\n")
+    assert read_body(grader, tmp_path, "a_chatbot", memo).regime == "bandwidth_bound"

@@ -257,7 +257,8 @@ def _limited_by(concepts: Concepts, clause: str) -> str | None:
         for j in (j for j in range(len(ws) - n + 1) if ws[j:j + n] == cue and not cues.negated(j, n)
                   and not _conditioned(concepts, ws[:j])):
             after = ws[j + n:j + n + concepts.limiter_within]
-            hit = next((words[(w,)] for w in after if (w,) in words), None)
+            hit = next((words[p] for k in range(len(after)) for p in words
+                        if after[k:k + len(p)] == p), None)   # "how fast the weights can be read"
             if hit is not None and len(hit) == 1:
                 return next(iter(hit))
     return None
