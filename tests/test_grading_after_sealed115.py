@@ -210,3 +210,15 @@ def test_limited_by_how_fast_the_weights_can_be_read_states_bandwidth_bound(grad
     memo = ("We use 4% of peak FLOP rate and 78% of peak HBM bandwidth. We are limited by how fast 26 GB "
             "of weights can be read, once per generated token.\n")
     assert read_body(grader, tmp_path, "a_chatbot", memo).regime == "bandwidth_bound"
+
+
+def test_also_skip_refuses_either_side_and_fixes_this_recommends(grader, tmp_path):
+    """sealed120 c.s1226 (instructor 70, graded 16.2): "Weight quantization I'd also skip: ..."
+    recommended the quantization, and "FlashAttention fixes this directly: ..." in an essay was
+    read as a description; sealed76 c.s783: "I'd also skip weight quantization" still refuses."""
+    for said in ("Weight quantization I'd also skip: the weight read is spread thin.",
+                 "I'd also skip weight quantization, the weights are a tiny share of the traffic."):
+        assert set(lever_statuses(grader, said).values()) == {"negated"}
+    essay = ("The prefill should be compute-bound.\n\nFlashAttention fixes this directly: it keeps the tiles "
+             "on chip so the score matrix is never materialized.\n")
+    assert ("flash_attention",) in _levers(read_body(grader, tmp_path, "c_document_summarizer", essay).fixes)
