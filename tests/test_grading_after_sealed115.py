@@ -222,3 +222,13 @@ def test_also_skip_refuses_either_side_and_fixes_this_recommends(grader, tmp_pat
     essay = ("The prefill should be compute-bound.\n\nFlashAttention fixes this directly: it keeps the tiles "
              "on chip so the score matrix is never materialized.\n")
     assert ("flash_attention",) in _levers(read_body(grader, tmp_path, "c_document_summarizer", essay).fixes)
+
+
+def test_a_conclusion_before_a_colon_states_the_verdict(grader, tmp_path):
+    """sealed120 d.s1221 (instructor 100, graded 65.9 as bandwidth-bound): after "That is true for
+    decode that is bandwidth-bound ... We are not there.", "Two independent readings, one
+    conclusion: compute-bound." settles the verdict."""
+    memo = ('The vendor\'s slide says "int4 gives up to 4x." That is true for decode that is '
+            "bandwidth-bound, roughly batch 1 up to ~32. We are not there. Two independent readings, one "
+            "conclusion: compute-bound.\n")
+    assert read_body(grader, tmp_path, "d_high_throughput_api", memo).regime == "compute_bound"

@@ -76,9 +76,12 @@ def read_regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime")
 
 def _headed(concepts: Concepts, j: Judged) -> bool:
     """A sentence of prose headed by the template's Regime heading ("Regime: compute-bound.",
-    sealed106 d.s1088) states the verdict, as a Regime section does."""
+    sealed106 d.s1088) or by a conclusion ("Two independent readings, one conclusion:
+    compute-bound.", sealed120 d.s1221) states the verdict, as a Regime section does."""
     head, colon, _ = j.sentence.strip().partition(":")
-    return bool(colon) and len(head) <= 30 and concepts.heading(head) == "regime"
+    t = concepts.context
+    return bool(colon) and len(head) <= 60 and j.clause_text.strip() not in head and (
+        concepts.heading(head) == "regime" or (t is not None and cued(concepts.words(head), t.conclude)))
 
 
 def _lead_in(j: Judged, judged: list[Judged]) -> str:
