@@ -232,3 +232,14 @@ def test_a_conclusion_before_a_colon_states_the_verdict(grader, tmp_path):
             "bandwidth-bound, roughly batch 1 up to ~32. We are not there. Two independent readings, one "
             "conclusion: compute-bound.\n")
     assert read_body(grader, tmp_path, "d_high_throughput_api", memo).regime == "compute_bound"
+
+
+def test_the_wrong_first_move_defers_and_only_if_would_i_conditions(grader):
+    """sealed118 b.s1201 (instructor 100, graded 68.2): "two weeks of hand-written kernels is the
+    wrong first move" is the solution's own order, not a refusal; "Only if those two leave a
+    meaningful gap would I spend the two weeks on hand-fused kernels" is its condition (the
+    lever lay past the 'only if' trigger's window)."""
+    first = "Two weeks of hand-written kernels is the wrong first move."
+    assert lever_statuses(grader, first) == {"hand_fused_kernels": "deferred"}
+    late = "Only if those two leave a meaningful gap would I spend the two weeks on hand-fused kernels."
+    assert lever_statuses(grader, late) == {"hand_fused_kernels": "hypothetical"}
