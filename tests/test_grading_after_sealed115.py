@@ -243,3 +243,14 @@ def test_the_wrong_first_move_defers_and_only_if_would_i_conditions(grader):
     assert lever_statuses(grader, first) == {"hand_fused_kernels": "deferred"}
     late = "Only if those two leave a meaningful gap would I spend the two weeks on hand-fused kernels."
     assert lever_statuses(grader, late) == {"hand_fused_kernels": "hypothetical"}
+
+
+def test_the_templates_labels_argue_no_fix(grader, tmp_path):
+    """sealed120 a.s1224 (instructor 48: "-5: continuous batching named without any reason"): '- regime:
+    memory bound (batch 1 decode)' then '- fix 1: batch the requests' earned batching the key's
+    reason, because the label's "regime" is a word of batching's justification ("change the
+    regime"). Labels and headings are the template's words, not the student's argument."""
+    terse = ("- regime: memory bound (batch 1 decode)\n- fix 1: batch the requests (continuous batching)\n"
+             "- fix 2: int8 quantization\n")
+    said = _feedback(grader, tmp_path, "a_chatbot", terse)
+    assert "Continuous batching: say why" in said
