@@ -61,6 +61,20 @@ def front_matter(path: Path, text: str) -> tuple[dict, int]:
     raise RegimeError("front matter is not closed by a '---' line", file=str(path), line=1)
 
 
+def argument(path: Path, text: str, concepts: Concepts) -> str:
+    """What the student wrote, for a reason stated anywhere in it: not the front matter, nor the
+    template's headings and labels ("## Regime", "- regime: ..."), whose words ("regime") would
+    argue every fix whose justification says them."""
+    lines = []
+    for line in text.splitlines()[front_matter(path, text)[1]:]:
+        if _HEADING.match(line):
+            continue
+        item = _ITEM.match(line)
+        head, colon, rest = (item["text"] if item else line).partition(":")
+        lines.append(rest if colon and len(head) <= 30 and concepts.heading(head) else line)
+    return "\n".join(lines)
+
+
 def sections_of(text: str, start: int, concepts: Concepts, a: Answer, labels: bool = False,
                 intro: Callable[[str], str | None] = lambda _: None) -> dict[str, list[tuple[int, str]]]:
     """Items (list entries or paragraphs) per template section, with their first line. With

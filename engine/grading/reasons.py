@@ -227,10 +227,9 @@ def _not_its_regime(concepts: Concepts, m: Mention, concept: str, key: Key) -> b
 def _elsewhere(concepts: Concepts, reason: str, concept: str) -> bool:
     """A fix argued by a resource its lever does not attack (levers.yaml `attacks`, as regimes
     through concepts.yaml `resources`; the resource in a reason's words, `resource_words`), and
-    by none it does: "CUDA graphs keep the weights in
-    on-chip cache, so each step reads fewer bytes from HBM" (sealed109 e.s1116), "graph replay
-    ... each kernel runs at a higher FLOP rate" (sealed101 e.s1036): the right lever, the wrong
-    reason."""
+    by none it does: "CUDA graphs keep the weights in on-chip cache, so each step reads fewer
+    bytes from HBM" (sealed109 e.s1116), "graph replay ... each kernel runs at a higher FLOP
+    rate" (sealed101 e.s1036): the right lever, the wrong reason."""
     attacks = concepts.relieves.get(concept, frozenset())
     if not attacks or len(sentences(reason)) > 1:   # a paragraph argues more than this one fix
         return False

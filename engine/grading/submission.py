@@ -3,12 +3,12 @@ text) by the written one, chosen by the file's suffix."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from regime.core.errors import RegimeError
 from regime.engine.grading.answer import MARKDOWN_SUFFIXES, YAML_SUFFIXES, Answer, read_text
 from regime.engine.grading.concepts import Concepts
+from regime.engine.grading.layout import argument
 from regime.engine.grading.structured import read_structured
 from regime.engine.grading.written import read_written
 
@@ -25,29 +25,11 @@ def read_answer(path: Path, concepts: Concepts, max_bytes: int, text: str | Regi
         a.text = " ".join(m.reason for m in [*a.fixes, *a.rejects, *a.deferred])   # its free text
     elif path.suffix.lower() in MARKDOWN_SUFFIXES:
         a = read_written(path, text, concepts)
-        a.text = _argument(text, concepts)
+        a.text = argument(path, text, concepts)
     else:
         raise RegimeError(f"unknown answer format '{path.suffix}': use .yaml for a structured answer or .md "
                       "for one written against the template", file=str(path))
     return _committed(a, concepts)
-
-
-def _argument(text: str, concepts: Concepts) -> str:
-    """What the student wrote, for a reason stated anywhere in it: not the front matter, nor the
-    template's headings and labels ("## Regime", "- regime: ..."), whose words ("regime") would
-    argue every fix whose justification says them."""
-    body = _FRONT.sub("", text, count=1)
-    lines = []
-    for line in body.splitlines():
-        if line.lstrip().startswith("#"):
-            continue
-        head, colon, rest = _BULLET.sub("", line).partition(":")
-        lines.append(rest if colon and len(head) <= 30 and concepts.heading(head) else line)
-    return "\n".join(lines)
-
-
-_FRONT = re.compile(r"\A\s*---\n.*?\n---\s*\n", re.DOTALL)
-_BULLET = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
 
 
 def _committed(a: Answer, concepts: Concepts) -> Answer:
