@@ -176,7 +176,7 @@ def _refuses_it(ws: list[str], t: Triggers) -> bool:
            for s, start, end, _ in triggers(ws, t)) or _student_refuses(ws, t):
         return True   # the clause is the refusal and nothing else: "I don't agree", "I wouldn't bother"
         #               (not "ITL (4 ms) isn't", which says something of its own subject)
-    return any(status == "negated" and (set(ws[start:end + 3]) & t.anaphora   # "I'd skip it"
+    return any(status == "negated" and (t.points_back(ws[start:end + 3])   # "I'd skip it"
                                         or _points_before(ws, start, forward, t))
                for status, start, end, forward in triggers(ws, t))
 

@@ -49,6 +49,7 @@ class Triggers:
     readings: frozenset[str] = frozenset()      # "the profile says ...": the student's own reading
     anaphora: frozenset[str] = frozenset()      # "I'd skip it": words that point back to the last sentence
     anaphora_written: frozenset[str] = frozenset()   # ... as written: 'that', 'this' are filler words
+    light_verbs: frozenset[str] = frozenset()   # "avoid doing it": a gerund that leaves 'it' the refused
     recommend: tuple[Phrase, ...] = ()           # in prose, what makes an affirmed lever a recommendation
     not_recommend: tuple[str, ...] = ()          # ... pseudo-cues as written: "next to the weight read"
     imperative: tuple[Phrase, ...] = ()          # ... and verbs that do so opening a clause ("Use X")
@@ -98,6 +99,17 @@ class Triggers:
                           *self.labels.get(status, ())):
                     self._openers.setdefault(p[0], []).append((status, p))
         return self._openers
+
+    def points_back(self, ws: list[str]) -> bool:
+        """A word pointing back among `ws` (a trigger and the words after it) that is the refused
+        thing itself, not a gerund's object: "fold it in instead of queueing it" refuses the
+        queueing (sealed123 a.s1253), "I'd avoid doing it" refuses it."""
+        for w in ws:
+            if w in self.anaphora:
+                return True
+            if w.endswith("ing") and w not in self.light_verbs:
+                return False
+        return False
 
     def rank(self, status: str) -> int:
         return self.priority.index(status) if status in self.priority else len(self.priority)
@@ -152,6 +164,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.readings = frozenset(w for p in phrases(raw.get("readings")) for w in p)
     t.anaphora = frozenset(w for p in phrases(raw.get("anaphora")) for w in p)
     t.anaphora_written = frozenset(str(w).lower() for w in raw.get("anaphora") or [])
+    t.light_verbs = frozenset(w for p in phrases(raw.get("light_verbs")) for w in p)
     t.recommend = phrases(raw.get("recommend"))
     t.not_recommend = tuple(" ".join(str(x).lower().split()) for x in raw.get("not_recommend") or [])
     t.imperative = phrases(raw.get("imperative"))

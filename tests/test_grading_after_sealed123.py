@@ -1,0 +1,24 @@
+"""Readings and scoring rules from the spent blind sets sealed116-123 (issue 27), kept as the
+sentences students wrote them."""
+
+from __future__ import annotations
+
+from conftest import read_body
+
+
+def _fixes(a) -> list[tuple[str, ...]]:
+    return [m.concepts for m in a.fixes]
+
+
+def test_a_gerund_between_the_refusal_and_it_is_what_is_refused(grader, tmp_path):
+    """sealed123 a.s1253 (instructor 97): "fold it into the running batch instead of queueing it"
+    refuses the queueing, not the continuous batching the sentence before recommends; "I'd avoid
+    doing it" still refuses the lever before it."""
+    essay = ("It is bandwidth-bound.\n\nFirst, and by far the biggest: continuous batching. When a "
+             "second request arrives, fold it into the running batch instead of queueing it.\n")
+    a = read_body(grader, tmp_path, "a_chatbot", essay)
+    assert ("continuous_batching",) in _fixes(a)
+    refused = ("It is bandwidth-bound.\n\nSomeone suggested fusing the elementwise ops. I'd avoid "
+               "doing it.\n")
+    a = read_body(grader, tmp_path, "a_chatbot", refused)
+    assert ("fuse_elementwise",) in [m.concepts for m in a.rejects]
