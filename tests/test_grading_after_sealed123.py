@@ -22,3 +22,12 @@ def test_a_gerund_between_the_refusal_and_it_is_what_is_refused(grader, tmp_path
                "doing it.\n")
     a = read_body(grader, tmp_path, "a_chatbot", refused)
     assert ("fuse_elementwise",) in [m.concepts for m in a.rejects]
+
+
+def test_not_sure_is_a_hedge_not_a_rejection(grader, tmp_path):
+    """sealed122 a.s1246 (instructor 17): "Fusing the elementwise ops: possibly a small win, not
+    sure." leans toward the trap; 'not sure' was read as 'not', a rejection with full marks."""
+    bullets = ("- Probably bandwidth-bound?\n- Fusing the elementwise ops: possibly a small win, not sure.\n"
+               "- I am not sure a GPU with more FLOPs helps.\n")
+    statuses = {m.concepts: m for m in read_body(grader, tmp_path, "a_chatbot", bullets).rejects}
+    assert ("fuse_elementwise",) not in statuses and ("buy_more_flops",) not in statuses
