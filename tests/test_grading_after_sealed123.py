@@ -3,7 +3,7 @@ sentences students wrote them."""
 
 from __future__ import annotations
 
-from conftest import read_body
+from conftest import answer_file, read_body
 
 
 def _fixes(a) -> list[tuple[str, ...]]:
@@ -31,3 +31,17 @@ def test_not_sure_is_a_hedge_not_a_rejection(grader, tmp_path):
                "- I am not sure a GPU with more FLOPs helps.\n")
     statuses = {m.concepts: m for m in read_body(grader, tmp_path, "a_chatbot", bullets).rejects}
     assert ("fuse_elementwise",) not in statuses and ("buy_more_flops",) not in statuses
+
+
+def test_a_rejected_lever_left_open_with_a_hedge_costs_points(grader, tmp_path):
+    """sealed118 a.s1210 (instructor 22): "fusing the elementwise ops might help with that" offers
+    case A's trap with a hedge; the blind grades take its rejection and 2-5 more. A lever the key
+    refuses only for now ("maybe batching later" on case E) is the solution's own wait: no charge."""
+    leaning = ("It is bandwidth-bound.\n\nThe first job is to tune the kernels; fusing the elementwise "
+               "ops might help with that.\n")
+    r = grader.grade(answer_file(tmp_path, "a_chatbot", leaning))
+    assert [p.id for p in r.penalties] == ["leans_to_a_rejected_lever"]
+    waiting = ("It is launch-overhead-bound.\n\nCapture the decode step in a CUDA graph. Batching might "
+               "help later.\n")
+    r = grader.grade(answer_file(tmp_path, "e_doesnt_add_up", waiting))
+    assert not r.penalties

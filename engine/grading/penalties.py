@@ -36,6 +36,7 @@ def charge(wrong: list[tuple[str, str]], key: Key, rubric: Rubric, concepts: Con
     item. Returns what was charged."""
     rules = {i.id: i.rule for i in key.fixes}
     items = {("recommends", i.id): i for i in key.rejects}
+    items.update({("leans", i.id): i for i in key.rejects})
     items.update({("endorses", i.id): i for i in key.rejects})
     items.update({("rejects", i.id): i for i in key.fixes})
     shown = dict(key.facts)

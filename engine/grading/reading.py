@@ -22,6 +22,7 @@ class Read:
     reasons: dict[str, str] = field(default_factory=dict)    # concept -> right | wrong | none
     unsure: list[tuple[int, str]] = field(default_factory=list)
     hedged: set[str] = field(default_factory=set)   # key fixes given only with a hedge
+    leans: list[str] = field(default_factory=list)   # levers the key rejects, offered with a hedge
 
 
 def verdict(key: Key, concept: str) -> str | None:
@@ -68,6 +69,9 @@ def read_against(a: Answer, key: Key, menu_share: float) -> Read:
             if verdict(key, c) == "fix" and c not in read.fixes and c not in read.rejects:
                 read.fixes.append(c)
                 read.hedged.add(c)
+            elif verdict(key, c) == "reject" and not any(i.for_now for i in key.rejects if i.id == c):
+                read.leans.append(c)   # "fusing might help with that" (sealed118 a.s1210); not a
+                #                        lever refused only for now: "maybe batching later" waits
     _place_deferred(a, key, read)
     proposals = [p for p in key.verdicts if p not in key.claims]
     if a.says_no and len(proposals) == 1 and proposals[0] not in read.fixes + read.rejects:
@@ -80,6 +84,7 @@ def read_against(a: Answer, key: Key, menu_share: float) -> Read:
             target.append(c)
     # refused outright: a mention elsewhere ("int4 shrinks bytes") is commentary, not a fix
     read.fixes = [c for c in read.fixes if c not in read.rejects]
+    read.leans = [c for c in read.leans if c not in read.rejects + read.fixes]
     return read
 
 

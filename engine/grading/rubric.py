@@ -25,7 +25,7 @@ class _Strict(BaseModel):
 
 class Penalty(_Strict):
     id: str
-    when: Literal["recommends", "rejects", "endorses"]
+    when: Literal["recommends", "rejects", "endorses", "leans"]
     rules: list[str]
     points: float = Field(ge=0)
     feedback: str

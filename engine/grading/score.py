@@ -103,7 +103,7 @@ def _wrong_sides(a: Answer, key: Key, read: Read) -> list[tuple[str, str]]:
     wrong = [("recommends", c) for c in read.fixes if c in rejects]
     wrong += [("rejects", c) for c in read.rejects if c in fixes]
     wrong += [("endorses", c) for c in a.endorsed if c in rejects]
-    return wrong
+    return wrong + [("leans", c) for c in read.leans]
 
 
 # ---- parts -----------------------------------------------------------------------------------------
