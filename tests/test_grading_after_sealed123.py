@@ -45,3 +45,15 @@ def test_a_rejected_lever_left_open_with_a_hedge_costs_points(grader, tmp_path):
                "help later.\n")
     r = grader.grade(answer_file(tmp_path, "e_doesnt_add_up", waiting))
     assert not r.penalties
+
+
+def test_a_premise_before_an_introduction_is_no_refusal(grader, tmp_path):
+    """sealed34 a.s361 (instructor 100): "Because we can't go past ~204 tok/s while serving one
+    request per step, the useful moves either change ... or shrink the weight read:" introduces
+    the fixes; its "can't" is the premise's, and the list was read as rejections."""
+    memo = ("It is bandwidth-bound.\n\nBecause we can't go past ~204 tok/s while serving one request "
+            "per step, the useful moves either change how many tokens share one weight read, or shrink "
+            "the weight read:\n\n1. Continuous batching first.\n2. Then int8 weights.\n\n"
+            "What I would not do:\n- Buy a GPU with more FLOPs.\n")
+    a = read_body(grader, tmp_path, "a_chatbot", memo)
+    assert _fixes(a) == [("continuous_batching",), ("quantize_int8",)]
