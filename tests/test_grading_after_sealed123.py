@@ -57,3 +57,11 @@ def test_a_premise_before_an_introduction_is_no_refusal(grader, tmp_path):
             "What I would not do:\n- Buy a GPU with more FLOPs.\n")
     a = read_body(grader, tmp_path, "a_chatbot", memo)
     assert _fixes(a) == [("continuous_batching",), ("quantize_int8",)]
+
+
+def test_batch_continuously_names_continuous_batching(grader, tmp_path):
+    """sealed117 a.s1193 (instructor 100): "we should batch continuously: when a request arrives,
+    put it into the batch that is already decoding" is the key's first fix in a verb."""
+    essay = ("It is bandwidth-bound.\n\nSince the traffic comes in bursts, we should batch continuously: "
+             "when a request arrives, put it into the batch that is already decoding.\n")
+    assert ("continuous_batching",) in _fixes(read_body(grader, tmp_path, "a_chatbot", essay))
