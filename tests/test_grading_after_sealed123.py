@@ -65,3 +65,15 @@ def test_batch_continuously_names_continuous_batching(grader, tmp_path):
     essay = ("It is bandwidth-bound.\n\nSince the traffic comes in bursts, we should batch continuously: "
              "when a request arrives, put it into the batch that is already decoding.\n")
     assert ("continuous_batching",) in _fixes(read_body(grader, tmp_path, "a_chatbot", essay))
+
+
+def test_a_quotation_after_a_verb_of_speech_is_reported_and_refuted(grader, tmp_path):
+    """sealed120 a.s1223 (instructor 97): 'One teammate said "... fusing them is free speed." It
+    isn't free speed here' reports the fusion and refutes it; "Buying a GPU with more FLOP/s is
+    the other suggestion I'd turn down" refuses what it opens with."""
+    essay = ("It is bandwidth-bound.\n\nOne teammate said \"the elementwise kernels are unfused, fusing "
+             "them is free speed.\" It isn't free speed here: at batch 1 those ops move a sliver of the "
+             "bytes. Buying a GPU with more FLOP/s is the other suggestion I'd turn down.\n")
+    a = read_body(grader, tmp_path, "a_chatbot", essay)
+    assert {m.concepts for m in a.rejects} >= {("fuse_elementwise",), ("buy_more_flops",)}
+    assert not a.fixes

@@ -33,8 +33,7 @@ from regime.engine.grading.scopes import (
 from regime.engine.grading.triggers import Triggers
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
-_CLAUSE = re.compile(r"[;:!?()\[\]—–|→⇒]|[.,](?=\s|$)|\s-\s|\s=?->?\s|\"|“|”")   # an arrow ends a premise;
-#   a dot or comma inside a word or number ("torch.compile", "32,768") ends nothing
+_CLAUSE = re.compile(r"[;:!?()\[\]—–|→⇒]|[.,](?=\s|$)|\s-\s|\s=?->?\s|\"|“|”")   # not "32,768"
 _DENIED = (["is", "not"], ["are", "not"], ["was", "not"])   # "..., and this one is not"
 _SUBJECT_WORDS = frozenset({"and", "one", "right"})         # "... and right now it isn't"
 _SCARE = re.compile(r"[\"“]([\w'-]+(?: [\w'-]+)?)[\"”]")   # 'it "should" be ...': emphasis, not a quote
@@ -193,7 +192,8 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
     found: list[Judged] = []
     carried: str | None = None
     quotes = [(q[1] or q[2]).strip() for q in _QUOTED.finditer(body)]
-    reported = bool(quotes) and any(st == "attributed" for st, *_ in triggers(concepts.words(body), t))
+    reported = bool(quotes) and (any(s == "attributed" for s, *_ in triggers(concepts.words(body), t)) or any(
+        set(concepts.words(body[:q.start()])[-2:]) & t.speech for q in _QUOTED.finditer(body)))   # 'said "'
     taken_up = bool(quotes) and cued(concepts.words(body[:body.find(quotes[0])]), t.endorse)   # "The second
     #   engineer has it right: \"we're compute-bound, ...\"" (sealed106 b.s1083): the student's own claim
     quoted: list[Judged] = []

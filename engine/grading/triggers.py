@@ -49,6 +49,7 @@ class Triggers:
     readings: frozenset[str] = frozenset()      # "the profile says ...": the student's own reading
     anaphora: frozenset[str] = frozenset()      # "I'd skip it": words that point back to the last sentence
     anaphora_written: frozenset[str] = frozenset()   # ... as written: 'that', 'this' are filler words
+    speech: frozenset[str] = frozenset()        # 'One teammate said "...": a quotation reported
     premise: frozenset[str] = frozenset()       # "Because X, the moves are:": X is no verdict
     light_verbs: frozenset[str] = frozenset()   # "avoid doing it": a gerund that leaves 'it' the refused
     recommend: tuple[Phrase, ...] = ()           # in prose, what makes an affirmed lever a recommendation
@@ -165,6 +166,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.readings = frozenset(w for p in phrases(raw.get("readings")) for w in p)
     t.anaphora = frozenset(w for p in phrases(raw.get("anaphora")) for w in p)
     t.anaphora_written = frozenset(str(w).lower() for w in raw.get("anaphora") or [])
+    t.speech = frozenset(w for p in phrases(raw.get("speech")) if len(p) == 1 for w in p)
     t.premise = frozenset(w for p in phrases(raw.get("premise")) if len(p) == 1 for w in p)
     t.light_verbs = frozenset(w for p in phrases(raw.get("light_verbs")) for w in p)
     t.recommend = phrases(raw.get("recommend"))
