@@ -77,3 +77,19 @@ def test_a_quotation_after_a_verb_of_speech_is_reported_and_refuted(grader, tmp_
     a = read_body(grader, tmp_path, "a_chatbot", essay)
     assert {m.concepts for m in a.rejects} >= {("fuse_elementwise",), ("buy_more_flops",)}
     assert not a.fixes
+
+
+def _part(r, name: str) -> float:
+    return next(p.points for p in r.parts if p.part == name)
+
+
+def test_a_bare_ranked_list_earns_half_the_order_part(grader, tmp_path):
+    """sealed120 a.s1224 (instructor 48, grader 62): "fix 1: batch the requests, fix 2: int8"
+    ranks two fixes and argues neither; the order part rests half on the fixes' reasons."""
+    bare = "- regime: memory bound\n- fix 1: continuous batching\n- fix 2: int8 quantization\n"
+    argued = ("- regime: memory bound\n- fix 1: continuous batching: every sequence shares the one 26 GB "
+              "weight read\n- fix 2: int8 quantization: 13 GB of weights, a 408 tokens/s ceiling\n")
+    r_bare = grader.grade(answer_file(tmp_path, "a_chatbot", bare))
+    r_argued = grader.grade(answer_file(tmp_path, "a_chatbot", argued))
+    assert _part(r_argued, "order") == next(p.max_points for p in r_argued.parts if p.part == "order")
+    assert _part(r_bare, "order") < _part(r_argued, "order")

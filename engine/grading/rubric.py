@@ -87,6 +87,7 @@ class Borrowed(_Strict):
 class OrderPart(_Strict):
     method: Literal["pairwise"] = "pairwise"
     first_alone: float = Field(0.0, ge=0, le=1)   # of the part, for the key's first fix given alone
+    argued: float = Field(0.0, ge=0, le=1)   # of the part that rests on the ordered fixes' reasons
 
 
 class Limits(_Strict):

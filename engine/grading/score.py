@@ -321,7 +321,9 @@ def _order(read: Read, key: Key, rubric: Rubric) -> _Partial:
         return _Partial(0.0, ["Order: give at least two of the key's fixes, in priority order"],
                         weight=_fix_weight(steps, rubric))
     agree = [(x, y) for x, y in pairs if rank[x] <= rank[y]]
-    out = _Partial(len(agree) / len(pairs), weight=_fix_weight(steps, rubric))
+    argued = sum(reasons.credit(read.reasons, c, rubric.reasons) for c in given) / len(given)
+    share = len(agree) / len(pairs) * (1 - rubric.order.argued * (1 - argued))   # a bare ranked list
+    out = _Partial(share, weight=_fix_weight(steps, rubric))
     for x, y in pairs:
         if rank[x] > rank[y]:
             out.feedback.append(f"Order: the key puts {_name(y)} (#{rank[y]}) before {_name(x)} (#{rank[x]})")
