@@ -93,3 +93,18 @@ def test_a_bare_ranked_list_earns_half_the_order_part(grader, tmp_path):
     r_argued = grader.grade(answer_file(tmp_path, "a_chatbot", argued))
     assert _part(r_argued, "order") == next(p.max_points for p in r_argued.parts if p.part == "order")
     assert _part(r_bare, "order") < _part(r_argued, "order")
+
+
+def test_i_would_do_both_takes_up_the_levers_before_it(grader, tmp_path):
+    """sealed120 c.s1224 (instructor 0): two traps described ("Batching several documents'
+    prefills together would raise the FLOP utilization ..., and quantizing the weights to int8
+    cuts the bytes") and then "I would do both" recommends them; "Possibly worth a small pilot
+    for the memory it frees" (sealed121 d.s1236) takes nothing up."""
+    essay = ("It is compute-bound.\n\nBatching several documents' prefills together would raise the FLOP "
+             "utilization, and quantizing the weights to int8 cuts the bytes we read by half. I would do "
+             "both, batching first since it's a config change.\n")
+    a = read_body(grader, tmp_path, "c_document_summarizer", essay)
+    assert ("quantize_int8",) in _fixes(a)
+    pilot = ("It is compute-bound.\n\nInt4 cuts bytes and we're not short of bytes. Possibly worth a small "
+             "pilot for the memory it frees.\n")
+    assert ("quantize_int4",) not in _fixes(read_body(grader, tmp_path, "d_high_throughput_api", pilot))

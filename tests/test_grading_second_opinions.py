@@ -165,13 +165,15 @@ def test_a_yaml_regime_spelled_like_an_id_is_its_alias(grader, tmp_path):
 
 def test_a_yaml_fix_whose_bound_hedges_commits_to_nothing(grader, tmp_path):
     """sealed14 d.s164 (instructors 38, 37): `{lever: quantize_int4, bound: "might give some
-    speedup, worth a pilot"}` named the trap without recommending it: no penalty, no credit."""
+    speedup, worth a pilot"}` named the trap without recommending it: not the trap's penalty, no
+    credit, only the lean's few points (the answer grades 38.8 with them, 42.8 without)."""
     body = ("regime: compute_bound\nfixes:\n  - {lever: quantize_int4, bound: \"might give some speedup, "
             "worth a pilot\"}\n  - fp8_gemm\n")
     p = tmp_path / "h.yaml"
     p.write_text(f"case: d_high_throughput_api\n{body}", encoding="utf-8")
     r = grader.grade(p)
-    assert not r.penalties and "quantize_int4" not in r.wrong_levers
+    assert [p.id for p in r.penalties] == ["leans_to_a_rejected_lever"]
+    assert "quantize_int4" not in r.wrong_levers
 
 
 @pytest.mark.parametrize(("said", "lever", "status"), [

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 
-from regime.engine.grading.concepts import Concepts
+from regime.engine.grading.concepts import Concepts, clauses
 from regime.engine.grading.context import Judged, recommends, sentences
-from regime.engine.grading.scopes import negates
+from regime.engine.grading.scopes import negates, triggers
 from regime.engine.grading.triggers import Triggers
 
 LIST_WORDS = {"and", "or", "nor", "also"}
@@ -32,11 +32,23 @@ def recommended(concepts: Concepts, paragraph: str, j: Judged) -> bool:
         first -= 1
     if first < i and _recommends(concepts, t, said[first]):
         return True
+    if i + 1 < len(said) and _takes_up(concepts, t, said[i + 1]):
+        return True
     before = said[i - 1] if i > 0 else ""
     return recommends(concepts, before, t) and not any(   # not "Yes, 61% means the step is compute-bound"
         concepts.find(k, before) for k in ("lever", "claim", "regime")) \
         and not negates(concepts.words(before), t)   # nor 'What I'd tell the director: "Not for this
     #   endpoint.' (sealed89 d.s911): a refusal recommends nothing after it
+
+
+def _takes_up(concepts: Concepts, t: Triggers, sentence: str) -> bool:
+    """A sentence opening with a recommendation of what points back, with no trigger and naming
+    nothing in that clause: "I would do both, batching first" after two levers described (sealed120
+    c.s1224); not "Possibly worth a small pilot for the memory it frees" (sealed121 d.s1236)."""
+    first = clauses(sentence)[0] if sentence.strip() else ""
+    ws = concepts.words(first)
+    return bool(set(ws) & t.anaphora) and recommends(concepts, first, t) and not triggers(ws, t) \
+        and not any(concepts.find(k, first) for k in ("lever", "claim", "regime"))
 
 
 def _recommends(concepts: Concepts, t: Triggers, sentence: str) -> bool:

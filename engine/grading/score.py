@@ -321,7 +321,7 @@ def _order(read: Read, key: Key, rubric: Rubric) -> _Partial:
         return _Partial(0.0, ["Order: give at least two of the key's fixes, in priority order"],
                         weight=_fix_weight(steps, rubric))
     agree = [(x, y) for x, y in pairs if rank[x] <= rank[y]]
-    argued = sum(reasons.credit(read.reasons, c, rubric.reasons) for c in given) / len(given)
+    argued = max(reasons.credit(read.reasons, c, rubric.reasons) for c in given)   # one argued step
     share = len(agree) / len(pairs) * (1 - rubric.order.argued * (1 - argued))   # a bare ranked list
     out = _Partial(share, weight=_fix_weight(steps, rubric))
     for x, y in pairs:
