@@ -108,3 +108,12 @@ def test_i_would_do_both_takes_up_the_levers_before_it(grader, tmp_path):
     pilot = ("It is compute-bound.\n\nInt4 cuts bytes and we're not short of bytes. Possibly worth a small "
              "pilot for the memory it frees.\n")
     assert ("quantize_int4",) not in _fixes(read_body(grader, tmp_path, "d_high_throughput_api", pilot))
+
+
+def test_advise_against_it_refuses_the_lever_its_heading_names(grader, tmp_path):
+    """sealed119 d.s1213 (instructor 63): under "## On int4", "I'd advise against it." refused
+    nothing and int4 was charged as the trap recommended."""
+    body = ("## Regime\nCompute-bound.\n\n## Fixes\n- fp8 matmuls\n\n## On int4\nI'd advise against it. "
+            "Int4 is aggressive for code models.\n")
+    r = grader.grade(answer_file(tmp_path, "d_high_throughput_api", body))
+    assert "quantize_int4" not in r.wrong_levers
