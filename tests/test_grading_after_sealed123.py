@@ -117,3 +117,11 @@ def test_advise_against_it_refuses_the_lever_its_heading_names(grader, tmp_path)
             "Int4 is aggressive for code models.\n")
     r = grader.grade(answer_file(tmp_path, "d_high_throughput_api", body))
     assert "quantize_int4" not in r.wrong_levers
+
+
+def test_a_regime_before_i_would_say_is_the_verdict(grader, tmp_path):
+    """sealed119 b.s1217 (instructor 40): "mostly compute-bound I'd say (61%), maybe partly
+    memory-bound" read 'would' after the regime as a kind of step ("a bandwidth-bound loop would
+    ..."), dropped the verdict and kept the secondary memory-bound."""
+    body = "Regime: mostly compute-bound I'd say (61%), maybe partly memory-bound because of the norms.\n"
+    assert read_body(grader, tmp_path, "b_training_run", body).regime == "compute_bound"

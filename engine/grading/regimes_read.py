@@ -141,7 +141,7 @@ def _describes_a_part(concepts: Concepts, j: Judged, described: frozenset[str],
         or (j.match.start > 0 and ws[j.match.start - 1] in after)
 
 
-_JOINS = frozenset({"and", "or", "which", "it", "we"})
+_JOINS = frozenset({"and", "or", "which", "it", "we", "i", "you", "they"})   # "compute-bound I would say"
 
 
 def _before(concepts: Concepts, j: Judged) -> list[str]:
