@@ -125,3 +125,16 @@ def test_a_regime_before_i_would_say_is_the_verdict(grader, tmp_path):
     ..."), dropped the verdict and kept the secondary memory-bound."""
     body = "Regime: mostly compute-bound I'd say (61%), maybe partly memory-bound because of the norms.\n"
     assert read_body(grader, tmp_path, "b_training_run", body).regime == "compute_bound"
+
+
+def test_a_bare_rejection_argued_elsewhere_earns_part_of_its_credit(grader, tmp_path):
+    """sealed41 c.s437 (instructor 40, grader 62.5): "- Batching the prefills." and "- Quantizing
+    the weights." under Reject, with "TTFT is the complaint" in the Evidence, earned the whole
+    rejections part; the blind grades charge each "rejected with no reason"."""
+    body = ("## Regime\nPrefill / compute bound.\n\n## Evidence\n- TTFT is the complaint.\n"
+            "- Attention is 55% of the time.\n\n## Fixes\n1. FlashAttention.\n2. Chunked prefill.\n\n"
+            "## Reject\n- Batching the prefills.\n- Quantizing the weights.\n")
+    r = grader.grade(answer_file(tmp_path, "c_document_summarizer", body))
+    part = next(p for p in r.parts if p.part == "rejections")
+    assert part.points < part.max_points
+    assert any("argues it elsewhere" in line for line in part.feedback)

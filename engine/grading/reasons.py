@@ -28,6 +28,7 @@ from regime.engine.grading.key import Figure, Item, Key
 from regime.engine.grading.rubric import ReasonsPart
 
 RIGHT, WRONG, NONE = "right", "wrong", "none"
+ELSEWHERE = "elsewhere"   # a bare rejection the answer argues elsewhere
 
 _SUFFIX = re.compile(r"(?:ing|ed|es|e|ly|ion|ation)$")
 _STEM = 6
@@ -99,15 +100,15 @@ def states(a: Answer, key: Key, concepts: Concepts, tolerance: float, carry: boo
     figures are another case's (`carry` False): its argument is about something else (sealed20
     a.s228, an answer to one case built on another's figures: "batching with no reason")."""
     out: dict[str, str] = {}
-    order = (RIGHT, WRONG, NONE)
+    order = (RIGHT, ELSEWHERE, WRONG, NONE)
     for m in [*a.fixes, *a.rejects, *a.deferred, *a.hedged, *(m for group in a.listed for m in group)]:
         for c in m.concepts:
             if key.item(c) is not None:
                 got = judge(m.reason, m.written, c, key, concepts, concepts.reasons, tolerance)
                 if got != RIGHT and a.regime in (None, key.regime) and _not_its_regime(concepts, m, c, key):
                     got = RIGHT   # "More FLOPs GPU - we are not compute bound" (sealed66 a.s684)
-                if got == NONE and carry and _carried(a, m, c, key, concepts, tolerance):
-                    got = RIGHT    # argued elsewhere in the answer: its evidence carries the reason
+                if got == NONE and carry:
+                    got = _carried(a, m, c, key, concepts, tolerance)   # argued elsewhere in the answer
                 out[c] = min(got, out.get(c, NONE), key=order.index)
     for m in a.discussed:   # a paragraph on a lever the answer refuses elsewhere argues its verdict
         for c in m.concepts:   # ("Int4 reduces bytes. Bytes are not what we are short of ...")
@@ -120,7 +121,7 @@ def states(a: Answer, key: Key, concepts: Concepts, tolerance: float, carry: boo
 def credit(got: dict[str, str], concept: str, rules: ReasonsPart) -> float:
     """An item's share of its credit: whole with the key's reason, part without it."""
     state = got.get(concept, NONE)
-    return 1.0 if state == RIGHT else rules.wrong if state == WRONG else rules.missing
+    return {RIGHT: 1.0, WRONG: rules.wrong, ELSEWHERE: rules.elsewhere}.get(state, rules.missing)
 
 
 def feedback(got: dict[str, str], items: list[Item], verb: str, rules: ReasonsPart) -> list[str]:
@@ -133,19 +134,26 @@ def feedback(got: dict[str, str], items: list[Item], verb: str, rules: ReasonsPa
             out.append(f"Right {verb}, not its reason: {name}: {i.because}")
         elif state == NONE and rules.missing < 1:
             out.append(f"{name.capitalize()}: say why: {i.because}")
+        elif state == ELSEWHERE and rules.elsewhere < 1:
+            out.append(f"{name.capitalize()}: say why where you reject it (your answer argues it elsewhere): "
+                       f"{i.because}")
     return out
 
 
-def _carried(a: Answer, m: Mention, concept: str, key: Key, concepts: Concepts, tolerance: float) -> bool:
+def _carried(a: Answer, m: Mention, concept: str, key: Key, concepts: Concepts, tolerance: float) -> str:
     """An item argued elsewhere: by a figure its rule cites, or in its justification's words. A
     rejection written with no words of its own is not argued by a figure elsewhere: a bare name
     under `reject:` after the figure its rule cites in the evidence (sealed22 d.s247, "rejected
     with no reason", -10; nine YAML answers alike); a bare fix still is (the first instructor's
-    corpus credits it)."""
+    corpus credits it). Argued in words elsewhere, a bare rejection is ELSEWHERE: the blind grades
+    take part of its credit ("Batching the prefills." after "TTFT is the complaint", sealed41
+    c.s437, "-8: batching rejected with no reason"), the first corpus's instructor none."""
     own = set(concepts.words(m.reason)) - set(concepts.words(m.written))
-    bare_reject = not own and key.item(concept) in key.rejects
-    return (_figured(a, key, concept, tolerance) and not bare_reject) or (
-        bool(a.text) and _argued(a.text, m.written, concept, key, concepts, concepts.reasons))
+    if not own and key.item(concept) in key.rejects:
+        argued = bool(a.text) and _argued(a.text, m.written, concept, key, concepts, concepts.reasons)
+        return ELSEWHERE if argued else NONE
+    return RIGHT if _figured(a, key, concept, tolerance) or (
+        bool(a.text) and _argued(a.text, m.written, concept, key, concepts, concepts.reasons)) else NONE
 
 
 def _argued(text: str, written: str, concept: str, key: Key, concepts: Concepts, idx: Index) -> bool:
