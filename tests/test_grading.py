@@ -295,6 +295,15 @@ def test_the_corpus_is_large_varied_and_expected_by_an_instructor():
         assert 0 <= exp["score"] <= 100 and isinstance(exp["penalties"], list) and exp["why"]
 
 
+# Penalty ids split since these grades were written, as the earlier id they refine: the catch-all
+# for a rejected lever recommended now charges one the case does not ask about as an extra.
+_SPLIT = {"unsupported_extra_fix": "recommends_rejected_lever"}
+
+
+def _ids(r) -> list[str]:
+    return sorted(_SPLIT.get(x.id, x.id) for x in r.penalties)
+
+
 def test_the_grader_agrees_with_the_instructor_on_at_least_85_percent_of_the_corpus(grader):
     """Within 10 points of the instructor's score and with exactly the penalties expected. This
     guarded 90% until the rubric's weights followed the later blind instructors (evidence 30,
@@ -305,7 +314,7 @@ def test_the_grader_agrees_with_the_instructor_on_at_least_85_percent_of_the_cor
     for p in CORPUS:
         exp, r = _expected(p), grader.grade(p)
         if not (r.graded and abs(r.score - exp["score"]) <= 10
-                and sorted(x.id for x in r.penalties) == sorted(exp["penalties"])):
+                and _ids(r) == sorted(exp["penalties"])):
             disagree.append(f"{p.name}: instructor {exp['score']} {exp['penalties']}, grader {r.score} "
                             f"{[x.id for x in r.penalties]} {r.errors}")
     assert len(disagree) <= len(CORPUS) * 15 // 100, "\n".join(disagree)
@@ -320,7 +329,7 @@ def test_the_grader_agrees_with_the_blind_grades_on_at_least_80_percent_of_the_n
     for p in NEW:
         exp, r = _expected(p), grader.grade(p)
         if not (r.graded and abs(r.score - exp["score"]) <= 10
-                and sorted(x.id for x in r.penalties) == sorted(exp["penalties"])):
+                and _ids(r) == sorted(exp["penalties"])):
             disagree.append(f"{p.name}: blind grade {exp['score']} {exp['penalties']}, grader {r.score} "
                             f"{[x.id for x in r.penalties]} {r.errors}")
     assert len(disagree) <= len(NEW) // 5, "\n".join(disagree)

@@ -138,3 +138,15 @@ def test_a_bare_rejection_argued_elsewhere_earns_part_of_its_credit(grader, tmp_
     part = next(p for p in r.parts if p.part == "rejections")
     assert part.points < part.max_points
     assert any("argues it elsewhere" in line for line in part.feedback)
+
+
+def test_an_extra_fix_the_case_does_not_ask_about_costs_less_than_a_trap(grader, tmp_path):
+    """sealed94 e.s970, sealed38 e.s404 (bigger GPU for the idle server): a rejected lever the case
+    neither proposes nor names as a trap, recommended, is an unsupported extra (the blind grades:
+    3-5 points), not a trap (10); on case A, where the more-FLOPs GPU is proposed, it is the trap."""
+    idle = ("## Regime\nLaunch-overhead-bound.\n\n## Fixes\n1. CUDA graphs.\n2. Buy a GPU with more FLOPs.\n")
+    r = grader.grade(answer_file(tmp_path, "e_doesnt_add_up", idle))
+    assert [(p.id, p.points) for p in r.penalties] == [("unsupported_extra_fix", 5.0)]
+    chat = "## Regime\nBandwidth-bound.\n\n## Fixes\n1. Continuous batching.\n2. Buy a GPU with more FLOPs.\n"
+    r = grader.grade(answer_file(tmp_path, "a_chatbot", chat))
+    assert [p.id for p in r.penalties] == ["recommends_rejected_lever"]

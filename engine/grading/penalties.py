@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from regime.engine.grading.answer import Answer
 from regime.engine.grading.concepts import Concepts
 from regime.engine.grading.figures import as_taught
-from regime.engine.grading.key import Key
+from regime.engine.grading.key import Item, Key
 from regime.engine.grading.rubric import Rubric, fill
 
 
@@ -49,6 +49,8 @@ def charge(wrong: list[tuple[str, str]], key: Key, rubric: Rubric, concepts: Con
                 continue
             if {rules.get(c) for c in (named_with or {}).get(concept, ())} & set(pen.unless):
                 continue   # its item says what it costs
+            if pen.scope != "any" and asked(item, key, rubric) != (pen.scope == "asked"):
+                continue
             if "*" in pen.rules or item.rule in pen.rules:
                 taken.add((on, concept))
                 text = fill(pen.feedback, {**shown, "because": item.because, "concept": words(concept)})
@@ -56,6 +58,13 @@ def charge(wrong: list[tuple[str, str]], key: Key, rubric: Rubric, concepts: Con
                 if "*" not in pen.rules:
                     break
     return out, taken
+
+
+def asked(item: Item, key: Key, rubric: Rubric) -> bool:
+    """A rejection the worked solution asks for: of something the case proposes or claims, or
+    of a tempting wrong answer (a rule a named penalty lists)."""
+    named = (p.rules for p in rubric.penalties if "*" not in p.rules)
+    return item.id in key.verdicts or any(item.rule in rules for rules in named)
 
 
 def refused_with(a: Answer, concepts: Concepts | None) -> dict[str, set[str]]:

@@ -30,6 +30,8 @@ class Penalty(_Strict):
     points: float = Field(ge=0)
     feedback: str
     unless: list[str] = []   # rules whose fix the answer recommends: then this side is no trap
+    scope: Literal["any", "asked", "unasked"] = "any"   # the key items it charges: those the case
+    #   asks about (its proposals, claims, named traps), the others, or any
 
 
 class RegimePart(_Strict):

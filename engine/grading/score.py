@@ -13,6 +13,7 @@ from regime.engine.grading.concepts import Concepts
 from regime.engine.grading.figures import as_taught, matches, per_unit, reciprocal
 from regime.engine.grading.key import Figure, Item, Key
 from regime.engine.grading.penalties import Applied, borrowed_penalty, charge, refused_with
+from regime.engine.grading.penalties import asked as _asked
 from regime.engine.grading.penalties import words as _name
 from regime.engine.grading.reading import Read, read_against
 from regime.engine.grading.rubric import PARTS, Rubric
@@ -331,7 +332,7 @@ def _order(read: Read, key: Key, rubric: Rubric) -> _Partial:
 
 
 def _rejections(read: Read, key: Key, rubric: Rubric, charged: set[tuple[str, str]]) -> _Partial:
-    """The rejections the worked solution asks for earn the part (`_asked`); the engine's other
+    """The rejections the worked solution asks for earn the part (`penalties.asked`); the engine's other
     rejections are optional credit: they make up for a missing one and never cost a point. A
     trap the answer falls into earns nothing here, and its penalty besides: the blind grades take
     the rejection's credit and 5-15 points more."""
@@ -348,13 +349,6 @@ def _rejections(read: Read, key: Key, rubric: Rubric, charged: set[tuple[str, st
     out.share = min(1.0, credit / len(asked))
     out.feedback += reasons.feedback(read.reasons, got, "rejection", rubric.reasons)
     return out
-
-
-def _asked(item: Item, key: Key, rubric: Rubric) -> bool:
-    """A rejection the worked solution asks for: of something the case proposes or claims, or
-    of a tempting wrong answer (a rule a named penalty lists)."""
-    named = (p.rules for p in rubric.penalties if "*" not in p.rules)
-    return item.id in key.verdicts or any(item.rule in rules for rules in named)
 
 
 def _proposals(a: Answer, read: Read, key: Key) -> _Partial:
