@@ -150,3 +150,22 @@ def test_an_extra_fix_the_case_does_not_ask_about_costs_less_than_a_trap(grader,
     chat = "## Regime\nBandwidth-bound.\n\n## Fixes\n1. Continuous batching.\n2. Buy a GPU with more FLOPs.\n"
     r = grader.grade(answer_file(tmp_path, "a_chatbot", chat))
     assert [p.id for p in r.penalties] == ["recommends_rejected_lever"]
+
+
+def test_a_measurement_restated_is_not_the_figure_derived_from_elsewhere(grader, tmp_path):
+    """The blind sets take 8-12 points for "40 GB stated, not derived" on case C (283 of their
+    499 deductions naming the 40 GB): the measured 40 GB restated is not the score matrix's
+    40 GB unless its words or two of its formula's operands stand beside it, in prose or as a
+    YAML value's arithmetic."""
+    def evidence(case: str, body: str, name: str = "a.md") -> list[str]:
+        r = grader.grade(answer_file(tmp_path, case, body, name))
+        return next(p.feedback for p in r.parts if p.part == "evidence")
+    echo = "## Regime\nCompute-bound prefill.\n\n## Evidence\n- The 40 GB transient allocation is large.\n"
+    assert any("attention score matrix per layer" in x for x in evidence("c_document_summarizer", echo))
+    derived = "## Regime\nCompute-bound prefill.\n\n## Evidence\n- 40 GB = 32 x 25,000² x 2 bytes.\n"
+    assert not any("attention score matrix per layer" in x
+                   for x in evidence("c_document_summarizer", derived))
+    yaml_body = ("regime: compute_bound\nevidence:\n"
+                 "  - {figure: transient_memory, value: 32 x 25000^2 x 2 B = 40 GB}\n")
+    assert not any("attention score matrix per layer" in x
+                   for x in evidence("c_document_summarizer", yaml_body, "a.yaml"))

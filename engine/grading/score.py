@@ -3,12 +3,13 @@ that quotes the key's own justification with its numbers."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
 
 from regime.engine.grading import reasons
-from regime.engine.grading.answer import Answer
+from regime.engine.grading.answer import Answer, Said
 from regime.engine.grading.concepts import Concepts
 from regime.engine.grading.figures import as_taught, matches, per_unit, reciprocal
 from regime.engine.grading.key import Figure, Item, Key
@@ -198,6 +199,8 @@ def _stated(a: Answer, f: Figure, tol: float, concepts: Concepts | None,
         return True if matches(named[0], f.value, f.unit, tol) else f"{named[0].written} (line {named[1]})"
     for said in a.numbers:
         if matches(said.q, f.value, f.unit, tol):
+            if _restated(a, said, f, key, tol) and not (concepts and concepts.near(f.name, said.context)):
+                continue   # "the 40 GB transient allocation" restates the measurement, derives nothing
             if said.q.unit not in ("", "1", "%") or concepts is None or concepts.near(f.name, said.context):
                 return True
         elif (q := per_unit(said.q, f.unit)) is not None and matches(q, f.value, f.unit, tol) \
@@ -206,6 +209,20 @@ def _stated(a: Answer, f: Figure, tol: float, concepts: Concepts | None,
         elif (r := reciprocal(said.q, f.unit)) is not None and matches(r, f.value, f.unit, tol):
             return True   # "4.9 ms per token": the rate's inverse, its unit saying what it is
     return _wrong_value(a, f, concepts, key, tol)
+
+
+def _restated(a: Answer, said: Said, f: Figure, key: Key | None, tol: float) -> bool:
+    """A derived figure's value that is also a measured one's, with fewer than two of the
+    formula's operands beside it: the measurement restated ("40 GB allocated"), not derived
+    ("40 GB = 32 x 25,000^2 x 2 B"); the blind grades credit the derivation, not the echo."""
+    names = set(re.findall(r"[a-z_]+", f.formula)) if key is not None else set()
+    if key is None or f.source != "derived" or not any(   # (25,000 tokens per pass is the prompt's)
+            g.source == "measured" and g.name not in names | {f.name}
+            and matches(said.q, g.value, g.unit, tol) for g in key.figures.values()):
+        return False
+    operands = [key.figures[n] for n in names if n in key.figures]
+    beside = [s.q for s in a.numbers if s.line == said.line and s.context == said.context and s is not said]
+    return sum(any(abs(q.value - g.value) <= tol * abs(g.value) for q in beside) for g in operands) < 2
 
 
 def _wrong_value(a: Answer, f: Figure, concepts: Concepts | None, key: Key | None, tol: float) -> bool | str:

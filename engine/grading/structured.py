@@ -98,6 +98,8 @@ def read_structured(path: Path, text: str, concepts: Concepts) -> Answer:
             raise RegimeError(f"{q.written} is negative; figures here are magnitudes", **where)
         a.numbers.append(Said(q, tuple(concepts.words(e.figure)), where["line"] or 0))
         a.named.setdefault(e.figure, (q, where["line"] or 0))
+        if isinstance(e.value, str) and len(quantities(e.value)) > 1:   # "32 x 25000^2 x 2 B = 40 GB":
+            a.said(concepts, e.value, where["line"] or 0, e.figure)      # the derivation's operands too
     for i, body in enumerate(m.fixes):
         f = _flagged(a, "fixes", _item, FixModel, {"lever": body} if isinstance(body, str) else body,
                      raw, "fixes", i, file, a, concepts)
