@@ -169,3 +169,12 @@ def test_a_measurement_restated_is_not_the_figure_derived_from_elsewhere(grader,
                  "  - {figure: transient_memory, value: 32 x 25000^2 x 2 B = 40 GB}\n")
     assert not any("attention score matrix per layer" in x
                    for x in evidence("c_document_summarizer", yaml_body, "a.yaml"))
+
+
+def test_might_still_be_hedges_the_regime_after_it(grader, tmp_path):
+    """sealed26 d.s287 (instructor 16): "71% FLOPs looks compute-bound, but it's decode, so it
+    might still be bandwidth-bound" keeps another regime open; 'still' ended the hedge's scope
+    as a contrast word would, and the verdict was read as committed."""
+    body = ("## Regime\nHard to say — 71% FLOPs looks compute-bound, but it's decode, so it might still be "
+            "bandwidth-bound.\n")
+    assert read_body(grader, tmp_path, "d_high_throughput_api", body).regime_hedged

@@ -65,7 +65,8 @@ def status_of(ws: list[str], start: int, n: int, t: Triggers,
     Triggers are found longest first ('not yet' is one deferral, not a 'not')."""
     hits = [status for status, j, end, forward in (found if found is not None else triggers(ws, t))
             if (forward and end <= start and start - end <= t.window
-                and not set(ws[end:start]) & t.terminators and not cued(ws[end:start], t.new_subject))
+                and not set(ws[end + (ws[end:end + 1] in ([w] for w in t.adverbs)):start]) & t.terminators
+                and not cued(ws[end:start], t.new_subject))
             or (not forward and j >= start + n and j - (start + n) <= t.window
                 and not set(ws[start + n:j]) & t.terminators)]
     return min(hits, key=t.rank) if hits else "affirmed"

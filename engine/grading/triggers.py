@@ -32,6 +32,7 @@ class Triggers:
     compares: frozenset[Phrase] = frozenset()   # "78% against 4%": before a figure, no trigger
     subordinate: frozenset[str] = frozenset()    # "Don't: hand-fuse before ... compile": the label stops
     contrast: frozenset[str] = frozenset()      # terminators that turn the argument ("but", not "so")
+    adverbs: frozenset[str] = frozenset()       # terminators that, right after a trigger, qualify it
     elliptical_words: int = 3                    # words after the trigger of a turning elliptical clause
     after_no: frozenset[str] = frozenset()       # "no for throughput": a bare no, not "no 5 TB"
     now: tuple[Phrase, ...] = ()                 # "... and we should do it now": no condition carried
@@ -145,6 +146,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.compares = frozenset(phrases(raw.get("compares")))
     t.subordinate = frozenset(w for p in phrases(raw.get("subordinate")) for w in p)
     t.contrast = frozenset(w for p in phrases(raw.get("contrast")) for w in p) & t.terminators
+    t.adverbs = frozenset(w for p in phrases(raw.get("adverbs")) for w in p) & t.terminators
     t.elliptical_words = int(raw.get("elliptical_words", t.elliptical_words))
     t.after_no = frozenset(w for p in phrases(raw.get("after_no")) for w in p)
     t.now = phrases(raw.get("now"))
