@@ -178,3 +178,11 @@ def test_might_still_be_hedges_the_regime_after_it(grader, tmp_path):
     body = ("## Regime\nHard to say — 71% FLOPs looks compute-bound, but it's decode, so it might still be "
             "bandwidth-bound.\n")
     assert read_body(grader, tmp_path, "d_high_throughput_api", body).regime_hedged
+
+
+def test_a_yaml_regime_naming_two_regimes_commits_to_neither(grader, tmp_path):
+    """sealed119 d.s1219 (instructor 0, "two regimes given, none committed"): `regime:
+    compute_bound, memory_bound` was read as compute-bound, 'memory_bound' being no alias."""
+    body = "regime: compute_bound, memory_bound\n"
+    a = read_body(grader, tmp_path, "d_high_throughput_api", body, "a.yaml")
+    assert a.regime is None

@@ -293,8 +293,9 @@ def _line(raw: dict, key: str, body: Any) -> int | None:
 def _one(concepts: Concepts, kind: str, name: str, raw: dict, fieldname: str, file: str) -> str:
     found = concepts.resolve(kind, name)
     if not found:   # 'regime: prefill compute-bound' (sealed64 c.s669): one alias, not negated, inside
-        inside = {c for m in concepts.find(kind, name) if not m.negated for c in m.concepts}
-        named = {c for m in concepts.find(kind, name) for c in m.concepts}
+        spaced = name.replace("_", " ")   # 'compute_bound, memory_bound': two regimes, no verdict
+        inside = {c for m in concepts.find(kind, spaced) if not m.negated for c in m.concepts}
+        named = {c for m in concepts.find(kind, spaced) for c in m.concepts}
         found = tuple(inside) if len(inside) == 1 == len(named) else ()
     if len(found) != 1:
         raise RegimeError(_unknown_text(kind, name, concepts, found), file=file,
