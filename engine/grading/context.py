@@ -27,7 +27,9 @@ from regime.engine.grading.scopes import (
     negates,
     opening,
     predicate,
+    refuses_it,
     status_of,
+    student_refuses,
     triggers,
 )
 from regime.engine.grading.triggers import Triggers
@@ -104,7 +106,7 @@ def _refuses_last(concepts: Concepts, t: Triggers, sentence: str) -> bool:
         ws = concepts.words(c) if c.strip() else []
         if carried_status(ws, t) == "hypothetical":
             return False
-        if ws and (_refuses_it(ws, t) or _points_back_in(words(c), t)):
+        if ws and (refuses_it(ws, t) or _points_back_in(words(c), t)):
             return True
     return False
 
@@ -115,7 +117,7 @@ def _opens_refusing(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sen
     not do it: ... even a perfect fusion would not show up", sealed61 a.s633)."""
     first = next((c for c in _CLAUSE.split(sentence) if c and c.strip()), "")
     return not any(concepts.find(k, first) for k in kinds) and (
-        _refuses_it(concepts.words(first), t) or _points_back_in(words(first), t))
+        refuses_it(concepts.words(first), t) or _points_back_in(words(first), t))
 
 
 def _points_back_in(full: list[str], t: Triggers) -> bool:
@@ -139,17 +141,6 @@ def _continued(concepts: Concepts, t: Triggers, sentence: str, found: list[Judge
             and _bare_names(concepts, [j], head, t.heading) else j for j in found]
 
 
-def _student_refuses(ws: list[str], t: Triggers) -> bool:
-    """A clause that is the student's refusal and a verb at most: "I would not pursue", "we'd
-    skip", not "I would not fuse attention" (which names its object) nor "it does not help"."""
-    while ws and ws[0] in t.terminators:
-        ws = ws[1:]
-    while ws and ws[-1] in t.elliptical:   # "I'd turn down as well"
-        ws = ws[:-1]
-    return bool(ws) and ws[0] in ("i", "we") and any(
-        s == "negated" and forward and start <= 1 and end >= len(ws) - 1
-        for s, start, end, forward in triggers(ws, t))
-
 
 _JOINED = frozenset({"or", "and", "nor"})   # words that join two levers under one verdict
 
@@ -164,26 +155,6 @@ def _as(j: Judged, status: str) -> Judged:
     return Judged(j.match, status, j.sentence, j.clause, j.clause_text)
 
 
-def _refuses_it(ws: list[str], t: Triggers) -> bool:
-    """A clause naming nothing that negates a word pointing back ('I'd skip it', 'avoid that'); the
-    word must be in the trigger's own clause: "Don't batch, it's TTFT" refuses nothing before it."""
-    while ws and ws[0] in t.terminators:   # "So, no for throughput.": a bare no answers what came before
-        ws = ws[1:]
-    if ws[:1] == ["no"] and len(ws) <= 1 + t.elliptical_words and (len(ws) == 1 or ws[1] in t.after_no):
-        return True   # not "no 5 TB of traffic", which negates a quantity
-    if any(s == "negated" and end == len(ws) and (start == 0 or (start == 1 and ws[0] in ("i", "we")))
-           for s, start, end, _ in triggers(ws, t)) or _student_refuses(ws, t):
-        return True   # the clause is the refusal and nothing else: "I don't agree", "I wouldn't bother"
-        #               (not "ITL (4 ms) isn't", which says something of its own subject)
-    return any(status == "negated" and (t.points_back(ws[start:end + 3])   # "I'd skip it"
-                                        or _points_before(ws, start, forward, t))
-               for status, start, end, forward in triggers(ws, t))
-
-
-def _points_before(ws: list[str], start: int, forward: bool, t: Triggers) -> bool:
-    """A backward trigger opening the clause ("That mixes up two things": 'that' is filler) or
-    after a word pointing back ("it is wrong"): its subject is what came before."""
-    return not forward and (start == 0 or bool(set(ws[max(start - 2, 0):start]) & t.anaphora))
 
 
 def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence: str,
@@ -221,7 +192,7 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                 # "... a decode loop that is actually bandwidth-bound, and this one is not"
                 # (sealed39 e.s414): it denies what was named
                 found = [_as(j, "negated") if j.status == "affirmed" else j for j in found]
-            elif found and _student_refuses(ws, t):   # "Fusing attention, which also came up, I would
+            elif found and student_refuses(ws, t):   # "Fusing attention, which also came up, I would
                 # not pursue" (sealed84 b.s863): the fronted object is what the student refuses
                 found = [_as(j, "negated") if j.status == "affirmed" else j for j in found]
             elif quoted and (negates(ws, t) or cued(ws, t.refutes)):   # '"memory ops don't matter" is a

@@ -142,3 +142,37 @@ def refuses_for_now(words: list[str], t: Triggers) -> bool:
     """A deferral worded as a refusal ("not yet"), unlike "once X, then Y" that schedules Y."""
     no = t.forward.get("negated", ())
     return any(status == "deferred" and cued(words[a:b], no) for status, a, b, _ in triggers(words, t))
+
+
+def student_refuses(ws: list[str], t: Triggers) -> bool:
+    """A clause that is the student's refusal and a verb at most: "I would not pursue", "we'd
+    skip", not "I would not fuse attention" (which names its object) nor "it does not help"."""
+    while ws and ws[0] in t.terminators:
+        ws = ws[1:]
+    while ws and ws[-1] in t.elliptical:   # "I'd turn down as well"
+        ws = ws[:-1]
+    return bool(ws) and ws[0] in ("i", "we") and any(
+        s == "negated" and forward and start <= 1 and end >= len(ws) - 1
+        for s, start, end, forward in triggers(ws, t))
+
+
+def refuses_it(ws: list[str], t: Triggers) -> bool:
+    """A clause naming nothing that negates a word pointing back ('I'd skip it', 'avoid that'); the
+    word must be in the trigger's own clause: "Don't batch, it's TTFT" refuses nothing before it."""
+    while ws and ws[0] in t.terminators:   # "So, no for throughput.": a bare no answers what came before
+        ws = ws[1:]
+    if ws[:1] == ["no"] and len(ws) <= 1 + t.elliptical_words and (len(ws) == 1 or ws[1] in t.after_no):
+        return True   # not "no 5 TB of traffic", which negates a quantity
+    if any(s == "negated" and end == len(ws) and (start == 0 or (start == 1 and ws[0] in ("i", "we")))
+           for s, start, end, _ in triggers(ws, t)) or student_refuses(ws, t):
+        return True   # the clause is the refusal and nothing else: "I don't agree", "I wouldn't bother"
+        #               (not "ITL (4 ms) isn't", which says something of its own subject)
+    return any(status == "negated" and (t.points_back(ws[start:end + 3])   # "I'd skip it"
+                                        or points_before(ws, start, forward, t))
+               for status, start, end, forward in triggers(ws, t))
+
+
+def points_before(ws: list[str], start: int, forward: bool, t: Triggers) -> bool:
+    """A backward trigger opening the clause ("That mixes up two things": 'that' is filler) or
+    after a word pointing back ("it is wrong"): its subject is what came before."""
+    return not forward and (start == 0 or bool(set(ws[max(start - 2, 0):start]) & t.anaphora))
