@@ -186,3 +186,15 @@ def test_a_yaml_regime_naming_two_regimes_commits_to_neither(grader, tmp_path):
     body = "regime: compute_bound, memory_bound\n"
     a = read_body(grader, tmp_path, "d_high_throughput_api", body, "a.yaml")
     assert a.regime is None
+
+
+def test_a_condition_after_a_dont_line_puts_the_step_later(grader, tmp_path):
+    """sealed92 b.s943 (instructor 100): "3. Don't: start with two weeks of hand-fused kernels.
+    Only if 1+2 leave a gap." is the worked solution's own order, not the rejection of fusion its
+    penalty charges; "torch.compile first (auto-fuses norm/act/residual)" is the key's reason."""
+    body = ("## Regime\nCompute-bound.\n\n## Fixes\n1. torch.compile first (auto-fuses norm/act/residual).\n"
+            "2. Look at to_copy (5%).\n3. Don't: start with two weeks of hand-fused kernels. Only if 1+2 "
+            "leave a gap.\n")
+    r = grader.grade(answer_file(tmp_path, "b_training_run", body))
+    assert not r.penalties
+    assert not any("Right fix, not its reason: torch compile" in x for p in r.parts for x in p.feedback)

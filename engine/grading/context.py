@@ -71,6 +71,10 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
             out[-len(last):] = last = named = _refused(last, "it" in concepts.words(sentence)[:3])
             levers_before = [j for j in last if j.match.kind == "lever"] or levers_before
             continue
+        cond = None if found or not last else opening(concepts.words(sentence), t, contrast=False)
+        if cond in CARRIED[:2]:   # "Don't: start with hand-fused kernels. Only if 1+2 leave a gap."
+            out[-len(last):] = last = [_as(j, cond) if j.status == "negated" else j for j in last]
+            continue   # (sealed92 b.s943): not now, not never
         if found and last and _opens_refusing(concepts, t, kinds, sentence):   # "I would not do it: ...
             out[-len(last):] = _refused(last)   # a perfect fusion would not show up"
             levers_before = [j for j in _refused(last) if j.match.kind == "lever"] or levers_before
@@ -87,6 +91,21 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
         out += found
         last = found
         named = found or named
+    return out
+
+
+def conditioned(concepts: Concepts, sentences: list[str]) -> list[str]:
+    """The sentences, each naming nothing and opening with a condition joined to the one before:
+    "Don't: start with hand-fused kernels. Only if 1+2 leave a gap." (sealed92 b.s943) puts the
+    refused step later, as one sentence judged whole would (`judge` reads the two together)."""
+    out: list[str] = []
+    t = concepts.context
+    for s in sentences:
+        if out and t is not None and not concepts.find("lever", s) \
+                and opening(concepts.words(s), t, contrast=False) in CARRIED[:2]:
+            out[-1] = f"{out[-1]} {s}"
+        else:
+            out.append(s)
     return out
 
 

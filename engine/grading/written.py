@@ -13,7 +13,7 @@ from pathlib import Path
 from regime.core.errors import RegimeError
 from regime.engine.grading.answer import SENTENCE, Answer, Mention
 from regime.engine.grading.concepts import Concepts, clauses
-from regime.engine.grading.context import Judged, judge, recommends
+from regime.engine.grading.context import Judged, conditioned, judge, recommends
 from regime.engine.grading.figures import unreadable_numbers
 from regime.engine.grading.layout import EMPHASIS as _EMPHASIS
 from regime.engine.grading.layout import PROSE, front_matter, labelled, prose, sections_of, verdict_rows
@@ -184,7 +184,7 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
                     a.asks.append(m.concepts[0])
     elif section in ("fixes", "reject"):
         seen: set[tuple[str, ...]] = set()   # a lever's first mention in the item sets its status
-        sentences = SENTENCE.split(text)
+        sentences = conditioned(concepts, SENTENCE.split(text))
         if section == "reject" and _about_a_claim(concepts, sentences, text) \
                 and _claim_by_meaning(a, concepts, line, text, quoted=False):
             return   # "The second engineer. Compute-bound only describes the matmuls; the ...
