@@ -198,3 +198,14 @@ def test_a_condition_after_a_dont_line_puts_the_step_later(grader, tmp_path):
     r = grader.grade(answer_file(tmp_path, "b_training_run", body))
     assert not r.penalties
     assert not any("Right fix, not its reason: torch compile" in x for p in r.parts for x in p.feedback)
+
+
+def test_not_unless_is_a_condition_not_a_refusal(grader, tmp_path):
+    """sealed98 b.s1005 (instructor 94): a verdict table's "| hand-fused kernels (2 weeks) | not
+    unless compile leaves a gap |" puts hand fusion after compile; 'not' refused compile and
+    the answer was charged for rejecting fusion."""
+    body = ("## Regime\nCompute-bound.\n\n## Proposals\n| proposal | verdict | reason |\n|---|---|---|\n"
+            "| torch.compile | do first | fuses the elementwise chains for free |\n"
+            "| hand-fused kernels (2 weeks) | not unless compile leaves a gap | |\n")
+    r = grader.grade(answer_file(tmp_path, "b_training_run", body))
+    assert not r.penalties
