@@ -209,3 +209,15 @@ def test_not_unless_is_a_condition_not_a_refusal(grader, tmp_path):
             "| hand-fused kernels (2 weeks) | not unless compile leaves a gap | |\n")
     r = grader.grade(answer_file(tmp_path, "b_training_run", body))
     assert not r.penalties
+
+
+def test_a_head_that_refuses_its_own_subject_refuses_nothing_after_it(grader, tmp_path):
+    """sealed14 b.s166 (instructor 85): "Engineer 2 is wrong: the run is compute-bound at 61% of
+    peak, but ..." refuses the engineer, not the regime after the colon; "Don't: fuse attention"
+    still refuses what follows."""
+    essay = ("Engineer 2 is wrong: the run is compute-bound at 61% of peak, but 22% of the kernel time "
+             "is spent in ops that do no FLOPs at all.\n")
+    assert read_body(grader, tmp_path, "b_training_run", essay).regime == "compute_bound"
+    dont = "## Regime\nCompute-bound.\n\n## Fixes\n1. torch.compile.\n2. Don't: fuse attention.\n"
+    a = read_body(grader, tmp_path, "b_training_run", dont)
+    assert ("fuse_attention",) in [m.concepts for m in a.rejects]
