@@ -221,3 +221,13 @@ def test_a_head_that_refuses_its_own_subject_refuses_nothing_after_it(grader, tm
     dont = "## Regime\nCompute-bound.\n\n## Fixes\n1. torch.compile.\n2. Don't: fuse attention.\n"
     a = read_body(grader, tmp_path, "b_training_run", dont)
     assert ("fuse_attention",) in [m.concepts for m in a.rejects]
+
+
+def test_a_verdict_in_apposition_after_so_the_regime_is_concludes(grader, tmp_path):
+    """sealed93 a.s953 (instructor 100): "... where the MI300X needs 247 FLOP/byte to be
+    compute-bound. So the regime is decode, bandwidth-bound" concludes bandwidth-bound; the comma
+    kept the cue in the clause before the regime, and the threshold's regime was read instead."""
+    essay = ("Each projection is a matrix-vector product, about 1 FLOP per byte, where the MI300X needs 247 "
+             "FLOP/byte to be compute-bound. So the regime is decode, bandwidth-bound, and the "
+             "implementation is fine.\n")
+    assert read_body(grader, tmp_path, "a_chatbot", essay).regime == "bandwidth_bound"

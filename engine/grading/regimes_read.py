@@ -52,6 +52,9 @@ def read_regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime")
 
     def concludes(j: Judged) -> bool:
         ws = concepts.words(j.clause_text)
+        before = clauses(j.sentence.split(j.clause_text)[0]) if j.clause_text.strip() else []
+        if len(ws) <= 2 and before and not concepts.find("regime", before[-1]):   # "So the regime is
+            ws = concepts.words(before[-1]) + ws   # decode, bandwidth-bound": the verdict in apposition
         return cued(ws, t.conclude) or (j.sentence in nominal and cued(ws, t.real)) or _headed(concepts, j)
 
     concluding = any(concludes(j) for j in judged)
