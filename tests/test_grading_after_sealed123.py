@@ -231,3 +231,14 @@ def test_a_verdict_in_apposition_after_so_the_regime_is_concludes(grader, tmp_pa
              "FLOP/byte to be compute-bound. So the regime is decode, bandwidth-bound, and the "
              "implementation is fine.\n")
     assert read_body(grader, tmp_path, "a_chatbot", essay).regime == "bandwidth_bound"
+
+
+def test_a_verdict_table_row_named_for_a_template_part_is_that_part(grader, tmp_path):
+    """sealed97 a.s994 (instructor 100): a "| Item | Verdict | Why |" table's "| Regime |
+    bandwidth-bound decode, near its ceiling | ... |" row is the answer's regime, not a fix read
+    by its meaning."""
+    body = ("## Diagnosis\n\n| Item | Verdict | Why |\n|---|---|---|\n"
+            "| Regime | bandwidth-bound decode, near its ceiling | 4% of peak FLOPs vs 78% of peak BW |\n"
+            "| Continuous batching | yes, first | every sequence shares one weight read |\n")
+    a = read_body(grader, tmp_path, "a_chatbot", body)
+    assert a.regime == "bandwidth_bound" and ("fp8_gemm",) not in _fixes(a)

@@ -49,6 +49,9 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
             a.said(concepts, _EMPHASIS.sub("", item), line)
             verdict = (line in rows and name not in (PROSE, "fixes", "reject")) \
                 or (line in plans and name not in ("fixes", "reject"))   # a table of verdicts, a plan
+            head = item.partition(":")[0] if line in rows else ""   # '| Regime | bandwidth-bound |':
+            if concepts.heading(head) in ("regime", "evidence"):   # a row of the template's own part
+                verdict, name, item = False, str(concepts.heading(head)), item.partition(":")[2]
             part, item = _labelled_item(concepts, item) if name == PROSE else (name, item)
             _read_item(a, concepts, "fixes" if verdict else part, line, item)   # under Evidence
     adopt_limiter(a)
