@@ -242,3 +242,13 @@ def test_a_verdict_table_row_named_for_a_template_part_is_that_part(grader, tmp_
             "| Continuous batching | yes, first | every sequence shares one weight read |\n")
     a = read_body(grader, tmp_path, "a_chatbot", body)
     assert a.regime == "bandwidth_bound" and ("fp8_gemm",) not in _fixes(a)
+
+
+def test_a_plan_rows_step_number_is_no_int4(grader, tmp_path):
+    """sealed116 e.s1188 (instructor 100): "| 4 | raise batch / quantize weights | not until step 3
+    ... |" read the step number as int4's, and weight quantization was not refused for now."""
+    body = ("**Regime:** overhead-bound.\n\n| step | fix | when |\n|---|---|---|\n"
+            "| 1 | capture decode step in a HIP/CUDA graph | now |\n"
+            "| 4 | raise batch / quantize weights | not until step 3 shows it's really BW-bound |\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", body)
+    assert ("quantize_int4", "quantize_int8") in [m.concepts for m in a.deferred]

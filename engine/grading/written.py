@@ -49,7 +49,8 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
             a.said(concepts, _EMPHASIS.sub("", item), line)
             verdict = (line in rows and name not in (PROSE, "fixes", "reject")) \
                 or (line in plans and name not in ("fixes", "reject"))   # a table of verdicts, a plan
-            head = item.partition(":")[0] if line in rows else ""   # '| Regime | bandwidth-bound |':
+            item = _STEP_CELL.sub("|", item) if line in plans else item   # '| 4 | quantize weights |':
+            head = item.partition(":")[0] if line in rows else ""   # a step, not int4; '| Regime | ... |':
             if concepts.heading(head) in ("regime", "evidence"):   # a row of the template's own part
                 verdict, name, item = False, str(concepts.heading(head)), item.partition(":")[2]
             part, item = _labelled_item(concepts, item) if name == PROSE else (name, item)
@@ -97,6 +98,9 @@ def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
                 a.statuses.append((line, "meaning", sentence.strip()))
         elif not named and _disputes(concepts, sentence):   # "I disagree with the second engineer ..."
             _claim_by_meaning(a, concepts, line, text, quoted=False)
+
+
+_STEP_CELL = re.compile(r"^\s*\|\s*\d+[.)]?\s*\|")   # a plan row's step number, alone in its cell
 
 
 def _labelled_item(concepts: Concepts, item: str) -> tuple[str, str]:
