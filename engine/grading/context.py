@@ -26,6 +26,7 @@ from regime.engine.grading.scopes import (
     cued,
     negates,
     opening,
+    points_before,
     predicate,
     refuses_it,
     status_of,
@@ -325,10 +326,11 @@ def _label(concepts: Concepts, t: Triggers, sentence: str, regime: bool = False)
     for status, openers in t.label_openers.items():   # "Where int4 does make sense: it would free
         if any(head[:len(p)] == p for p in openers):   # 51 GB": where it pays, not a fix (sealed34 d.s361)
             return status, sentence
-    refusal = any(s == "negated" and not set(head[a:b]) <= t.contrast and (forward or a == 0)
+    refusal = any(s == "negated" and not set(head[a:b]) <= t.contrast
+                  and (forward or points_before(list(head), a, forward, t))
                   for s, a, b, forward in triggers(list(head), t))   # not "Focus on the compute side
     #  instead:", whose 'instead' turns to what follows it (sealed22 b.s244), nor "Engineer 2 is
-    #  wrong:", which refuses its own subject (sealed14 b.s166)
+    #  wrong:", which refuses its own subject (sealed14 b.s166); "Until then both are pointless:" does
     elliptical = head[-1:] == ("not",)   # "We aren't: at batch 256 ... so we've crossed into
     #   compute-bound" answers the sentence before it (sealed81 d.s837), refusing nothing after it
     if regime and _names_a_regime(concepts, m[1]):
