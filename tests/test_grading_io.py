@@ -71,6 +71,9 @@ def test_an_unreadable_figure_costs_that_item_only(grader, tmp_path):
     assert r.graded and r.review
     evidence = next(p for p in r.parts if p.part == "evidence")
     assert any("could not read this figure" in line and "204 bananas" in line for line in evidence.feedback)
+    split = grader.grade(write(tmp_path, "split.yaml",
+                               GOOD + "evidence:\n  - {figure: x, value: 450, unit: kernels}\n"))
+    assert split.graded, split.errors   # the unit as its own field, as sealed125 e.s1272 wrote it
     arithmetic = "evidence:\n  - {figure: tokens per pass, value: '8 x 4096 = 32,768 tokens'}\n"
     worked = grader.grade(write(tmp_path, "worked.yaml",
                                 GOOD.replace("a_chatbot", "c_document_summarizer") + arithmetic))

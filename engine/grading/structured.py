@@ -89,9 +89,10 @@ def read_structured(path: Path, text: str, concepts: Concepts) -> Answer:
                                      field=f"evidence[{i}].value")
         try:
             q = quantity(e.value, e.unit)
-        except ValueError as err:
-            if isinstance(e.value, str) and not unreadable_numbers(e.value):
-                _figures_in_text(a, concepts, e.figure, e.value, where["line"] or 0, err)
+        except ValueError as err:   # '{value: 450, unit: kernels}' (sealed125 e.s1272) costs that item
+            text = e.value if isinstance(e.value, str) else f"{e.value} {e.unit or ''}".strip()
+            if not unreadable_numbers(text):
+                _figures_in_text(a, concepts, e.figure, text, where["line"] or 0, err)
                 continue   # (a non-finite figure is refused)
             raise RegimeError(str(err), **where) from None
         if q.value < 0 or not math.isfinite(q.value):
