@@ -252,3 +252,15 @@ def test_a_plan_rows_step_number_is_no_int4(grader, tmp_path):
             "| 4 | raise batch / quantize weights | not until step 3 shows it's really BW-bound |\n")
     a = read_body(grader, tmp_path, "e_doesnt_add_up", body)
     assert ("quantize_int4", "quantize_int8") in [m.concepts for m in a.deferred]
+
+
+def test_a_yes_or_no_before_a_plans_action_column_refuses_nothing(grader, tmp_path):
+    """sealed125 b.s1274 (instructor 77, graded 34): in "| kernel | share of time | does FLOPs? |
+    what to do |", the row "| to_copy | 5% | no | find the stray dtype casts |" answers the FLOP
+    column; it was read as refusing the cast fix, and charged as refusing fusion."""
+    body = ("Regime: compute-bound overall (61% of peak FLOPs).\n\n"
+            "| kernel | share of time | does FLOPs? | what to do |\n|---|---|---|---|\n"
+            "| layer_norm | 8% | no | fuse (torch.compile) |\n"
+            "| to_copy | 5% | no | find the stray dtype casts |\n")
+    r = grader.grade(answer_file(tmp_path, "b_training_run", body))
+    assert not r.penalties

@@ -232,6 +232,7 @@ def verdict_rows(text: str, concepts: Concepts) -> tuple[str, set[int], set[int]
     lines = text.split("\n")
     column: int | None = None
     body = plan = False
+    acts = 0
     for i, line in enumerate(lines):
         if not _ROW.match(line):
             column, body, plan = None, False, False
@@ -240,10 +241,16 @@ def verdict_rows(text: str, concepts: Concepts) -> tuple[str, set[int], set[int]
             head = [tuple(concepts.words(c)) for c in _cells(above)] if above else []
             column = next((k for k, c in enumerate(head) if c in t.verdict_columns), None)
             plan = column is None and any(c in t.plan_columns for c in head)   # a verdict column decides
+            acts = next((k for k, c in enumerate(head) if c in t.plan_columns), 0)   # '| kernel | does
+            #   FLOPs? | what to do |': a yes/no before the plan's column is an attribute (sealed125 b.s1274)
             body = True
         elif body:
             cells = _cells(line)
-            at = column if column is not None else _verdict_cell(cells, concepts, t)
+            if plan and acts:   # 'no' under "does FLOPs?" answers the column, it refuses nothing
+                cells = [c if k == 0 or k >= acts or concepts.words(c) not in (["no"], ["yes"]) else ""
+                         for k, c in enumerate(cells)]
+                lines[i] = "| " + " | ".join(cells) + " |"
+            at = column if column is not None else _verdict_cell(cells, concepts, t, acts if plan else 0)
             if at is not None:
                 if column is None and concepts.words(cells[at])[:1] in ([w] for w in t.refusing_cells):
                     cells = [*cells[:at], f"no: {cells[at]}", *cells[at + 1:]]   # 'little' refuses
@@ -254,7 +261,7 @@ def verdict_rows(text: str, concepts: Concepts) -> tuple[str, set[int], set[int]
     return "\n".join(lines), rows, plans
 
 
-def _verdict_cell(cells: list[str], concepts: Concepts, t: Triggers) -> int | None:
+def _verdict_cell(cells: list[str], concepts: Concepts, t: Triggers, first: int = 0) -> int | None:
     """In a table with no verdict column, a cell after the row's name that opens with a trigger of
     context.yaml's `verdict_cells` statuses is that row's verdict: '| 3 | Quantize weights | not
     until the gaps are gone |' (sealed94 e.s965) defers the quantization as 'Quantize weights: not
@@ -264,7 +271,7 @@ def _verdict_cell(cells: list[str], concepts: Concepts, t: Triggers) -> int | No
     at = next((k for k, c in enumerate(cells) if any(ch.isalpha() for ch in c)), None)
     if at is None or not any(concepts.find(kind, cells[at]) for kind in ("lever", "claim")):
         return None   # '| HBM BW | 14% | not saturated |': a figure's reading, not a verdict
-    for k in range(at + 1, len(cells)):
+    for k in range(max(at + 1, first), len(cells)):
         ws = concepts.words(cells[k])
         if (ws and (opening(ws, t, contrast=False) in t.verdict_cells or ws[0] in t.refusing_cells)
                 and not _no_noun(cells[k], ws, t) and not concepts.find("lever", cells[k])):
