@@ -90,9 +90,10 @@ def read_structured(path: Path, text: str, concepts: Concepts) -> Answer:
         try:
             q = quantity(e.value, e.unit)
         except ValueError as err:   # '{value: 450, unit: kernels}' (sealed125 e.s1272) costs that item
-            text = e.value if isinstance(e.value, str) else f"{e.value} {e.unit or ''}".strip()
-            if not unreadable_numbers(text):
-                _figures_in_text(a, concepts, e.figure, text, where["line"] or 0, err)
+            finite = isinstance(e.value, int | float) and e.unit and math.isfinite(e.value)
+            written = e.value if isinstance(e.value, str) else f"{e.value} {e.unit}" if finite else None
+            if written is not None and not unreadable_numbers(written):
+                _figures_in_text(a, concepts, e.figure, written, where["line"] or 0, err)
                 continue   # (a non-finite figure is refused)
             raise RegimeError(str(err), **where) from None
         if q.value < 0 or not math.isfinite(q.value):
