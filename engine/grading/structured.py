@@ -295,7 +295,7 @@ def _line(raw: dict, key: str, body: Any) -> int | None:
 def _one(concepts: Concepts, kind: str, name: str, raw: dict, fieldname: str, file: str) -> str:
     found = concepts.resolve(kind, name)
     if not found:   # 'regime: prefill compute-bound' (sealed64 c.s669): one alias, not negated, inside
-        spaced = name.replace("_", " ")   # 'compute_bound, memory_bound': two regimes, no verdict
+        spaced = name.replace("_", " ")   # 'regime: X_bound, Y_bound': two regimes, no verdict
         inside = {c for m in concepts.find(kind, spaced) if not m.negated for c in m.concepts}
         named = {c for m in concepts.find(kind, spaced) for c in m.concepts}
         found = tuple(inside) if len(inside) == 1 == len(named) else ()

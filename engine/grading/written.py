@@ -129,7 +129,7 @@ def _introduces(concepts: Concepts, paragraph: str) -> str | None:
         return named
     head, comma, rest = last.partition(",")
     if comma and concepts.words(head)[:1] and concepts.words(head)[0] in t.premise:
-        last = rest   # "Because we can't go past 204 tok/s, the useful moves are:" (sealed34 a.s361)
+        last = rest   # "Because we can't go past the ceiling, the useful moves are:" (sealed34 a.s361)
     ws = concepts.words(last)
     return "reject" if negates(ws, t) else "fixes" if recommends(concepts, last, t) else None
 
