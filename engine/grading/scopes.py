@@ -65,11 +65,17 @@ def status_of(ws: list[str], start: int, n: int, t: Triggers,
     Triggers are found longest first ('not yet' is one deferral, not a 'not')."""
     hits = [status for status, j, end, forward in (found if found is not None else triggers(ws, t))
             if (forward and end <= start and start - end <= t.window
-                and not set(ws[end + (ws[end:end + 1] in ([w] for w in t.adverbs)):start]) & t.terminators
+                and not set(ws[_past_adverb(ws, end, t):start]) & t.terminators
                 and not cued(ws[end:start], t.new_subject))
             or (not forward and j >= start + n and j - (start + n) <= t.window
                 and not set(ws[start + n:j]) & t.terminators)]
     return min(hits, key=t.rank) if hits else "affirmed"
+
+
+def _past_adverb(ws: list[str], end: int, t: Triggers) -> int:
+    """Where a trigger's scope may first be ended: past an adverb right after it ("might still be
+    bandwidth-bound": 'still' qualifies the hedge, it ends nothing)."""
+    return end + 1 if end < len(ws) and ws[end] in t.adverbs else end
 
 
 def triggers(ws: list[str], t: Triggers) -> list[tuple[str, int, int, bool]]:
