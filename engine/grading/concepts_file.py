@@ -77,6 +77,7 @@ class ConceptsFile(_Strict):
     regimes: dict[str, Phrases] = {}
     regime_words: dict[str, Phrases] = {}   # a Regime section naming none: the word it shortens to
     levers: dict[LeverId, Phrases] = {}
+    refusals: dict[LeverId, list[LeverId]] = {}   # refusing a lever the key has no verdict on refuses these
     claims: dict[ClaimId, Phrases] = {}
     facts: dict[str, Phrases] = {}
     headings: dict[str, Phrases] = {}

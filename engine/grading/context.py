@@ -196,8 +196,9 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
         opener = opening(ws, t, contrast=False)
         if not matches:
             status = opening(ws, t, contrast=True, qualified="regime" not in kinds)
-            if status and found:   # "..., but not yet": re-judges what came before
-                found = [_as(j, status) for j in found]
+            if status and found:   # "..., but not yet": re-judges what came before; not a refusal
+                found = [j if status == "historical" and j.status == "negated" else _as(j, status)
+                         for j in found]   # that "— already fused" gives its reason (sealed124 b.s1266)
             elif found and predicate(ws, t) == "negated":   # "The other suggestion, a GPU with
                 # more FLOPs, misses the point": a refusal whose subject is what came before
                 found = [_as(j, "negated") if j.status == "affirmed" else j for j in found]

@@ -4,7 +4,8 @@ whole menu credited as its fixes. Scoring (score.py) then weighs what this finds
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 
 from regime.engine.grading.answer import Answer, Mention
 from regime.engine.grading.key import Key
@@ -53,14 +54,25 @@ def _resolve(m: Mention, key: Key, part: str, read: Read) -> tuple[str, ...]:
     return ()
 
 
-def read_against(a: Answer, key: Key, menu_share: float) -> Read:
+def _standing_for(m: Mention, key: Key, refusals: Mapping[str, tuple[str, ...]]) -> Mention:
+    """A refused lever the key has no verdict on, read as refusing the levers the key rejects that
+    it stands for (concepts.yaml `refusals`): '| flash_attention | 7% | leave alone, not worth
+    fusing further |' refuses more attention fusion where the key rejects that (sealed131 b.s1339)."""
+    if any(verdict(key, c) for c in m.concepts):
+        return m
+    more = tuple(r for c in m.concepts for r in refusals.get(c, ()) if verdict(key, r) == "reject")
+    return replace(m, concepts=(*m.concepts, *more)) if more else m
+
+
+def read_against(a: Answer, key: Key, menu_share: float,
+                 refusals: Mapping[str, tuple[str, ...]] | None = None) -> Read:
     read = Read()
     for m in a.fixes:
         for c in _resolve(m, key, "fixes", read):
             if c not in read.fixes:
                 read.fixes.append(c)
     for m in a.rejects:
-        for c in _resolve(m, key, "rejections", read):
+        for c in _resolve(_standing_for(m, key, refusals or {}), key, "rejections", read):
             if c not in read.rejects:
                 read.rejects.append(c)
     for m in a.hedged:   # "torch.compile might also reduce kernel count": part of a key fix
