@@ -73,6 +73,7 @@ class Triggers:
     places: frozenset[str] = frozenset()         # "out of the X regime": a regime named as a place
     serves: frozenset[str] = frozenset()         # "int4 is a lever for bandwidth-bound decode": where it pays
     applies_to: frozenset[str] = frozenset()     # "true for bandwidth-bound decode": where a claim holds
+    holds_for: tuple[tuple[str, ...], ...] = ()   # "true of a loop that waits on ...": not this step
     refutes: tuple[Phrase, ...] = ()             # '"memory ops don't matter": wrong': after a quotation
     max_levers: int = 3          # per sentence; more is a list, not a commitment
     max_regimes: int = 2         # per Regime section
@@ -191,6 +192,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.places = frozenset(w for p in phrases(raw.get("places")) for w in p)
     t.serves = frozenset(w for p in phrases(raw.get("serves")) for w in p)
     t.applies_to = frozenset(w for p in phrases(raw.get("applies_to")) for w in p)
+    t.holds_for = tuple(phrases(raw.get("holds_for")))
     t.refutes = phrases(raw.get("refutes"))
     commit = raw.get("commit") or {}
     t.max_levers = int(commit.get("max_levers_per_sentence", t.max_levers))

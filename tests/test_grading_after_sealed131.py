@@ -1,0 +1,56 @@
+"""Readings and scoring rules from the spent blind sets sealed124-131 (issue 27), kept as the
+sentences students wrote them."""
+
+from __future__ import annotations
+
+from conftest import answer_file, lever_statuses, read_body
+
+
+def _rejections(r) -> float:
+    return next(p.points for p in r.parts if p.part == "rejections")
+
+
+def test_leaving_flash_attention_alone_refuses_more_attention_fusion(grader, tmp_path):
+    """sealed131 b.s1339 (instructor 85): in a kernel table, "| flash_attention | 7% | leave alone,
+    not worth fusing further |" refuses what case B's key rejects (fusing attention further). Case
+    C's key recommends FlashAttention: there the same refusal is a refused key fix."""
+    table = ("Regime: compute-bound overall.\n\n| Kernel | Share | Action |\n|---|---|---|\n"
+             "| layer_norm | 8% | fuse via torch.compile |\n"
+             "| flash_attention | 7% | leave alone, not worth fusing further |\n")
+    r = grader.grade(answer_file(tmp_path, "b_training_run", table))
+    assert not any("fuse attention" in f for p in r.parts for f in p.feedback if "Not rejected" in f)
+    assert _rejections(r) > 0
+    rows = table.split("\n\n")[1]
+    c = read_body(grader, tmp_path, "c_document_summarizer", "Compute-bound prefill.\n\n" + rows)
+    assert [m.concepts for m in c.rejects] == [("flash_attention",)]   # no key verdict to stand for
+
+
+def test_a_dash_saying_already_gives_a_refusal_its_reason(grader, tmp_path):
+    """sealed124 b.s1266 (instructor 87): "leave alone — already fused" refuses; the elliptical
+    "already fused" after the dash is why, and it turned the refusal into 'already in place'.
+    With no refusal before it, "— already fused" still says the lever is in place."""
+    refused = lever_statuses(grader, "flash_attention: leave alone — already fused")
+    assert refused == {"flash_attention": "negated"}
+    in_place = lever_statuses(grader, "We use flash attention — already fused.")
+    assert in_place == {"flash_attention": "historical"}
+
+
+def test_a_plan_column_is_a_plan(grader, tmp_path):
+    """sealed130 b.s1324 (instructor 61): "| kernel | share of time | FLOPs | plan |" is a plan:
+    "| to_copy | 5% | no | find where the casts come from |" answers the FLOP column."""
+    body = ("Compute-bound overall.\n\n| kernel | share | carries FLOPs? | plan |\n|---|---|---|---|\n"
+            "| to_copy | 5% | no | find where the casts come from |\n")
+    a = read_body(grader, tmp_path, "b_training_run", body)
+    assert ("fix_dtype_casts",) not in [m.concepts for m in a.rejects]
+
+
+def test_a_limiter_in_what_a_claim_holds_for_is_not_this_steps(grader, tmp_path):
+    """sealed128 d.s1308 (instructor 90): "That is true of a decode loop that spends its time
+    waiting on weight reads, and this one doesn't. ... the bottleneck is the matrix cores, not
+    memory." names compute as the limit; the first limiter describes the vendor's case."""
+    essay = ("The vendor says int4 gives 4x. That is true of a decode loop that spends its time waiting "
+             "on weight reads, and this one doesn't. Our profile shows 71% of peak FLOP rate against 30% "
+             "of peak bandwidth, so the bottleneck is the matrix cores, not memory.\n")
+    assert read_body(grader, tmp_path, "d_high_throughput_api", essay).regime == "compute_bound"
+    waiting = "Our decode loop spends its time waiting on weight reads: 78% of peak bandwidth.\n"
+    assert read_body(grader, tmp_path, "a_chatbot", waiting).regime == "bandwidth_bound"
