@@ -54,3 +54,14 @@ def test_a_limiter_in_what_a_claim_holds_for_is_not_this_steps(grader, tmp_path)
     assert read_body(grader, tmp_path, "d_high_throughput_api", essay).regime == "compute_bound"
     waiting = "Our decode loop spends its time waiting on weight reads: 78% of peak bandwidth.\n"
     assert read_body(grader, tmp_path, "a_chatbot", waiting).regime == "bandwidth_bound"
+
+
+def test_a_regime_a_claim_holds_for_or_a_loop_that_were_is_not_the_verdict(grader, tmp_path):
+    """sealed125 e.s1273 (instructor 95, graded 64): "Those are the right treatments for a decode
+    loop that is actually limited by bandwidth" says where batching pays, and "A loop that really
+    were bandwidth-bound would be pinning HBM" is counterfactual; both were read as the verdict,
+    over "neither resource is busy"."""
+    essay = ("Neither resource is busy: bandwidth sits at 14% of peak and compute at 3%. A loop that really "
+             "were bandwidth-bound would be pinning HBM. I would not raise the batch yet. Those are the "
+             "right treatments for a decode loop that is actually limited by bandwidth.\n")
+    assert read_body(grader, tmp_path, "e_doesnt_add_up", essay).regime == "overhead_bound"

@@ -124,7 +124,9 @@ def _primary(concepts: Concepts, judged: list[Judged]) -> list[Judged]:
     if t is not None:
         judged = [j for j in judged if not _describes_a_part(concepts, j, t.described, t.described_after)
                   and not _left(concepts, j, judged, t.left)
-                  and not _served(concepts, _before(concepts, j))]
+                  and not _served(concepts, _before(concepts, j))
+                  and not cued(_before(concepts, j), t.holds_for)]   # "the right treatment for a loop
+    #   that is actually limited by bandwidth" (sealed125 e.s1273): where a claim holds, not this step
     regimes = {c for j in judged for c in j.match.concepts}
     if t is None or len(regimes) < 2:
         return judged
