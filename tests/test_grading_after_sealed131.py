@@ -65,3 +65,27 @@ def test_a_regime_a_claim_holds_for_or_a_loop_that_were_is_not_the_verdict(grade
              "were bandwidth-bound would be pinning HBM. I would not raise the batch yet. Those are the "
              "right treatments for a decode loop that is actually limited by bandwidth.\n")
     assert read_body(grader, tmp_path, "e_doesnt_add_up", essay).regime == "overhead_bound"
+
+
+def test_an_idea_table_is_a_plan_and_its_negative_cells_refuse(grader, tmp_path):
+    """sealed131 a.s1338 (instructor 83, graded 54): "| Idea | Bytes per token | Effect on 160
+    tok/s |" lists the options weighed; its rows with an effect are the fixes, in their order, and
+    "no measurable change, not worth doing" refuses its row."""
+    table = ("Regime: bandwidth-bound decode.\n\n| Idea | Bytes per token | Effect on 160 tok/s |\n"
+             "|---|---|---|\n| Continuous batching | one 26 GB read, shared | throughput up ~N× |\n"
+             "| int8 weights | 13 GB | single-stream ceiling 204 → 408 tok/s |\n"
+             "| Fuse elementwise ops | ~0.04% of bytes | no measurable change, not worth doing |\n")
+    a = read_body(grader, tmp_path, "a_chatbot", table)
+    assert [m.concepts for m in a.fixes] == [("continuous_batching",), ("quantize_int8",)]
+    assert ("fuse_elementwise",) in [m.concepts for m in a.rejects]
+
+
+def test_a_batch_above_the_current_one_is_raising_the_batch(grader, tmp_path):
+    """sealed124 d.s1264 (instructor 93, graded 62): "| batch above 256 | – | grows with the batch
+    | no, it just adds per-user latency |" refuses raising the batch; unnamed, the row was guessed
+    as a recommendation and charged as the trap."""
+    table = ("Compute-bound.\n\n| Option | Bytes moved | FLOP side | Notes |\n|---|---|---|---|\n"
+             "| fp8 GEMMs | – | higher compute ceiling | yes |\n"
+             "| batch above 256 | – | grows with the batch | no, it just adds per-user latency |\n")
+    r = grader.grade(answer_file(tmp_path, "d_high_throughput_api", table))
+    assert not r.penalties
