@@ -89,3 +89,14 @@ def test_a_batch_above_the_current_one_is_raising_the_batch(grader, tmp_path):
              "| batch above 256 | – | grows with the batch | no, it just adds per-user latency |\n")
     r = grader.grade(answer_file(tmp_path, "d_high_throughput_api", table))
     assert not r.penalties
+
+
+def test_a_memo_naming_no_regime_states_it_by_what_limits_the_step(grader, tmp_path):
+    """sealed130 a.s1323 and sealed124 a.s1267 (instructor 100, graded 65 and 55): memos that
+    never write 'bandwidth-bound' but say "HBM is doing nearly all it can while the compute units
+    wait" or "every generated token has to pull all 26 GB of fp16 weights through HBM"."""
+    for said in ("Our profile reads MFU 4% and MBU 78%, so HBM is doing nearly all it can while the "
+                 "compute units wait.\n",
+                 "MFU is 4% and MBU is 78%. Every generated token has to pull all 26 GB of fp16 weights "
+                 "through HBM.\n"):
+        assert read_body(grader, tmp_path, "a_chatbot", said).regime == "bandwidth_bound"
