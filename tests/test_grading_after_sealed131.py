@@ -100,3 +100,14 @@ def test_a_memo_naming_no_regime_states_it_by_what_limits_the_step(grader, tmp_p
                  "MFU is 4% and MBU is 78%. Every generated token has to pull all 26 GB of fp16 weights "
                  "through HBM.\n"):
         assert read_body(grader, tmp_path, "a_chatbot", said).regime == "bandwidth_bound"
+
+
+def test_but_they_are_useless_refuses_the_levers_its_sentence_named(grader):
+    """sealed129 e.s1313 (instructor 90, graded 33): "Raising the batch or quantizing the weights
+    would be the right moves for a saturated decode loop, but they are useless while the GPU
+    spends a third of its time waiting" refuses both; they were charged as recommended traps."""
+    said = ("Raising the batch or quantizing the weights would be the right moves for a saturated decode "
+            "loop, but they are useless while the GPU spends a third of its time waiting.")
+    statuses = lever_statuses(grader, said)
+    assert statuses["raise_batch"] == "negated"
+    assert {s for c, s in statuses.items() if c.startswith("quantize")} == {"negated"}

@@ -21,6 +21,10 @@ def predicate(ws: list[str], t: Triggers) -> str | None:
     own ("..., misses the point even more badly"), so its subject is what the sentence named; after
     a copula too ("The other suggestion, a GPU with more FLOPs, is even less useful", sealed90 a.s923)."""
     bare = list(ws)
+    while bare[:1] and bare[0] in t.terminators:   # "..., but they are useless while the GPU
+        bare = bare[1:]                              # waits" (sealed129 e.s1313): what it named
+    if bare[:1] and bare[0] in _PRONOUNS and bare[1:2] and bare[1] in _COPULA:
+        bare = bare[1:]
     while bare[:1] and bare[0] in _COPULA:
         bare = bare[1:]
     return next((status for status, p in t.backward.items() for q in p for w in (ws, bare)
@@ -28,6 +32,7 @@ def predicate(ws: list[str], t: Triggers) -> str | None:
 
 
 _COPULA = frozenset({"is", "are", "was", "were", "be", "would", "will"})
+_PRONOUNS = frozenset({"they", "it", "both"})
 
 
 def opening(ws: list[str], t: Triggers, contrast: bool, qualified: bool = True) -> str | None:
