@@ -111,3 +111,11 @@ def test_but_they_are_useless_refuses_the_levers_its_sentence_named(grader):
     statuses = lever_statuses(grader, said)
     assert statuses["raise_batch"] == "negated"
     assert {s for c, s in statuses.items() if c.startswith("quantize")} == {"negated"}
+
+
+def test_also_a_no_refuses_the_quoted_proposal(grader, tmp_path):
+    """sealed109 a.s1120 (a terse answer that quotes and refuses both proposals): '"Get a GPU with
+    more FLOPs" — also no, the FLOPs are 96% idle.' refuses it; "a hard no" does the same."""
+    assert lever_statuses(grader, "More FLOPs: a hard no.") == {"buy_more_flops": "negated"}
+    body = ("- Regime: BW-bound decode.\n- \"Get a GPU with more FLOPs\" — also no, 96% idle.\n")
+    assert ("buy_more_flops",) in [m.concepts for m in read_body(grader, tmp_path, "a_chatbot", body).rejects]
