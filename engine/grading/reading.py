@@ -56,8 +56,8 @@ def _resolve(m: Mention, key: Key, part: str, read: Read) -> tuple[str, ...]:
 
 def _standing_for(m: Mention, key: Key, refusals: Mapping[str, tuple[str, ...]]) -> Mention:
     """A refused lever the key has no verdict on, read as refusing the levers the key rejects that
-    it stands for (concepts.yaml `refusals`): '| flash_attention | 7% | leave alone, not worth
-    fusing further |' refuses more attention fusion where the key rejects that (sealed131 b.s1339)."""
+    it stands for (concepts.yaml `refusals`): a kernel table's row that leaves an attention kernel
+    alone refuses more attention fusion where the key rejects that (sealed131 b.s1339)."""
     if any(verdict(key, c) for c in m.concepts):
         return m
     more = tuple(r for c in m.concepts for r in refusals.get(c, ()) if verdict(key, r) == "reject")

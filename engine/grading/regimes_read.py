@@ -274,8 +274,8 @@ def _limited_by(concepts: Concepts, clause: str) -> str | None:
 
 def _conditioned(concepts: Concepts, before: tuple[str, ...]) -> bool:
     """A condition opened before the limiter ("int4 helps when a model is waiting on memory",
-    sealed39 d.s412), or what a claim holds for ("That is true of a decode loop that spends its
-    time waiting on weight reads", sealed128 d.s1308): where a lever pays, not this step."""
+    sealed39 d.s412), or what a claim holds for ("That is true of a loop that spends its time
+    waiting on weight reads", sealed128 d.s1308): where a lever pays, not this step."""
     t = concepts.context
     ws = list(before)
     return t is not None and (cued(ws, t.forward.get("hypothetical", ())) or cued(ws, t.holds_for)
