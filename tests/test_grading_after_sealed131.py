@@ -119,3 +119,14 @@ def test_also_a_no_refuses_the_quoted_proposal(grader, tmp_path):
     assert lever_statuses(grader, "More FLOPs: a hard no.") == {"buy_more_flops": "negated"}
     body = ("- Regime: BW-bound decode.\n- \"Get a GPU with more FLOPs\" — also no, 96% idle.\n")
     assert ("buy_more_flops",) in [m.concepts for m in read_body(grader, tmp_path, "a_chatbot", body).rejects]
+
+
+def test_a_bullet_of_numbered_steps_is_a_list_of_fixes(grader, tmp_path):
+    """sealed130 c.s1330 (instructor 72, graded 41): "- 1) chunked prefill so big docs don't block
+    others. 2) flash attention to get rid of the 40 GB." gives two fixes; its step number was read
+    as the item's first clause, naming no lever, and the bullet was prose recommending nothing."""
+    body = ("- Prefill problem (TTFT), compute-bound.\n"
+            "- 1) chunked prefill so big docs flow. 2) flash attention to get rid of the 40 GB.\n")
+    a = read_body(grader, tmp_path, "c_document_summarizer", body)
+    assert [m.concepts for m in a.fixes] == [("chunked_prefill",), ("flash_attention",)]
+

@@ -173,8 +173,9 @@ def prose(text: str, start: int, intro: Callable[[str], str | None] = lambda _: 
             elif into is paragraphs and paragraphs and _introducing(paragraphs[-1][1]) \
                     and (section := intro(_introducing(paragraphs[-1][1]))) is not None:
                 into = listed.setdefault(section, [])   # the list the paragraph introduces
-            elif into is paragraphs and _NUMBERED.match(line) and steps(item["text"]):
-                into = listed.setdefault("fixes", [])   # "1. Continuous batching so that ...": steps
+            elif into is paragraphs and (_NUMBERED.match(line) or _NUMBERED.match(item["text"])) \
+                    and steps(item["text"]):   # "1. Continuous batching so that ...", "- 1) X so
+                into = listed.setdefault("fixes", [])   # big docs don't wait. 2) Y ...": steps
             into.append((lineno, (item or {"text": line.strip()})["text"]))
             open_paragraph = True
         previous = line

@@ -113,8 +113,9 @@ def _labelled_item(concepts: Concepts, item: str) -> tuple[str, str]:
 
 
 def _opens_with_a_lever(concepts: Concepts, item: str) -> bool:
-    """A list item whose first clause names a lever ("1. Continuous batching so that ...")."""
-    first = next(iter(clauses(item)), "")
+    """A list item whose first clause names a lever ("1. Continuous batching so that ...", "1) <a
+    lever> so ...": its step number is no clause)."""
+    first = next((c for c in clauses(item) if not c.strip().strip("(").isdigit()), "")
     return bool(concepts.find("lever", first))
 
 
