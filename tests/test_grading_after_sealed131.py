@@ -130,3 +130,11 @@ def test_a_bullet_of_numbered_steps_is_a_list_of_fixes(grader, tmp_path):
     a = read_body(grader, tmp_path, "c_document_summarizer", body)
     assert [m.concepts for m in a.fixes] == [("chunked_prefill",), ("flash_attention",)]
 
+
+def test_a_refusal_before_a_step_is_a_deferral(grader, tmp_path):
+    """sealed124 b.s1264 (instructor 100, graded 78): "Don't: spend two weeks hand-fusing before
+    step 1." is the worked solution's order (hand fusion only after the compiler), not a refusal
+    of fusion; it was charged as dismissing fusion because the step is compute-bound."""
+    assert lever_statuses(grader, "Don't: spend two weeks hand-fusing before step 1.") == {
+        "hand_fused_kernels": "deferred"}
+    assert lever_statuses(grader, "Don't: spend two weeks hand-fusing.") == {"hand_fused_kernels": "negated"}

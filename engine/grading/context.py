@@ -244,6 +244,8 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                 labelled = label_status if not set(ws[:m.start]) & t.subordinate else None
                 status = (None if cued(ws, t.now) else carried) or labelled or status   # "... and we
                 #   should do it now": no condition or deferral carried from the clause before reaches it
+            if status == "negated" and cued(ws[before[0]:], t.refused_until):   # "Don't: spend two weeks
+                status = "deferred"   # hand-fusing before step 1" (sealed124 b.s1264): later, not never
             if carried is not None and status == carried and condition:   # what the deferred step
                 found = [_as(j, "prerequisite") if j in condition else j for j in found]   # waits for
                 condition = []

@@ -74,6 +74,7 @@ class Triggers:
     serves: frozenset[str] = frozenset()         # "int4 is a lever for bandwidth-bound decode": where it pays
     applies_to: frozenset[str] = frozenset()     # "true for bandwidth-bound decode": where a claim holds
     holds_for: tuple[tuple[str, ...], ...] = ()   # "true of a loop that waits on ...": not this step
+    refused_until: tuple[tuple[str, ...], ...] = ()   # "don't hand-fuse before step 1": a deferral
     refutes: tuple[Phrase, ...] = ()             # '"memory ops don't matter": wrong': after a quotation
     max_levers: int = 3          # per sentence; more is a list, not a commitment
     max_regimes: int = 2         # per Regime section
@@ -193,6 +194,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.serves = frozenset(w for p in phrases(raw.get("serves")) for w in p)
     t.applies_to = frozenset(w for p in phrases(raw.get("applies_to")) for w in p)
     t.holds_for = tuple(phrases(raw.get("holds_for")))
+    t.refused_until = tuple(phrases(raw.get("refused_until")))
     t.refutes = phrases(raw.get("refutes"))
     commit = raw.get("commit") or {}
     t.max_levers = int(commit.get("max_levers_per_sentence", t.max_levers))
