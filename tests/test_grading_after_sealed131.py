@@ -138,3 +138,12 @@ def test_a_refusal_before_a_step_is_a_deferral(grader, tmp_path):
     assert lever_statuses(grader, "Don't: spend two weeks hand-fusing before step 1.") == {
         "hand_fused_kernels": "deferred"}
     assert lever_statuses(grader, "Don't: spend two weeks hand-fusing.") == {"hand_fused_kernels": "negated"}
+
+
+def test_a_regime_of_the_way_a_part_runs_is_not_the_steps(grader, tmp_path):
+    """sealed129 c.s1311 (instructor 100, graded 76): "Prefill, compute-bound in principle — but
+    attention is being run in a memory-bound way." describes how attention runs; it was read as
+    the verdict, with compute-bound only the nominal regime."""
+    body = ("## Regime\nPrefill, compute-bound in principle — but attention is being run in a memory-bound "
+            "way.\n")
+    assert read_body(grader, tmp_path, "c_document_summarizer", body).regime == "compute_bound"
