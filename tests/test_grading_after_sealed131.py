@@ -147,3 +147,17 @@ def test_a_regime_of_the_way_a_part_runs_is_not_the_steps(grader, tmp_path):
     body = ("## Regime\nPrefill, compute-bound in principle — but attention is being run in a memory-bound "
             "way.\n")
     assert read_body(grader, tmp_path, "c_document_summarizer", body).regime == "compute_bound"
+
+
+def test_a_move_conceded_for_another_regime_then_denied_is_refused(grader):
+    """sealed130 e.s1323 (instructor 92, graded 66): "Increasing the batch or quantizing the
+    weights would be the standard moves for a bandwidth-bound decoder, but this one isn't limited
+    by bandwidth yet" concedes where they pay and denies that it is this step."""
+    said = ("Increasing the batch or quantizing the weights would be the standard moves for a bandwidth-bound"
+            " decoder, but this one isn't limited by bandwidth yet.")
+    statuses = lever_statuses(grader, said)
+    assert statuses["raise_batch"] == "negated"
+    conceded = "Increasing the batch would be the standard move for a bandwidth-bound decoder."
+    assert lever_statuses(grader, conceded) == {"raise_batch": "hypothetical"}
+    from regime.engine.grading.scopes import conceded
+    assert not conceded([], grader.concepts.context)   # a clause of punctuation only (sealed84 c.s864)

@@ -23,7 +23,9 @@ from regime.engine.grading.concepts import Concepts, Match, words
 from regime.engine.grading.scopes import (
     CARRIED,
     carried_status,
+    conceded,
     cued,
+    denies_it,
     negates,
     opening,
     points_before,
@@ -37,8 +39,6 @@ from regime.engine.grading.triggers import Triggers
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 _CLAUSE = re.compile(r"[;:!?()\[\]—–|→⇒]|[.,](?=\s|$)|\s-\s|\s=?->?\s|\"|“|”")   # not "32,768"
-_DENIED = (["is", "not"], ["are", "not"], ["was", "not"])   # "..., and this one is not"
-_SUBJECT_WORDS = frozenset({"and", "one", "right"})         # "... and right now it isn't"
 _SCARE = re.compile(r"[\"“]([\w'-]+(?: [\w'-]+)?)[\"”]")   # 'it "should" be ...': emphasis, not a quote
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
 _LABEL = re.compile(r"^\s*([^:]{1,40}):\s*(.*)$", re.S)
@@ -161,14 +161,7 @@ def _continued(concepts: Concepts, t: Triggers, sentence: str, found: list[Judge
             and _bare_names(concepts, [j], head, t.heading) else j for j in found]
 
 
-
 _JOINED = frozenset({"or", "and", "nor"})   # words that join two levers under one verdict
-
-
-def _points_back(subject: list[str], t: Triggers) -> bool:
-    """The denial's subject is what was just named ("and this one is not"), not someone of its
-    own ("engineer #2 is not", sealed42 b.s450)."""
-    return set(subject) <= t.anaphora | t.determiners | t.terminators | t.elliptical | _SUBJECT_WORDS
 
 
 def _as(j: Judged, status: str) -> Judged:
@@ -201,7 +194,7 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                          for j in found]   # that "— already fused" gives its reason (sealed124 b.s1266)
             elif found and predicate(ws, t) == "negated":   # "The other suggestion, a GPU with
                 # more FLOPs, misses the point": a refusal whose subject is what came before
-                found = [_as(j, "negated") if j.status == "affirmed" else j for j in found]
+                found = [_as(j, "negated") if j.status in ("affirmed", "hypothetical") else j for j in found]
             elif found and ws[:1] and ws[0] in t.terminators and set(ws) & t.anaphora and any(
                     s == "negated" and (not forward or (ws[b] in ("i", "we") and "regime" not in kinds))
                     for s, b, _, forward in triggers(ws, t)):
@@ -209,10 +202,13 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                 # trigger, or the student's own refusal, and a word pointing back (not "so rather
                 # than queueing them, slot each ...", nor "but ... where the waste is")
                 found = [_as(j, "negated") if j.status == "affirmed" else j for j in found]
-            elif found and ws[-2:] in _DENIED and ws[0] not in t.contrast and _points_back(ws[:-2], t):
+            elif found and denies_it(ws, t):
                 # "... a decode loop that is actually bandwidth-bound, and this one is not"
                 # (sealed39 e.s414): it denies what was named
                 found = [_as(j, "negated") if j.status == "affirmed" else j for j in found]
+            elif found and conceded(ws, t):   # "... would be the standard moves
+                # for a bandwidth-bound decoder, but this one isn't limited by bandwidth" (sealed130 e.s1323)
+                found = [_as(j, "negated") if j.status == "hypothetical" else j for j in found]
             elif found and student_refuses(ws, t):   # "Fusing attention, which also came up, I would
                 # not pursue" (sealed84 b.s863): the fronted object is what the student refuses
                 found = [_as(j, "negated") if j.status == "affirmed" else j for j in found]

@@ -187,3 +187,24 @@ def points_before(ws: list[str], start: int, forward: bool, t: Triggers) -> bool
     """A backward trigger opening the clause ("That mixes up two things": 'that' is filler) or
     after a word pointing back ("it is wrong"): its subject is what came before."""
     return not forward and (start == 0 or bool(set(ws[max(start - 2, 0):start]) & t.anaphora))
+
+
+_DENIED = (["is", "not"], ["are", "not"], ["was", "not"])   # "..., and this one is not"
+_SUBJECT_WORDS = frozenset({"and", "one", "right"})         # "... and right now it isn't"
+
+
+def denies_it(ws: list[str], t: Triggers) -> bool:
+    """A clause that ends denying what was just named ("..., and this one is not")."""
+    return ws[-2:] in _DENIED and ws[0] not in t.contrast and _points_back(ws[:-2], t)
+
+
+def conceded(ws: list[str], t: Triggers) -> bool:
+    """After a contrast word, a denial whose subject is the step itself ("but this one isn't ...")."""
+    k = next((i for i in range(1, len(ws) - 1) if ws[i:i + 2] in _DENIED), 0)
+    return bool(ws) and ws[0] in t.contrast and k > 1 and _points_back(ws[1:k], t)
+
+
+def _points_back(subject: list[str], t: Triggers) -> bool:
+    """The denial's subject is what was just named ("and this one is not"), not someone of its
+    own ("engineer #2 is not", sealed42 b.s450)."""
+    return set(subject) <= t.anaphora | t.determiners | t.terminators | t.elliptical | _SUBJECT_WORDS
