@@ -161,3 +161,19 @@ def test_a_move_conceded_for_another_regime_then_denied_is_refused(grader):
     assert lever_statuses(grader, conceded) == {"raise_batch": "hypothetical"}
     from regime.engine.grading.scopes import conceded
     assert not conceded([], grader.concepts.context)   # a clause of punctuation only (sealed84 c.s864)
+
+
+def test_a_bare_fix_argued_only_in_words_elsewhere_earns_part_of_its_credit(grader, tmp_path):
+    """sealed120 c.s1225 (instructor 53, graded 75): "- chunk the prefil" names the fix bare, and the
+    blind grades take its points ("chunked prefill without a reason"), though the answer's other
+    words overlap its reason. Those words now earn `reasons.carried` of it, as a bare rejection's
+    earn `reasons.elsewhere`; a figure its rule cites still argues it in full ("- flash attn" under "40 GB
+    = attention scores")."""
+    from regime.engine.grading import reasons
+    body = ("- TTFT problem -> prefill, compute bound\n- 40 GB = attention scores (N^2)\n- flash attn\n"
+            "- chunk the prefil\n")
+    a = read_body(grader, tmp_path, "c_document_summarizer", body)
+    key = grader.key_for_case(grader.cases_dir / "c_document_summarizer.yaml")
+    got = reasons.states(a, key, grader.concepts, grader.rubric.evidence.relative_tolerance)
+    assert got["chunked_prefill"] == reasons.CARRIED and got["flash_attention"] == reasons.RIGHT
+    assert reasons.credit(got, "chunked_prefill", grader.rubric.reasons) == grader.rubric.reasons.carried < 1

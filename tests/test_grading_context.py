@@ -439,7 +439,9 @@ def test_a_terse_answer_with_swapped_letters_and_a_remeasure_step(grader, tmp_pa
                  "0.215 ktok/s, then batch/quantize\n", encoding="utf-8")
     r = grader.grade(p)
     parts = {x.part: x for x in r.parts}
-    assert parts["fixes"].points == parts["fixes"].max_points > 0, parts["fixes"].feedback
+    fixes = parts["fixes"]   # both read; bare, each argued only in the answer's words elsewhere
+    assert fixes.points == grader.rubric.reasons.carried * fixes.max_points > 0, fixes.feedback
+    assert not any("Missing fix" in f for f in fixes.feedback)
     assert not r.penalties, [x.feedback for x in r.penalties]
 
 
@@ -598,7 +600,7 @@ def test_no_to_the_cases_one_question_rejects_its_proposal(grader, tmp_path):
     ("Int8: if quality allows.", "quantize_int8", "hypothetical"),
     # sealed7 b.s96: a label stops at a subordinate clause; "touch attention" is re-fusing it
     ("Don't: hand-fuse before seeing what compile leaves.", "torch_compile", "affirmed"),
-    ("Don't: hand-fuse before seeing what compile leaves.", "hand_fused_kernels", "negated"),
+    ("Don't: hand-fuse before seeing what compile leaves.", "hand_fused_kernels", "deferred"),   # not before
     ("Don't: touch attention, already flash, 7%.", "fuse_attention", "negated"),
     # sealed6 d.s81: a lever set against another is not recommended
     ("fp8 GEMMs (this raises the compute ceiling, a different thing from int4 weight-only quant)",
@@ -624,7 +626,7 @@ def test_a_table_under_a_heading_of_its_own_is_read_row_by_row(grader, tmp_path)
     p.write_text("---\ncase: a_chatbot\n---\n## Regime\nBandwidth-bound decode at batch 1.\n\n## Verdicts\n\n"
                  "| proposal | verdict | why |\n|---|---|---|\n"
                  "| continuous batching | do first | the weight read serves every sequence |\n"
-                 "| int8 weights | do second | half the bytes |\n"
+                 "| int8 weights | do second | 13 GB instead of 26 GB: the ceiling doubles to 408 tok/s |\n"
                  "| fuse elementwise ops | don't | a tiny fraction of the bytes at batch 1 |\n",
                  encoding="utf-8")
     r = grader.grade(p)

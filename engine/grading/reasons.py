@@ -29,6 +29,7 @@ from regime.engine.grading.rubric import ReasonsPart
 
 RIGHT, WRONG, NONE = "right", "wrong", "none"
 ELSEWHERE = "elsewhere"   # a bare rejection the answer argues elsewhere
+CARRIED = "carried"       # a bare fix the answer argues elsewhere, in words
 
 _SUFFIX = re.compile(r"(?:ing|ed|es|e|ly|ion|ation)$")
 _STEM = 6
@@ -100,7 +101,7 @@ def states(a: Answer, key: Key, concepts: Concepts, tolerance: float, carry: boo
     figures are another case's (`carry` False): its argument is about something else (sealed20
     a.s228, an answer to one case built on another's figures: "batching with no reason")."""
     out: dict[str, str] = {}
-    order = (RIGHT, ELSEWHERE, WRONG, NONE)
+    order = (RIGHT, CARRIED, ELSEWHERE, WRONG, NONE)
     for m in [*a.fixes, *a.rejects, *a.deferred, *a.hedged, *(m for group in a.listed for m in group)]:
         for c in m.concepts:
             if key.item(c) is not None:
@@ -121,7 +122,8 @@ def states(a: Answer, key: Key, concepts: Concepts, tolerance: float, carry: boo
 def credit(got: dict[str, str], concept: str, rules: ReasonsPart) -> float:
     """An item's share of its credit: whole with the key's reason, part without it."""
     state = got.get(concept, NONE)
-    return {RIGHT: 1.0, WRONG: rules.wrong, ELSEWHERE: rules.elsewhere}.get(state, rules.missing)
+    return {RIGHT: 1.0, WRONG: rules.wrong, ELSEWHERE: rules.elsewhere, CARRIED: rules.carried}.get(
+        state, rules.missing)
 
 
 def feedback(got: dict[str, str], items: list[Item], verb: str, rules: ReasonsPart) -> list[str]:
@@ -134,8 +136,8 @@ def feedback(got: dict[str, str], items: list[Item], verb: str, rules: ReasonsPa
             out.append(f"Right {verb}, not its reason: {name}: {i.because}")
         elif state == NONE and rules.missing < 1:
             out.append(f"{name.capitalize()}: say why: {i.because}")
-        elif state == ELSEWHERE and rules.elsewhere < 1:
-            out.append(f"{name.capitalize()}: say why where you reject it (your answer argues it elsewhere): "
+        elif state in (ELSEWHERE, CARRIED) and credit(got, i.id, rules) < 1:
+            out.append(f"{name.capitalize()}: say why where you name it (your answer argues it elsewhere): "
                        f"{i.because}")
     return out
 
@@ -145,15 +147,16 @@ def _carried(a: Answer, m: Mention, concept: str, key: Key, concepts: Concepts, 
     rejection written with no words of its own is not argued by a figure elsewhere: a bare name
     under `reject:` after the figure its rule cites in the evidence (sealed22 d.s247, "rejected
     with no reason", -10; nine YAML answers alike); a bare fix still is (the first instructor's
-    corpus credits it). Argued in words elsewhere, a bare rejection is ELSEWHERE: the blind grades
+    corpus credits it). Argued only in words elsewhere, a bare item is ELSEWHERE (a rejection) or
+    CARRIED (a fix), each with its own share of the credit (rubric.yaml): the blind grades
     take part of its credit ("Batching the prefills." after "TTFT is the complaint", sealed41
-    c.s437, "-8: batching rejected with no reason"), the first corpus's instructor none."""
+    c.s437, "-8: batching rejected with no reason"; "- flash attn" under "- 40 GB = attention
+    scores (N^2)", sealed120 c.s1225, "-5: FlashAttention named without a reason")."""
     own = set(concepts.words(m.reason)) - set(concepts.words(m.written))
-    if not own and key.item(concept) in key.rejects:
-        argued = bool(a.text) and _argued(a.text, m.written, concept, key, concepts, concepts.reasons)
-        return ELSEWHERE if argued else NONE
-    return RIGHT if _figured(a, key, concept, tolerance) or (
-        bool(a.text) and _argued(a.text, m.written, concept, key, concepts, concepts.reasons)) else NONE
+    if (own or key.item(concept) not in key.rejects) and _figured(a, key, concept, tolerance):
+        return RIGHT
+    argued = bool(a.text) and _argued(a.text, m.written, concept, key, concepts, concepts.reasons)
+    return NONE if not argued else ELSEWHERE if key.item(concept) in key.rejects else CARRIED
 
 
 def _argued(text: str, written: str, concept: str, key: Key, concepts: Concepts, idx: Index) -> bool:

@@ -72,6 +72,7 @@ class ReasonsPart(_Strict):
     wrong: float = Field(0.5, ge=0, le=1)      # a reason given that is not the key's
     missing: float = Field(1.0, ge=0, le=1)    # no reason given
     elsewhere: float = Field(1.0, ge=0, le=1)  # a bare rejection whose reason the answer argues elsewhere
+    carried: float = Field(1.0, ge=0, le=1)    # a bare fix whose reason it argues elsewhere in words
     min_weight: float = Field(1.0, ge=0)       # rarity-weight of the words shared with the key's
     min_words: int = Field(2, ge=1)            # words of another argument that make a reason wrong
     ignore: list[str] = []                     # words that are never a reason
