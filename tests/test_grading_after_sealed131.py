@@ -177,3 +177,14 @@ def test_a_bare_fix_argued_only_in_words_elsewhere_earns_part_of_its_credit(grad
     got = reasons.states(a, key, grader.concepts, grader.rubric.evidence.relative_tolerance)
     assert got["chunked_prefill"] == reasons.CARRIED and got["flash_attention"] == reasons.RIGHT
     assert reasons.credit(got, "chunked_prefill", grader.rubric.reasons) == grader.rubric.reasons.carried < 1
+
+
+def test_borderline_or_barely_hedges_the_regime(grader, tmp_path):
+    """sealed130 d.s1326 and sealed129 d.s1315 (instructor 25 and 51, graded 50 and 73):
+    "compute-bound, but only just", "though only just" commit to nothing firmly; the blind grades take
+    the regime's points as for a hedge. Written plainly, the verdict stands."""
+    for said in ("Compute-bound, but only just.", "Barely compute-bound.", "Borderline compute-bound."):
+        hedged = read_body(grader, tmp_path, "d_high_throughput_api", f"## Regime\n{said}\n")
+        assert hedged.regime == "compute_bound" and hedged.regime_hedged, said
+    plain = read_body(grader, tmp_path, "d_high_throughput_api", "## Regime\nCompute-bound.\n")
+    assert plain.regime == "compute_bound" and not plain.regime_hedged
