@@ -188,3 +188,12 @@ def test_borderline_or_barely_hedges_the_regime(grader, tmp_path):
         assert hedged.regime == "compute_bound" and hedged.regime_hedged, said
     plain = read_body(grader, tmp_path, "d_high_throughput_api", "## Regime\nCompute-bound.\n")
     assert plain.regime == "compute_bound" and not plain.regime_hedged
+
+
+def test_memory_bound_ops_matter_less_states_the_second_engineers_claim(grader):
+    """sealed128 b.s1310 (instructor 25, graded 48): "The second engineer probably has a point that
+    memory-bound ops matter less once you're compute bound" leans to the claim; it was not read
+    as the claim at all."""
+    said = "Memory-bound ops matter less once you're compute bound."
+    assert "memory_ops_irrelevant_when_compute_bound" in {
+        c for m in grader.concepts.find("claim", said) for c in m.concepts}
