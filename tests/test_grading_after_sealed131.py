@@ -197,3 +197,13 @@ def test_memory_bound_ops_matter_less_states_the_second_engineers_claim(grader):
     said = "Memory-bound ops matter less once you're compute bound."
     assert "memory_ops_irrelevant_when_compute_bound" in {
         c for m in grader.concepts.find("claim", said) for c in m.concepts}
+
+
+def test_until_then_puts_what_follows_later(grader):
+    """sealed134 e.s1363 (instructor 95, graded 45): after "once the loop is actually bandwidth-
+    bound, that is when batching and quantization become the right tools", "Until then, raising
+    the batch or quantizing weights would be optimizing a resource that isn't the bottleneck" waits;
+    it was read as recommending both traps."""
+    said = ("Until then, raising the batch or quantizing weights would be optimizing a resource that isn't "
+            "the bottleneck.")
+    assert lever_statuses(grader, said)["raise_batch"] == "deferred"
