@@ -207,3 +207,15 @@ def test_until_then_puts_what_follows_later(grader):
     said = ("Until then, raising the batch or quantizing weights would be optimizing a resource that isn't "
             "the bottleneck.")
     assert lever_statuses(grader, said)["raise_batch"] == "deferred"
+
+
+def test_a_cross_mark_in_a_plan_row_refuses_it(grader, tmp_path):
+    """sealed134 c.s1365 (instructor 98, graded 48): a plan whose priority column marks the
+    refused rows '✗' ("| ✗ | batch the prefills | more work per pass → longer TTFT |") was read
+    as recommending both traps."""
+    body = ("## Regime\nCompute-bound prefill.\n\n## Plan\n| priority | change | effect |\n|---|---|---|\n"
+            "| 1 | FlashAttention | scores never written to HBM |\n"
+            "| ✗ | batch the prefills | more work per pass → longer TTFT |\n")
+    a = read_body(grader, tmp_path, "c_document_summarizer", body)
+    assert ("raise_batch",) in [m.concepts for m in a.rejects]
+    assert ("flash_attention",) in [m.concepts for m in a.fixes]
