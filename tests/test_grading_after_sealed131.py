@@ -219,3 +219,11 @@ def test_a_cross_mark_in_a_plan_row_refuses_it(grader, tmp_path):
     a = read_body(grader, tmp_path, "c_document_summarizer", body)
     assert ("raise_batch",) in [m.concepts for m in a.rejects]
     assert ("flash_attention",) in [m.concepts for m in a.fixes]
+
+
+def test_at_once_defers_nothing(grader, tmp_path):
+    """sealed138 c.s1406 (instructor 80, graded 44): "With 25k tokens going through at once,
+    prefill ought to be compute-bound" was read as a deferred regime ('once' opens a deferral)."""
+    essay = "With 25k tokens going through at once, prefill ought to be compute-bound, yet we see 20%.\n"
+    assert read_body(grader, tmp_path, "c_document_summarizer", essay).regime == "compute_bound"
+    assert lever_statuses(grader, "Once the gaps are gone, raise the batch.") == {"raise_batch": "deferred"}

@@ -99,8 +99,9 @@ def triggers(ws: list[str], t: Triggers) -> list[tuple[str, int, int, bool]]:
 
 def _pseudo(ws: list[str], j: int, t: Triggers) -> bool:
     """A trigger word that opens a pseudo-trigger ("if we want more throughput, ..." states the
-    goal, it puts no condition on the levers after it): no trigger, as ConText has them."""
-    return any(tuple(ws[j:j + len(p)]) == p for p in t.pseudo)
+    goal, it puts no condition on the levers after it), or closes one ("25k tokens going through
+    at once" defers nothing, sealed138 c.s1406): no trigger, as ConText has them."""
+    return any(tuple(ws[j:j + len(p)]) == p or tuple(ws[max(j + 1 - len(p), 0):j + 1]) == p for p in t.pseudo)
 
 
 def _compares(ws: list[str], end: int, p: tuple[str, ...], t: Triggers) -> bool:
