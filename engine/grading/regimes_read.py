@@ -13,7 +13,7 @@ from regime.engine.grading.context import Judged, hedges_between, judge
 from regime.engine.grading.scopes import cued
 
 _SLASHED = re.compile(r"\s+/\s+")
-_SIDE = re.compile(r"[.;:,\n()→⇒]|\s=?->?\s")   # what ends a side of a slash
+_SIDE = re.compile(r"[.;:,\n()→⇒—–]|\s=?->?\s")   # what ends a side of a slash
 
 
 def read_regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime") -> None:
@@ -209,13 +209,13 @@ def _either(concepts: Concepts, judged: list[Judged]) -> bool:
     """Two regimes offered as alternatives in one clause ('compute-bound or bandwidth-bound
     depending on batch', 'compute bound vs bandwidth bound (check roofline)', sealed62 d.s646):
     the student weighs them and commits to neither."""
-    by_clause: dict[int, set[str]] = {}
-    for j in judged:
+    by_clause: dict[tuple[str, int], set[str]] = {}   # a clause of its sentence: each sentence
+    for j in judged:                                     # counts its clauses from 0
         if j.status != "negated":
-            by_clause.setdefault(j.clause, set()).update(j.match.concepts)
+            by_clause.setdefault((j.sentence, j.clause), set()).update(j.match.concepts)
     for n, cs in by_clause.items():
-        ws = concepts.words(next(j.clause_text for j in judged if j.clause == n))
-        names = {w for j in judged if j.clause == n for w in concepts.words(j.match.phrase)}
+        ws = concepts.words(next(j.clause_text for j in judged if (j.sentence, j.clause) == n))
+        names = {w for j in judged if (j.sentence, j.clause) == n for w in concepts.words(j.match.phrase)}
         either = concepts.context.either if concepts.context is not None else frozenset({"or"})
         if len(cs) > 1 and (set(ws) & either or set(ws) - names <= {"and", "both"}):
             return True   # 'Compute bound and bandwith bound' names both and commits to neither

@@ -1,0 +1,34 @@
+"""Readings and scoring rules from the spent blind sets sealed132-139 (issue 27), kept as the
+sentences students wrote them."""
+
+from __future__ import annotations
+
+from conftest import read_body
+
+
+def test_host_overhead_names_the_overhead_regime(grader, tmp_path):
+    """sealed133 e.s1353 (instructor 100, graded 65): "So the regime is launch/host overhead, even
+    though nominally it is a bandwidth-bound workload." names overhead as the verdict."""
+    essay = "So the regime is launch/host overhead, even though nominally it is a bandwidth-bound workload.\n"
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", essay)
+    assert (a.regime, a.nominal_regime) == ("overhead_bound", "bandwidth_bound")
+
+
+def test_two_sentences_each_naming_one_regime_offer_no_alternatives(grader, tmp_path):
+    """sealed58 e.s605 (instructor 86): "Overhead-bound (launch latency / host overhead). Nominally
+    BW-bound." is a verdict and its nominal regime, each the first clause of its own sentence; the
+    alternatives test compared clauses by their number alone and paired the two sentences."""
+    a = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "## Regime\nOverhead-bound (launch latency / host overhead). Nominally BW-bound.\n")
+    assert (a.regime, a.nominal_regime) == ("overhead_bound", "bandwidth_bound")
+    both = read_body(grader, tmp_path, "e_doesnt_add_up", "## Regime\nOverhead-bound or bandwidth-bound.\n")
+    assert both.regime is None
+
+
+def test_a_dash_ends_a_side_of_a_slash(grader, tmp_path):
+    """sealed138 e.s1410 (instructor 98): "Neither bandwidth- nor compute-bound — launch/host
+    overhead." weighs no alternatives across the slash: the dash ends the negated side."""
+    a = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "## Regime\nNeither bandwidth- nor compute-bound — launch/host overhead. "
+                  "(Nominally a bandwidth-bound batch-1 decode.)\n")
+    assert a.regime == "overhead_bound"
