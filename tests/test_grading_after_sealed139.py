@@ -32,3 +32,15 @@ def test_a_dash_ends_a_side_of_a_slash(grader, tmp_path):
                   "## Regime\nNeither bandwidth- nor compute-bound — launch/host overhead. "
                   "(Nominally a bandwidth-bound batch-1 decode.)\n")
     assert a.regime == "overhead_bound"
+
+
+def test_a_kind_of_step_as_a_sentences_subject_is_not_the_verdict(grader, tmp_path):
+    """sealed135 e.s1371 (instructor 100, graded 69): "A bandwidth-bound or compute-bound loop pins
+    one of them; when neither is pinned, the GPU is sitting idle" names kinds of step as the
+    subject of a sentence. A verdict in apposition (sealed130 c.s1326) still stands."""
+    essay = ("On paper this loop should be bandwidth-bound. It is bound by launch overhead. A "
+             "bandwidth-bound or compute-bound loop pins one of them; when neither is pinned, the GPU is "
+             "sitting idle.\n")
+    assert read_body(grader, tmp_path, "e_doesnt_add_up", essay).regime == "overhead_bound"
+    apposition = "A TTFT problem, so prefill; a compute-bound workload that is running inefficiently.\n"
+    assert read_body(grader, tmp_path, "c_document_summarizer", apposition).regime == "compute_bound"

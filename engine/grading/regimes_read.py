@@ -11,6 +11,7 @@ from regime.engine.grading.answer import Answer
 from regime.engine.grading.concepts import Concepts, CueSpans, clauses
 from regime.engine.grading.context import Judged, hedges_between, judge
 from regime.engine.grading.scopes import cued
+from regime.engine.grading.wording import words
 
 _SLASHED = re.compile(r"\s+/\s+")
 _SIDE = re.compile(r"[.;:,\n()→⇒—–]|\s=?->?\s")   # what ends a side of a slash
@@ -122,6 +123,8 @@ def _primary(concepts: Concepts, judged: list[Judged]) -> list[Judged]:
     alternative; the blind grades read the first as the (hedged) verdict."""
     t = concepts.context
     if t is not None:
+        kinds = _kinds_as_subject(concepts, judged, t.generic_openers)
+        judged = [j for i, j in enumerate(judged) if i not in kinds]
         judged = [j for j in judged if not _describes_a_part(concepts, j, t.described, t.described_after)
                   and not _left(concepts, j, judged, t.left)
                   and not _served(concepts, _before(concepts, j))
@@ -144,6 +147,34 @@ def _describes_a_part(concepts: Concepts, j: Judged, described: frozenset[str],
     #   saturation": a kind of step, not this one (not "... is bandwidth-bound and would gain ...")
     return (end < len(ws) and ws[end] in described) or kind \
         or (j.match.start > 0 and ws[j.match.start - 1] in after)
+
+
+def _kinds_as_subject(concepts: Concepts, judged: list[Judged], openers: frozenset[str]) -> set[int]:
+    """The regimes (by index) that open a sentence as kinds of step, with a verb after their noun:
+    "A bandwidth-bound or compute-bound loop pins one of them" (sealed135 e.s1371, an overhead-bound
+    essay). Not "a compute-bound workload that is running inefficiently" (sealed130 c.s1326), a
+    verdict in apposition, nor "A compute-bound step.", a verdict alone."""
+    out: set[int] = set()
+    for j in judged:
+        raw = words(j.clause_text)
+        if j.clause or j.match.start or not raw or raw[0] not in openers:
+            continue
+        mine = [i for i, k in enumerate(judged) if (k.sentence, k.clause) == (j.sentence, j.clause)]
+        ws, pos, taken = concepts.words(j.clause_text), 0, []
+        while pos < len(ws):
+            at = next((i for i in mine if judged[i].match.start == pos), None)
+            if at is None and ws[pos] not in _ALTERNATIVE:
+                break
+            taken += [at] if at is not None else []
+            pos += len(concepts.words(judged[at].match.phrase)) if at is not None else 1
+        noun = raw.index(ws[pos]) if pos < len(ws) and ws[pos] in raw else None
+        if noun is not None and len(ws) - pos > 2 and noun + 1 < len(raw) and raw[noun + 1] not in _RELATIVE:
+            out.update(taken)
+    return out
+
+
+_ALTERNATIVE = frozenset({"or", "and", "nor"})
+_RELATIVE = frozenset({"that", "which", "who", "where", "whose", "with"})
 
 
 _JOINS = frozenset({"and", "or", "which", "it", "we", "i", "you", "they"})   # "compute-bound I would say"

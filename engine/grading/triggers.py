@@ -69,6 +69,7 @@ class Triggers:
     described: frozenset[str] = frozenset()      # "memory-bound kernels": the regime of a part, not the step
     described_after: frozenset[str] = frozenset()   # "something memory-bound is eating the time": a part
     generic: frozenset[str] = frozenset()        # "a bandwidth-bound loop would ...": a kind, not this step
+    generic_openers: frozenset[str] = frozenset()   # "A bandwidth-bound loop pins HBM": a kind, as subject
     left: tuple[Phrase, ...] = ()                # "crossed from X into Y": the regime the step has left
     places: frozenset[str] = frozenset()         # "out of the X regime": a regime named as a place
     serves: frozenset[str] = frozenset()         # "int4 is a lever for bandwidth-bound decode": where it pays
@@ -189,6 +190,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.described = frozenset(w for p in phrases(raw.get("described")) for w in p)
     t.described_after = frozenset(w for p in phrases(raw.get("described_after")) for w in p)
     t.generic = frozenset(w for p in phrases(raw.get("generic")) for w in p)
+    t.generic_openers = frozenset(str(w).lower() for w in raw.get("generic_openers") or [])   # filler words
     t.left = tuple(phrases(raw.get("left")))
     t.places = frozenset(w for p in phrases(raw.get("places")) for w in p)
     t.serves = frozenset(w for p in phrases(raw.get("serves")) for w in p)
