@@ -44,3 +44,13 @@ def test_a_kind_of_step_as_a_sentences_subject_is_not_the_verdict(grader, tmp_pa
     assert read_body(grader, tmp_path, "e_doesnt_add_up", essay).regime == "overhead_bound"
     apposition = "A TTFT problem, so prefill; a compute-bound workload that is running inefficiently.\n"
     assert read_body(grader, tmp_path, "c_document_summarizer", apposition).regime == "compute_bound"
+
+
+def test_memory_starved_is_a_verdict_and_before_it_becomes_is_not(grader, tmp_path):
+    """sealed132 a.s1343 (instructor 100, graded 71): "MFU is 4% and MBU is 78%, which is what a
+    memory-starved decode looks like" is the verdict; "the ~247 FLOP/byte an MI300X needs before it
+    becomes compute-limited" is the threshold of another regime, not this step's."""
+    starved = "MFU is 4% and MBU is 78%, which is what a memory-starved decode looks like.\n"
+    assert read_body(grader, tmp_path, "a_chatbot", starved).regime == "bandwidth_bound"
+    threshold = "We are nowhere near the ~247 FLOP/byte an MI300X needs before it becomes compute-limited.\n"
+    assert read_body(grader, tmp_path, "a_chatbot", threshold).regime is None
