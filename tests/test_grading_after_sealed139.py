@@ -54,3 +54,15 @@ def test_memory_starved_is_a_verdict_and_before_it_becomes_is_not(grader, tmp_pa
     assert read_body(grader, tmp_path, "a_chatbot", starved).regime == "bandwidth_bound"
     threshold = "We are nowhere near the ~247 FLOP/byte an MI300X needs before it becomes compute-limited.\n"
     assert read_body(grader, tmp_path, "a_chatbot", threshold).regime is None
+
+
+def test_crossed_into_a_regime_concludes(grader, tmp_path):
+    """sealed133 d.s1351 (instructor 100, graded 72): "A back-of-envelope check agrees: ... the
+    MI300X's ridge point is 247 FLOP/byte, so we have crossed into compute-bound territory" is the
+    verdict, not a nominal regime that a later limiter ("the small slice of time that is actually
+    waiting on memory") replaces."""
+    memo = ("A back-of-envelope check agrees: at batch 256 in fp16 each weight byte fetched is used for "
+            "about 256 FLOPs, and the MI300X's ridge point is 247 FLOP/byte, so we have crossed into "
+            "compute-bound territory.\n\nBy Amdahl the most int4 can give us is the small slice of time "
+            "that is actually waiting on memory.\n")
+    assert read_body(grader, tmp_path, "d_high_throughput_api", memo).regime == "compute_bound"
