@@ -3,7 +3,7 @@ sentences students wrote them."""
 
 from __future__ import annotations
 
-from conftest import read_body
+from conftest import lever_statuses, read_body
 
 
 def test_host_overhead_names_the_overhead_regime(grader, tmp_path):
@@ -66,3 +66,32 @@ def test_crossed_into_a_regime_concludes(grader, tmp_path):
             "compute-bound territory.\n\nBy Amdahl the most int4 can give us is the small slice of time "
             "that is actually waiting on memory.\n")
     assert read_body(grader, tmp_path, "d_high_throughput_api", memo).regime == "compute_bound"
+
+
+def test_a_vendors_line_quoted_and_refuted_later_in_the_sentence_is_rejected(grader, tmp_path):
+    """sealed136 d.s1388 (instructor 90, graded 53): 'The vendor's line is "int4 gives you 4x the
+    tokens per second." That's true for a bandwidth-bound decode (batch 1 up to a few dozen) and
+    false here.' reports the vendor's fix ('line' before the quotation) and refutes it two
+    clauses later; the refutation no longer has to be the first clause after the quotation."""
+    line = ('The vendor\'s line is "int4 gives you 4x the tokens per second." That\'s true for a '
+            "bandwidth-bound decode (batch 1 up to a few dozen) and false here.")
+    assert lever_statuses(grader, line) == {"quantize_int4": "negated"}
+
+
+def test_a_quotation_refuted_in_the_next_sentence_is_rejected(grader, tmp_path):
+    """sealed106 d.s1088 (instructor 76): 'The vendor claims "int4 gives up to 4x decode throughput."
+    That's true at batch 1 to a few dozen, where decode is bandwidth-bound. It isn't true for us.'
+    The sentence after the quotation's names nothing and refutes it."""
+    said = ('The vendor claims "int4 gives up to 4x decode throughput." That\'s true at batch 1 to a few '
+            "dozen, where decode is bandwidth-bound. It isn't true for us.")
+    assert lever_statuses(grader, said) == {"quantize_int4": "negated"}
+
+
+def test_a_lever_put_to_capacity_is_not_a_recommendation_for_throughput(grader, tmp_path):
+    """sealed136 d.s1388 (instructor 90): "What I'd say yes to: int4 as a memory-capacity play
+    (68 GB -> ~17 GB frees ~51 GB for more KV cache), evaluated for accuracy" is the worked
+    solution's own "benchmark it for capacity, not for throughput", not the int4 trap."""
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "What I'd say yes to: int4 as a memory-capacity play (68 GB -> ~17 GB frees ~51 GB for "
+                  "more KV cache), evaluated for accuracy.\n")
+    assert ("quantize_int4",) not in [m.concepts for m in a.fixes]

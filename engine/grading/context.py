@@ -72,6 +72,10 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
             out[-len(last):] = last = named = _refused(last, "it" in concepts.words(sentence)[:3])
             levers_before = [j for j in last if j.match.kind == "lever"] or levers_before
             continue
+        if not found and last and all(j.status == "attributed" for j in last) and any(   # 'The vendor's
+                cued(concepts.words(c), t.refutes) for c in _CLAUSE.split(sentence) if c):   # line is "int4
+            out[-len(last):] = last = named = [_as(j, "negated") for j in last]   # gives 4x". That's true
+            continue   # for a bandwidth-bound decode and false here.' (sealed136 d.s1388) refutes it
         cond = None if found or not last else opening(concepts.words(sentence), t, contrast=False)
         if cond in CARRIED[:2]:   # "Don't: start with hand-fused kernels. Only if 1+2 leave a gap."
             out[-len(last):] = last = [_as(j, cond) if j.status == "negated" else j for j in last]
@@ -218,8 +222,6 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
             elif quoted and cued(ws, t.endorse):   # 'Someone suggested "fuse the elementwise ops" and
                 # I think they're right' (sealed105 a.s1076): the student takes it up
                 found = [_as(j, "affirmed") if j in quoted else j for j in found]
-            if not any(clause.strip() in q for q in quotes):   # '"Memory ops don't matter, we're
-                quoted = []   # compute-bound": wrong': the quotation goes on to its second clause
             carried = carried_status(ws, t) or carried   # "..., measure again, and if it is bound, ..."
             if any(st == "negated" and b == len(ws) <= 2 for st, _, b, _ in triggers(ws, t)):
                 carried = "negated"   # 'And not "just raise the batch further"': a bare negation
