@@ -95,3 +95,17 @@ def test_a_lever_put_to_capacity_is_not_a_recommendation_for_throughput(grader, 
                   "What I'd say yes to: int4 as a memory-capacity play (68 GB -> ~17 GB frees ~51 GB for "
                   "more KV cache), evaluated for accuracy.\n")
     assert ("quantize_int4",) not in [m.concepts for m in a.fixes]
+
+
+def test_a_concession_then_a_turn_refuses_what_it_concedes(grader, tmp_path):
+    """sealed121 a.s1233 (instructor 98, graded 69): "Fusing the elementwise ops sounds sensible,
+    but at batch 1 those ops touch a tiny fraction of what the weight read does ..., so we would
+    be polishing something nobody can measure." refuses the fusion; what the turn itself names,
+    or re-judges ("but not yet"), keeps its own reading."""
+    conceded = ("Fusing the elementwise ops sounds sensible, but at batch 1 those ops touch a tiny fraction "
+                "of what the weight read does, so we would be polishing something nobody can measure.")
+    assert lever_statuses(grader, conceded) == {"fuse_elementwise": "negated"}
+    assert lever_statuses(grader, "Fusing the elementwise ops sounds sensible, but not yet.") == {
+        "fuse_elementwise": "deferred"}
+    assert lever_statuses(grader, "Fusing the elementwise ops is right, but the win is small.") == {
+        "fuse_elementwise": "affirmed"}   # conceding a point is not a concession of the lever

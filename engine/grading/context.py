@@ -67,7 +67,7 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
     named: list[Judged] = []   # the last sentence that named something
     levers_before: list[Judged] = []   # ... and the last that named a lever, as judged
     for sentence in _SENTENCE.split(_SCARE.sub(r"\1", text)):
-        found = _sentence(concepts, t, kinds, sentence, len(out))
+        found = _conceded(concepts, t, sentence, _sentence(concepts, t, kinds, sentence, len(out)))
         if not found and last and _refuses_last(concepts, t, sentence):   # "...; I'd skip it"
             out[-len(last):] = last = named = _refused(last, "it" in concepts.words(sentence)[:3])
             levers_before = [j for j in last if j.match.kind == "lever"] or levers_before
@@ -112,6 +112,23 @@ def conditioned(concepts: Concepts, sentences: list[str]) -> list[str]:
         else:
             out.append(s)
     return out
+
+
+def _conceded(concepts: Concepts, t: Triggers, sentence: str, found: list[Judged]) -> list[Judged]:
+    """A concession then a contrast refuses what was named before it: "Fusing the elementwise ops
+    sounds sensible, but at batch 1 those ops touch a tiny fraction ..." (sealed121 a.s1233);
+    what the turn names itself, or re-judges ("but not yet"), is left as read."""
+    ws = concepts.words(sentence)
+    at = next((i for i in range(len(ws)) for c in t.concessions if tuple(ws[i:i + len(c)]) == c
+               and ws[i + len(c):i + len(c) + 1] and ws[i + len(c)] in t.contrast), None)
+    if at is None:
+        return found
+    return [_as(j, "negated") if j.status == "affirmed" and _before(concepts.words(j.match.phrase), ws[:at])
+            else j for j in found]
+
+
+def _before(phrase: list[str], ws: list[str]) -> bool:
+    return any(ws[i:i + len(phrase)] == phrase for i in range(len(ws) - len(phrase) + 1))
 
 
 def _refused(last: list[Judged], it: bool = False) -> list[Judged]:

@@ -77,6 +77,7 @@ class Triggers:
     holds_for: tuple[tuple[str, ...], ...] = ()   # "true of a loop that waits on ...": not this step
     refused_until: tuple[tuple[str, ...], ...] = ()   # "don't hand-fuse before step 1": a deferral
     refutes: tuple[Phrase, ...] = ()             # '"memory ops don't matter": wrong': after a quotation
+    concessions: tuple[Phrase, ...] = ()         # "X sounds sensible, but ...": X is refused
     max_levers: int = 3          # per sentence; more is a list, not a commitment
     max_regimes: int = 2         # per Regime section
     max_fixes: int = 6           # per answer; more is a list, not a commitment
@@ -198,6 +199,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.holds_for = tuple(phrases(raw.get("holds_for")))
     t.refused_until = tuple(phrases(raw.get("refused_until")))
     t.refutes = phrases(raw.get("refutes"))
+    t.concessions = phrases(raw.get("concessions"))
     commit = raw.get("commit") or {}
     t.max_levers = int(commit.get("max_levers_per_sentence", t.max_levers))
     t.max_regimes = int(commit.get("max_regimes", t.max_regimes))
