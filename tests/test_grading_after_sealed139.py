@@ -109,3 +109,22 @@ def test_a_concession_then_a_turn_refuses_what_it_concedes(grader, tmp_path):
         "fuse_elementwise": "deferred"}
     assert lever_statuses(grader, "Fusing the elementwise ops is right, but the win is small.") == {
         "fuse_elementwise": "affirmed"}   # conceding a point is not a concession of the lever
+
+
+def test_a_deferral_announcing_the_proposals_reads_them_as_refused_for_now(grader, tmp_path):
+    """sealed137 e.s1391 (instructor 100, graded 80): "Not yet for the two proposals on the
+    table. Bigger batches and quantized weights are the right medicine for a decode loop that is
+    truly bandwidth-bound; ..." announces refusals, as "Two proposals I would turn down." does."""
+    a = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "Capture the step in a CUDA graph.\n\nNot yet for the two proposals on the table. Bigger "
+                  "batches and quantized weights are the right medicine for a decode loop that is truly "
+                  "bandwidth-bound.\n")
+    assert {"raise_batch", "quantize_int8"} <= {c for m in a.rejects for c in m.concepts}
+
+
+def test_levers_that_do_not_belong_are_refused(grader, tmp_path):
+    """sealed139 e.s1413 (instructor 95, graded 80): "Batching and quantization don't belong in
+    this round." refuses both (a backward negation, like "is off the table")."""
+    assert lever_statuses(grader, "Batching and quantization don't belong in this round.") == {
+        "raise_batch": "negated", "continuous_batching": "negated", "quantize_int4": "negated",
+        "quantize_int8": "negated", "quantize_kv_fp8": "negated"}

@@ -148,10 +148,11 @@ _JOINED = re.compile(r"\s*(?:[/&+,]|\band\b)\s*")
 
 def _announces(concepts: Concepts, sentence: str) -> bool:
     """A sentence that refuses things it goes on to name ('Two proposals I would turn down.',
-    'The following I would not do:'): a negation and one of the context file's `announce` words."""
+    'The following I would not do:', 'Not yet for the two proposals on the table.', sealed137
+    e.s1391): a negation, or a deferral worded as one, and one of the context file's `announce` words."""
     t = concepts.context
     ws = concepts.words(sentence)
-    return t is not None and negates(ws, t) and bool(set(ws) & t.announce)
+    return t is not None and (negates(ws, t) or refuses_for_now(ws, t)) and bool(set(ws) & t.announce)
 
 
 def _agrees(concepts: Concepts, sentence: str) -> bool:
