@@ -128,3 +128,14 @@ def test_levers_that_do_not_belong_are_refused(grader, tmp_path):
     assert lever_statuses(grader, "Batching and quantization don't belong in this round.") == {
         "raise_batch": "negated", "continuous_batching": "negated", "quantize_int4": "negated",
         "quantize_int8": "negated", "quantize_kv_fp8": "negated"}
+
+
+def test_a_lever_narrowing_one_only_discussed_is_a_fix(grader, tmp_path):
+    """sealed134 a.s1363 (instructor 100, graded 85.5): "So the real moves are to change what each
+    weight read buys us, or to shrink the weights. First, continuous batching ... Second, weight
+    quant to int8: half the bytes" recommends int8; the earlier, wider "shrink the weights" was
+    only discussed, so the narrower mention is no mere commentary on it."""
+    a = read_body(grader, tmp_path, "a_chatbot",
+                  "So the real moves are to change what each weight read buys us, or to shrink the weights. "
+                  "First, continuous batching. Second, weight quant to int8: half the bytes.\n")
+    assert [m.concepts for m in a.fixes] == [("continuous_batching",), ("quantize_int8",)]

@@ -213,6 +213,13 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
                 a.endorsed.extend(c for c in j.match.concepts if c not in a.endorsed)
 
 
+def _refines(a: Answer, j: Judged) -> bool:
+    """An affirmed lever narrowing one only discussed before ("the real moves are ... to shrink
+    the weights. ... Second, weight quant to int8", sealed134 a.s1363): the student commits to it."""
+    return j.status == "affirmed" and any(set(j.match.concepts) < set(m.concepts) for m in a.discussed) \
+        and not any(set(j.match.concepts) & set(m.concepts) for m in (*a.fixes, *a.rejects))
+
+
 def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, text: str,
                        item: str, seen: set[tuple[str, ...]]) -> bool:
     """Each lever or claim named, read with its assertion status (context.py). Under Fixes an
@@ -234,7 +241,8 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
         # a later mention, or an unqualified one overlapping an earlier ("I would not batch the
         # prefills: ... batching only adds work"), is commentary on the first
         if j.match.kind == "lever" and (j.match.concepts in seen or (
-                j.status == "affirmed" and any(set(j.match.concepts) & set(s) for s in seen))):
+                j.status == "affirmed" and any(set(j.match.concepts) & set(s) for s in seen))) \
+                and not _refines(a, j):
             if j.status in ("deferred", "hypothetical"):   # "not two weeks of hand-fusing. Hand-fused
                 _postpone(a, j, item)                       # kernels only if ...": not now, not never
             continue   # "not the same argument as 4-bit weights: ... int4 removes bytes" is commentary
