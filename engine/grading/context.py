@@ -17,9 +17,10 @@ graphs are in, batching") is its `prerequisite`, neither deferred nor refused it
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from regime.engine.grading.concepts import Concepts, Match, words
+from regime.engine.grading.judged import Judged
+from regime.engine.grading.judged import as_status as _as
 from regime.engine.grading.scopes import (
     CARRIED,
     carried_status,
@@ -36,6 +37,7 @@ from regime.engine.grading.scopes import (
     triggers,
 )
 from regime.engine.grading.triggers import Triggers
+from regime.engine.grading.turns import conceded_before
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 _CLAUSE = re.compile(r"[;:!?()\[\]—–|→⇒]|[.,](?=\s|$)|\s-\s|\s=?->?\s|\"|“|”")   # not "32,768"
@@ -44,19 +46,6 @@ _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
 _LABEL = re.compile(r"^\s*([^:]{1,40}):\s*(.*)$", re.S)
 _ASIDE = re.compile(r"\([^()]*\)")
 _TOPIC = re.compile(r"^\s*([^:]{1,60}):\s*(.*)$", re.S)   # a name heading what follows, with its words
-
-@dataclass(frozen=True)
-class Judged:
-    """A concept named in an item, with its assertion status, the sentence it was read in and
-    the number of its clause within the item (the first clause naming something is the subject)."""
-
-    match: Match
-    status: str
-    sentence: str
-    clause: int = 0
-    clause_text: str = ""
-    listed_as: str = ""    # a listed lever's own status: an affirmed list may be the key's menu
-
 
 def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) -> list[Judged]:
     """Every concept of the first of `kinds` found in each clause of `text`, with its status.
@@ -67,7 +56,7 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
     named: list[Judged] = []   # the last sentence that named something
     levers_before: list[Judged] = []   # ... and the last that named a lever, as judged
     for sentence in _SENTENCE.split(_SCARE.sub(r"\1", text)):
-        found = _conceded(concepts, t, sentence, _sentence(concepts, t, kinds, sentence, len(out)))
+        found = conceded_before(concepts, t, sentence, _sentence(concepts, t, kinds, sentence, len(out)))
         if not found and last and _refuses_last(concepts, t, sentence):   # "...; I'd skip it"
             out[-len(last):] = last = named = _refused(last, "it" in concepts.words(sentence)[:3])
             levers_before = [j for j in last if j.match.kind == "lever"] or levers_before
@@ -97,38 +86,6 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
         last = found
         named = found or named
     return out
-
-
-def conditioned(concepts: Concepts, sentences: list[str]) -> list[str]:
-    """The sentences, each naming nothing and opening with a condition joined to the one before:
-    "Don't: start with hand-fused kernels. Only if 1+2 leave a gap." (sealed92 b.s943) puts the
-    refused step later, as one sentence judged whole would (`judge` reads the two together)."""
-    out: list[str] = []
-    t = concepts.context
-    for s in sentences:
-        if out and t is not None and not concepts.find("lever", s) \
-                and opening(concepts.words(s), t, contrast=False) in CARRIED[:2]:
-            out[-1] = f"{out[-1]} {s}"
-        else:
-            out.append(s)
-    return out
-
-
-def _conceded(concepts: Concepts, t: Triggers, sentence: str, found: list[Judged]) -> list[Judged]:
-    """A concession then a contrast refuses what was named before it: "Fusing the elementwise ops
-    sounds sensible, but at batch 1 those ops touch a tiny fraction ..." (sealed121 a.s1233);
-    what the turn names itself, or re-judges ("but not yet"), is left as read."""
-    ws = concepts.words(sentence)
-    at = next((i for i in range(len(ws)) for c in t.concessions if tuple(ws[i:i + len(c)]) == c
-               and ws[i + len(c):i + len(c) + 1] and ws[i + len(c)] in t.contrast), None)
-    if at is None:
-        return found
-    return [_as(j, "negated") if j.status == "affirmed" and _before(concepts.words(j.match.phrase), ws[:at])
-            else j for j in found]
-
-
-def _before(phrase: list[str], ws: list[str]) -> bool:
-    return any(ws[i:i + len(phrase)] == phrase for i in range(len(ws) - len(phrase) + 1))
 
 
 def _refused(last: list[Judged], it: bool = False) -> list[Judged]:
@@ -183,12 +140,6 @@ def _continued(concepts: Concepts, t: Triggers, sentence: str, found: list[Judge
 
 
 _JOINED = frozenset({"or", "and", "nor"})   # words that join two levers under one verdict
-
-
-def _as(j: Judged, status: str) -> Judged:
-    return Judged(j.match, status, j.sentence, j.clause, j.clause_text)
-
-
 
 
 def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence: str,

@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 
 from regime.engine.grading.concepts import Concepts, clauses
-from regime.engine.grading.context import Judged, recommends, sentences
+from regime.engine.grading.context import recommends, sentences
+from regime.engine.grading.judged import Judged
 from regime.engine.grading.scopes import negates, triggers
 from regime.engine.grading.triggers import Triggers
 

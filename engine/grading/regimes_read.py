@@ -9,7 +9,8 @@ from dataclasses import replace
 
 from regime.engine.grading.answer import Answer
 from regime.engine.grading.concepts import Concepts, CueSpans, clauses
-from regime.engine.grading.context import Judged, hedges_between, judge
+from regime.engine.grading.context import hedges_between, judge
+from regime.engine.grading.judged import Judged
 from regime.engine.grading.scopes import cued
 from regime.engine.grading.wording import words
 

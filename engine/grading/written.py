@@ -13,13 +13,15 @@ from pathlib import Path
 from regime.core.errors import RegimeError
 from regime.engine.grading.answer import SENTENCE, Answer, Mention
 from regime.engine.grading.concepts import Concepts, clauses
-from regime.engine.grading.context import Judged, conditioned, judge, recommends
+from regime.engine.grading.context import judge, recommends
 from regime.engine.grading.figures import unreadable_numbers
+from regime.engine.grading.judged import Judged
 from regime.engine.grading.layout import EMPHASIS as _EMPHASIS
 from regime.engine.grading.layout import PROSE, front_matter, labelled, prose, sections_of, verdict_rows
 from regime.engine.grading.recommending import LABEL_WORDS, LIST_WORDS, names_only, recommended
 from regime.engine.grading.regimes_read import adopt_limiter, read_limiter, read_regimes
 from regime.engine.grading.scopes import answers_no, cued, negates, refuses_for_now
+from regime.engine.grading.turns import conditioned
 
 
 def read_written(path: Path, text: str, concepts: Concepts) -> Answer:

@@ -1,0 +1,42 @@
+"""Turns of argument that span clauses or sentences: a concession and the contrast after it
+("X sounds sensible, but ..."), and a sentence that only puts a condition on the one before
+("Don't: start with hand-fused kernels. Only if 1+2 leave a gap.")."""
+
+from __future__ import annotations
+
+from regime.engine.grading.concepts import Concepts
+from regime.engine.grading.judged import Judged, as_status
+from regime.engine.grading.scopes import CARRIED, opening
+from regime.engine.grading.triggers import Triggers
+
+
+def conditioned(concepts: Concepts, sentences: list[str]) -> list[str]:
+    """The sentences, each naming nothing and opening with a condition joined to the one before:
+    "Don't: start with hand-fused kernels. Only if 1+2 leave a gap." (sealed92 b.s943) puts the
+    refused step later, as one sentence judged whole would (`judge` reads the two together)."""
+    out: list[str] = []
+    t = concepts.context
+    for s in sentences:
+        if out and t is not None and not concepts.find("lever", s) \
+                and opening(concepts.words(s), t, contrast=False) in CARRIED[:2]:
+            out[-1] = f"{out[-1]} {s}"
+        else:
+            out.append(s)
+    return out
+
+
+def conceded_before(concepts: Concepts, t: Triggers, sentence: str, found: list[Judged]) -> list[Judged]:
+    """A concession then a contrast refuses what was named before it: "Fusing the elementwise ops
+    sounds sensible, but at batch 1 those ops touch a tiny fraction ..." (sealed121 a.s1233);
+    what the turn names itself, or re-judges ("but not yet"), is left as read."""
+    ws = concepts.words(sentence)
+    at = next((i for i in range(len(ws)) for c in t.concessions if tuple(ws[i:i + len(c)]) == c
+               and ws[i + len(c):i + len(c) + 1] and ws[i + len(c)] in t.contrast), None)
+    if at is None:
+        return found
+    return [as_status(j, "negated") if j.status == "affirmed"
+            and _before(concepts.words(j.match.phrase), ws[:at]) else j for j in found]
+
+
+def _before(phrase: list[str], ws: list[str]) -> bool:
+    return any(ws[i:i + len(phrase)] == phrase for i in range(len(ws) - len(phrase) + 1))
