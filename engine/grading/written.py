@@ -13,14 +13,23 @@ from pathlib import Path
 from regime.core.errors import RegimeError
 from regime.engine.grading.answer import SENTENCE, Answer, Mention
 from regime.engine.grading.concepts import Concepts, clauses
-from regime.engine.grading.context import judge, recommends
+from regime.engine.grading.context import judge
 from regime.engine.grading.figures import unreadable_numbers
 from regime.engine.grading.judged import Judged
 from regime.engine.grading.layout import EMPHASIS as _EMPHASIS
 from regime.engine.grading.layout import PROSE, front_matter, labelled, prose, sections_of, verdict_rows
+from regime.engine.grading.openers import (
+    agrees,
+    announces,
+    disputes,
+    introduces,
+    labelled_item,
+    opens_with_a_lever,
+    refusing,
+)
 from regime.engine.grading.recommending import LABEL_WORDS, LIST_WORDS, names_only, recommended
 from regime.engine.grading.regimes_read import adopt_limiter, read_limiter, read_regimes
-from regime.engine.grading.scopes import answers_no, cued, negates, refuses_for_now
+from regime.engine.grading.scopes import answers_no, negates, refuses_for_now
 from regime.engine.grading.turns import conditioned
 
 
@@ -33,12 +42,12 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
     a = Answer(file, "markdown", str(meta["case"]),
                None if meta.get("student") is None else str(meta["student"]))
     text, rows, plans = verdict_rows(text, concepts)
-    sections = sections_of(text, body_start, concepts, a, intro=lambda h: _refusing(concepts, h))
+    sections = sections_of(text, body_start, concepts, a, intro=lambda h: refusing(concepts, h))
     if not any(name != PROSE for name in sections):   # no template heading at all: a labelled
         sections = labelled(text, body_start, concepts, a)   # memo, or an essay
     if not any(name != PROSE for name in sections):
-        sections, a.prose = sections or prose(text, body_start, lambda p: _introduces(concepts, p),
-                                              lambda item: _opens_with_a_lever(concepts, item)), True
+        sections, a.prose = sections or prose(text, body_start, lambda p: introduces(concepts, p),
+                                              lambda item: opens_with_a_lever(concepts, item)), True
     if not sections:
         raise RegimeError("the answer is empty: write it under the template's headings (## Regime, "
                           "## Evidence, ## Fixes, ## Reject, ## Ask) or as prose", file=file,
@@ -55,7 +64,7 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
             head = item.partition(":")[0] if line in rows else ""   # a step, not int4; '| Regime | ... |':
             if concepts.heading(head) in ("regime", "evidence"):   # a row of the template's own part
                 verdict, name, item = False, str(concepts.heading(head)), item.partition(":")[2]
-            part, item = _labelled_item(concepts, item) if name == PROSE else (name, item)
+            part, item = labelled_item(concepts, item) if name == PROSE else (name, item)
             _read_item(a, concepts, "fixes" if verdict else part, line, item)   # under Evidence
     adopt_limiter(a)
     if a.regime is None and len(a.regimes_named) == 1:   # "this should be compute-bound. It is one."
@@ -78,7 +87,7 @@ def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
     would turn down.") opens a list of rejections: the sentences after it are read as under Reject."""
     sentences_ = SENTENCE.split(text)
     opener = next((i for i, s in enumerate(sentences_) if i + 1 < len(sentences_)
-                   and not any(concepts.find(k, s) for k in ("claim", "lever")) and _announces(concepts, s)),
+                   and not any(concepts.find(k, s) for k in ("claim", "lever")) and announces(concepts, s)),
                   None)
     if opener is not None:   # the rejections it announces, each sentence's subject
         _read_item(a, concepts, "reject", line, " ".join(sentences_[opener + 1:]))
@@ -93,82 +102,16 @@ def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
         if not named and concepts.context and answers_no(concepts.words(sentence), concepts.context):
             a.says_no.append(line)   # "My answer to the director is no.": the case's question
             continue
-        if not named and _agrees(concepts, sentence):   # "I agree with the second engineer. ... the
+        if not named and agrees(concepts, sentence):   # "I agree with the second engineer. ... the
             claim = concepts.guess("claim", text)        # memory-bound ops are not on the critical path"
             if claim is not None and claim not in a.endorsed:
                 a.endorsed.append(claim)
                 a.statuses.append((line, "meaning", sentence.strip()))
-        elif not named and _disputes(concepts, sentence):   # "I disagree with the second engineer ..."
+        elif not named and disputes(concepts, sentence):   # "I disagree with the second engineer ..."
             _claim_by_meaning(a, concepts, line, text, quoted=False)
 
 
 _STEP_CELL = re.compile(r"^\s*\|\s*\d+[.)]?\s*\|")   # a plan row's step number, alone in its cell
-
-
-def _labelled_item(concepts: Concepts, item: str) -> tuple[str, str]:
-    """A paragraph or list item of prose that opens with a template section's name as a label
-    ('- Fix: CUDA graphs', '- Reject: int4, past the ridge', sealed104 e.s1065) is read as an item
-    of that section; any other stays prose."""
-    head, colon, rest = item.partition(":")
-    section = concepts.heading(_EMPHASIS.sub("", head)) if colon and len(head) <= 30 else None
-    return (section, rest.strip()) if section in ("fixes", "reject") and rest.strip() else (PROSE, item)
-
-
-def _opens_with_a_lever(concepts: Concepts, item: str) -> bool:
-    """A list item whose first clause names a lever ("1. Continuous batching so that ...", "1) <a
-    lever> so ...": its step number is no clause)."""
-    first = next((c for c in clauses(item) if not c.strip().strip("(").isdigit()), "")
-    return bool(concepts.find("lever", first))
-
-
-def _introduces(concepts: Concepts, paragraph: str) -> str | None:
-    """The section a paragraph ending in a colon opens for the list after it: a template
-    heading's name ('Fixes:'), else refusals ('What I would not do:') or recommendations ('What
-    I would do, in this order:')."""
-    last = SENTENCE.split(paragraph.strip())[-1].rstrip(":")
-    t = concepts.context
-    named = concepts.heading(last)
-    if named in ("fixes", "reject") or t is None:
-        return named
-    head, comma, rest = last.partition(",")
-    if comma and concepts.words(head)[:1] and concepts.words(head)[0] in t.premise:
-        last = rest   # "Because we can't go past the ceiling, the useful moves are:" (sealed34 a.s361)
-    ws = concepts.words(last)
-    return "reject" if negates(ws, t) else "fixes" if recommends(concepts, last, t) else None
-
-
-def _refusing(concepts: Concepts, heading: str) -> str | None:
-    """A heading not the template's that refuses ('## Not worth it', sealed78 b.s802) heads
-    rejections; not one that joins template sections ('## Fixes / Reject', a table of verdicts)."""
-    if any(concepts.heading(part) for part in _JOINED.split(heading)):
-        return None
-    return "reject" if _introduces(concepts, heading) == "reject" else None
-
-
-_JOINED = re.compile(r"\s*(?:[/&+,]|\band\b)\s*")
-
-
-def _announces(concepts: Concepts, sentence: str) -> bool:
-    """A sentence that refuses things it goes on to name ('Two proposals I would turn down.',
-    'The following I would not do:', 'Not yet for the two proposals on the table.', sealed137
-    e.s1391): a negation, or a deferral worded as one, and one of the context file's `announce` words."""
-    t = concepts.context
-    ws = concepts.words(sentence)
-    return t is not None and (negates(ws, t) or refuses_for_now(ws, t)) and bool(set(ws) & t.announce)
-
-
-def _agrees(concepts: Concepts, sentence: str) -> bool:
-    """A sentence that sides with someone ('I agree with the second engineer.'): its paragraph
-    states, in its own words, the claim it agrees with (sealed63 b.s653, instructor 7)."""
-    t = concepts.context
-    ws = concepts.words(sentence)
-    return t is not None and not negates(ws, t) and cued(ws, t.agree)
-
-
-def _disputes(concepts: Concepts, sentence: str) -> bool:
-    """A sentence that negates something it does not name: under Reject it would be a rejection."""
-    t = concepts.context
-    return t is not None and negates(concepts.words(sentence), t)
 
 
 def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str) -> None:

@@ -1,0 +1,82 @@
+"""What a heading, a paragraph's last line or a sentence does to the items around it, read
+before any lever is: opens a template section by label ('- Fix: CUDA graphs'), introduces a list
+of refusals or recommendations ('What I would not do:'), announces the rejections that follow
+('Two proposals I would turn down.'), or sides with or disputes someone ('I agree with the
+second engineer.')."""
+
+from __future__ import annotations
+
+import re
+
+from regime.engine.grading.answer import SENTENCE
+from regime.engine.grading.concepts import Concepts, clauses
+from regime.engine.grading.context import recommends
+from regime.engine.grading.layout import EMPHASIS as _EMPHASIS
+from regime.engine.grading.layout import PROSE
+from regime.engine.grading.scopes import cued, negates, refuses_for_now
+
+
+def labelled_item(concepts: Concepts, item: str) -> tuple[str, str]:
+    """A paragraph or list item of prose that opens with a template section's name as a label
+    ('- Fix: CUDA graphs', '- Reject: int4, past the ridge', sealed104 e.s1065) is read as an item
+    of that section; any other stays prose."""
+    head, colon, rest = item.partition(":")
+    section = concepts.heading(_EMPHASIS.sub("", head)) if colon and len(head) <= 30 else None
+    return (section, rest.strip()) if section in ("fixes", "reject") and rest.strip() else (PROSE, item)
+
+
+def opens_with_a_lever(concepts: Concepts, item: str) -> bool:
+    """A list item whose first clause names a lever ("1. Continuous batching so that ...", "1) <a
+    lever> so ...": its step number is no clause)."""
+    first = next((c for c in clauses(item) if not c.strip().strip("(").isdigit()), "")
+    return bool(concepts.find("lever", first))
+
+
+def introduces(concepts: Concepts, paragraph: str) -> str | None:
+    """The section a paragraph ending in a colon opens for the list after it: a template
+    heading's name ('Fixes:'), else refusals ('What I would not do:') or recommendations ('What
+    I would do, in this order:')."""
+    last = SENTENCE.split(paragraph.strip())[-1].rstrip(":")
+    t = concepts.context
+    named = concepts.heading(last)
+    if named in ("fixes", "reject") or t is None:
+        return named
+    head, comma, rest = last.partition(",")
+    if comma and concepts.words(head)[:1] and concepts.words(head)[0] in t.premise:
+        last = rest   # "Because we can't go past the ceiling, the useful moves are:" (sealed34 a.s361)
+    ws = concepts.words(last)
+    return "reject" if negates(ws, t) else "fixes" if recommends(concepts, last, t) else None
+
+
+def refusing(concepts: Concepts, heading: str) -> str | None:
+    """A heading not the template's that refuses ('## Not worth it', sealed78 b.s802) heads
+    rejections; not one that joins template sections ('## Fixes / Reject', a table of verdicts)."""
+    if any(concepts.heading(part) for part in _JOINED.split(heading)):
+        return None
+    return "reject" if introduces(concepts, heading) == "reject" else None
+
+
+_JOINED = re.compile(r"\s*(?:[/&+,]|\band\b)\s*")
+
+
+def announces(concepts: Concepts, sentence: str) -> bool:
+    """A sentence that refuses things it goes on to name ('Two proposals I would turn down.',
+    'The following I would not do:', 'Not yet for the two proposals on the table.', sealed137
+    e.s1391): a negation, or a deferral worded as one, and one of the context file's `announce` words."""
+    t = concepts.context
+    ws = concepts.words(sentence)
+    return t is not None and (negates(ws, t) or refuses_for_now(ws, t)) and bool(set(ws) & t.announce)
+
+
+def agrees(concepts: Concepts, sentence: str) -> bool:
+    """A sentence that sides with someone ('I agree with the second engineer.'): its paragraph
+    states, in its own words, the claim it agrees with (sealed63 b.s653, instructor 7)."""
+    t = concepts.context
+    ws = concepts.words(sentence)
+    return t is not None and not negates(ws, t) and cued(ws, t.agree)
+
+
+def disputes(concepts: Concepts, sentence: str) -> bool:
+    """A sentence that negates something it does not name: under Reject it would be a rejection."""
+    t = concepts.context
+    return t is not None and negates(concepts.words(sentence), t)
