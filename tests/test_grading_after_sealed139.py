@@ -139,3 +139,17 @@ def test_a_lever_narrowing_one_only_discussed_is_a_fix(grader, tmp_path):
                   "So the real moves are to change what each weight read buys us, or to shrink the weights. "
                   "First, continuous batching. Second, weight quant to int8: half the bytes.\n")
     assert [m.concepts for m in a.fixes] == [("continuous_batching",), ("quantize_int8",)]
+
+
+def test_agreeing_with_one_engineer_does_not_endorse_the_claim_refuted_after(grader, tmp_path):
+    """sealed135 b.s1372 (instructor 82, graded 57): 'The first engineer says "these memory-bound
+    ops are worth fusing". I agree with the goal. The second engineer says "we're compute-bound,
+    so the memory-bound stuff doesn't matter" - that is wrong.' The agreement is with the first
+    engineer; the paragraph's claim is the one the student refutes, so it is not endorsed."""
+    a = read_body(grader, tmp_path, "b_training_run",
+                  'The first engineer says "these memory-bound ops are worth fusing". I agree with the '
+                  'goal. The second engineer says "we\'re compute-bound, so the memory-bound stuff '
+                  'doesn\'t matter" - that is wrong. The compute-bound label describes the matmuls; it '
+                  "tells you nothing about the time spent in kernels that have no FLOPs to speak of.\n")
+    assert "memory_ops_irrelevant_when_compute_bound" not in a.endorsed
+    assert ("memory_ops_irrelevant_when_compute_bound",) in [m.concepts for m in a.rejects]

@@ -80,3 +80,15 @@ def disputes(concepts: Concepts, sentence: str) -> bool:
     """A sentence that negates something it does not name: under Reject it would be a rejection."""
     t = concepts.context
     return t is not None and negates(concepts.words(sentence), t)
+
+
+def refuted_after(concepts: Concepts, later: list[str]) -> bool:
+    """A later sentence of the paragraph quotes someone and calls it wrong ('The second engineer
+    says "..." - that is wrong.'): an agreement before it was with someone else, not with the claim
+    (not "... would be optimizing the wrong resource", which quotes no one)."""
+    t = concepts.context
+    return t is not None and any(cued(concepts.words(c), t.refutes) for s in later if _QUOTE.search(s)
+                                 for c in clauses(s))
+
+
+_QUOTE = re.compile(r"[\"“”]")

@@ -26,6 +26,7 @@ from regime.engine.grading.openers import (
     labelled_item,
     opens_with_a_lever,
     refusing,
+    refuted_after,
 )
 from regime.engine.grading.recommending import LABEL_WORDS, LIST_WORDS, names_only, recommended
 from regime.engine.grading.regimes_read import adopt_limiter, read_limiter, read_regimes
@@ -93,7 +94,8 @@ def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
         _read_item(a, concepts, "reject", line, " ".join(sentences_[opener + 1:]))
         text = " ".join(sentences_[:opener + 1])
     _levers_and_claims(a, concepts, PROSE, line, text, text, set())   # "...; I'd skip it" points back
-    for sentence in SENTENCE.split(text):
+    sentences_ = SENTENCE.split(text)
+    for n, sentence in enumerate(sentences_):
         if concepts.find("regime", sentence):
             read_regimes(a, concepts, sentence)
         else:
@@ -102,12 +104,12 @@ def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
         if not named and concepts.context and answers_no(concepts.words(sentence), concepts.context):
             a.says_no.append(line)   # "My answer to the director is no.": the case's question
             continue
-        if not named and agrees(concepts, sentence):   # "I agree with the second engineer. ... the
-            claim = concepts.guess("claim", text)        # memory-bound ops are not on the critical path"
-            if claim is not None and claim not in a.endorsed:
-                a.endorsed.append(claim)
-                a.statuses.append((line, "meaning", sentence.strip()))
-        elif not named and disputes(concepts, sentence):   # "I disagree with the second engineer ..."
+        if not named and agrees(concepts, sentence) and not refuted_after(concepts, sentences_[n + 1:]):
+            claim = concepts.guess("claim", text)   # "I agree with the second engineer. ... the memory-
+            if claim is not None and claim not in a.endorsed:   # bound ops are not on the critical path"
+                a.endorsed.append(claim)   # (not "I agree with the goal. The second engineer says
+                a.statuses.append((line, "meaning", sentence.strip()))   # "..." - that is wrong",
+        elif not named and disputes(concepts, sentence):   # sealed135 b.s1372) / "I disagree with ..."
             _claim_by_meaning(a, concepts, line, text, quoted=False)
 
 
