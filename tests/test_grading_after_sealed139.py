@@ -153,3 +153,25 @@ def test_agreeing_with_one_engineer_does_not_endorse_the_claim_refuted_after(gra
                   "tells you nothing about the time spent in kernels that have no FLOPs to speak of.\n")
     assert "memory_ops_irrelevant_when_compute_bound" not in a.endorsed
     assert ("memory_ops_irrelevant_when_compute_bound",) in [m.concepts for m in a.rejects]
+
+
+def test_a_speaker_label_before_a_quotation_reports_it(grader, tmp_path):
+    """sealed137 b.s1393: 'Engineer A: "give me two weeks and I'll hand-fuse the memory-bound
+    ops."' quotes the engineer, as 'Engineer A says "..."' does; a label addressing someone ('Note
+    to the engineer: "..."') is the student's own line."""
+    quote = '"give me two weeks and I\'ll hand-fuse the memory-bound ops."'
+    assert lever_statuses(grader, f"Engineer A: {quote}") == {"hand_fused_kernels": "attributed"}
+    assert lever_statuses(grader, f"Note to the engineer: {quote}") == {"hand_fused_kernels": "affirmed"}
+
+
+def test_a_lever_first_named_in_a_quotation_is_refused_by_the_students_own_words(grader, tmp_path):
+    """sealed108 d.s1110 (instructor 72, graded 42): '- Vendor: "int4 = 4x throughput." Only true
+    for bandwidth-bound decode at small batch. We're past the ridge; int4 shrinks bytes we aren't
+    short of ...' (here worded 'The vendor says "..."'). The quotation is someone else's mention;
+    the student's refusal after it is the student's reading, not commentary on the vendor's."""
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  '- MFU 71% / MBU 30% → compute-bound.\n- The vendor says "int4 = 4× throughput." Only '
+                  "true for bandwidth-bound decode at small batch (≲32). We're past the ridge; int4 "
+                  "shrinks bytes we aren't short of and adds dequant math on the saturated side. → no, for "
+                  "throughput.\n")
+    assert ("quantize_int4",) in [m.concepts for m in a.rejects]

@@ -149,7 +149,8 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
     carried: str | None = None
     quotes = [(q[1] or q[2]).strip() for q in _QUOTED.finditer(body)]
     reported = bool(quotes) and (any(s == "attributed" for s, *_ in triggers(concepts.words(body), t)) or any(
-        set(concepts.words(body[:q.start()])[-2:]) & t.speech for q in _QUOTED.finditer(body)))   # 'said "'
+        set(concepts.words(body[:q.start()])[-2:]) & t.speech for q in _QUOTED.finditer(body))   # 'said "'
+        or _speaker_label(body, t))   # 'Engineer A: "give me two weeks and I'll hand-fuse ..."'
     taken_up = bool(quotes) and cued(concepts.words(body[:body.find(quotes[0])]), t.endorse)   # "The second
     #   engineer has it right: \"we're compute-bound, ...\"" (sealed106 b.s1083): the student's own claim
     quoted: list[Judged] = []
@@ -229,6 +230,15 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
     if sentence.rstrip().endswith("?"):   # "Should we buy the vendor's int4 quantization?" asks
         found = [_as(j, "asked") if j.status == "affirmed" else j for j in found]
     return _named_then_judged(concepts, t, sentence, found)
+
+
+def _speaker_label(body: str, t: Triggers) -> bool:
+    """A label naming a speaker before a quotation ('Engineer A: "..."', sealed137 b.s1393), not
+    one addressing someone ('Note to the director: "..."' is the student's own)."""
+    q = _QUOTED.search(body)
+    label = body[:q.start()].rstrip() if q else ""
+    head = re.findall(r"[a-z]+", label.lower())
+    return label.endswith(":") and bool(set(head) & t.speakers) and not set(head) & t.addressed
 
 
 def _named_then_judged(concepts: Concepts, t: Triggers, sentence: str, found: list[Judged]) -> list[Judged]:

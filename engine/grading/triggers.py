@@ -78,6 +78,8 @@ class Triggers:
     refused_until: tuple[tuple[str, ...], ...] = ()   # "don't hand-fuse before step 1": a deferral
     refutes: tuple[Phrase, ...] = ()             # '"memory ops don't matter": wrong': after a quotation
     concessions: tuple[Phrase, ...] = ()         # "X sounds sensible, but ...": X is refused
+    speakers: frozenset[str] = frozenset()       # 'Engineer A: "..."': a label quoting someone else
+    addressed: frozenset[str] = frozenset()      # 'Note to the director: "..."': the student's own
     max_levers: int = 3          # per sentence; more is a list, not a commitment
     max_regimes: int = 2         # per Regime section
     max_fixes: int = 6           # per answer; more is a list, not a commitment
@@ -200,6 +202,8 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.refused_until = tuple(phrases(raw.get("refused_until")))
     t.refutes = phrases(raw.get("refutes"))
     t.concessions = phrases(raw.get("concessions"))
+    t.speakers = frozenset(str(w).lower() for w in raw.get("speakers") or [])   # raw words, as written
+    t.addressed = frozenset(str(w).lower() for w in raw.get("addressed") or [])
     commit = raw.get("commit") or {}
     t.max_levers = int(commit.get("max_levers_per_sentence", t.max_levers))
     t.max_regimes = int(commit.get("max_regimes", t.max_regimes))

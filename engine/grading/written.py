@@ -182,6 +182,7 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
         return False
     judged = judge(concepts, concepts.context, ("claim", "lever"), text)
     subject = _subject(concepts, judged)
+    heard: set[tuple[str, ...]] = set()   # levers first named in someone else's words
     for j in judged:
         if section == PROSE and j.status == "affirmed" and _profile_entry(concepts, j):
             continue   # "(8% layer_norm, 5% to_copy)": what the profile shows, not a fix
@@ -189,11 +190,15 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
         # prefills: ... batching only adds work"), is commentary on the first
         if j.match.kind == "lever" and (j.match.concepts in seen or (
                 j.status == "affirmed" and any(set(j.match.concepts) & set(s) for s in seen))) \
-                and not _refines(a, j):
+                and not _refines(a, j) and not (j.status == "negated" and j.match.concepts in heard):
+            # (someone else's mention leaves the student's refusal to come: 'Vendor: "int4 = 4x."
+            # ... int4 shrinks bytes we aren't short of', sealed108 d.s1110)
             if j.status in ("deferred", "hypothetical"):   # "not two weeks of hand-fusing. Hand-fused
                 _postpone(a, j, item)                       # kernels only if ...": not now, not never
             continue   # "not the same argument as 4-bit weights: ... int4 removes bytes" is commentary
         seen.add(j.match.concepts)
+        if j.status == "attributed":
+            heard.add(j.match.concepts)
         mention = Mention(j.match.concepts, j.match.phrase, line, j.match.kind, item)
         in_subject = section == "reject" and j.clause in subject and j.status != "prerequisite"
         if in_subject and j.status == "deferred":   # "just not about starting with hand-written kernels":
