@@ -325,7 +325,7 @@ def test_a_bound_or_a_remeasure_under_fixes_is_no_unread_lever(grader, tmp_path)
                  "1. CUDA graphs for the decode step.\n2. then re-measure vs 215 tok/s\n"
                  "3. Payoff: removing the gaps adds it straight onto throughput.\n", encoding="utf-8")
     r = grader.grade(p)
-    assert r.graded and not r.review, r.review
+    assert r.graded and not [x for x in r.review if not x.startswith("partial:")], r.review
 
 
 def test_a_claim_argued_in_one_sentence_of_a_reject_paragraph_is_rejected(grader, tmp_path):
@@ -339,7 +339,8 @@ def test_a_claim_argued_in_one_sentence_of_a_reject_paragraph_is_rejected(grader
     r = grader.grade(p)
     rej = next(x for x in r.parts if x.part == "rejections")
     assert rej.points == pytest.approx(rej.max_points), rej.feedback
-    assert not r.review and any(x["status"] == "meaning" for x in r.readings)
+    assert not [x for x in r.review if not x.startswith("partial:")]   # (its score may fall in a band)
+    assert any(x["status"] == "meaning" for x in r.readings)
 
 
 # An answer written as prose, with no template heading (sealed3 d.s58, b.s57, a.s51 were refused
@@ -567,9 +568,10 @@ def test_partial_written_answers_are_queued_and_prose_is_only_recorded(grader, t
     p.write_text(UNREAD.replace("- Rewrite the kernels with vectorized loads to reach higher bandwidth.",
                                 "- Continuous batching."), encoding="utf-8")
     share = grader.grade(p).score / 100
-    for band, queued in (((share - 0.01, share + 0.01), True), ((share + 0.01, 1.0), False)):
-        monkeypatch.setattr(grader.concepts.context, "review_band", band)
-        assert any(x.startswith("partial:") for x in grader.grade(p).review) == queued, band
+    near, above = ((0.0, 0.01), (share - 0.01, share + 0.01)), ((share + 0.01, 1.0),)
+    for bands, queued in ((near, True), (above, False)):
+        monkeypatch.setattr(grader.concepts.context, "review_bands", bands)
+        assert any(x.startswith("partial:") for x in grader.grade(p).review) == queued, bands
 
 
 def test_no_to_the_cases_one_question_rejects_its_proposal(grader, tmp_path):

@@ -29,7 +29,7 @@ def readings(a: Answer, t: Triggers, reasons: dict[str, str] | None = None,
     an unreadable item is one more keyword: it is as sure as the list; in a part already at full
     marks (`full`) it cannot move the score (`unread_moot`). The answer as a whole: read as prose
     without the template's headings, or a written answer whose score (`share` of the maximum)
-    falls in `review_band`, the partial answers where instructors' grades differ most."""
+    falls in one of the `review_bands`, the answers where instructors' grades differ most."""
     out = [Reading(line, status, t.confidence.get(status, 1.0), sentence)
            for line, status, sentence in dict.fromkeys(a.statuses)]
     listed = any(status == "listed" for _, status, _ in a.statuses)
@@ -47,8 +47,8 @@ def readings(a: Answer, t: Triggers, reasons: dict[str, str] | None = None,
     if a.prose:
         out.append(Reading(0, "prose", t.confidence.get("prose", 1.0),
                            "written without the template's headings: read sentence by sentence"))
-    low, high = t.review_band
-    if share is not None and a.format == "markdown" and low <= share < high:
+    banded = share is not None and any(low <= share < high for low, high in t.review_bands)
+    if share is not None and a.format == "markdown" and banded:
         out.append(Reading(0, "partial", t.confidence.get("partial", 1.0),
                            f"a partial answer ({share:.0%} of the points): where grades differ most"))
     if foreign:

@@ -86,7 +86,7 @@ class Triggers:
     menu_share: float = 1.0      # an affirmed list mostly the key's fixes is its menu (score.py)
     confidence: dict[str, float] = field(default_factory=dict)   # status -> how sure the reading is
     review_below: float = 0.6
-    review_band: tuple[float, float] = (0.0, 0.0)   # a written answer scoring in it is reviewed
+    review_bands: tuple[tuple[float, float], ...] = ()   # a written answer scoring in one is reviewed
     _first: dict[str, list[tuple[str, Phrase, bool]]] = field(default_factory=dict)
     _openers: dict[str, list[tuple[str, Phrase]]] = field(default_factory=dict)
 
@@ -211,8 +211,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.menu_share = float(commit.get("menu_share", t.menu_share))
     t.confidence = {str(k): float(v) for k, v in (raw.get("confidence") or {}).items()}
     t.review_below = float(raw.get("review_below", t.review_below))
-    band = raw.get("review_band") or [0, 0]
-    t.review_band = (float(band[0]), float(band[1]))
+    t.review_bands = tuple((float(low), float(high)) for low, high in raw.get("review_bands") or [])
     return t
 
 
