@@ -175,3 +175,14 @@ def test_a_lever_first_named_in_a_quotation_is_refused_by_the_students_own_words
                   "shrinks bytes we aren't short of and adds dequant math on the saturated side. → no, for "
                   "throughput.\n")
     assert ("quantize_int4",) in [m.concepts for m in a.rejects]
+
+
+def test_a_status_label_covers_its_line_past_a_semicolon(grader, tmp_path):
+    """sealed128 c.s1303 (instructor 92, graded 70.5): "**No:** batching (more work per pass =
+    longer TTFT); weight quant (16 GB read amortised over 25k tokens, not the bottleneck)." The
+    label refuses both; the semicolon does not end its reach."""
+    a = read_body(grader, tmp_path, "c_document_summarizer",
+                  "**No:** batching (more work per pass = longer TTFT); weight quant (16 GB read amortised "
+                  "over 25k tokens, not the bottleneck).\n")
+    assert not a.fixes
+    assert {c for m in a.rejects for c in m.concepts} >= {"raise_batch", "quantize_int8"}

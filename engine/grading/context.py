@@ -55,8 +55,11 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
     last: list[Judged] = []
     named: list[Judged] = []   # the last sentence that named something
     levers_before: list[Judged] = []   # ... and the last that named a lever, as judged
+    label: str | None = None   # a status label the sentence before carries on past its semicolon
     for sentence in _SENTENCE.split(_SCARE.sub(r"\1", text)):
-        found = conceded_before(concepts, t, sentence, _sentence(concepts, t, kinds, sentence, len(out)))
+        found = conceded_before(concepts, t, sentence, _sentence(concepts, t, kinds, sentence, len(out),
+                                                                 label))
+        label = _carried_label(concepts, t, kinds, sentence, label)
         if not found and last and _refuses_last(concepts, t, sentence):   # "...; I'd skip it"
             out[-len(last):] = last = named = _refused(last, "it" in concepts.words(sentence)[:3])
             levers_before = [j for j in last if j.match.kind == "lever"] or levers_before
@@ -86,6 +89,15 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
         last = found
         named = found or named
     return out
+
+
+def _carried_label(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence: str,
+                   label: str | None) -> str | None:
+    """The status label a sentence ending in a semicolon passes on: "No: batching (...); weight
+    quant (...)" refuses both (sealed128 c.s1303)."""
+    if not sentence.rstrip().endswith(";"):
+        return None
+    return _label(concepts, t, sentence, "regime" in kinds)[0] or label
 
 
 def _refused(last: list[Judged], it: bool = False) -> list[Judged]:
@@ -143,8 +155,9 @@ _JOINED = frozenset({"or", "and", "nor"})   # words that join two levers under o
 
 
 def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence: str,
-              first: int) -> list[Judged]:
+              first: int, label: str | None = None) -> list[Judged]:
     label_status, body = _label(concepts, t, sentence, "regime" in kinds)
+    label_status = label_status or label
     found: list[Judged] = []
     carried: str | None = None
     quotes = [(q[1] or q[2]).strip() for q in _QUOTED.finditer(body)]
