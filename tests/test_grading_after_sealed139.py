@@ -186,3 +186,29 @@ def test_a_status_label_covers_its_line_past_a_semicolon(grader, tmp_path):
                   "over 25k tokens, not the bottleneck).\n")
     assert not a.fixes
     assert {c for m in a.rejects for c in m.concepts} >= {"raise_batch", "quantize_int8"}
+
+
+def test_compute_heavy_work_names_the_compute_regime(grader, tmp_path):
+    """sealed124 c.s1266 (instructor 59, graded 36 with no regime found): "The slow first token is
+    a prefill problem. ... A 25k-token prefill is compute-heavy work, yet we only reach 20% of peak
+    FLOPs"."""
+    a = read_body(grader, tmp_path, "c_document_summarizer",
+                  "The slow first token is a prefill problem. A 25k-token prefill is compute-heavy work, yet "
+                  "we only reach 20% of peak FLOPs.\n")
+    assert a.regime == "compute_bound"
+
+
+def test_an_appearance_conceded_then_turned_commits_to_nothing(grader, tmp_path):
+    """sealed116 d.s1185 (instructor: regime hedged between bandwidth and compute): "We're at 71% of
+    compute and 30% of bandwidth, which looks compute-heavy, but the weights are 68 GB and int4
+    would make them 17 GB, so there should still be some gain." The look is conceded, not
+    concluded; "looks compute-bound to me" with no turn stays the student's reading."""
+    turned = read_body(grader, tmp_path, "d_high_throughput_api",
+                       'The vendor says "int4 gives you 4x the tokens per second on decode", and decode is '
+                       "usually bandwidth-bound, so I think that's probably worth a pilot. We're at 71% of "
+                       "compute and 30% of bandwidth, which looks compute-heavy, but the weights are 68 GB and "
+                       "int4 would make them 17 GB, so there should still be some gain.\n")
+    assert turned.regime != "compute_bound" or turned.regime_hedged
+    plain = read_body(grader, tmp_path, "d_high_throughput_api",
+                      "71% of peak FLOPs against 30% of bandwidth: this looks compute-bound to me.\n")
+    assert plain.regime == "compute_bound"

@@ -78,6 +78,8 @@ class Triggers:
     refused_until: tuple[tuple[str, ...], ...] = ()   # "don't hand-fuse before step 1": a deferral
     refutes: tuple[Phrase, ...] = ()             # '"memory ops don't matter": wrong': after a quotation
     concessions: tuple[Phrase, ...] = ()         # "X sounds sensible, but ...": X is refused
+    appearances: tuple[Phrase, ...] = ()         # "looks compute-heavy, but ...": hedged
+    appearance_window: int = 0                   # words from the concept to the contrast
     speakers: frozenset[str] = frozenset()       # 'Engineer A: "..."': a label quoting someone else
     addressed: frozenset[str] = frozenset()      # 'Note to the director: "..."': the student's own
     max_levers: int = 3          # per sentence; more is a list, not a commitment
@@ -202,6 +204,8 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.refused_until = tuple(phrases(raw.get("refused_until")))
     t.refutes = phrases(raw.get("refutes"))
     t.concessions = phrases(raw.get("concessions"))
+    t.appearances = phrases(raw.get("appearances"))
+    t.appearance_window = int(raw.get("appearance_window") or 0)
     t.speakers = frozenset(str(w).lower() for w in raw.get("speakers") or [])   # raw words, as written
     t.addressed = frozenset(str(w).lower() for w in raw.get("addressed") or [])
     commit = raw.get("commit") or {}

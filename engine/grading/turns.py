@@ -28,14 +28,27 @@ def conditioned(concepts: Concepts, sentences: list[str]) -> list[str]:
 def conceded_before(concepts: Concepts, t: Triggers, sentence: str, found: list[Judged]) -> list[Judged]:
     """A concession then a contrast refuses what was named before it: "Fusing the elementwise ops
     sounds sensible, but at batch 1 those ops touch a tiny fraction ..." (sealed121 a.s1233);
-    what the turn names itself, or re-judges ("but not yet"), is left as read."""
+    what the turn names itself, or re-judges ("but not yet"), is left as read. An appearance
+    conceded then turned ("which looks compute-heavy, but the weights are 68 GB ...", sealed116
+    d.s1185) commits to nothing: it is hedged."""
     ws = concepts.words(sentence)
     at = next((i for i in range(len(ws)) for c in t.concessions if tuple(ws[i:i + len(c)]) == c
                and ws[i + len(c):i + len(c) + 1] and ws[i + len(c)] in t.contrast), None)
-    if at is None:
-        return found
-    return [as_status(j, "negated") if j.status == "affirmed"
-            and _before(concepts.words(j.match.phrase), ws[:at]) else j for j in found]
+    found = [as_status(j, "negated") if at is not None and j.status == "affirmed"
+             and _before(concepts.words(j.match.phrase), ws[:at]) else j for j in found]
+    return [as_status(j, "possible") if j.status == "affirmed"
+            and _looks(concepts.words(j.match.phrase), ws, t) else j for j in found]
+
+
+def _looks(phrase: list[str], ws: list[str], t: Triggers) -> bool:
+    """The phrase right after an appearance word ('looks', 'seems'), a contrast word a few words on."""
+    for c in t.appearances:
+        for i in range(len(ws) - len(c) + 1):
+            end = i + len(c) + len(phrase)
+            if tuple(ws[i:i + len(c)]) == c and ws[i + len(c):end] == phrase \
+                    and set(ws[end:end + t.appearance_window]) & t.contrast:
+                return True
+    return False
 
 
 def _before(phrase: list[str], ws: list[str]) -> bool:
