@@ -205,10 +205,20 @@ def test_an_appearance_conceded_then_turned_commits_to_nothing(grader, tmp_path)
     concluded; "looks compute-bound to me" with no turn stays the student's reading."""
     turned = read_body(grader, tmp_path, "d_high_throughput_api",
                        'The vendor says "int4 gives you 4x the tokens per second on decode", and decode is '
-                       "usually bandwidth-bound, so I think that's probably worth a pilot. We're at 71% of "
-                       "compute and 30% of bandwidth, which looks compute-heavy, but the weights are 68 GB and "
-                       "int4 would make them 17 GB, so there should still be some gain.\n")
+                       "usually bandwidth-bound, so I think that's probably worth a pilot. We're at 71% "
+                       "of compute and 30% of bandwidth, which looks compute-heavy, but the weights are "
+                       "68 GB and int4 would make them 17 GB, so there should still be some gain.\n")
     assert turned.regime != "compute_bound" or turned.regime_hedged
     plain = read_body(grader, tmp_path, "d_high_throughput_api",
                       "71% of peak FLOPs against 30% of bandwidth: this looks compute-bound to me.\n")
     assert plain.regime == "compute_bound"
+
+
+def test_a_prose_item_opening_with_a_cross_is_a_rejection(grader, tmp_path):
+    """sealed115 b.s1178 (instructor 100, graded 87.5): terse bullets with no headings, "- ✗ fusing
+    attention: already flash, <7% possible" refuses the attention fusion, as a cross in a table
+    row refuses its row."""
+    a = read_body(grader, tmp_path, "b_training_run",
+                  "- regime: compute-bound (61% MFU)\n- fix 1: torch.compile\n"
+                  "- ✗ fusing attention: already flash, <7% possible\n")
+    assert ("fuse_attention",) in [m.concepts for m in a.rejects]

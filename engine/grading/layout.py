@@ -247,8 +247,8 @@ def verdict_rows(text: str, concepts: Concepts) -> tuple[str, set[int], set[int]
             body = True
         elif body:
             cells = _cells(line)
-            if any(c in _CROSSES for c in cells):   # '| ✗ | batch the prefills | ... |' (sealed134 c.s1365)
-                cells = [*(c for c in cells if c not in _CROSSES), "no"]   # the mark refuses its row
+            if any(c in CROSSES for c in cells):   # '| ✗ | batch the prefills | ... |' (sealed134 c.s1365)
+                cells = [*(c for c in cells if c not in CROSSES), "no"]   # the mark refuses its row
             if plan and acts:   # 'no' under "does FLOPs?" answers the column, it refuses nothing
                 cells = [c if k == 0 or k >= acts or concepts.words(c) not in (["no"], ["yes"]) else ""
                          for k, c in enumerate(cells)]
@@ -291,7 +291,7 @@ def _no_noun(cell: str, ws: list[str], t: Triggers) -> bool:
 _BARE_NO = re.compile(r"(?i)\W*no\b\s*[,.;:!—–-]")
 
 
-_CROSSES = frozenset("✗✘❌✖×")
+CROSSES = frozenset("✗✘❌✖×")
 
 
 def _cells(row: str) -> list[str]:

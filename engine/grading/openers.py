@@ -11,15 +11,18 @@ import re
 from regime.engine.grading.answer import SENTENCE
 from regime.engine.grading.concepts import Concepts, clauses
 from regime.engine.grading.context import recommends
+from regime.engine.grading.layout import CROSSES, PROSE
 from regime.engine.grading.layout import EMPHASIS as _EMPHASIS
-from regime.engine.grading.layout import PROSE
 from regime.engine.grading.scopes import cued, negates, refuses_for_now
 
 
 def labelled_item(concepts: Concepts, item: str) -> tuple[str, str]:
     """A paragraph or list item of prose that opens with a template section's name as a label
     ('- Fix: CUDA graphs', '- Reject: int4, past the ridge', sealed104 e.s1065) is read as an item
-    of that section; any other stays prose."""
+    of that section; so is one that opens with a cross ('- ✗ fusing attention: already flash, <7%
+    possible', sealed115 b.s1178), as a table's cross refuses its row. Any other stays prose."""
+    if item.lstrip()[:1] in CROSSES and item.lstrip()[1:].strip():
+        return "reject", item.lstrip()[1:].strip()
     head, colon, rest = item.partition(":")
     section = concepts.heading(_EMPHASIS.sub("", head)) if colon and len(head) <= 30 else None
     return (section, rest.strip()) if section in ("fixes", "reject") and rest.strip() else (PROSE, item)
