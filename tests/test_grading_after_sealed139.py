@@ -222,3 +222,13 @@ def test_a_prose_item_opening_with_a_cross_is_a_rejection(grader, tmp_path):
                   "- regime: compute-bound (61% MFU)\n- fix 1: torch.compile\n"
                   "- ✗ fusing attention: already flash, <7% possible\n")
     assert ("fuse_attention",) in [m.concepts for m in a.rejects]
+
+
+def test_a_quotation_whose_predicate_refuses_it_is_rejected(grader, tmp_path):
+    """sealed115 b.s1172 (instructor 100, graded 87.5): 'But "we're compute-bound, so memory-bound ops
+    don't matter" mixes up where the bottleneck is for the GEMMs with where the time goes.' The
+    quotation is the subject of a refusing predicate, as an unquoted subject already was."""
+    said = ('But "we\'re compute-bound, so memory-bound ops don\'t matter" mixes up where the bottleneck is '
+            "for the GEMMs with where the time goes.")
+    a = read_body(grader, tmp_path, "b_training_run", said + "\n")
+    assert ("memory_ops_irrelevant_when_compute_bound",) in [m.concepts for m in a.rejects]

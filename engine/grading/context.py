@@ -180,7 +180,8 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                          for j in found]   # that "— already fused" gives its reason (sealed124 b.s1266)
             elif found and predicate(ws, t) == "negated":   # "The other suggestion, a GPU with
                 # more FLOPs, misses the point": a refusal whose subject is what came before
-                found = [_as(j, "negated") if j.status in ("affirmed", "hypothetical") else j for j in found]
+                found = [_as(j, "negated") if j.status in ("affirmed", "hypothetical") or j in quoted else j
+                         for j in found]   # (and a quotation: 'But "..." mixes up where the bottleneck is')
             elif found and ws[:1] and ws[0] in t.terminators and set(ws) & t.anaphora and any(
                     s == "negated" and (not forward or (ws[b] in ("i", "we") and "regime" not in kinds))
                     for s, b, _, forward in triggers(ws, t)):
