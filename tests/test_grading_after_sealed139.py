@@ -232,3 +232,16 @@ def test_a_quotation_whose_predicate_refuses_it_is_rejected(grader, tmp_path):
             "for the GEMMs with where the time goes.")
     a = read_body(grader, tmp_path, "b_training_run", said + "\n")
     assert ("memory_ops_irrelevant_when_compute_bound",) in [m.concepts for m in a.rejects]
+
+
+def test_a_predicate_putting_a_named_lever_off_defers_it(grader, tmp_path):
+    """sealed93 e.s955 (instructor 84, graded 58 with int8 read as recommended): the verdict row
+    "| Quantize | helps later, once it's actually bandwidth-bound |" defers the quantization; a
+    plan's "| 2 | chase the to_copy casts | after 1 |" stays a step (a one-word trigger opening a
+    clause is no predicate)."""
+    assert lever_statuses(grader, "Quantize: helps later, once it's actually bandwidth-bound.") == {
+        "quantize_int4": "deferred", "quantize_int8": "deferred", "quantize_kv_fp8": "deferred"}
+    plan = read_body(grader, tmp_path, "b_training_run",
+                     "| step | fix | when | expected |\n|---|---|---|---|\n| 1 | torch.compile | today "
+                     "| fuses the chain |\n| 2 | chase the to_copy casts | after 1 | 3-5% |\n")
+    assert ("fix_dtype_casts",) in [m.concepts for m in plan.fixes]

@@ -16,10 +16,11 @@ def carried_status(ws: list[str], t: Triggers) -> str | None:
     return next((s for s, *_ in triggers(ws, t) if s in CARRIED), None)
 
 
-def predicate(ws: list[str], t: Triggers) -> str | None:
+def predicate(ws: list[str], t: Triggers, words: int = 1) -> str | None:
     """The status of a backward trigger that opens a clause: a predicate with no subject of its
     own ("..., misses the point even more badly"), so its subject is what the sentence named; after
-    a copula too ("The other suggestion, a GPU with more FLOPs, is even less useful", sealed90 a.s923)."""
+    a copula too ("The other suggestion, a GPU with more FLOPs, is even less useful", sealed90 a.s923).
+    Only triggers of at least `words` words count."""
     bare = list(ws)
     while bare[:1] and bare[0] in t.terminators:   # "..., but they are useless while the GPU
         bare = bare[1:]                              # waits" (sealed129 e.s1313): what it named
@@ -28,7 +29,7 @@ def predicate(ws: list[str], t: Triggers) -> str | None:
     while bare[:1] and bare[0] in _COPULA:
         bare = bare[1:]
     return next((status for status, p in t.backward.items() for q in p for w in (ws, bare)
-                 if tuple(w[:len(q)]) == q), None)
+                 if len(q) >= words and tuple(w[:len(q)]) == q), None)
 
 
 _COPULA = frozenset({"is", "are", "was", "were", "be", "would", "will"})
