@@ -30,14 +30,20 @@ def conceded_before(concepts: Concepts, t: Triggers, sentence: str, found: list[
     sounds sensible, but at batch 1 those ops touch a tiny fraction ..." (sealed121 a.s1233);
     what the turn names itself, or re-judges ("but not yet"), is left as read. An appearance
     conceded then turned ("which looks compute-heavy, but the weights are 68 GB ...", sealed116
-    d.s1185) commits to nothing: it is hedged."""
+    d.s1185) commits to nothing: it is hedged, unless the turn names another of its kind."""
     ws = concepts.words(sentence)
     at = next((i for i in range(len(ws)) for c in t.concessions if tuple(ws[i:i + len(c)]) == c
                and ws[i + len(c):i + len(c) + 1] and ws[i + len(c)] in t.contrast), None)
     found = [as_status(j, "negated") if at is not None and j.status == "affirmed"
              and _before(concepts.words(j.match.phrase), ws[:at]) else j for j in found]
-    return [as_status(j, "possible") if j.status == "affirmed"
+    return [as_status(j, "possible") if j.status == "affirmed" and not _weighed(j, found)
             and _looks(concepts.words(j.match.phrase), ws, t) else j for j in found]
+
+
+def _weighed(j: Judged, found: list[Judged]) -> bool:
+    """Another of its kind named in the same sentence: the turn weighs the two ("looks compute-bound,
+    but it's decode, so it might still be bandwidth-bound", sealed26 d.s287), read as such."""
+    return any(k.match.kind == j.match.kind and k.match.concepts != j.match.concepts for k in found)
 
 
 def _looks(phrase: list[str], ws: list[str], t: Triggers) -> bool:
