@@ -245,3 +245,14 @@ def test_a_predicate_putting_a_named_lever_off_defers_it(grader, tmp_path):
                      "| step | fix | when | expected |\n|---|---|---|---|\n| 1 | torch.compile | today "
                      "| fuses the chain |\n| 2 | chase the to_copy casts | after 1 | 3-5% |\n")
     assert ("fix_dtype_casts",) in [m.concepts for m in plan.fixes]
+
+
+def test_a_quotation_answered_with_i_dont_think_so_is_refuted(grader, tmp_path):
+    """sealed125 a.s1273 (instructor 94, graded 74): 'Kevin suggested that "fusing the elementwise
+    ops should buy us a good chunk". I don't think so.' refutes the suggestion; 'The idea of moving
+    to a GPU with more FLOPs fails for a simpler reason: ...' refuses the bigger GPU."""
+    said = ('Kevin suggested that "fusing the elementwise ops should buy us a good chunk". I don\'t think '
+            "so. At batch 1 the norms move 0.04% of the bytes.")
+    assert lever_statuses(grader, said) == {"fuse_elementwise": "negated"}
+    gpu = "The idea of moving to a GPU with more FLOPs fails for a simpler reason: we use 4% of ours."
+    assert lever_statuses(grader, gpu) == {"buy_more_flops": "negated"}
