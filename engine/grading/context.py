@@ -209,8 +209,10 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                 # I think they're right' (sealed105 a.s1076): the student takes it up
                 found = [_as(j, "affirmed") if j in quoted else j for j in found]
             carried = carried_status(ws, t) or carried   # "..., measure again, and if it is bound, ..."
-            if any(st == "negated" and b == len(ws) <= 2 for st, _, b, _ in triggers(ws, t)):
-                carried = "negated"   # 'And not "just raise the batch further"': a bare negation
+            if any(st == "negated" and b == len(ws) <= 2 for st, _, b, _ in triggers(ws, t)) \
+                    or (ws[-1:] and ws[-1] in t.announce and negates(ws, t)):
+                carried = "negated"   # 'And not "just raise the batch further"': a bare negation; "I
+                #   would turn down both proposals, raising the batch and ..." (sealed145 e.s1471)
             trailing = opener if found and opener in CARRIED[:2] else None if opener else trailing
             continue   # (a bare negation before a quotation refuses what it quotes)
         trailing = None
