@@ -13,3 +13,12 @@ def test_a_refusal_of_the_proposals_refuses_the_list_after_it(grader, tmp_path):
     said = "For now I would turn down both proposals, raising the batch and quantizing the weights."
     assert lever_statuses(grader, said) == {"raise_batch": "negated", "quantize_int4": "negated",
                                             "quantize_int8": "negated"}
+
+
+def test_a_quotation_refuted_after_a_concession_sentence_is_rejected(grader, tmp_path):
+    """sealed146 d.s1488 (instructor 90, graded 51.5): 'The vendor's line is "int4 gives you 4x".
+    That is true for a decode loop that is starved for bandwidth, somewhere between batch 1 and
+    batch ~32. It is not true for us.' The refutation may come after a sentence naming nothing."""
+    said = ('The vendor\'s line is "int4 gives you 4x". That is true for a decode loop that is starved for '
+            "bandwidth. It is not true for us.")
+    assert lever_statuses(grader, said) == {"quantize_int4": "negated"}

@@ -64,10 +64,11 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
             out[-len(last):] = last = named = _refused(last, "it" in concepts.words(sentence)[:3])
             levers_before = [j for j in last if j.match.kind == "lever"] or levers_before
             continue
-        if not found and last and all(j.status == "attributed" for j in last) and any(   # 'The vendor's
+        if not found and named and all(j.status == "attributed" for j in named) and any(   # 'The vendor's
                 cued(concepts.words(c), t.refutes) for c in _CLAUSE.split(sentence) if c):   # line is "int4
-            out[-len(last):] = last = named = [_as(j, "negated") for j in last]   # gives 4x". That's true
-            continue   # for a bandwidth-bound decode and false here.' (sealed136 d.s1388) refutes it
+            out[-len(named):] = last = named = [_as(j, "negated") for j in named]   # gives 4x". That's
+            continue   # true for a bandwidth-bound decode and false here.' (sealed136 d.s1388) refutes it;
+            #   so does "It is not true for us." a sentence later (sealed146 d.s1488)
         cond = None if found or not last else opening(concepts.words(sentence), t, contrast=False)
         if cond in CARRIED[:2]:   # "Don't: start with hand-fused kernels. Only if 1+2 leave a gap."
             out[-len(last):] = last = [_as(j, cond) if j.status == "negated" else j for j in last]
