@@ -3,7 +3,7 @@ that showed it; not measured on fresh answers."""
 
 from __future__ import annotations
 
-from conftest import lever_statuses
+from conftest import lever_statuses, read_body
 
 
 def test_a_refusal_of_the_proposals_refuses_the_list_after_it(grader, tmp_path):
@@ -22,3 +22,12 @@ def test_a_quotation_refuted_after_a_concession_sentence_is_rejected(grader, tmp
     said = ('The vendor\'s line is "int4 gives you 4x". That is true for a decode loop that is starved for '
             "bandwidth. It is not true for us.")
     assert lever_statuses(grader, said) == {"quantize_int4": "negated"}
+
+
+def test_bound_on_memory_bandwidth_states_the_regime(grader, tmp_path):
+    """sealed147 a.s1496 (instructor 69, graded 32.5 with no regime found): "The chatbot is
+    decode-bound on memory bandwidth." states the bandwidth regime in words, as "limited by" does."""
+    a = read_body(grader, tmp_path, "a_chatbot",
+                  "The chatbot is decode-bound on memory bandwidth. The profiler says 78% of bandwidth and "
+                  "only 4% of compute.\n")
+    assert a.regime == "bandwidth_bound"
