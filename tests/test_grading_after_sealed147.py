@@ -31,3 +31,22 @@ def test_bound_on_memory_bandwidth_states_the_regime(grader, tmp_path):
                   "The chatbot is decode-bound on memory bandwidth. The profiler says 78% of bandwidth and "
                   "only 4% of compute.\n")
     assert a.regime == "bandwidth_bound"
+
+
+def test_looks_x_at_first_is_the_nominal_reading(grader, tmp_path):
+    """sealed147 e.s1499 (instructor 65, graded 17 with bandwidth-bound as its verdict): "it looks
+    bandwidth-bound at first, but the timeline shows ~450 kernels per step with gaps of 8-15 µs
+    between them, so a lot of the time is launch overhead." 'At first' marks the first reading."""
+    a = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "This loop is at 14% of peak bandwidth, so it looks bandwidth-bound at first, but the "
+                  "timeline shows ~450 kernels per step with gaps of 8-15 µs between them, so a lot of the "
+                  "time is launch overhead.\n")
+    assert a.regime == "overhead_bound"
+
+
+def test_i_disagree_after_a_quotation_refuses_it(grader, tmp_path):
+    """sealed147 e.s1499: 'My teammate said "just batch it, batching always helps decode." I
+    disagree, and I wouldn't quantize yet either' refuses the teammate's batching."""
+    said = ('My teammate said "just batch it, batching always helps decode." I disagree, and I wouldn\'t '
+            "quantize yet either.")
+    assert lever_statuses(grader, said)["continuous_batching"] == "negated"

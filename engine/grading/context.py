@@ -73,8 +73,9 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
         if cond in CARRIED[:2]:   # "Don't: start with hand-fused kernels. Only if 1+2 leave a gap."
             out[-len(last):] = last = [_as(j, cond) if j.status == "negated" else j for j in last]
             continue   # (sealed92 b.s943): not now, not never
-        if found and last and _opens_refusing(concepts, t, kinds, sentence):   # "I would not do it: ...
-            out[-len(last):] = _refused(last)   # a perfect fusion would not show up"
+        heard = all(j.status == "attributed" for j in last)
+        if found and last and _opens_refusing(concepts, t, kinds, sentence, heard):   # "I would not do it:
+            out[-len(last):] = _refused(last)   # ... a perfect fusion would not show up"
             levers_before = [j for j in _refused(last) if j.match.kind == "lever"] or levers_before
         if named and all(j.status == "negated" for j in named):   # "What I'd turn down: batching
             found = _continued(concepts, t, sentence, found)        # ... And weight quantization: ..."
@@ -122,13 +123,17 @@ def _refuses_last(concepts: Concepts, t: Triggers, sentence: str) -> bool:
     return False
 
 
-def _opens_refusing(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence: str) -> bool:
+def _opens_refusing(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence: str,
+                    heard: bool = False) -> bool:
     """A sentence whose first clause names nothing and refuses what the sentence before named,
     before arguing with names of its own ("Someone suggested fusing the elementwise ops. I would
-    not do it: ... even a perfect fusion would not show up", sealed61 a.s633)."""
+    not do it: ... even a perfect fusion would not show up", sealed61 a.s633); after someone
+    else's words (`heard`), one that refutes them ("I disagree") too."""
     first = next((c for c in _CLAUSE.split(sentence) if c and c.strip()), "")
     return not any(concepts.find(k, first) for k in kinds) and (
-        refuses_it(concepts.words(first), t) or _points_back_in(words(first), t))
+        refuses_it(concepts.words(first), t) or _points_back_in(words(first), t)
+        or (heard and cued(concepts.words(first), t.refutes)))   # 'My teammate said "just batch it,
+    #   batching always helps decode." I disagree, and I wouldn't quantize yet' (sealed147 e.s1499)
 
 
 def _points_back_in(full: list[str], t: Triggers) -> bool:
@@ -201,8 +206,9 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                 # for a bandwidth-bound decoder, but this one isn't limited by bandwidth" (sealed130 e.s1323)
                 found = [_as(j, "negated") if j.status == "hypothetical" else j for j in found]
             elif found and student_refuses(ws, t):   # "Fusing attention, which also came up, I would
-                # not pursue" (sealed84 b.s863): the fronted object is what the student refuses
-                found = [_as(j, "negated") if j.status == "affirmed" else j for j in found]
+                # not pursue" (sealed84 b.s863): the fronted object is what the student refuses; so is
+                found = [_as(j, "negated") if j.status == "affirmed" or j in quoted else j   # a quotation:
+                         for j in found]   # '... said "just batch it". I disagree' (sealed147 e.s1499)
             elif quoted and (negates(ws, t) or cued(ws, t.refutes)):   # '"memory ops don't matter" is a
                 # category mistake', '| "..." | Wrong |' (sealed86 b.s883)
                 found = [_as(j, "negated") if j in quoted else j for j in found]
