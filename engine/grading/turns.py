@@ -41,8 +41,8 @@ def conceded_before(concepts: Concepts, t: Triggers, sentence: str, found: list[
 
 
 def _weighed(j: Judged, found: list[Judged]) -> bool:
-    """Another of its kind named in the same sentence: the turn weighs the two ("looks compute-bound,
-    but it's decode, so it might still be bandwidth-bound", sealed26 d.s287), read as such."""
+    """Another of its kind named in the same sentence: the turn weighs the two ("71% FLOPs looks
+    compute-bound, but ... it might still be bandwidth-bound", sealed26 d.s287), read as such."""
     return any(k.match.kind == j.match.kind and k.match.concepts != j.match.concepts for k in found)
 
 
