@@ -94,8 +94,8 @@ def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
         _read_item(a, concepts, "reject", line, " ".join(sentences_[opener + 1:]))
         text = " ".join(sentences_[:opener + 1])
     _levers_and_claims(a, concepts, PROSE, line, text, text, set())   # "...; I'd skip it" points back
-    sentences_ = SENTENCE.split(text)
-    for n, sentence in enumerate(sentences_):
+    read = SENTENCE.split(text)   # (what is left once an announced list of rejections is read)
+    for n, sentence in enumerate(read):
         if concepts.find("regime", sentence):
             read_regimes(a, concepts, sentence)
         else:
@@ -104,7 +104,7 @@ def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
         if not named and concepts.context and answers_no(concepts.words(sentence), concepts.context):
             a.says_no.append(line)   # "My answer to the director is no.": the case's question
             continue
-        if not named and agrees(concepts, sentence) and not refuted_after(concepts, sentences_[n + 1:]):
+        if not named and agrees(concepts, sentence) and not refuted_after(concepts, read[n + 1:]):
             claim = concepts.guess("claim", text)   # "I agree with the second engineer. ... the memory-
             if claim is not None and claim not in a.endorsed:   # bound ops are not on the critical path"
                 a.endorsed.append(claim)   # (not "I agree with the goal. The second engineer says
