@@ -50,3 +50,39 @@ def test_i_disagree_after_a_quotation_refuses_it(grader, tmp_path):
     said = ('My teammate said "just batch it, batching always helps decode." I disagree, and I wouldn\'t '
             "quantize yet either.")
     assert lever_statuses(grader, said)["continuous_batching"] == "negated"
+
+
+def _reason_states(grader, tmp_path, case: str, body: str) -> dict[str, str]:
+    from regime.engine.grading import reasons
+    a = read_body(grader, tmp_path, case, body)
+    key, _ = grader.key(a, None)
+    return reasons.states(a, key, grader.concepts, grader.rubric.evidence.relative_tolerance)
+
+
+def test_a_reported_quotation_is_not_the_reason_given(grader, tmp_path):
+    """sealed142 d.s1443 (instructor 67: int4 refused for accuracy, the wrong reason; graded 82.5
+    with the right one): the vendor's "4x fewer bytes" is what the refusal answers, not its reason."""
+    body = ("## Regime\nCompute-bound: 71% of peak FLOPs vs 30% of bandwidth.\n\n## Reject\n"
+            '- The vendor says "int4 means 4x fewer bytes, so up to 4x the throughput." I would still say '
+            "no: 4-bit weights lose too much accuracy for a production code model.\n")
+    assert _reason_states(grader, tmp_path, "d_high_throughput_api", body)["quantize_int4"] == "wrong"
+
+
+def test_the_students_own_words_in_quotes_are_its_reason(grader, tmp_path):
+    """sealed92 d.s941 (instructor 100): 'what I'd tell the director: "Not for this endpoint. int4
+    shrinks weight bytes, and bytes are not what limits us"' quotes the student's own argument."""
+    body = ("## Regime\nCompute-bound.\n\n## Reject\n- int4, what I'd tell the director: \"Not for this "
+            "endpoint: int4 shrinks weight bytes, and bytes are not what limits us: bandwidth is 70% "
+            "idle.\"\n")
+    assert _reason_states(grader, tmp_path, "d_high_throughput_api", body)["quantize_int4"] == "right"
+
+
+def test_a_figure_elsewhere_does_not_argue_a_lever_given_another_reason(grader, tmp_path):
+    """sealed141 d.s1433 (instructor 49, graded 61.4): int4 refused for accuracy in one place and as
+    "int4 (accuracy)" in another, with 71% / 30% in the evidence: the figures its rule cites do not
+    make the bare mention right when the answer argues it otherwise."""
+    body = ("## Regime\nCompute-bound (71% FLOPs, 30% bandwidth).\n\n## Int4?\nNo. 4-bit weights lose too "
+            "much accuracy for a code model, and our customers will notice worse completions.\n\n"
+            "## Reject\n- int4 (accuracy).\n")
+    assert _reason_states(grader, tmp_path, "d_high_throughput_api", body)["quantize_int4"] == "wrong"
+

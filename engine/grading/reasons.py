@@ -33,6 +33,8 @@ CARRIED = "carried"       # a bare fix the answer argues elsewhere, in words
 
 _SUFFIX = re.compile(r"(?:ing|ed|es|e|ly|ion|ation)$")
 _STEM = 6
+_FIRST_PERSON = frozenset({"i", "we", "my", "our"})
+_QUOTATION = re.compile(r"\"[^\"]+\"|“[^”]+”")
 
 
 @dataclass
@@ -102,15 +104,19 @@ def states(a: Answer, key: Key, concepts: Concepts, tolerance: float, carry: boo
     a.s228, an answer to one case built on another's figures: "batching with no reason")."""
     out: dict[str, str] = {}
     order = (RIGHT, CARRIED, ELSEWHERE, WRONG, NONE)
+    bare: list[tuple[Mention, str]] = []
     for m in [*a.fixes, *a.rejects, *a.deferred, *a.hedged, *(m for group in a.listed for m in group)]:
         for c in m.concepts:
             if key.item(c) is not None:
                 got = judge(m.reason, m.written, c, key, concepts, concepts.reasons, tolerance)
                 if got != RIGHT and a.regime in (None, key.regime) and _not_its_regime(concepts, m, c, key):
                     got = RIGHT   # "More FLOPs GPU - we are not compute bound" (sealed66 a.s684)
-                if got == NONE and carry:
-                    got = _carried(a, m, c, key, concepts, tolerance)   # argued elsewhere in the answer
+                if got == NONE:
+                    bare.append((m, c))
                 out[c] = min(got, out.get(c, NONE), key=order.index)
+    for m, c in bare if carry else []:   # argued elsewhere in the answer, unless argued otherwise
+        if out[c] == NONE:               # where it is named: "int4: no, too much accuracy lost" then
+            out[c] = min(_carried(a, m, c, key, concepts, tolerance), out[c], key=order.index)
     for m in a.discussed:   # a paragraph on a lever the answer refuses elsewhere argues its verdict
         for c in m.concepts:   # ("Int4 reduces bytes. Bytes are not what we are short of ...")
             if out.get(c, RIGHT) != RIGHT and judge(m.reason, m.written, c, key, concepts, concepts.reasons,
@@ -194,6 +200,7 @@ def judge(reason: str, written: str, concept: str, key: Key, concepts: Concepts,
     levers argues for them together: any of their justifications counts. For a rejection the
     case's regime argument is an accepted reason too ("the FLOPs are idle" for not buying FLOPs)."""
     item = key.item(concept)
+    reason = _unreported(concepts, reason)
     if item is None or not reason.strip():
         return NONE
     named, own = _named(concepts, reason)
@@ -220,6 +227,22 @@ def judge(reason: str, written: str, concept: str, key: Key, concepts: Concepts,
     meaning = frozenset(stem(w) for w in concepts.meanings.get(concept, ()))
     other = said - meaning     # words that only describe the lever are no argument
     return WRONG if len(other) >= idx.min_words else NONE
+
+
+def _unreported(concepts: Concepts, reason: str) -> str:
+    """The reason without what it reports someone else saying: 'The vendor says "int4 means 4x
+    fewer bytes, so up to 4x the throughput." I would still say no: accuracy' answers the vendor's
+    figures with accuracy (sealed142 d.s1443, instructor: the wrong reason). A quotation counts as
+    reported after a verb of speech or a speaker (context.yaml `speech`, `speakers`), not the
+    student's own words quoted ("what I'd tell the director: ...", sealed92 d.s941)."""
+    t = concepts.context
+    if t is None or ('"' not in reason and "“" not in reason):
+        return reason
+    for q in reversed(list(_QUOTATION.finditer(reason))):
+        before = set(concepts.words(reason[:q.start()])[-5:])
+        if before & (t.speech | t.speakers) and not before & _FIRST_PERSON:
+            reason = f"{reason[:q.start()]} {reason[q.end():]}"
+    return reason
 
 
 def _not_its_regime(concepts: Concepts, m: Mention, concept: str, key: Key) -> bool:
