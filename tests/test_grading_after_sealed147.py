@@ -86,3 +86,20 @@ def test_a_figure_elsewhere_does_not_argue_a_lever_given_another_reason(grader, 
             "## Reject\n- int4 (accuracy).\n")
     assert _reason_states(grader, tmp_path, "d_high_throughput_api", body)["quantize_int4"] == "wrong"
 
+
+def test_a_lever_kept_in_case_an_earlier_step_falls_short_is_left_open(grader, tmp_path):
+    """sealed140 e.s1428 (instructor 57, graded 92.5): "If CUDA graphs don't close the gap, raise the
+    batch size" keeps batching as a fallback, not the key's "then, not before"; the same condition
+    on a fix the key keeps last (hand fusion after compile) still places it."""
+    from regime.engine.grading.reading import read_against
+    body = ("## Regime\nOverhead-bound.\n\n## Fixes\n1. CUDA graphs to remove the launch gaps.\n"
+            "2. If CUDA graphs don't close the gap, raise the batch size to 8.\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", body)
+    key, _ = grader.key(a, None)
+    read = read_against(a, key, 1.0)
+    assert "raise_batch" in read.leans and "raise_batch" not in read.rejects
+    body = ("## Regime\nCompute-bound.\n\n## Fixes\n1. torch.compile first.\n"
+            "2. If compile doesn't close the gap, hand-fuse the remaining kernels.\n")
+    a = read_body(grader, tmp_path, "b_training_run", body)
+    key, _ = grader.key(a, None)
+    assert read_against(a, key, 1.0).fixes == ["torch_compile", "hand_fused_kernels"]

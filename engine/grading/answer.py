@@ -32,6 +32,7 @@ class Mention:
     kind: str = "lever"
     reason: str = ""           # the words given for it: a YAML reason, or its Markdown item
     later: bool = False        # deferred in time ("once ..., then"), not only on a condition
+    fallback: bool = False     # on the condition that an earlier step falls short: kept in reserve
 
 
 @dataclass(frozen=True)

@@ -106,6 +106,9 @@ def _place_deferred(a: Answer, key: Key, read: Read) -> None:
     for m in a.deferred:   # "then, not before": a later step of the key's, or one it rejects for now
         for c in _resolve(m, key, "fixes", read):
             said = verdict(key, c)
+            if said == "reject" and m.fallback and c not in read.rejects:
+                read.leans.append(c)   # "if graphs don't close the gap, raise the batch": left open
+                continue
             earlier = any(c in r.concepts and r.line <= m.line for r in a.rejects)
             if said == "fix" and c in read.rejects and earlier:   # "instead of two weeks of hand-written
                 read.rejects.remove(c)   # kernels", later "hand-fused kernels only if a gap remains":

@@ -36,6 +36,7 @@ class Triggers:
     elliptical_words: int = 3                    # words after the trigger of a turning elliptical clause
     after_no: frozenset[str] = frozenset()       # "no for throughput": a bare no, not "no 5 TB"
     now: tuple[Phrase, ...] = ()                 # "... and we should do it now": no condition carried
+    fallback: tuple[Phrase, ...] = ()            # "if graphs don't close the gap, ...": kept in reserve
     continuing: frozenset[str] = frozenset()     # "And weight quantization: ...": goes on refusing
     same: tuple[Phrase, ...] = ()                # "Same for the idea of ...": goes on refusing
     verdict_words: tuple[tuple[str, tuple[Phrase, ...]], ...] = ()   # a YAML verdict in words, in order
@@ -158,6 +159,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.elliptical_words = int(raw.get("elliptical_words", t.elliptical_words))
     t.after_no = frozenset(w for p in phrases(raw.get("after_no")) for w in p)
     t.now = phrases(raw.get("now"))
+    t.fallback = phrases(raw.get("fallback"))
     t.continuing = frozenset(w for p in phrases(raw.get("continuing")) for w in p)
     t.same = phrases(raw.get("same"))
     t.verdict_words = _verdict_words(raw.get("verdict_words"), phrases, path)

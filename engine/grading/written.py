@@ -30,7 +30,7 @@ from regime.engine.grading.openers import (
 )
 from regime.engine.grading.recommending import LABEL_WORDS, LIST_WORDS, names_only, recommended
 from regime.engine.grading.regimes_read import adopt_limiter, read_limiter, read_regimes
-from regime.engine.grading.scopes import answers_no, negates, refuses_for_now
+from regime.engine.grading.scopes import answers_no, cued, negates, refuses_for_now
 from regime.engine.grading.turns import conditioned
 
 
@@ -225,13 +225,24 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
             ws = concepts.words(j.sentence)
             t = concepts.context
             later = j.status == "deferred" and not (negates(ws, t) or refuses_for_now(ws, t))
-            a.deferred.append(replace(mention, later=later))
+            a.deferred.append(replace(mention, later=later, fallback=_fallback(concepts, j)))
         elif j.status == "possible":
             a.hedged.append(mention)
         elif j.status == "listed" and j.listed_as == "affirmed" and j.match.kind == "lever":
             _list_into(a, mention, j.sentence)
         a.statuses.append((line, j.status, j.sentence.strip()))
     return bool(judged)
+
+
+def _fallback(concepts: Concepts, j: Judged) -> bool:
+    """A conditional lever whose condition, before its clause, says an earlier step falls short
+    ("If CUDA graphs don't close the gap, raise the batch"): kept in reserve, not scheduled."""
+    t = concepts.context
+    at = j.sentence.find(j.clause_text) if j.clause_text else -1
+    if t is None or j.status != "hypothetical" or at <= 0:
+        return False
+    ws = concepts.words(j.sentence[:at])
+    return negates(ws, t) or cued(ws, t.fallback)
 
 
 def _list_into(a: Answer, mention: Mention, sentence: str) -> None:
