@@ -253,9 +253,10 @@ def verdict_rows(text: str, concepts: Concepts) -> tuple[str, set[int], set[int]
                 cells = [c if k == 0 or k >= acts or concepts.words(c) not in (["no"], ["yes"]) else ""
                          for k, c in enumerate(cells)]
                 lines[i] = "| " + " | ".join(cells) + " |"
-            at = column if column is not None else _verdict_cell(cells, concepts, t, acts if plan else 0)
+            first = acts if plan else 0
+            at = column if column is not None else _verdict_cell(cells, concepts, t, first)
             if at is not None:
-                if column is None and concepts.words(cells[at])[:1] in ([w] for w in t.refusing_cells):
+                if column is None and _refusing(concepts.words(cells[at]), t, at == first > 0):
                     cells = [*cells[:at], f"no: {cells[at]}", *cells[at + 1:]]   # 'little' refuses
                 lines[i] = _with_verdict(cells, at)
                 rows.add(i + 1)
@@ -269,17 +270,27 @@ def _verdict_cell(cells: list[str], concepts: Concepts, t: Triggers, first: int 
     context.yaml's `verdict_cells` statuses is that row's verdict: '| 3 | Quantize weights | not
     until the gaps are gone |' (sealed94 e.s965) defers the quantization as 'Quantize weights: not
     until the gaps are gone' does; so is one opening with a `refusing_cells` word ('| bigger batch |
-    little, we're past the ridge |', sealed110 d.s1126). A cell that names a lever of its own says
+    little, we're past the ridge |', sealed110 d.s1126), or a plan's action column (`first`, after
+    the row's name) with a `plan_refusals` phrase. A cell that names a lever of its own says
     something else."""
     at = next((k for k, c in enumerate(cells) if any(ch.isalpha() for ch in c)), None)
     if at is None or not any(concepts.find(kind, cells[at]) for kind in ("lever", "claim")):
         return None   # '| HBM BW | 14% | not saturated |': a figure's reading, not a verdict
     for k in range(max(at + 1, first), len(cells)):
         ws = concepts.words(cells[k])
-        if (ws and (opening(ws, t, contrast=False) in t.verdict_cells or ws[0] in t.refusing_cells)
+        if (ws and (opening(ws, t, contrast=False) in t.verdict_cells or _refusing(ws, t, k == first > 0))
                 and not _no_noun(cells[k], ws, t) and not concepts.find("lever", cells[k])):
             return k
     return None
+
+
+def _refusing(ws: list[str], t: Triggers, action: bool) -> bool:
+    """A cell that refuses its row by its first words: a `refusing_cells` word ('little'), or, in
+    a plan's action column after the row's name (`action`), a `plan_refusals` phrase: 'nothing' or
+    'leave it' under '| what to do |' is the action (sealed114 b.s1166), where under '| FLOPs |' 'none'
+    is a count, and under '| lever | effect |' an estimate (sealed127 a.s1295)."""
+    return bool(ws) and (ws[0] in t.refusing_cells
+                         or (action and any(tuple(ws[:len(p)]) == p for p in t.plan_refusals)))
 
 
 def _no_noun(cell: str, ws: list[str], t: Triggers) -> bool:

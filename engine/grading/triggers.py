@@ -44,6 +44,7 @@ class Triggers:
     plan_columns: frozenset[Phrase] = frozenset()   # '| step | fix | when |': each row is a fix's item
     verdict_cells: frozenset[str] = frozenset()   # statuses whose trigger opening a cell is the row's verdict
     refusing_cells: frozenset[str] = frozenset()   # words that, opening such a cell, refuse the row
+    plan_refusals: tuple[Phrase, ...] = ()   # '| flash_attention | 7% | nothing, already fused |' in a plan
     elliptical: frozenset[str] = frozenset()    # words that may follow a trigger in an elliptical clause
     asides: tuple[Phrase, ...] = ()              # openers of items that comment on the fixes
     labels: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
@@ -171,6 +172,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
         raise RegimeError(f"unknown status '{status}' (statuses: {', '.join(STATUSES[1:])})",
                           file=str(path), field="verdict_cells")
     t.refusing_cells = frozenset(w for p in phrases(raw.get("refusing_cells")) if len(p) == 1 for w in p)
+    t.plan_refusals = phrases(raw.get("plan_refusals"))
     t.elliptical = frozenset(w for p in phrases(raw.get("elliptical")) for w in p)
     t.asides = phrases(raw.get("asides"))
     t.labels = {s: phrases(v) for s, v in (raw.get("labels") or {}).items()}
