@@ -4,7 +4,7 @@ showed it."""
 
 from __future__ import annotations
 
-from conftest import read_body
+from conftest import lever_statuses, read_body
 
 _KERNELS = ("Regime: compute-bound, 61% of peak FLOP rate.\n\n"
             "| kernel | share | what to do |\n|---|---|---|\n| layer_norm | 8% | fuse (torch.compile) |\n")
@@ -36,3 +36,13 @@ def test_none_in_an_effect_column_is_no_action(grader, tmp_path):
                   "| int8 weights | 13 GB | ceiling 204 → 408 tok/s |\n"
                   "| GPU with more FLOPs | still 26 GB | none, FLOPs are at 4% |\n")
     assert ("buy_more_flops",) not in [m.concepts for m in a.rejects]
+
+
+def test_leaving_attention_alone_refuses_attention_fusion(grader):
+    """sealed64 b.s664 (instructor 100, graded 87.5): "I would leave attention alone: it is
+    already flash attention and only 7% of the time." The attention work left alone is the fusion
+    the key rejects; so is "Don't bother with attention, it's flash already" (sealed75 b.s775)."""
+    said = "I would leave attention alone: it is already flash attention and only 7% of the time."
+    assert lever_statuses(grader, said)["fuse_attention"] == "negated"
+    assert lever_statuses(grader, "Don't bother with attention, it's flash already.") == {
+        "fuse_attention": "negated"}
