@@ -47,6 +47,7 @@ class Triggers:
     plan_refusals: tuple[Phrase, ...] = ()   # '| flash_attention | 7% | nothing, already fused |' in a plan
     elliptical: frozenset[str] = frozenset()    # words that may follow a trigger in an elliptical clause
     asides: tuple[Phrase, ...] = ()              # openers of items that comment on the fixes
+    nil: tuple[Phrase, ...] = ()                 # a Reject item's "Nothing, ...": it rejects nothing
     labels: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)
     label_openers: dict[str, tuple[Phrase, ...]] = field(default_factory=dict)   # "Where X pays:"
     readings: frozenset[str] = frozenset()      # "the profile says ...": the student's own reading
@@ -175,6 +176,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.plan_refusals = phrases(raw.get("plan_refusals"))
     t.elliptical = frozenset(w for p in phrases(raw.get("elliptical")) for w in p)
     t.asides = phrases(raw.get("asides"))
+    t.nil = phrases(raw.get("nil"))
     t.labels = {s: phrases(v) for s, v in (raw.get("labels") or {}).items()}
     t.label_openers = {s: phrases(v) for s, v in (raw.get("label_openers") or {}).items()}
     t.readings = frozenset(w for p in phrases(raw.get("readings")) for w in p)

@@ -118,6 +118,8 @@ _STEP_CELL = re.compile(r"^\s*\|\s*\d+[.)]?\s*\|")   # a plan row's step number,
 
 def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str) -> None:
     text = _EMPHASIS.sub("", item)
+    if section == "reject" and (after := _nil_answer(concepts, text)):
+        section, text = PROSE, after   # "Nothing, int4 is the right call.": the student's own words
     if section == PROSE:
         _read_prose(a, concepts, line, text)
         return
@@ -312,6 +314,20 @@ def _about_a_claim(concepts: Concepts, sentences: list[str], text: str) -> bool:
         return False
     return not any(concepts.find(k, head) for k in ("claim", "lever")) \
         and concepts.best("claim", text) > concepts.best("lever", text)
+
+
+def _nil_answer(concepts: Concepts, text: str) -> str:
+    """What follows a Reject item's opening clause that answers "nothing" (`nil:` in context.yaml)
+    and names nothing: the student rejects nothing there, and what it says after is its own view,
+    read as prose ("Nothing, int4 is the obvious win." endorses int4; "Nothing really, batching
+    doesn't apply since ..." still refuses batching). Empty when the item opens otherwise."""
+    t = concepts.context
+    first = next(iter(clauses(text)), "")
+    ws = concepts.words(first)
+    if t is None or not any(tuple(ws[:len(p)]) == p for p in t.nil) \
+            or any(concepts.find(k, first) for k in ("claim", "lever")):
+        return ""
+    return text[text.index(first) + len(first):].lstrip(" ,;:.—–-")
 
 
 def _aside(concepts: Concepts, text: str) -> bool:

@@ -1,0 +1,31 @@
+"""Reading rules for weak answers the grader credited too generously (issue 27): the instructor
+gave under 50 and the grader more than 10 points more. Each test holds the sentence that showed
+its rule; all measured on the dev pool (answers up to sealed147)."""
+
+from __future__ import annotations
+
+from conftest import lever_statuses, read_body
+
+
+def test_nothing_under_reject_rejects_nothing(grader, tmp_path):
+    """sealed36 d.s383 (instructor 0, graded 13.8): int4 as fix #1, then "- nothing, int4 is the
+    obvious win." under Reject was read as rejecting int4. A Reject item opening with "nothing"
+    rejects nothing; what follows is the student's own view."""
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "## Regime\nDecode, so bandwidth-bound.\n\n## Fixes\n1. Go with the vendor: int4 "
+                  "quantization cuts the weights from 68 GB to 17 GB.\n\n## Reject\n"
+                  "- nothing, int4 is the obvious win.\n")
+    assert not a.rejects
+    assert [m.concepts for m in a.fixes] == [("quantize_int4",)]
+
+
+def test_nothing_really_then_a_refusal_still_refuses(grader, tmp_path):
+    """sealed15 a.s174: "- nothing really, batching doesnt apply since traffic is low volume"
+    still refuses batching: only the opening "nothing" is no rejection, and "doesn't apply"
+    refuses what it follows."""
+    said = "batching doesnt apply since traffic is low volume"
+    assert set(lever_statuses(grader, said).values()) == {"negated"}
+    a = read_body(grader, tmp_path, "a_chatbot",
+                  "## Regime\nBandwidth-bound.\n\n## Reject\n"
+                  "- nothing really, batching doesnt apply since traffic is low volume\n")
+    assert any("continuous_batching" in m.concepts for m in a.rejects)
