@@ -29,3 +29,16 @@ def test_nothing_really_then_a_refusal_still_refuses(grader, tmp_path):
                   "## Regime\nBandwidth-bound.\n\n## Reject\n"
                   "- nothing really, batching doesnt apply since traffic is low volume\n")
     assert any("continuous_batching" in m.concepts for m in a.rejects)
+
+
+def test_the_ridge_point_is_no_sign_of_this_case(grader, tmp_path):
+    """sealed102 c.s1048 (instructor 53, graded 67.5): case D's 256 FLOP/byte and 71% beside the
+    ridge point, 247 FLOP/byte, which every case states. The ridge does not count as this case's
+    own figure, so the two borrowed figures outnumber the one of its own (40 GB)."""
+    from conftest import answer_file
+    body = ("regime: compute-bound\nevidence:\n  - {figure: arithmetic intensity, value: 256 FLOP/byte}\n"
+            "  - {figure: ridge point, value: 247 FLOP/byte}\n  - {figure: flop_util, value: 71%}\n"
+            "  - {figure: transient_memory, value: 40 GB}\nfixes:\n  - flash_attention\n  - chunked_prefill\n"
+            "reject:\n  - {lever: raise_batch, reason: makes TTFT worse}\n  - quantize_int8\n")
+    r = grader.grade(answer_file(tmp_path, "c_document_summarizer", body, "x.yaml"))
+    assert "figures_from_another_case" in [p.id for p in r.penalties]

@@ -35,7 +35,7 @@ def borrowed(answer: Answer, key: Key, others: Mapping[str, Key]) -> tuple[list[
     """The figures `answer` states with a unit that match another case's key and none of this
     one's, when they outnumber those that match this one's; and the case most of them are from."""
     stated = list(dict.fromkeys(s.q for s in answer.numbers if s.q.unit))
-    own = sum(1 for q in stated if _states(q, key))
+    own = sum(1 for q in stated if _states(q, key) and not _shared(q, key, others))
     found: list[str] = []
     whose: Counter[str] = Counter()
     for q in stated:
@@ -48,6 +48,13 @@ def borrowed(answer: Answer, key: Key, others: Mapping[str, Key]) -> tuple[list[
     if len(found) <= own or not whose:
         return [], ""
     return found, whose.most_common(1)[0][0]
+
+
+def _shared(q: Quantity, key: Key, others: Mapping[str, Key]) -> bool:
+    """A figure every case of the exercise states (the machine's ridge point, its peak bandwidth)
+    tells nothing about which case the answer was written on."""
+    rest = [k for c, k in others.items() if c != key.case]
+    return bool(rest) and all(_states(q, k) for k in rest)
 
 
 def _states(q: Quantity, key: Key) -> bool:
