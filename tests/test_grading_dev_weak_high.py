@@ -42,3 +42,18 @@ def test_the_ridge_point_is_no_sign_of_this_case(grader, tmp_path):
             "reject:\n  - {lever: raise_batch, reason: makes TTFT worse}\n  - quantize_int8\n")
     r = grader.grade(answer_file(tmp_path, "c_document_summarizer", body, "x.yaml"))
     assert "figures_from_another_case" in [p.id for p in r.penalties]
+
+
+def test_int8_instead_of_int4_makes_int4s_argument(grader, tmp_path):
+    """sealed47 d.s497 (instructor 5, graded 25.3): "1. int8 instead of int4 - safer for accuracy
+    and still halves bytes." beside "- int4: too aggressive for accuracy." Past the ridge the key
+    rejects int4 for cutting bytes; int8 cuts bytes too (concepts.yaml `kin`): the fix makes the
+    argument the key rejects, and the refusal on accuracy does not stand."""
+    from regime.engine.grading.reading import read_against
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "## Regime\nBandwidth-bound.\n\n## Fixes\n1. int8 instead of int4 - safer for accuracy "
+                  "and still halves bytes.\n2. fp8 GEMMs.\n\n## Reject\n"
+                  "- int4: too aggressive for accuracy.\n")
+    key, _ = grader.key(a, None)
+    read = read_against(a, key, 1.0, grader.concepts)
+    assert "quantize_int4" in read.fixes and "quantize_int4" not in read.rejects

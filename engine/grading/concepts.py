@@ -45,6 +45,7 @@ class Concepts:
     meanings: dict[str, set[str]] = field(default_factory=dict)   # lever -> context words
     relieves: dict[str, frozenset[str]] = field(default_factory=dict)   # lever -> regimes it attacks
     refusals: dict[str, tuple[str, ...]] = field(default_factory=dict)   # see reading._standing_for
+    kin: dict[str, tuple[str, ...]] = field(default_factory=dict)        # see reading._standing_for
     headings: dict[tuple[str, ...], str] = field(default_factory=dict)
     filler: frozenset[str] = frozenset()
     compounds: frozenset[tuple[str, str]] = frozenset()   # ('instead', 'of') -> 'instead_of'
@@ -295,6 +296,7 @@ def load_concepts(k: Knowledge, files: Iterable[Path]) -> Concepts:
     _cues(c, raw)
     _aliases(c, k, raw)
     c.refusals = {lever: tuple(others) for lever, others in raw.refusals.items()}
+    c.kin = {lever: tuple(others) for lever, others in raw.kin.items()}
     for section, aliases in raw.headings.items():
         for alias in (section, *aliases):
             c.headings[tuple(c.words(alias))] = section

@@ -78,6 +78,7 @@ class ConceptsFile(_Strict):
     regime_words: dict[str, Phrases] = {}   # a Regime section naming none: the word it shortens to
     levers: dict[LeverId, Phrases] = {}
     refusals: dict[LeverId, list[LeverId]] = {}   # refusing a lever the key has no verdict on refuses these
+    kin: dict[LeverId, list[LeverId]] = {}   # recommending a lever the key has no verdict on recommends these
     claims: dict[ClaimId, Phrases] = {}
     facts: dict[str, Phrases] = {}
     headings: dict[str, Phrases] = {}

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from regime.engine.grading.answer import Answer, Mention
+from regime.engine.grading.concepts import Concepts
 from regime.engine.grading.key import Key
 from regime.engine.grading.penalties import words as _name
 
@@ -57,22 +58,26 @@ def _resolve(m: Mention, key: Key, part: str, read: Read) -> tuple[str, ...]:
 def _standing_for(m: Mention, key: Key, refusals: Mapping[str, tuple[str, ...]]) -> Mention:
     """A refused lever the key has no verdict on, read as refusing the levers the key rejects that
     it stands for (concepts.yaml `refusals`): a kernel table's row that leaves an attention kernel
-    alone refuses more attention fusion where the key rejects that (sealed131 b.s1339)."""
+    alone refuses more attention fusion where the key rejects that (sealed131 b.s1339). A
+    recommended one likewise recommends the rejected levers whose argument it makes (`kin`)."""
     if any(verdict(key, c) for c in m.concepts):
         return m
     more = tuple(r for c in m.concepts for r in refusals.get(c, ()) if verdict(key, r) == "reject")
     return replace(m, concepts=(*m.concepts, *more)) if more else m
 
 
-def read_against(a: Answer, key: Key, menu_share: float,
-                 refusals: Mapping[str, tuple[str, ...]] | None = None) -> Read:
+def read_against(a: Answer, key: Key, menu_share: float, concepts: Concepts | None = None) -> Read:
+    refusals, kin = (concepts.refusals, concepts.kin) if concepts is not None else ({}, {})
     read = Read()
-    for m in a.fixes:
-        for c in _resolve(m, key, "fixes", read):
+    argued: list[str] = []   # rejected levers whose argument a kin fix makes
+    for m in a.fixes:   # int8 "rather than int4 - halve the bytes" makes int4's argument (`kin`)
+        stands = _standing_for(m, key, kin)
+        argued += [c for c in stands.concepts if c not in m.concepts]
+        for c in _resolve(stands, key, "fixes", read):
             if c not in read.fixes:
                 read.fixes.append(c)
     for m in a.rejects:
-        for c in _resolve(_standing_for(m, key, refusals or {}), key, "rejections", read):
+        for c in _resolve(_standing_for(m, key, refusals), key, "rejections", read):
             if c not in read.rejects:
                 read.rejects.append(c)
     for m in a.hedged:   # "torch.compile might also reduce kernel count": part of a key fix
@@ -94,6 +99,9 @@ def read_against(a: Answer, key: Key, menu_share: float,
         target = read.fixes if given == "fix" else read.rejects
         if c not in target:
             target.append(c)
+    # a refusal whose argument the answer makes through a kin fix does not stand ("int4: too
+    #   aggressive for accuracy" beside "int8 instead of int4 - still halves bytes")
+    read.rejects = [c for c in read.rejects if c not in argued]
     # refused outright: a mention elsewhere ("int4 shrinks bytes") is commentary, not a fix
     read.fixes = [c for c in read.fixes if c not in read.rejects]
     read.leans = [c for c in read.leans if c not in read.rejects + read.fixes]

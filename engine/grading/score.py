@@ -53,7 +53,7 @@ def score(answer: Answer, key: Key, rubric: Rubric, concepts: Concepts | None = 
     rejected) earns its item nothing and costs its penalty besides, as the blind grades charge it.
     `borrowed`: the figures the answer took from another case of the exercise, and that case."""
     t = concepts.context if concepts is not None else None
-    read = read_against(answer, key, t.menu_share if t else 1.0, concepts.refusals if concepts else None)
+    read = read_against(answer, key, t.menu_share if t else 1.0, concepts)
     took = borrowed_penalty(borrowed, rubric)
     if concepts is not None and concepts.reasons is not None:
         read.reasons = reasons.states(answer, key, concepts, rubric.evidence.relative_tolerance,
