@@ -298,10 +298,13 @@ def test_the_corpus_is_large_varied_and_expected_by_an_instructor():
 # Penalty ids split since these grades were written, as the earlier id they refine: the catch-all
 # for a rejected lever recommended now charges one the case does not ask about as an extra.
 _SPLIT = {"unsupported_extra_fix": "recommends_rejected_lever"}
+# Charged since, and no trap: the grades' `penalties` name the tempting wrong answers an answer
+# falls into, not an extra fix the key does not name (rubric.yaml `unsupported`).
+_NOT_TRAPS = {"unsupported_fix"}
 
 
 def _ids(r) -> list[str]:
-    return sorted(_SPLIT.get(x.id, x.id) for x in r.penalties)
+    return sorted(_SPLIT.get(x.id, x.id) for x in r.penalties if x.id not in _NOT_TRAPS)
 
 
 def test_the_grader_agrees_with_the_instructor_on_at_least_85_percent_of_the_corpus(grader):

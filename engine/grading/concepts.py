@@ -46,6 +46,7 @@ class Concepts:
     relieves: dict[str, frozenset[str]] = field(default_factory=dict)   # lever -> regimes it attacks
     refusals: dict[str, tuple[str, ...]] = field(default_factory=dict)   # see reading._standing_for
     kin: dict[str, tuple[str, ...]] = field(default_factory=dict)        # see reading._standing_for
+    done_by: dict[str, tuple[str, ...]] = field(default_factory=dict)   # see penalties.extras
     headings: dict[tuple[str, ...], str] = field(default_factory=dict)
     filler: frozenset[str] = frozenset()
     compounds: frozenset[tuple[str, str]] = frozenset()   # ('instead', 'of') -> 'instead_of'
@@ -297,6 +298,7 @@ def load_concepts(k: Knowledge, files: Iterable[Path]) -> Concepts:
     _aliases(c, k, raw)
     c.refusals = {lever: tuple(others) for lever, others in raw.refusals.items()}
     c.kin = {lever: tuple(others) for lever, others in raw.kin.items()}
+    c.done_by = {lever: tuple(others) for lever, others in raw.done_by.items()}
     for section, aliases in raw.headings.items():
         for alias in (section, *aliases):
             c.headings[tuple(c.words(alias))] = section

@@ -79,6 +79,7 @@ class ConceptsFile(_Strict):
     levers: dict[LeverId, Phrases] = {}
     refusals: dict[LeverId, list[LeverId]] = {}   # refusing a lever the key has no verdict on refuses these
     kin: dict[LeverId, list[LeverId]] = {}   # recommending a lever the key has no verdict on recommends these
+    done_by: dict[LeverId, list[LeverId]] = {}    # a lever these fixes carry out: no extra beside them
     claims: dict[ClaimId, Phrases] = {}
     facts: dict[str, Phrases] = {}
     headings: dict[str, Phrases] = {}

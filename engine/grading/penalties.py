@@ -88,3 +88,24 @@ def borrowed_penalty(borrowed: tuple[list[str], str], rubric: Rubric) -> list[Ap
         return []
     text = fill(rule.feedback, {"figures": ", ".join(figures[:4]), "case": case})
     return [Applied("figures_from_another_case", rule.points, text)]
+
+
+def extras(a: Answer, key: Key, fixes: list[str], rubric: Rubric, concepts: Concepts | None) -> list[Applied]:
+    """Each fix the answer recommends that the key neither asks for nor rejects, named in an item
+    of its own: the blind grades charge such an extra ("-4: unsupported recommendation: fp8 KV
+    cache, not the problem", sealed12 c.s149). One named beside a key lever is that lever's how
+    ("torch.compile to fuse the elementwise ops"), and one a key fix carries out (`done_by`:
+    "fuse the elementwise ops" where the key compiles them) is that fix in other words. Called
+    only for an answer charged nothing else: one that falls into a trap or argues from another
+    case's figures is charged for that, not for each lever its wrong argument brings."""
+    rule = rubric.unsupported
+    known = {i.id for i in (*key.fixes, *key.rejects)} | set(key.verdicts)
+    done_by = concepts.done_by if concepts is not None else {}
+    known |= {c for c, by in done_by.items() if set(by) & {i.id for i in key.fixes}}
+    if rule.points <= 0:
+        return []
+    beside = {m.line for kind in (a.fixes, a.rejects, a.hedged, a.deferred, a.discussed)
+              for m in kind if set(m.concepts) & known}
+    own = {c for m in a.fixes if m.kind == "lever" and m.line not in beside for c in m.concepts}
+    return [Applied("unsupported_fix", rule.points, fill(rule.feedback, {"concept": words(c)}))
+            for c in fixes if c not in known and c in own]

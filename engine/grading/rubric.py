@@ -88,6 +88,14 @@ class Borrowed(_Strict):
     feedback: str = "Figures from another case: {figures} are case {case}'s, not this one's."
 
 
+class Unsupported(_Strict):
+    """A fix the key neither asks for nor rejects, recommended in an item of its own: an extra the
+    case does not support (penalties.py `extras`); 0 points checks nothing."""
+
+    points: float = Field(0.0, ge=0, le=100)
+    feedback: str = "{concept} is an extra fix the worked solution does not call for here."
+
+
 class OrderPart(_Strict):
     method: Literal["pairwise"] = "pairwise"
     first_alone: float = Field(0.0, ge=0, le=1)   # of the part, for the key's first fix given alone
@@ -112,6 +120,7 @@ class Rubric(_Strict):
     significant: int = Field(2, ge=1, le=6)     # figures of a decimal in feedback ('~78%')
     penalties: list[Penalty] = []
     borrowed: Borrowed = Borrowed()
+    unsupported: Unsupported = Unsupported()
 
     @model_validator(mode="after")
     def _parts(self) -> Rubric:

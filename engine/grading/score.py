@@ -13,7 +13,7 @@ from regime.engine.grading.answer import Answer, Said
 from regime.engine.grading.concepts import Concepts
 from regime.engine.grading.figures import as_taught, matches, per_unit, reciprocal
 from regime.engine.grading.key import Figure, Item, Key
-from regime.engine.grading.penalties import Applied, borrowed_penalty, charge, refused_with
+from regime.engine.grading.penalties import Applied, borrowed_penalty, charge, extras, refused_with
 from regime.engine.grading.penalties import asked as _asked
 from regime.engine.grading.penalties import words as _name
 from regime.engine.grading.reading import Read, read_against
@@ -60,7 +60,7 @@ def score(answer: Answer, key: Key, rubric: Rubric, concepts: Concepts | None = 
                                       not foreign and not took and answer.regime in (None, key.regime))
     wrong = _wrong_sides(answer, key, read)
     penalties, charged = charge(wrong, key, rubric, concepts, refused_with(answer, concepts))
-    penalties += took
+    penalties = penalties + took or extras(answer, key, read.fixes, rubric, concepts)
     partials = {
         "regime": _regime(answer, key, rubric),
         "evidence": _evidence(answer, key, rubric, concepts),
