@@ -3,7 +3,7 @@ by more than 10; issue 27), kept as the sentences students wrote them."""
 
 from __future__ import annotations
 
-from conftest import answer_file
+from conftest import answer_file, lever_statuses
 
 # sealed12 c.s149 (instructor 55: "-4: unsupported recommendation: CUDA graphs for a 25k-token
 # prefill", "-4: unsupported recommendation: fp8 KV cache, not the problem"; graded 69.0)
@@ -61,3 +61,11 @@ def test_a_lever_a_key_fix_carries_out_is_no_extra(grader, tmp_path):
     assert "unsupported_fix" not in _penalties(grader, tmp_path, "b_training_run", body)
     extra = body + "3. An fp8 KV cache to halve the KV memory.\n"
     assert _penalties(grader, tmp_path, "b_training_run", extra) == ["unsupported_fix"]
+
+
+def test_a_lever_that_has_done_its_work_is_in_place(grader):
+    """sealed109 d.s1111 (instructor 100): "Continuous batching has pushed this decode past the
+    ridge" says what is in place (ConText's historical), not a fix to make."""
+    said = "Continuous batching has pushed this decode past the ridge; it is compute-bound."
+    assert lever_statuses(grader, said) == {"continuous_batching": "historical"}
+    assert lever_statuses(grader, "CUDA graphs have closed the gaps.") == {"cuda_graphs": "historical"}
