@@ -44,7 +44,7 @@ class Triggers:
     plan_columns: frozenset[Phrase] = frozenset()   # '| step | fix | when |': each row is a fix's item
     verdict_cells: frozenset[str] = frozenset()   # statuses whose trigger opening a cell is the row's verdict
     refusing_cells: frozenset[str] = frozenset()   # words that, opening such a cell, refuse the row
-    plan_refusals: tuple[Phrase, ...] = ()   # '| flash_attention | 7% | nothing, already fused |' in a plan
+    plan_refusals: tuple[Phrase, ...] = ()   # 'nothing' in a plan table's action cell refuses its row
     elliptical: frozenset[str] = frozenset()    # words that may follow a trigger in an elliptical clause
     asides: tuple[Phrase, ...] = ()              # openers of items that comment on the fixes
     nil: tuple[Phrase, ...] = ()                 # a Reject item's "Nothing, ...": it rejects nothing
