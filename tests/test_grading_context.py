@@ -131,8 +131,11 @@ def test_a_hedge_is_a_decided_reading_and_needs_no_review_on_its_own(grader, tmp
     assert not any("possible" in x for x in r.review)
 
 
-def test_an_unread_item_marks_the_submission_for_review_in_every_format(grader, tmp_path):
+def test_an_unread_item_marks_the_submission_for_review_in_every_format(grader, tmp_path, monkeypatch):
+    """Readings alone (no review model): an unsure reading queues the answer with its sentence.
+    With the fitted model the same sentence is what it shows when it flags the answer."""
     from regime.engine.grading import output
+    monkeypatch.setattr(grader.concepts.context, "review_model", None)
     p = tmp_path / "unread.md"
     p.write_text(UNREAD, encoding="utf-8")
     r = grader.grade(p)
@@ -307,8 +310,9 @@ def test_a_deferral_read_as_a_rejection_is_reported_with_its_confidence(grader, 
     assert "quantizing" in said["sentence"] and said["confidence"] < 1
 
 
-def test_figures_from_another_case_need_review(grader, tmp_path):
-    """sealed2 a.s49: case E's figures in an answer to case A."""
+def test_figures_from_another_case_need_review(grader, tmp_path, monkeypatch):
+    """sealed2 a.s49: case E's figures in an answer to case A (read as such; readings alone queue it)."""
+    monkeypatch.setattr(grader.concepts.context, "review_model", None)
     p = tmp_path / "a.md"
     p.write_text("---\ncase: a_chatbot\n---\n## Regime\nBandwidth-bound (decode at batch 1).\n\n"
                  "## Evidence\n- Bandwidth utilisation 14%, FLOP utilisation 3%.\n"
@@ -559,7 +563,9 @@ def test_a_hedged_fix_earns_part_of_its_credit_and_orders_nothing(grader, tmp_pa
 def test_partial_written_answers_are_queued_and_prose_is_only_recorded(grader, tmp_path, monkeypatch):
     """Where the grades differ most (issue 27's dev sets): written answers scoring in the context
     file's review band. An answer without the template's headings is recorded as read that way,
-    but is no likelier than any other to be graded wrong, so it is not queued on that alone."""
+    but is no likelier than any other to be graded wrong, so it is not queued on that alone.
+    (Readings alone: with the review model the band is one of its features.)"""
+    monkeypatch.setattr(grader.concepts.context, "review_model", None)
     p = tmp_path / "memo.md"
     p.write_text(f"---\ncase: d_high_throughput_api\n---\n{MEMO}", encoding="utf-8")
     memo = grader.grade(p)

@@ -128,7 +128,7 @@ def test_another_cases_figures_carry_no_reason(grader, tmp_path):
                     "## Fixes\n1. Batch requests together (continuous batching).\n2. int8 quantization.\n")
     r = grader.grade(p)
     fixes = next(x for x in r.parts if x.part == "fixes")
-    assert fixes.points < fixes.max_points and any("foreign" in x for x in r.review)
+    assert fixes.points < fixes.max_points and any(x["status"] == "foreign_figures" for x in r.readings)
 
 
 def test_a_bare_negation_before_a_quotation_refuses_it(grader):

@@ -203,10 +203,10 @@ class Grader:
         result.notes = list(answer.notes)
         if self.concepts.context is not None:
             full = frozenset(p.part for p in s.parts if p.points >= p.max_points)
-            rs = review.readings(answer, self.concepts.context, s.reasons, s.unsure, foreign, full,
-                                 s.score / s.max_score if s.max_score else None)
+            share = s.score / s.max_score if s.max_score else 0.0
+            rs = review.readings(answer, self.concepts.context, s.reasons, s.unsure, foreign, full, share)
             result.readings = [asdict(x) for x in rs]
-            result.review = review.queue(rs, self.concepts.context)
+            result.review = review.decide(rs, self.concepts.context, share, s.parts, len(s.penalties), answer)
             result.needs_review = bool(result.review)
         if variants is None and foreign:
             result.notes.insert(0, VARIANT_WARNING.format(case=key.case, student=answer.student or "?"))

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from regime.engine.grading import risk
 from regime.engine.grading.answer import Answer
+from regime.engine.grading.score import Part
 from regime.engine.grading.triggers import Triggers
 
 
@@ -55,6 +57,23 @@ def readings(a: Answer, t: Triggers, reasons: dict[str, str] | None = None,
         out.append(Reading(0, "foreign_figures", t.confidence.get("foreign_figures", 1.0),
                            "few of the figures match this case's: numbers from another case or variant?"))
     return out
+
+
+def decide(rs: list[Reading], t: Triggers, share: float, parts: list[Part], penalties: int,
+           a: Answer) -> list[str]:
+    """The review queue's lines for this answer, empty when it is not reviewed. With a fitted
+    `review_model` the model decides (the unsure readings are among its features, and are the
+    lines shown); without one, any unsure reading does."""
+    lines = queue(rs, t)
+    if t.review_model is None:
+        return lines
+    shares = [(p.part, p.points, p.max_points) for p in parts if p.max_points]
+    feats = risk.features(share, shares, [r.status for r in rs], bool(lines), penalties,
+                          len(a.text.split()), a.format)
+    if not risk.flagged(t.review_model, feats):
+        return []
+    return lines or ["uncertain: an answer read like those where instructors' grades differ most from the "
+                     "grader's (the review model, context.yaml): check it whole"]
 
 
 def queue(rs: list[Reading], t: Triggers) -> list[str]:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from regime.core.errors import RegimeError
 from regime.core.yamlsrc import load_yaml
+from regime.engine.grading import risk
 from regime.engine.grading.concepts import Concepts
 
 STATUSES = ("affirmed", "negated", "deferred", "hypothetical", "possible", "attributed", "historical",
@@ -92,6 +93,7 @@ class Triggers:
     confidence: dict[str, float] = field(default_factory=dict)   # status -> how sure the reading is
     review_below: float = 0.6
     review_bands: tuple[tuple[float, float], ...] = ()   # a written answer scoring in one is reviewed
+    review_model: risk.Model | None = None       # fitted to the blind grades: who is reviewed
     _first: dict[str, list[tuple[str, Phrase, bool]]] = field(default_factory=dict)
     _openers: dict[str, list[tuple[str, Phrase]]] = field(default_factory=dict)
 
@@ -222,6 +224,10 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.confidence = {str(k): float(v) for k, v in (raw.get("confidence") or {}).items()}
     t.review_below = float(raw.get("review_below", t.review_below))
     t.review_bands = tuple((float(low), float(high)) for low, high in raw.get("review_bands") or [])
+    try:
+        t.review_model = risk.load(raw.get("review_model"))
+    except (ValueError, TypeError, AttributeError) as err:
+        raise RegimeError(str(err), file=str(path), field="review_model") from None
     return t
 
 

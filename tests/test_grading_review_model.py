@@ -1,0 +1,86 @@
+"""The review model (engine/grading/risk.py, context.yaml `review_model`): who is reviewed is
+decided by a logistic model fitted to the blind grades (bench/fit_review.py); the unsure readings
+are among its features and stay the lines shown."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from regime.core.errors import RegimeError
+from regime.engine.grading import review, risk
+from regime.engine.grading.answer import Answer
+from regime.engine.grading.review import Reading
+from regime.engine.grading.score import Part
+from regime.engine.grading.triggers import load_triggers
+
+
+def test_features_name_the_band_each_part_and_capped_status_counts():
+    f = risk.features(0.47, [("regime", 20.0, 20.0), ("fixes", 5.0, 20.0)],
+                      ["affirmed"] * 5 + ["possible"], unsure=True, penalties=7, words=99, fmt="markdown")
+    assert f["band_4"] == 1.0 and not any(k.startswith("band_") and k != "band_4" for k in f)
+    assert f["part_regime"] == 1.0 and f["part_fixes"] == 0.25
+    assert f["status_affirmed"] == 3 and f["status_possible"] == 1      # counts above 3 say no more
+    assert f["unsure"] == 1.0 and f["penalties"] == 3 and f["format_markdown"] == 1.0
+    assert risk.features(1.0, [], [], False, 0, 0, "yaml")["band_9"] == 1.0   # full marks: the top band
+
+
+def _decide(grader, model: risk.Model | None, statuses: list[tuple[str, float]], share: float = 0.5):
+    t = dataclasses.replace(grader.concepts.context, review_model=model)
+    rs = [Reading(3, s, c, f"sentence read as {s}") for s, c in statuses]
+    parts = [Part("regime", 20.0, 20.0), Part("fixes", 10.0, 20.0)]
+    answer = Answer(path="x.md", format="markdown", case="a", text="a b c")
+    return review.decide(rs, t, share, parts, 0, answer)
+
+
+def test_without_a_model_any_unsure_reading_is_reviewed(grader):
+    assert _decide(grader, None, [("unread", 0.2)]) == ["line 3: unread: sentence read as unread"]
+    assert _decide(grader, None, [("affirmed", 1.0)]) == []
+
+
+def test_the_model_decides_and_the_unsure_readings_are_what_it_shows(grader):
+    weighs_unsure = risk.Model({"unsure": 2.0}, bias=-1.0, threshold=0.0)
+    assert _decide(grader, weighs_unsure, [("unread", 0.2)]) == ["line 3: unread: sentence read as unread"]
+    assert _decide(grader, weighs_unsure, [("affirmed", 1.0)]) == []
+    never = risk.Model({"unsure": 2.0}, bias=-1.0, threshold=5.0)
+    assert _decide(grader, never, [("unread", 0.2)]) == []     # an unsure reading the model lets pass
+
+
+def test_an_answer_the_model_flags_with_every_reading_sure_is_checked_whole(grader):
+    mid_band = risk.Model({"band_5": 3.0}, bias=-1.0, threshold=0.0)
+    lines = _decide(grader, mid_band, [("affirmed", 1.0)], share=0.55)
+    assert len(lines) == 1 and lines[0].startswith("uncertain:") and "check it whole" in lines[0]
+    assert _decide(grader, mid_band, [("affirmed", 1.0)], share=0.95) == []
+
+
+def test_the_built_in_model_is_fitted_and_flags_by_its_threshold(grader):
+    m = grader.concepts.context.review_model
+    assert m is not None and m.weights and "unsure" in m.weights
+    f = risk.features(0.5, [("regime", 20.0, 20.0)], ["unread"], True, 0, 100, "markdown")
+    assert risk.flagged(m, f) == (risk.log_odds(m, f) > m.threshold)
+
+
+@pytest.mark.parametrize("block", ["review_model: [1, 2]\n", "review_model: {weights: {band_1: high}}\n",
+                                   "review_model: {bias: 1}\n"])
+def test_a_malformed_review_model_is_a_located_error(grader, tmp_path, block):
+    bad = tmp_path / "context.yaml"
+    bad.write_text("statuses: {negated: {forward: [not]}}\n" + block, encoding="utf-8")
+    with pytest.raises(RegimeError) as e:
+        load_triggers(bad, grader.concepts)
+    assert e.value.field == "review_model" and e.value.file == str(bad)
+
+
+def test_the_fit_weighs_what_predicts_a_disagreement_and_flags_its_target_share():
+    """bench/fit_review.py on made-up rows: the feature that goes with a disagreement gets the
+    positive weight, the one that does not gets about none, and the threshold flags the share asked."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    import fit_review
+    rows = [({"unsure": float(i % 4 == 0), "noise": float(i % 3 == 0)}, i % 4 == 0 and i % 8 != 4, False)
+            for i in range(400)]
+    m = fit_review.fit(rows, ["noise", "unsure"], l2=1.0, target=0.2)
+    assert m.weights["unsure"] > 1.0 and abs(m.weights["noise"]) < 0.5
+    flagged = sum(risk.flagged(m, f) for f, _, _ in rows) / len(rows)
+    assert 0.1 <= flagged <= 0.25
