@@ -76,6 +76,7 @@ class Answer:
     regimes_named: set[str] = field(default_factory=set)
     prose: bool = False            # written without the template's headings: read sentence by sentence
     text: str = ""                 # what it argues in its own words (a reason may be anywhere in it)
+    lines: list[str] = field(default_factory=list)   # a written answer's lines, as written
 
     def said(self, concepts: Concepts, text: str, line: int = 0, label: str = "") -> None:
         """Record every number in `text`, each with the words of its own sentence (and `label`)."""

@@ -4,8 +4,9 @@
 
 from __future__ import annotations
 
-from regime.engine.grading.concepts import Concepts
+from regime.engine.grading.concepts import Concepts, clauses
 from regime.engine.grading.judged import Judged, as_status
+from regime.engine.grading.layout import EMPHASIS
 from regime.engine.grading.scopes import CARRIED, opening
 from regime.engine.grading.triggers import Triggers
 
@@ -59,3 +60,36 @@ def _looks(phrase: list[str], ws: list[str], t: Triggers) -> bool:
 
 def _before(phrase: list[str], ws: list[str]) -> bool:
     return any(ws[i:i + len(phrase)] == phrase for i in range(len(ws) - len(phrase) + 1))
+
+
+def own_reasons(concepts: Concepts, sentences: list[str], item: str, lines: list[str]) -> list[str]:
+    """Each sentence's reason: the item without the other sentences that start a line, open on a
+    lever of their own and name none of this sentence's. One label holding a fix per line ("FlashAttention,
+    because it cuts the FLOPs.\\nChunked ... to make the 25k prompt faster.", sealed153 c.s1557) is
+    one item, but the second line's figure argues its own lever, not the first. `lines` are the
+    answer's lines from the item's first."""
+    named = [{c for m in concepts.find("lever", s) for c in m.concepts} for s in sentences]
+    starts = [EMPHASIS.sub("", ln).strip().lstrip("-*0123456789.) ").strip() for ln in lines[1:]]
+    opens = [_on_its_line(starts, s) and _opens_on_lever(concepts, s) for s in sentences]
+    out = []
+    for i, mine in enumerate(named):
+        reason = item
+        for j, other in enumerate(sentences):
+            if j != i and opens[j] and mine and not (named[j] & mine):
+                reason = reason.replace(other, " ", 1)
+        out.append(reason)
+    return out
+
+
+def _on_its_line(starts: list[str], sentence: str) -> bool:
+    """The sentence starts a later line of the item (within one line a sentence may lean on the one
+    before: "Int4 ... bandwidth is 70% idle. Pushing the batch higher would also not help")."""
+    head = sentence.strip()[:30]
+    return bool(head) and any(ln.startswith(head) for ln in starts)
+
+
+def _opens_on_lever(concepts: Concepts, sentence: str) -> bool:
+    """The sentence's first clause names a lever in its first two words ("Chunked ... to ...",
+    "Then int8 ...")."""
+    first = next(iter(clauses(sentence)), "")
+    return any(m.start <= 1 for m in concepts.find("lever", first))

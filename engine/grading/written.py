@@ -31,7 +31,7 @@ from regime.engine.grading.openers import (
 from regime.engine.grading.recommending import LABEL_WORDS, LIST_WORDS, names_only, recommended
 from regime.engine.grading.regimes_read import adopt_limiter, read_limiter, read_regimes
 from regime.engine.grading.scopes import answers_no, cued, negates, refuses_for_now
-from regime.engine.grading.turns import conditioned
+from regime.engine.grading.turns import conditioned, own_reasons
 
 
 def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
@@ -43,6 +43,7 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
     a = Answer(file, "markdown", str(meta["case"]),
                None if meta.get("student") is None else str(meta["student"]))
     text, rows, plans = verdict_rows(text, concepts)
+    a.lines = text.splitlines()
     sections = sections_of(text, body_start, concepts, a, intro=lambda h: refusing(concepts, h))
     if not any(name != PROSE for name in sections):   # no template heading at all: a labelled
         sections = labelled(text, body_start, concepts, a)   # memo, or an essay
@@ -143,12 +144,14 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
     elif section in ("fixes", "reject"):
         seen: set[tuple[str, ...]] = set()   # a lever's first mention in the item sets its status
         sentences = conditioned(concepts, SENTENCE.split(text))
+        lines = a.lines[max(line - 1, 0):line + 30]
         if section == "reject" and _about_a_claim(concepts, sentences, text) \
                 and _claim_by_meaning(a, concepts, line, text, quoted=False):
             return   # "The second engineer. Compute-bound only describes the matmuls; the ...
             #          to_copy kernels (22%) have no FLOPs, so they absolutely matter." (sealed6 b.s90)
-        named = [_levers_and_claims(a, concepts, section, line, sentence, text, seen)
-                 for sentence in sentences]   # each sentence of a paragraph has its own subject
+        owns = own_reasons(concepts, sentences, text, lines)   # each sentence has its own subject
+        named = [_levers_and_claims(a, concepts, section, line, sentence, own, seen)
+                 for sentence, own in zip(sentences, owns, strict=True)]
         if not any(named) and concepts.words(text) and not _aside(concepts, text):
             _unmatched(a, concepts, section, line, text)
         elif section == "reject":   # "The second engineer's argument conflates ...": a claim by meaning
@@ -178,8 +181,9 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
     nothing. Under Reject the first sentence naming something gives the rejections, whatever
     its wording. A claim is rejected as the subject of a Reject item or when negated; endorsed
     only when affirmed outside Reject. A lever's first mention in an item sets its status; later
-    ones are commentary on it. Each mention keeps its whole item as its reason (the words around
-    it are why). Says whether anything was named."""
+    ones are commentary on it. Each mention keeps its item as its reason (the words around it
+    are why), less the later lines that open on a lever of their own (turns.own_reasons). Says
+    whether anything was named."""
     if concepts.context is None:
         return False
     judged = judge(concepts, concepts.context, ("claim", "lever"), text)

@@ -1,0 +1,35 @@
+"""Reading rules found in sealed148-155 after their one measurement (issue 27), each with the
+answer that showed it."""
+
+from __future__ import annotations
+
+from conftest import answer_file, read_body
+
+FIX_PER_LINE = ("**Regime:** compute-bound.\n\n"
+                "**Fix:** FlashAttention, because it reduces the number of FLOPs attention needs, so the N² "
+                "term shrinks.\nChunked prefill to make the 25k prompt faster.\n")
+
+
+def test_a_fix_on_its_own_line_keeps_its_argument_to_itself(grader, tmp_path):
+    """sealed153 c.s1557 (instructor 54, graded 86): under one label, a fix per line. The second
+    line's figure (the 25k prompt) argued FlashAttention too, so its wrong reason (fewer FLOPs)
+    was graded right; the instructor charged it."""
+    from regime.engine.grading import reasons
+    p = answer_file(tmp_path, "c_document_summarizer", FIX_PER_LINE)
+    a = read_body(grader, tmp_path, "c_document_summarizer", FIX_PER_LINE)
+    flash = next(m for m in a.fixes if "flash_attention" in m.concepts)
+    assert "Chunked" not in flash.reason and "FLOPs" in flash.reason
+    key, _ = grader.key(a, None)
+    got = reasons.states(a, key, grader.concepts, grader.rubric.evidence.relative_tolerance)
+    assert got["flash_attention"] == "wrong", got
+    assert grader.grade(p).graded
+
+
+def test_a_sentence_in_the_same_line_still_shares_its_argument(grader, tmp_path):
+    """corpus d.s02 (instructor 94): 'Int4 ... bandwidth is 70% idle. ... Pushing the batch even
+    higher would also not help much.' in one line: the batch's rejection leans on the int4 one."""
+    body = ("## Reject\n- Int4 quantization reduces bytes, and bytes are not the bottleneck here: bandwidth "
+            "is 70% idle. Pushing the batch even higher would also not help much.\n")
+    a = read_body(grader, tmp_path, "d_high_throughput_api", body)
+    batch = next(m for m in a.rejects if "raise_batch" in m.concepts)
+    assert "70% idle" in batch.reason
