@@ -33,3 +33,15 @@ def test_a_sentence_in_the_same_line_still_shares_its_argument(grader, tmp_path)
     a = read_body(grader, tmp_path, "d_high_throughput_api", body)
     batch = next(m for m in a.rejects if "raise_batch" in m.concepts)
     assert "70% idle" in batch.reason
+
+
+def test_a_name_joined_after_an_aside_shares_the_verdict_before_it(grader):
+    """sealed154 c.s1563 (instructor 92, graded 80.5): 'Reject batching (more work, longer TTFT)
+    and weight quant (16 GB amortised over 25k tokens, irrelevant).' The aside between the two
+    names ends the first clause; the clause that is only 'and' and a name is the verdict's next object."""
+    from conftest import lever_statuses
+    got = lever_statuses(grader, "Reject batching (more work, longer TTFT) and weight quant (16 GB amortised "
+                                 "over 25k tokens, irrelevant).")
+    assert got["raise_batch"] == "negated" and got["quantize_int8"] == "negated", got
+    assert lever_statuses(grader, "Don't fuse the elementwise ops (tiny), and use int8 weights instead.") \
+        .get("quantize_int8") == "affirmed"

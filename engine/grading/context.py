@@ -23,8 +23,10 @@ from regime.engine.grading.judged import Judged
 from regime.engine.grading.judged import as_status as _as
 from regime.engine.grading.scopes import (
     CARRIED,
+    JOINED,
     carried_status,
     conceded,
+    coordinated,
     cued,
     denies_it,
     negates,
@@ -157,7 +159,6 @@ def _continued(concepts: Concepts, t: Triggers, sentence: str, found: list[Judge
             and _bare_names(concepts, [j], head, t.heading) else j for j in found]
 
 
-_JOINED = frozenset({"or", "and", "nor"})   # words that join two levers under one verdict
 
 
 def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence: str,
@@ -224,11 +225,12 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
             continue   # (a bare negation before a quotation refuses what it quotes)
         trailing = None
         hits = triggers(ws, t)
-        before: tuple[int, str] | None = None   # where the last match ended, and its status
+        before: tuple[int, str] | None = (0, found[-1].status) if found and coordinated(   # where the last
+            ws, [concepts.words(m.phrase) for m in matches]) else None   # match ended, and its status
         for m in matches:
             status = status_of(ws, m.start, len(concepts.words(m.phrase)) or 1, t, hits)
             if status == "affirmed" and before is not None and before[1] != "affirmed" \
-                    and set(ws[before[0]:m.start]) <= _JOINED:   # "would I raise the batch or quantize
+                    and set(ws[before[0]:m.start]) <= JOINED:   # "would I raise the batch or quantize
                 status = before[1]   # the weights": one status for both (sealed109 e.s1118)
             before = (m.start + (len(concepts.words(m.phrase)) or 1), status)
             if status == "historical" and m.kind != "lever":   # "already compute-bound" is a verdict

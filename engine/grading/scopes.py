@@ -210,3 +210,12 @@ def _points_back(subject: list[str], t: Triggers) -> bool:
     """The denial's subject is what was just named ("and this one is not"), not someone of its
     own ("engineer #2 is not", sealed42 b.s450)."""
     return set(subject) <= t.anaphora | t.determiners | t.terminators | t.elliptical | _SUBJECT_WORDS
+
+
+JOINED = frozenset({"or", "and", "nor"})   # words that join two levers under one verdict
+
+
+def coordinated(ws: list[str], names: list[list[str]]) -> bool:
+    """A clause that is only a conjunction and names ("... (more work, longer TTFT) and weight
+    quant (...)", sealed154 c.s1563): the next object of the verdict before its aside."""
+    return bool(ws) and ws[0] in JOINED and set(ws) <= JOINED | {w for n in names for w in n}
