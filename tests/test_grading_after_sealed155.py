@@ -3,7 +3,11 @@ answer that showed it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from conftest import answer_file, read_body
+
+ROOT = Path(__file__).resolve().parent.parent
 
 FIX_PER_LINE = ("**Regime:** compute-bound.\n\n"
                 "**Fix:** FlashAttention, because it reduces the number of FLOPs attention needs, so the N² "
@@ -45,3 +49,34 @@ def test_a_name_joined_after_an_aside_shares_the_verdict_before_it(grader):
     assert got["raise_batch"] == "negated" and got["quantize_int8"] == "negated", got
     assert lever_statuses(grader, "Don't fuse the elementwise ops (tiny), and use int8 weights instead.") \
         .get("quantize_int8") == "affirmed"
+
+
+MEMO_D = ("---\ncase: d_high_throughput_api\n---\n## Regime\nCompute-bound: 71% of peak FLOPs, 30% of "
+          "bandwidth; "
+          "~256 FLOP/byte against the 247 ridge.\n\n## Int4\nQuantization cuts bytes, and bytes are not what "
+          "limits us: bandwidth is 70% idle. Worse, int4 weights must be expanded back to fp16 ahead of the "
+          "GEMM, extra work on the axis that is already saturated.\n\n## Fixes\n1. fp8 GEMMs on the matrix "
+          "cores: they raise the compute ceiling that binds.\n")
+
+
+def test_a_discussion_that_argues_against_a_rejected_lever_rejects_it(grader):
+    """sealed155 d.s1571 (instructor 100, graded 88.2): under a heading of its own, 'Quantization
+    cuts bytes, and bytes are not what limits us: bandwidth is 70% idle' argues the key's refusal
+    without a verdict word; the blind grades credit it as the rejection."""
+    r = grader.grade(ROOT / "answers" / "sealed155" / "d_high_throughput_api.s1571_director_memo.md")
+    rejections = next(x for x in r.parts if x.part == "rejections")
+    assert not any("Not rejected: quantize int4" in f for f in rejections.feedback), rejections.feedback
+    assert rejections.points == rejections.max_points
+
+
+def test_a_discussion_that_agrees_with_a_rejected_lever_rejects_nothing(grader, tmp_path):
+    """sealed152 d.s1546 (instructor 20): 'The vendor is right that int4 cuts the weight read by
+    4x' argues for int4; no negation, no refusal."""
+    p = tmp_path / "memo.md"
+    p.write_text(MEMO_D.replace("Quantization cuts bytes, and bytes are not what limits us: bandwidth is 70% "
+                                "idle. Worse, int4 weights must be expanded back to fp16 ahead of the GEMM, "
+                                "extra work on the axis that is already saturated.",
+                                "The vendor is right that int4 cuts the weight read by 4x: 68 GB of fp16 "
+                                "weights become 17 GB."), encoding="utf-8")
+    rejections = next(x for x in grader.grade(p).parts if x.part == "rejections")
+    assert any("Not rejected: quantize int4" in f for f in rejections.feedback), rejections.feedback

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from regime.core.units import FRACTION
@@ -25,7 +25,9 @@ from regime.engine.grading.context import judge as statuses
 from regime.engine.grading.context import sentences
 from regime.engine.grading.figures import matches, quantities
 from regime.engine.grading.key import Figure, Item, Key
+from regime.engine.grading.reading import Read
 from regime.engine.grading.rubric import ReasonsPart
+from regime.engine.grading.scopes import negates
 
 RIGHT, WRONG, NONE = "right", "wrong", "none"
 ELSEWHERE = "elsewhere"   # a bare rejection the answer argues elsewhere
@@ -123,6 +125,30 @@ def states(a: Answer, key: Key, concepts: Concepts, tolerance: float, carry: boo
                                                     tolerance) == RIGHT:
                 out[c] = RIGHT
     return out
+
+
+def take_argued_refusals(a: Answer, key: Key, concepts: Concepts, read: Read, tolerance: float) -> None:
+    """A lever the key rejects that the answer only discusses, never recommending, hedging or
+    refusing it, with the key's argument where it is named, and a negation ("Quantization cuts
+    bytes, and bytes are not what limits us: bandwidth is 70% idle", sealed155 d.s1571): a refusal
+    argued, as the blind grades read it. Taken as a rejection, with its mention as the reason."""
+    t = concepts.context
+    open_ = {i.id for i in key.rejects} - {*read.fixes, *read.rejects, *read.leans, *read.hedged}
+    for m in a.discussed if t is not None else []:
+        for c in sorted(set(m.concepts) & open_ - set(read.rejects)):
+            near = _near(concepts, m.reason, c)
+            if negates(concepts.words(m.reason), t) and \
+                    judge(near, m.written, c, key, concepts, concepts.reasons, tolerance) == RIGHT:
+                a.rejects.append(replace(m, concepts=(c,)))
+                read.rejects.append(c)
+
+
+def _near(concepts: Concepts, text: str, concept: str) -> str:
+    """The sentences naming the lever, each with the one after it ("a GPU with more FLOPs is money
+    spent on the resource we use 4% of"): where a discussion argues it."""
+    said = sentences(text)
+    return " ".join(" ".join(said[i:i + 2]) for i, s in enumerate(said)
+                    if any(concept in f.concepts for f in concepts.find("lever", s)))
 
 
 def credit(got: dict[str, str], concept: str, rules: ReasonsPart) -> float:

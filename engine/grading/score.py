@@ -56,6 +56,7 @@ def score(answer: Answer, key: Key, rubric: Rubric, concepts: Concepts | None = 
     read = read_against(answer, key, t.menu_share if t else 1.0, concepts)
     took = borrowed_penalty(borrowed, rubric)
     if concepts is not None and concepts.reasons is not None:
+        reasons.take_argued_refusals(answer, key, concepts, read, rubric.evidence.relative_tolerance)
         read.reasons = reasons.states(answer, key, concepts, rubric.evidence.relative_tolerance,
                                       not foreign and not took and answer.regime in (None, key.regime))
     wrong = _wrong_sides(answer, key, read)
@@ -100,8 +101,7 @@ def _regime_name(value: str | None) -> str:
 
 
 def _wrong_sides(a: Answer, key: Key, read: Read) -> list[tuple[str, str]]:
-    fixes = {i.id for i in key.fixes}
-    rejects = {i.id for i in key.rejects}
+    fixes, rejects = {i.id for i in key.fixes}, {i.id for i in key.rejects}
     wrong = [("recommends", c) for c in read.fixes if c in rejects]
     wrong += [("rejects", c) for c in read.rejects if c in fixes]
     wrong += [("endorses", c) for c in a.endorsed if c in rejects]
