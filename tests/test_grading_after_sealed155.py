@@ -80,3 +80,14 @@ def test_a_discussion_that_agrees_with_a_rejected_lever_rejects_nothing(grader, 
                                 "weights become 17 GB."), encoding="utf-8")
     rejections = next(x for x in grader.grade(p).parts if x.part == "rejections")
     assert any("Not rejected: quantize int4" in f for f in rejections.feedback), rejections.feedback
+
+
+def test_names_joined_after_an_aside_under_reject_are_all_rejected(grader, tmp_path):
+    """sealed151 e.s1534 (instructor 81): 'Reject: batching (it can't fill gaps where the GPU isn't
+    running anything) and int8 weights (this isn't bandwidth-bound yet, so fewer bytes buys
+    nothing).' The aside after the first name does not end the list the section rejects."""
+    a = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "## Reject\nbatching (it can't fill gaps where the GPU isn't running anything) and int8 "
+                  "weights (this isn't bandwidth-bound yet, so fewer bytes buys nothing).\n")
+    rejected = {c for m in a.rejects for c in m.concepts}
+    assert {"raise_batch", "quantize_int8"} <= rejected, rejected

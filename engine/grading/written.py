@@ -30,7 +30,7 @@ from regime.engine.grading.openers import (
 )
 from regime.engine.grading.recommending import LABEL_WORDS, LIST_WORDS, names_only, recommended
 from regime.engine.grading.regimes_read import adopt_limiter, read_limiter, read_regimes
-from regime.engine.grading.scopes import answers_no, cued, negates, refuses_for_now
+from regime.engine.grading.scopes import answers_no, coordinated, cued, negates, refuses_for_now
 from regime.engine.grading.turns import conditioned, own_reasons
 
 
@@ -357,7 +357,9 @@ def _subject(concepts: Concepts, judged: list[Judged]) -> set[int]:
         if j.clause in subject:
             continue
         names = {w for k in judged if k.clause == j.clause for w in concepts.words(k.match.phrase)}
-        if j.clause != max(subject) + 1 or set(concepts.words(j.clause_text)) - names - LIST_WORDS:
+        ws = concepts.words(j.clause_text)   # (after an aside naming nothing: "batching (it can't fill
+        if (j.clause != max(subject) + 1 and not coordinated(ws, [list(names)])) \
+                or set(ws) - names - LIST_WORDS:   # gaps ...) and int8 weights (...)", sealed151 e.s1534)
             break
         subject.add(j.clause)
     return subject
