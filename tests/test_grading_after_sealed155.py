@@ -91,3 +91,12 @@ def test_names_joined_after_an_aside_under_reject_are_all_rejected(grader, tmp_p
                   "weights (this isn't bandwidth-bound yet, so fewer bytes buys nothing).\n")
     rejected = {c for m in a.rejects for c in m.concepts}
     assert {"raise_batch", "quantize_int8"} <= rejected, rejected
+
+
+def test_the_idle_share_in_other_words_is_the_idle_share(grader, tmp_path):
+    """sealed151 e.s1534 (instructor 81): 'around 38% of each step is empty timeline' states the
+    share of the step the GPU sits idle, as 'dead time' does (sealed136 e.s1387)."""
+    for said in ("around 38% of each step is empty timeline.", "38% of the step is dead time."):
+        p = answer_file(tmp_path, "e_doesnt_add_up", f"## Regime\nlaunch-bound.\n\n## Evidence\n{said}\n")
+        evidence = next(x for x in grader.grade(p).parts if x.part == "evidence")
+        assert not any("sits idle" in f for f in evidence.feedback), (said, evidence.feedback)
