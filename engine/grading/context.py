@@ -281,27 +281,24 @@ def _named_then_judged(concepts: Concepts, t: Triggers, sentence: str, found: li
     #   if ..." (sealed105 e.s1077): a list of names heads it as one name does
     if not named or not _bare_names(concepts, named, m[1], t.heading):
         return found
-    if all(set(j.match.concepts) <= _named_again(concepts, m[2]) for j in named):
+    if all(set(j.match.concepts) <= _named_first(concepts, m[2]) for j in named):
         return [j for j in found if j not in named]   # "Recommendation on int4: I would not adopt
         #   int4.": the head names the topic, the body's own mention carries the verdict
     rest = concepts.words(m[2])
-    status = opening(rest, t, contrast=False)
-    if status is None or (status == "negated" and _names_its_own(concepts, m[2])) or _numbered(rest[1:]):
+    lead = 1 if rest[:1] and rest[0] in t.anaphora else 0   # "int4: it might still be worth a pilot"
+    status = opening(rest[lead:], t, contrast=False)        # (sealed151 d.s1532) hedges it
+    own = ("regime", "regime_word", "lever", "claim")
+    if status is None or (status == "negated" and _named_first(concepts, m[2], own)) or _numbered(rest[1:]):
         return found   # "FlashAttention (tiled): no 40 GB buffer" negates a quantity (sealed65 c.s676)
     return [_as(j, status) if j in named else j for j in found]
 
 
-def _names_its_own(concepts: Concepts, rest: str) -> bool:
-    """The trigger's clause after the colon names what it negates ('Overhead-bound: neither
-    bandwidth (14%) nor compute (3%) is saturated', sealed28 e.s307), so not the name before it."""
+def _named_first(concepts: Concepts, rest: str, kinds: tuple[str, ...] = ("lever", "claim")) -> set[str]:
+    """What the first clause after a topic's colon names: a trigger's clause that names its own
+    ('Overhead-bound: neither bandwidth (14%) nor compute (3%) is saturated', sealed28 e.s307)
+    negates that, not the name before the colon."""
     clause = next((c for c in _CLAUSE.split(rest) if c.strip()), "")
-    return any(concepts.find(k, clause) for k in ("regime", "regime_word", "lever", "claim"))
-
-
-def _named_again(concepts: Concepts, rest: str) -> set[str]:
-    """The levers and claims the first clause after a topic's colon names."""
-    clause = next((c for c in _CLAUSE.split(rest) if c.strip()), "")
-    return {c for k in ("lever", "claim") for x in concepts.find(k, clause) for c in x.concepts}
+    return {c for k in kinds for x in concepts.find(k, clause) for c in x.concepts}
 
 
 def _bare_names(concepts: Concepts, named: list[Judged], head: str, around: frozenset[str]) -> bool:
