@@ -100,3 +100,21 @@ def test_the_idle_share_in_other_words_is_the_idle_share(grader, tmp_path):
         p = answer_file(tmp_path, "e_doesnt_add_up", f"## Regime\nlaunch-bound.\n\n## Evidence\n{said}\n")
         evidence = next(x for x in grader.grade(p).parts if x.part == "evidence")
         assert not any("sits idle" in f for f in evidence.feedback), (said, evidence.feedback)
+
+
+def test_a_topic_then_it_and_a_hedge_hedges_the_topic(grader):
+    """sealed151 d.s1532 (instructor 77, graded 49.7): 'int4: it might still be worth a pilot' is
+    a hedge on int4 (a lean the key rejects), not its recommendation and the trap's full charge."""
+    from conftest import lever_statuses
+    said = "int4: it might still be worth a pilot — it could help some, even though we are past the ridge."
+    assert lever_statuses(grader, said) == {"quantize_int4": "possible"}
+    assert lever_statuses(grader, "Int4: not for this endpoint now.") == {"quantize_int4": "negated"}
+
+
+def test_a_label_saying_what_its_items_are_for_heads_fixes(grader, tmp_path):
+    """sealed151 d.s1532: 'To speed things up: fp8 GEMMs to lift the compute ceiling, and
+    speculative decoding to cut the FLOPs per accepted token.' lists the fixes."""
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "Regime: compute bound.\n\nTo speed things up: fp8 GEMMs to lift the compute ceiling, and "
+                  "speculative decoding to cut the FLOPs per accepted token.\n")
+    assert [c for m in a.fixes for c in m.concepts][:2] == ["fp8_gemm", "speculative_decoding"]
