@@ -29,6 +29,7 @@ from regime.engine.grading.scopes import (
     coordinated,
     cued,
     denies_it,
+    hedged_refusal,
     negates,
     opening,
     points_before,
@@ -286,7 +287,8 @@ def _named_then_judged(concepts: Concepts, t: Triggers, sentence: str, found: li
         #   int4.": the head names the topic, the body's own mention carries the verdict
     rest = concepts.words(m[2])
     lead = 1 if rest[:1] and rest[0] in t.anaphora else 0   # "int4: it might still be worth a pilot"
-    status = opening(rest[lead:], t, contrast=False)        # (sealed151 d.s1532) hedges it
+    status = hedged_refusal([concepts.words(c) for c in _CLAUSE.split(m[2]) if c.strip()], t,
+                            opening(rest[lead:], t, contrast=False))   # (sealed151 d.s1532) hedges it
     own = ("regime", "regime_word", "lever", "claim")
     if status is None or (status == "negated" and _named_first(concepts, m[2], own)) or _numbered(rest[1:]):
         return found   # "FlashAttention (tiled): no 40 GB buffer" negates a quantity (sealed65 c.s676)

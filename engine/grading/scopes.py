@@ -219,3 +219,14 @@ def coordinated(ws: list[str], names: list[list[str]]) -> bool:
     """A clause that is only a conjunction and names ("... (more work, longer TTFT) and weight
     quant (...)", sealed154 c.s1563): the next object of the verdict before its aside."""
     return bool(ws) and ws[0] in JOINED and set(ws) <= JOINED | {w for n in names for w in n}
+
+
+def hedged_refusal(clauses: list[list[str]], t: Triggers, status: str | None) -> str | None:
+    """A verdict after a topic's colon (its clauses' words) that opens with a hedge and refuses
+    in the same clause ("Quantization: probably not worth it", sealed155 c.s1576) leans to
+    refusing: negated, as ConText ranks a negation over a hedge in one scope. A hedge alone
+    ("maybe, later") stays one, and so does a refusal hedged again after it ("probably wont do
+    much, could try it later", sealed84 a.s865): the student leaves it open."""
+    first, *after = clauses or [[]]
+    again = any(s == "possible" for ws in after for s, *_ in triggers(ws, t))
+    return "negated" if status == "possible" and negates(first, t) and not again else status
