@@ -14,3 +14,10 @@ def test_a_hedged_refusal_after_a_topic_s_colon_refuses(grader):
     assert set(lever_statuses(grader, said).values()) == {"negated"}
     again = "Elementwise fusion: probably wont do much, could try it later if its cheap."   # sealed84 a.s865
     assert "negated" not in lever_statuses(grader, again).values()
+
+
+def test_leaving_a_lever_alone_with_an_adverb_between_refuses_it(grader):
+    """ "I'd also leave weight quantization alone" (sealed54 c.s565, instructor 76, graded 61.5
+    as recommending int8; sealed155 b.s1571 "I'd also leave attention alone")."""
+    said = "I'd also leave weight quantization alone — at 25k tokens per pass the weights are amortised."
+    assert set(lever_statuses(grader, said).values()) == {"negated"}
