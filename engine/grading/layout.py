@@ -83,7 +83,8 @@ def sections_of(text: str, start: int, concepts: Concepts, a: Answer, labels: bo
     not the template's opens the section `intro` names for it ('## Not worth it' -> reject,
     sealed78 b.s802); any other is read as prose."""
     sections: dict[str, list[tuple[int, str]]] = {}
-    current: list[tuple[int, str]] | None = None
+    before: list[tuple[int, str]] = []   # under no section yet: a first line, or text under a title
+    current: list[tuple[int, str]] = before
     open_item = False
     topic = ""   # '## Int4' over '- Reject. ...': the lever the heading names labels its first item
     for lineno, line in enumerate(text.splitlines()[start:], start + 1):
@@ -104,10 +105,8 @@ def sections_of(text: str, start: int, concepts: Concepts, a: Answer, labels: bo
                 name = name or PROSE   # '## Verdicts' over a table of levers: read sentence by sentence
                 named = concepts.find("lever", head["text"])   # '## Int4': the topic of its first item
                 topic = EMPHASIS.sub("", head["text"]).rstrip(":?. ") if named else ""
-            current = sections.setdefault(name, []) if name else None
+            current = sections.setdefault(name, []) if name else before
             open_item = False
-            continue
-        if current is None:
             continue
         item = _ITEM.match(line)
         if _ROW.match(line):   # a table row is an item of its own (a negation stays in its row)
@@ -126,7 +125,20 @@ def sections_of(text: str, start: int, concepts: Concepts, a: Answer, labels: bo
         else:   # a line of its own, or one that opens with a label ("Don't: fuse ...", sealed112 a.s1150)
             current.append((lineno, f"{topic}: {line.strip()}" if topic else line.strip()))
             open_item, topic = True, ""
-    return sections
+    return _with_preamble(sections, before)
+
+
+def _with_preamble(sections: dict[str, list[tuple[int, str]]],
+                   before: list[tuple[int, str]]) -> dict[str, list[tuple[int, str]]]:
+    """What stands before the first section (or under a title) is read as prose, first, when the
+    answer has template sections: a student may open with their verdict on a line of its own
+    ("Regime: compute-bound (...)" over a heading-less table of signals, sealed148 d.s1503).
+    Without template sections the whole answer is an essay or a memo, read as such elsewhere."""
+    if not before or not any(name != PROSE for name in sections):
+        return sections
+    if PROSE in sections:
+        return {k: before + v if k == PROSE else v for k, v in sections.items()}
+    return {PROSE: before, **sections}
 
 
 def _verdict_label(concepts: Concepts, line: str) -> bool:

@@ -1,0 +1,31 @@
+"""Reading rules found in strong answers the grader scored too low (instructor 85 or more, the
+grader more than 10 points less, on the dev sets up to sealed155), each with the answer that
+showed it."""
+
+from __future__ import annotations
+
+from conftest import read_body
+
+_SIGNALS = ("Regime: compute-bound (decode at batch 256 has crossed the ridge).\n\n"
+            "| signal | value | meaning |\n|---|---|---|\n"
+            "| FLOP rate | 71% of peak | compute nearly saturated |\n"
+            "| HBM bandwidth | 30% of peak | memory mostly idle |\n\n"
+            "## Fixes\n1. fp8 matrix-core GEMMs (raise the compute roof).\n")
+
+
+def test_a_verdict_line_and_table_before_the_first_heading_are_read(grader, tmp_path):
+    """sealed148 d.s1503 (instructor 100, graded 45): a first line "Regime: compute-bound (...)"
+    over a heading-less table of signals, then '## Fixes'. Nothing before the first heading was
+    read: no regime, no figures. What stands before the template's sections is the student's
+    too, read as prose."""
+    a = read_body(grader, tmp_path, "d_high_throughput_api", _SIGNALS)
+    assert a.regime == "compute_bound"
+    assert "71%" in [s.q.written for s in a.numbers]
+
+
+def test_text_before_headings_does_not_turn_an_essay_into_sections(grader, tmp_path):
+    """An answer with no template heading keeps being read as an essay (its paragraphs, its
+    introduced lists): the preamble is read only beside template sections."""
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "# My answer\n\nIt is compute-bound: 71% of peak FLOPs against 30% of bandwidth.\n")
+    assert a.prose and a.regime == "compute_bound"
