@@ -4,7 +4,7 @@ showed it."""
 
 from __future__ import annotations
 
-from conftest import read_body
+from conftest import lever_statuses, read_body
 
 _SIGNALS = ("Regime: compute-bound (decode at batch 256 has crossed the ridge).\n\n"
             "| signal | value | meaning |\n|---|---|---|\n"
@@ -29,3 +29,15 @@ def test_text_before_headings_does_not_turn_an_essay_into_sections(grader, tmp_p
     a = read_body(grader, tmp_path, "d_high_throughput_api",
                   "# My answer\n\nIt is compute-bound: 71% of peak FLOPs against 30% of bandwidth.\n")
     assert a.prose and a.regime == "compute_bound"
+
+
+def test_a_regime_that_wastes_time_is_still_the_verdict(grader, tmp_path):
+    """sealed149 c.s1513 (instructor 92, graded 61.5): "Regime: compute-bound prefill (TTFT
+    complaint; 4 ms ITL is fine) that wastes most of its time on memory traffic." 'waste' refuses
+    a thing done ("hand-fusing is a waste"); a regime is a state, which it does not deny."""
+    a = read_body(grader, tmp_path, "c_document_summarizer",
+                  "Regime: compute-bound prefill (TTFT complaint; 4 ms ITL is fine) that wastes most of its "
+                  "time on memory traffic.\n\nFixes:\n1. flash attn — never materialize the scores.\n")
+    assert a.regime == "compute_bound"
+    assert lever_statuses(grader, "Hand-fusing the norms is a waste.") == {"hand_fused_kernels": "negated"}
+

@@ -53,7 +53,9 @@ _TOPIC = re.compile(r"^\s*([^:]{1,60}):\s*(.*)$", re.S)   # a name heading what 
 def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) -> list[Judged]:
     """Every concept of the first of `kinds` found in each clause of `text`, with its status.
     A sentence naming more than `max_levers` levers is a list, not a commitment: its levers
-    are 'listed' (neither recommended nor rejected)."""
+    are 'listed' (neither recommended nor rejected). A regime, a state, is judged without `deeds`."""
+    if kinds and all(k.startswith("regime") for k in kinds):
+        t = t.of_states()
     out: list[Judged] = []
     last: list[Judged] = []
     named: list[Judged] = []   # the last sentence that named something

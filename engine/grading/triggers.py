@@ -4,7 +4,7 @@ word tuples by the answer reader's own normalizing (context.py judges with them)
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from regime.core.errors import RegimeError
@@ -45,6 +45,7 @@ class Triggers:
     plan_columns: frozenset[Phrase] = frozenset()   # '| step | fix | when |': each row is a fix's item
     verdict_cells: frozenset[str] = frozenset()   # statuses whose trigger opening a cell is the row's verdict
     refusing_cells: frozenset[str] = frozenset()   # words that, opening such a cell, refuse the row
+    deeds: frozenset[Phrase] = frozenset()   # 'a waste': judges a thing done, never a regime
     plan_refusals: tuple[Phrase, ...] = ()   # 'nothing' in a plan table's action cell refuses its row
     elliptical: frozenset[str] = frozenset()    # words that may follow a trigger in an elliptical clause
     asides: tuple[Phrase, ...] = ()              # openers of items that comment on the fixes
@@ -96,6 +97,15 @@ class Triggers:
     review_model: risk.Model | None = None       # fitted to the blind grades: who is reviewed
     _first: dict[str, list[tuple[str, Phrase, bool]]] = field(default_factory=dict)
     _openers: dict[str, list[tuple[str, Phrase]]] = field(default_factory=dict)
+    _states: list[Triggers] = field(default_factory=list)
+
+    def of_states(self) -> Triggers:
+        """The triggers that judge a regime: without the backward refusals that judge a thing done
+        (`deeds`, 'a waste'), since a regime is a state, not an action, built once."""
+        if not self._states:
+            backward = {s: tuple(p for p in ps if p not in self.deeds) for s, ps in self.backward.items()}
+            self._states.append(replace(self, backward=backward, _first={}, _openers={}, _states=[]))
+        return self._states[0]
 
     def by_first(self) -> dict[str, list[tuple[str, Phrase, bool]]]:
         """First word -> (status, phrase, forward) of every trigger phrase, built once."""
@@ -174,6 +184,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     for status in sorted(t.verdict_cells - set(STATUSES)):
         raise RegimeError(f"unknown status '{status}' (statuses: {', '.join(STATUSES[1:])})",
                           file=str(path), field="verdict_cells")
+    t.deeds = frozenset(phrases(raw.get("deeds")))
     t.refusing_cells = frozenset(w for p in phrases(raw.get("refusing_cells")) if len(p) == 1 for w in p)
     t.plan_refusals = phrases(raw.get("plan_refusals"))
     t.elliptical = frozenset(w for p in phrases(raw.get("elliptical")) for w in p)
