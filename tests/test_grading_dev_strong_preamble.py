@@ -41,3 +41,15 @@ def test_a_regime_that_wastes_time_is_still_the_verdict(grader, tmp_path):
     assert a.regime == "compute_bound"
     assert lever_statuses(grader, "Hand-fusing the norms is a waste.") == {"hand_fused_kernels": "negated"}
 
+
+def test_a_numbered_section_label_opens_that_section(grader, tmp_path):
+    """sealed152 a.s1549 (instructor 72, graded 41.9): a memo of label lines, "Fix 1: continous
+    batching. ..." and "Fix 2: int8 weights, ...", with no blank line between them. 'Fix 1' was no
+    label, so both fixes ran on inside the Evidence item and none was read."""
+    a = read_body(grader, tmp_path, "a_chatbot",
+                  "Regime: decode, bandwith-bound at batch 1 (memroy bound).\n"
+                  "Evidence: 78% of peak HBM bandwith vs 4% of peak FLOPs.\n"
+                  "Fix 1: continous batching. New requests join the running batch.\n"
+                  "Fix 2: int8 weights, halves the bytes so the ceiling doubles.\n")
+    assert [m.concepts for m in a.fixes] == [("continuous_batching",), ("quantize_int8",)]
+    assert grader.concepts.heading("Fix #2") == "fixes" and grader.concepts.heading("Step 1") is None

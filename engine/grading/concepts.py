@@ -236,7 +236,12 @@ class Concepts:
         return any(_contains(ws, cue) for cue in self.nominal)
 
     def heading(self, text: str) -> str | None:
-        return self.headings.get(self._words(text))
+        """The template section a heading or label names; one numbered after its name is that
+        section's item ("Fix 1: continous batching. ...", "Fix 2: int8 weights", sealed152 a.s1549)."""
+        ws = self._words(text)
+        if ws not in self.headings and len(ws) > 1 and ws[-1].isdigit():
+            ws = ws[:-1]
+        return self.headings.get(ws)
 
 
 def _part(ws: list[str], phrase: list[str], stops: frozenset[str]) -> list[str]:
