@@ -130,7 +130,7 @@ def states(a: Answer, key: Key, concepts: Concepts, tolerance: float, carry: boo
 def take_argued_refusals(a: Answer, key: Key, concepts: Concepts, read: Read, tolerance: float) -> None:
     """A lever the key rejects that the answer only discusses, never recommending, hedging or
     refusing it, with the key's argument where it is named, and a negation ("Quantization cuts
-    bytes, and bytes are not what limits us: bandwidth is 70% idle", sealed155 d.s1571): a refusal
+    bytes, and bytes are not what limits us: bandwidth is mostly idle", sealed155 d.s1571): a refusal
     argued, as the blind grades read it. Taken as a rejection, with its mention as the reason."""
     t = concepts.context
     open_ = {i.id for i in key.rejects} - {*read.fixes, *read.rejects, *read.leans, *read.hedged}
@@ -145,7 +145,7 @@ def take_argued_refusals(a: Answer, key: Key, concepts: Concepts, read: Read, to
 
 def _near(concepts: Concepts, text: str, concept: str) -> str:
     """The sentences naming the lever, each with the one after it ("a GPU with more FLOPs is money
-    spent on the resource we use 4% of"): where a discussion argues it."""
+    spent on the resource we barely use"): where a discussion argues it."""
     said = sentences(text)
     return " ".join(" ".join(said[i:i + 2]) for i, s in enumerate(said)
                     if any(concept in f.concepts for f in concepts.find("lever", s)))

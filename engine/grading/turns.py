@@ -65,7 +65,7 @@ def _before(phrase: list[str], ws: list[str]) -> bool:
 def own_reasons(concepts: Concepts, sentences: list[str], item: str, lines: list[str]) -> list[str]:
     """Each sentence's reason: the item without the other sentences that start a line, open on a
     lever of their own and name none of this sentence's. One label holding a fix per line ("FlashAttention,
-    because it cuts the FLOPs.\\nChunked ... to make the 25k prompt faster.", sealed153 c.s1557) is
+    because it cuts the FLOPs.\\nChunked ... to make the long prompt faster.", sealed153 c.s1557) is
     one item, but the second line's figure argues its own lever, not the first. `lines` are the
     answer's lines from the item's first."""
     named = [{c for m in concepts.find("lever", s) for c in m.concepts} for s in sentences]
@@ -83,7 +83,7 @@ def own_reasons(concepts: Concepts, sentences: list[str], item: str, lines: list
 
 def _on_its_line(starts: list[str], sentence: str) -> bool:
     """The sentence starts a later line of the item (within one line a sentence may lean on the one
-    before: "Int4 ... bandwidth is 70% idle. Pushing the batch higher would also not help")."""
+    before: "Int4 ... bandwidth is mostly idle. Pushing the batch higher would also not help")."""
     head = sentence.strip()[:30]
     return bool(head) and any(ln.startswith(head) for ln in starts)
 
