@@ -53,3 +53,20 @@ def test_a_numbered_section_label_opens_that_section(grader, tmp_path):
                   "Fix 2: int8 weights, halves the bytes so the ceiling doubles.\n")
     assert [m.concepts for m in a.fixes] == [("continuous_batching",), ("quantize_int8",)]
     assert grader.concepts.heading("Fix #2") == "fixes" and grader.concepts.heading("Step 1") is None
+
+
+def test_also_between_would_and_leave_still_refuses(grader):
+    """sealed155 b.s1571 (instructor 100, graded 77.5): "I'd also leave attention alone: it is
+    already flash-attention and only 7% of the time" was a recommendation of attention fusion."""
+    said = "I'd also leave attention alone: it is already flash-attention and only 7% of the time."
+    assert lever_statuses(grader, said)["fuse_attention"] == "negated"
+
+
+def test_a_claim_that_mixes_two_things_up_is_refuted(grader):
+    """sealed145 b.s1471 (instructor 100, graded 69.2): the particle after its object, "mixes two
+    things up", refutes the claim in parentheses before it, as "mixes up two things" does."""
+    from regime.engine.grading.context import judge
+    said = ("So the second engineer's line (memory-bound ops can be ignored because the step is "
+            "compute-bound) mixes two things up.")
+    c = grader.concepts
+    assert [j.status for j in judge(c, c.context, ("claim",), said)] == ["negated"]
