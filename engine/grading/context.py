@@ -54,8 +54,7 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
     """Every concept of the first of `kinds` found in each clause of `text`, with its status.
     A sentence naming more than `max_levers` levers is a list, not a commitment: its levers
     are 'listed' (neither recommended nor rejected). A regime, a state, is judged without `deeds`."""
-    if kinds and all(k.startswith("regime") for k in kinds):
-        t = t.of_states()
+    t = t.of_states() if kinds and all(k.startswith("regime") for k in kinds) else t
     out: list[Judged] = []
     last: list[Judged] = []
     named: list[Judged] = []   # the last sentence that named something
