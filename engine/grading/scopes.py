@@ -5,6 +5,8 @@ reader use the same scopes without the sentence walk."""
 
 from __future__ import annotations
 
+import re
+
 from regime.engine.grading.triggers import Phrase, Triggers
 
 CARRIED = ("hypothetical", "deferred", "counterfactual")   # "If X, Y", "Once X, Y": X covers Y
@@ -219,6 +221,19 @@ def coordinated(ws: list[str], names: list[list[str]]) -> bool:
     """A clause that is only a conjunction and names ("... (more work, longer TTFT) and weight
     quant (...)", sealed154 c.s1563): the next object of the verdict before its aside."""
     return bool(ws) and ws[0] in JOINED and set(ws) <= JOINED | {w for n in names for w in n}
+
+
+_ASIDE_THEN = re.compile(r"[\"”’']?\s*\([^()]*\)\s*(?:[,;/+&]|and|or|nor)?\s*", re.I)
+
+
+def after_aside(sentence: str, before: str, name: str) -> bool:
+    """Whether `name` follows `before` with only a bracketed aside and a list separator between
+    them ("batching (one long prompt, more work), weight quant (16 GB over 25k tokens ...)",
+    sealed159 c.s1612): the next object of the same verdict, its aside being its reason."""
+    at = sentence.lower().find(before.lower())
+    end = at + len(before) if at >= 0 else -1
+    nxt = sentence.lower().find(name.lower(), end) if end >= 0 else -1
+    return nxt > end and _ASIDE_THEN.fullmatch(sentence[end:nxt]) is not None
 
 
 def hedged_refusal(clauses: list[list[str]], t: Triggers, status: str | None) -> str | None:

@@ -72,11 +72,14 @@ def read_structured(path: Path, text: str, concepts: Concepts) -> Answer:
     raw = load_yaml(path, text=text)
     if not isinstance(raw, dict):
         raise RegimeError("a structured answer is a mapping with at least 'case' and 'regime'", file=file)
+    stated = _stated_figures(raw)
     unknown = _unknown_keys(raw)
     m = validated(AnswerModel, raw, file)
     a = Answer(file, "yaml", m.case, None if m.student is None else str(m.student))
     for part, text in unknown:   # a misspelled key may hold a part's answer: the reviewer looks
         a.unread.append((part, text)) if part else a.notes.append(text)
+    for line, text in stated:
+        a.said(concepts, text, line)
     a.regime = _flagged(a, "regime", _one, concepts, "regime", m.regime, raw, "regime", file)
     if m.nominal_regime is not None:
         a.nominal_regime = _flagged(a, "regime", _one, concepts, "regime", m.nominal_regime, raw,
@@ -141,6 +144,15 @@ def read_structured(path: Path, text: str, concepts: Concepts) -> Answer:
     return a
 
 
+def _stated_figures(raw: dict) -> list[tuple[int, str]]:
+    """The figures of top-level keys the format does not have, as `key: value` text: "mfu: 0.61"
+    states the FLOP rate an instructor credits (sealed161 b.s1634), though no lever or verdict
+    in such a key is graded."""
+    return [(line_of(raw, k) or 0, f"{k}: {v}") for k, v in list(raw.items())[:_MAX_UNKNOWN * 4]
+            if k not in AnswerModel.model_fields and isinstance(v, (str, int, float))
+            and not isinstance(v, bool) and len(str(v)) <= _MAX_STATED]
+
+
 def _unknown_keys(raw: dict) -> list[tuple[str, str]]:
     """Top-level keys the answer format does not have ("notes: int4 still worth benchmarking for
     capacity ...", sealed98 d.s1001): each is named in the feedback and left out, and the rest of
@@ -152,8 +164,10 @@ def _unknown_keys(raw: dict) -> list[tuple[str, str]]:
         near = difflib.get_close_matches(str(key), _PART_OF, n=1, cutoff=0.75)
         hint = did_you_mean(str(key), AnswerModel.model_fields)
         where = f"line {line_of(raw, key)}"
+        scalar = isinstance(raw[key], (str, int, float))
+        read = "only its figures were read" if scalar else "it was not graded"
         out.append((_PART_OF[near[0]] if near else "",
-                    f"{where}: '{key}' is not one of the answer's keys{hint}; it was not graded"))
+                    f"{where}: '{key}' is not one of the answer's keys{hint}; {read}"))
     if len(unknown) > _MAX_UNKNOWN:   # a hostile answer's 20,000 keys cost one line, not 20,000
         out.append(("", f"... and {len(unknown) - _MAX_UNKNOWN:,} more keys the format does not have"))
     for key in unknown:
@@ -162,6 +176,7 @@ def _unknown_keys(raw: dict) -> list[tuple[str, str]]:
 
 
 _MAX_UNKNOWN = 5
+_MAX_STATED = 400   # characters of an unknown key's text read for figures
 
 
 _PART_OF = {"regime": "regime", "nominal_regime": "regime", "evidence": "evidence", "fixes": "fixes",

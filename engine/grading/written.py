@@ -30,7 +30,7 @@ from regime.engine.grading.openers import (
 )
 from regime.engine.grading.recommending import LABEL_WORDS, LIST_WORDS, names_only, recommended
 from regime.engine.grading.regimes_read import adopt_limiter, read_limiter, read_regimes
-from regime.engine.grading.scopes import answers_no, coordinated, cued, negates, refuses_for_now
+from regime.engine.grading.scopes import after_aside, answers_no, coordinated, cued, negates, refuses_for_now
 from regime.engine.grading.turns import conditioned, own_reasons
 
 
@@ -187,7 +187,7 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
     if concepts.context is None:
         return False
     judged = judge(concepts, concepts.context, ("claim", "lever"), text)
-    subject = _subject(concepts, judged)
+    subject = _subject(concepts, judged, text)
     heard: set[tuple[str, ...]] = set()   # levers first named in someone else's words
     for j in judged:
         if section == PROSE and j.status == "affirmed" and _profile_entry(concepts, j):
@@ -347,21 +347,22 @@ def _aside(concepts: Concepts, text: str) -> bool:
     return t is not None and any(tuple(ws[:len(p)]) == p for p in t.asides)
 
 
-def _subject(concepts: Concepts, judged: list[Judged]) -> set[int]:
+def _subject(concepts: Concepts, judged: list[Judged], text: str) -> set[int]:
     """The clauses an item is about: the first naming something, and the bare names listed
     right after it ('bigger batch, int8: not bandwidth-bound yet' is about both)."""
     if not judged:
         return set()
-    subject = {judged[0].clause}
+    subject, last = {judged[0].clause}, judged[0]
     for j in judged[1:]:
         if j.clause in subject:
             continue
         names = {w for k in judged if k.clause == j.clause for w in concepts.words(k.match.phrase)}
         ws = concepts.words(j.clause_text)   # (after an aside naming nothing: "batching (it can't fill
-        if (j.clause != max(subject) + 1 and not coordinated(ws, [list(names)])) \
-                or set(ws) - names - LIST_WORDS:   # gaps ...) and int8 weights (...)", sealed151 e.s1534)
+        if (j.clause != max(subject) + 1 and not coordinated(ws, [list(names)])   # gaps ...) and int8
+                and not after_aside(text, last.match.phrase, j.match.phrase)) \
+                or set(ws) - names - LIST_WORDS:   # weights (...)", sealed151 e.s1534)
             break
-        subject.add(j.clause)
+        subject, last = subject | {j.clause}, j
     return subject
 
 

@@ -1,0 +1,61 @@
+"""Reading rules found in sealed156-161 after their one measurement (issue 27), each with the
+answer that showed it."""
+
+from __future__ import annotations
+
+from conftest import read_body
+
+
+def _rejected(a) -> set[str]:
+    return {c for m in a.rejects for c in m.concepts}
+
+
+def test_names_listed_after_their_asides_share_the_verdict(grader, tmp_path):
+    """sealed159 c.s1612 (instructor 100, graded 85): 'Reject: batching (...; more work, longer
+    TTFT), weight quant (16 GB over 25k tokens is nothing).' The aside, semicolon and all, ends the
+    first clause; the name after it and a comma is the verdict's next object."""
+    body = ("Regime: prefill, compute-bound.\nReject: batching (TTFT of one long prompt; more work, longer "
+            "TTFT), weight quant (16 GB over 25k tokens is nothing).\n")
+    a = read_body(grader, tmp_path, "c_document_summarizer", body)
+    assert {"raise_batch", "quantize_int8"} <= _rejected(a)
+
+
+def test_a_name_after_a_quoted_claim_and_its_aside_is_rejected_too(grader, tmp_path):
+    """sealed160 b.s1624 (instructor 100, graded 85): the second engineer's quoted claim, its
+    refutation in brackets, then '; attention fusion (already flash, 7% cap)'."""
+    body = ("Regime: compute-bound.\nReject: engineer 2's \"compute-bound ⇒ memory ops irrelevant\" "
+            "(it's about the FLOP kernels, not zero-FLOP ones); attention fusion (already flash, 7% cap).\n")
+    assert "fuse_attention" in _rejected(read_body(grader, tmp_path, "b_training_run", body))
+
+
+def test_an_aside_that_recommends_ends_the_list(grader, tmp_path):
+    """The clause after the aside must be only names: 'batching (adds latency), int8 would help
+    though' refuses batching alone."""
+    body = ("Regime: prefill, compute-bound.\n"
+            "Reject: batching (adds latency), int8 weights would help though.\n")
+    got = _rejected(read_body(grader, tmp_path, "c_document_summarizer", body))
+    assert "raise_batch" in got and "quantize_int8" not in got
+
+
+YAML_MFU = ("regime: compute_bound\nmfu: 0.61\nevidence:\n"
+            "  - {figure: tokens per pass, value: 8 x 4096 = 32768}\n"
+            "fixes:\n  - {lever: torch_compile, reason: fuses the norms and activations}\n")
+
+
+def test_a_figure_under_a_key_the_format_lacks_is_still_stated(grader, tmp_path):
+    """sealed161 b.s1634 (instructor 100, graded 85): 'mfu: 0.61' is the 61% of peak the
+    instructor credits; the key is named in the feedback, its figure counts as evidence."""
+    a = read_body(grader, tmp_path, "b_training_run", YAML_MFU, name="x.yaml")
+    assert any(abs(s.q.value - 0.61) < 1e-9 for s in a.numbers), a.numbers
+    assert any("'mfu'" in n and "figures were read" in n for n in a.notes), a.notes
+    from conftest import answer_file
+    result = grader.grade(answer_file(tmp_path, "b_training_run", YAML_MFU, name="y.yaml"))
+    evidence = next(p for p in result.parts if p.part.startswith("evidence"))
+    assert not any("61%" in f for f in evidence.feedback), evidence.feedback
+
+
+def test_a_mapping_under_a_key_the_format_lacks_is_not_graded(grader, tmp_path):
+    """Only a key's own text is read for figures; a nested mapping is left out, as before."""
+    body = "regime: compute_bound\nextra: {mfu: 0.61}\n"
+    a = read_body(grader, tmp_path, "b_training_run", body, name="x.yaml")
+    assert not a.numbers and any("not graded" in n for n in a.notes), (a.numbers, a.notes)
