@@ -59,3 +59,30 @@ def test_a_mapping_under_a_key_the_format_lacks_is_not_graded(grader, tmp_path):
     body = "regime: compute_bound\nextra: {mfu: 0.61}\n"
     a = read_body(grader, tmp_path, "b_training_run", body, name="x.yaml")
     assert not a.numbers and any("not graded" in n for n in a.notes), (a.numbers, a.notes)
+
+
+VENDOR_ESSAY = (
+    "The vendor's pitch, as relayed to me: \"int4 will give you up to 4x more tokens per second.\" That's "
+    "true for the workload the vendor is picturing - bandwidth-bound decode at small batch - and false for "
+    "ours.\n\nLook at the profile: 71% of peak FLOP rate, 30% of peak bandwidth. We're compute-bound; "
+    "batching has already done its job.\n\nAnd pushing the batch much beyond 256 won't pay: past the ridge "
+    "it adds time in proportion to the work.\n")
+
+
+def test_a_speaker_label_may_say_how_it_was_relayed(grader):
+    """sealed157 d.s1599 (instructor 100, graded 23.4): "The vendor's pitch, as relayed to me:"
+    names the speaker before the quotation; 'to' after the speaker does not address anyone, as
+    'Note to the director:' does before any speaker."""
+    from conftest import lever_statuses
+    said = "The vendor's pitch, as relayed to me: \"int4 will give you 4x more tokens per second.\""
+    assert lever_statuses(grader, said)["quantize_int4"] == "attributed"
+    note = "Note to the director: \"int4 is the way to go.\""
+    assert lever_statuses(grader, note)["quantize_int4"] == "affirmed"
+
+
+def test_we_are_states_the_verdict_over_a_regime_pictured_earlier(grader, tmp_path):
+    """The same essay: the vendor's 'bandwidth-bound decode' comes first, 'We're compute-bound'
+    is the student's verdict; 'won't pay' after the batch refuses it."""
+    a = read_body(grader, tmp_path, "d_high_throughput_api", VENDOR_ESSAY)
+    assert a.regime == "compute_bound", a.regime
+    assert {"quantize_int4", "raise_batch"} <= _rejected(a), a.rejects

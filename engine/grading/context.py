@@ -263,12 +263,12 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
 
 
 def _speaker_label(body: str, t: Triggers) -> bool:
-    """A label naming a speaker before a quotation ('Engineer A: "..."', sealed137 b.s1393), not
-    one addressing someone ('Note to the director: "..."' is the student's own)."""
+    """A label naming a speaker before a quotation ('Engineer A: "..."', sealed137 b.s1393; "The
+    vendor's pitch, as relayed to me:", sealed157 d.s1599), not one first addressing someone ('Note to')."""
     q = _QUOTED.search(body)
-    label = body[:q.start()].rstrip() if q else ""
-    head = re.findall(r"[a-z]+", label.lower())
-    return label.endswith(":") and bool(set(head) & t.speakers) and not set(head) & t.addressed
+    head = re.findall(r"[a-z]+", (label := body[:q.start()].rstrip() if q else "").lower())
+    who = next((i for i, w in enumerate(head) if w in t.speakers), None)
+    return label.endswith(":") and who is not None and not set(head[:who]) & t.addressed
 
 
 def _named_then_judged(concepts: Concepts, t: Triggers, sentence: str, found: list[Judged]) -> list[Judged]:
