@@ -86,3 +86,19 @@ def test_we_are_states_the_verdict_over_a_regime_pictured_earlier(grader, tmp_pa
     a = read_body(grader, tmp_path, "d_high_throughput_api", VENDOR_ESSAY)
     assert a.regime == "compute_bound", a.regime
     assert {"quantize_int4", "raise_batch"} <= _rejected(a), a.rejects
+
+
+def test_agreeing_before_a_colon_endorses_a_claim_that_is_negative_in_itself(grader, tmp_path):
+    """sealed158 b.s1607 (instructor 2, graded 27.5): "I agree with the second engineer: ... the
+    memory-bound kernels are not what's limiting it" endorses the claim; its 'not' belongs to the
+    claim, after the colon, and did read as a refusal. A refusal before the colon still refuses,
+    and "I agree with the diagnosis but not with the plan" agrees with no one."""
+    claim = "memory_ops_irrelevant_when_compute_bound"
+    body = ("We're compute bound at 61% of peak. I agree with the second engineer: once a step is "
+            "compute-bound, the memory-bound kernels are not what's limiting it, so hand-tuning them is "
+            "wasted effort.\n")
+    a = read_body(grader, tmp_path, "b_training_run", body)
+    assert claim in a.endorsed and claim not in _rejected(a), (a.endorsed, a.rejects)
+    mixed = ("The second engineer says \"we're compute-bound, so the memory-bound stuff doesn't matter.\" "
+             "I agree with the diagnosis but not with the plan.\n")
+    assert claim not in read_body(grader, tmp_path, "b_training_run", mixed).endorsed

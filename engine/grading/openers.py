@@ -73,9 +73,12 @@ def announces(concepts: Concepts, sentence: str) -> bool:
 
 def agrees(concepts: Concepts, sentence: str) -> bool:
     """A sentence that sides with someone ('I agree with the second engineer.'): its paragraph
-    states, in its own words, the claim it agrees with (sealed63 b.s653, instructor 7)."""
+    states, in its own words, the claim it agrees with (sealed63 b.s653, instructor 7). What follows
+    the agreement's colon may be the claim, negative in itself ("I agree with the second engineer:
+    the memory-bound kernels are not what's limiting it", sealed158 b.s1607, instructor 2)."""
     t = concepts.context
-    ws = concepts.words(sentence)
+    head = concepts.words(sentence.split(":")[0])
+    ws = head if t is not None and cued(head, t.agree) else concepts.words(sentence)
     return t is not None and not negates(ws, t) and cued(ws, t.agree)
 
 
