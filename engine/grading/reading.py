@@ -11,6 +11,7 @@ from regime.engine.grading.answer import Answer, Mention
 from regime.engine.grading.concepts import Concepts
 from regime.engine.grading.key import Key
 from regime.engine.grading.penalties import words as _name
+from regime.engine.grading.turns import offered_if
 
 
 @dataclass
@@ -89,7 +90,7 @@ def read_against(a: Answer, key: Key, menu_share: float, concepts: Concepts | No
             elif verdict(key, c) == "reject" and not any(i.for_now for i in key.rejects if i.id == c):
                 read.leans.append(c)   # "fusing might help with that" (sealed118 a.s1210); not a
                 #                        lever refused only for now: "maybe batching later" waits
-    _place_deferred(a, key, read)
+    _place_deferred(a, key, read, concepts)
     proposals = [p for p in key.verdicts if p not in key.claims]
     if a.says_no and len(proposals) == 1 and proposals[0] not in read.fixes + read.rejects:
         read.rejects.append(proposals[0])   # "the answer is no": to the one thing the case asks about
@@ -108,13 +109,15 @@ def read_against(a: Answer, key: Key, menu_share: float, concepts: Concepts | No
     return read
 
 
-def _place_deferred(a: Answer, key: Key, read: Read) -> None:
+def _place_deferred(a: Answer, key: Key, read: Read, concepts: Concepts | None = None) -> None:
     """Deferred and conditional mentions, where the key puts them: a later step of its fixes
     ("then, not before"), or the rejection of a lever it refuses only for now (`for_now:`)."""
     for m in a.deferred:   # "then, not before": a later step of the key's, or one it rejects for now
         for c in _resolve(m, key, "fixes", read):
             said = verdict(key, c)
-            if said == "reject" and m.fallback and c not in read.rejects:
+            offered = said == "reject" and not m.later and concepts is not None \
+                and not any(i.for_now for i in key.rejects if i.id == c) and offered_if(concepts, m.reason, c)
+            if said == "reject" and (m.fallback or offered) and c not in read.rejects:
                 read.leans.append(c)   # "if graphs don't close the gap, raise the batch": left open
                 continue
             earlier = any(c in r.concepts and r.line <= m.line for r in a.rejects)

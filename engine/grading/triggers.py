@@ -38,6 +38,9 @@ class Triggers:
     after_no: frozenset[str] = frozenset()       # "no for throughput": a bare no, not "no 5 TB"
     now: tuple[Phrase, ...] = ()                 # "... and we should do it now": no condition carried
     fallback: tuple[Phrase, ...] = ()            # "if graphs don't close the gap, ...": kept in reserve
+    offered_if: tuple[Phrase, ...] = ()          # "int8 only if memory is still tight": offered
+    remote: tuple[Phrase, ...] = ()              # "... only if ITL ever becomes the complaint": declined
+    reopens: tuple[Phrase, ...] = ()             # "Still, int4 might ...": turns back on the item's verdict
     continuing: frozenset[str] = frozenset()     # "And weight quantization: ...": goes on refusing
     same: tuple[Phrase, ...] = ()                # "Same for the idea of ...": goes on refusing
     verdict_words: tuple[tuple[str, tuple[Phrase, ...]], ...] = ()   # a YAML verdict in words, in order
@@ -174,6 +177,9 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.after_no = frozenset(w for p in phrases(raw.get("after_no")) for w in p)
     t.now = phrases(raw.get("now"))
     t.fallback = phrases(raw.get("fallback"))
+    t.reopens = phrases(raw.get("reopens"))
+    t.offered_if = phrases(raw.get("offered_if"))
+    t.remote = phrases(raw.get("remote"))
     t.continuing = frozenset(w for p in phrases(raw.get("continuing")) for w in p)
     t.same = phrases(raw.get("same"))
     t.verdict_words = _verdict_words(raw.get("verdict_words"), phrases, path)

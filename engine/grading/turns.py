@@ -4,10 +4,11 @@
 
 from __future__ import annotations
 
+from regime.engine.grading.answer import SENTENCE, Answer, Mention
 from regime.engine.grading.concepts import Concepts, clauses
 from regime.engine.grading.judged import Judged, as_status
 from regime.engine.grading.layout import EMPHASIS
-from regime.engine.grading.scopes import CARRIED, opening
+from regime.engine.grading.scopes import CARRIED, cued, negates, opening
 from regime.engine.grading.triggers import Triggers
 
 
@@ -93,3 +94,35 @@ def _opens_on_lever(concepts: Concepts, sentence: str) -> bool:
     "Then int8 ...")."""
     first = next(iter(clauses(sentence)), "")
     return any(m.start <= 1 for m in concepts.find("lever", first))
+
+
+def reopened(concepts: Concepts, a: Answer, j: Judged, line: int) -> bool:
+    """A later mention in an item, hedged in a sentence that turns back on what the item said of
+    it (`reopens`): "That's true for the other regime, and we're not in it. Still, int4 might
+    give us something, so a pilot could be worth running" (sealed159 d.s1616). The item's refusal,
+    or its mere discussion, gives way to the hedge: the lever is left open. Says whether it did."""
+    t = concepts.context
+    ws = concepts.words(j.sentence)
+    if t is None or j.status != "possible" or not any(tuple(ws[:len(p)]) == p for p in t.reopens):
+        return False
+    if any(m.concepts == j.match.concepts and m.line == line for m in a.fixes):
+        return False   # recommended first: a hedge after it adds nothing
+    a.rejects = [m for m in a.rejects if not (m.concepts == j.match.concepts and m.line == line)]
+    a.discussed = [m for m in a.discussed if not (m.concepts == j.match.concepts and m.line == line)]
+    a.hedged.append(Mention(j.match.concepts, j.match.phrase, line, j.match.kind, j.sentence))
+    a.statuses.append((line, "possible", j.sentence.strip()))
+    return True
+
+
+def offered_if(concepts: Concepts, item: str, concept: str) -> bool:
+    """A lever offered on a condition (`offered_if`: "int8 only if memory is still tight") in
+    sentences of the item that name it and refuse nothing: no refusal of it beside the condition,
+    no denial of the condition ("only if memory gets tight; the weights aren't what's slow"), and
+    not one the student does not expect to arise (`remote`: "only if ITL ever becomes the complaint")."""
+    t = concepts.context
+    if t is None:
+        return False
+    said = [concepts.words(s) for s in SENTENCE.split(item)
+            if any(concept in m.concepts for m in concepts.find("lever", s))]
+    return any(cued(ws, t.offered_if) for ws in said) \
+        and not any(negates(ws, t) or cued(ws, t.remote) for ws in said)

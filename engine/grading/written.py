@@ -31,7 +31,7 @@ from regime.engine.grading.openers import (
 from regime.engine.grading.recommending import LABEL_WORDS, LIST_WORDS, names_only, recommended
 from regime.engine.grading.regimes_read import adopt_limiter, read_limiter, read_regimes
 from regime.engine.grading.scopes import after_aside, answers_no, coordinated, cued, negates, refuses_for_now
-from regime.engine.grading.turns import conditioned, own_reasons
+from regime.engine.grading.turns import conditioned, own_reasons, reopened
 
 
 def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
@@ -201,6 +201,7 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
             # ... int4 shrinks bytes we aren't short of', sealed108 d.s1110)
             if j.status in ("deferred", "hypothetical"):   # "not two weeks of hand-fusing. Hand-fused
                 _postpone(a, j, item)                       # kernels only if ...": not now, not never
+            reopened(concepts, a, j, line)   # "... we're not one. Still, int4 might give us something"
             continue   # "not the same argument as 4-bit weights: ... int4 removes bytes" is commentary
         seen.add(j.match.concepts)
         if j.status == "attributed":
