@@ -85,7 +85,8 @@ class Grader:
         concept_files += context_files
         self.concepts.reasons = reasons.build_index(
             self.concepts, [r.because.text for r in self.k.rules], self.rubric.reasons.ignore,
-            self.rubric.reasons.min_weight, self.rubric.reasons.min_words, self.rubric.reasons.synonyms)
+            self.rubric.reasons.min_weight, self.rubric.reasons.min_words, self.rubric.reasons.synonyms,
+            self.rubric.reasons.same)
         self.cases_dir = cases_dir or CASES_DIR
         exercise_files = [GRADING_DIR / "variants.yaml", *layer_files(layers, "grading", "variants")]
         self.exercise = exercise_cases(exercise_files)   # whose figures another case's answer may borrow

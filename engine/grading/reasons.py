@@ -27,7 +27,7 @@ from regime.engine.grading.figures import matches, quantities
 from regime.engine.grading.key import Figure, Item, Key
 from regime.engine.grading.reading import Read
 from regime.engine.grading.rubric import ReasonsPart
-from regime.engine.grading.scopes import negates
+from regime.engine.grading.scopes import cued, negates
 
 RIGHT, WRONG, NONE = "right", "wrong", "none"
 ELSEWHERE = "elsewhere"   # a bare rejection the answer argues elsewhere
@@ -49,6 +49,7 @@ class Index:
     min_weight: float = 1.0
     min_words: int = 2             # content words of another argument that make a reason wrong
     synonyms: dict[str, str] = field(default_factory=dict)   # stem -> the knowledge's stem
+    same: tuple[tuple[str, ...], ...] = ()   # "same reason": the reason is the item's before
     _seen: dict[tuple[str, frozenset[str]], frozenset[str]] = field(default_factory=dict)
 
     def stems(self, concepts: Concepts, text: str, own: frozenset[str] = frozenset()) -> frozenset[str]:
@@ -79,11 +80,13 @@ def stem(word: str) -> str:
 
 
 def build_index(concepts: Concepts, justifications: Iterable[str], ignore: Iterable[str],
-                min_weight: float, min_words: int, synonyms: dict[str, str] | None = None) -> Index:
+                min_weight: float, min_words: int, synonyms: dict[str, str] | None = None,
+                same: Iterable[str] = ()) -> Index:
     """Weights from the knowledge's rule justifications (their template text)."""
     idx = Index(ignore=frozenset(w for x in ignore for w in concepts.words(x))
                 | frozenset(concepts.filler) | frozenset(concepts.ignore), min_weight=min_weight,
-                min_words=min_words, synonyms={stem(k): stem(v) for k, v in (synonyms or {}).items()})
+                min_words=min_words, synonyms={stem(k): stem(v) for k, v in (synonyms or {}).items()},
+                same=tuple(p for p in (tuple(concepts.words(x)) for x in same) if p))
     idx.ignore |= frozenset(stem(w) for w in idx.ignore) | _trigger_words(concepts)
     docs = [idx.stems(concepts, text) for text in justifications]
     n = len(docs) or 1
@@ -107,10 +110,19 @@ def states(a: Answer, key: Key, concepts: Concepts, tolerance: float, carry: boo
     out: dict[str, str] = {}
     order = (RIGHT, CARRIED, ELSEWHERE, WRONG, NONE)
     bare: list[tuple[Mention, str]] = []
-    for m in [*a.fixes, *a.rejects, *a.deferred, *a.hedged, *(m for group in a.listed for m in group)]:
+    mentions = [*a.fixes, *a.rejects, *a.deferred, *a.hedged, *(m for group in a.listed for m in group)]
+    for m in mentions:
         for c in m.concepts:
             if key.item(c) is not None:
                 got = judge(m.reason, m.written, c, key, concepts, concepts.reasons, tolerance)
+                if got != RIGHT and m in a.deferred and a.regime == key.regime and _for_now(key, c) \
+                        and _put_off(concepts, m):   # "raise batch: not yet - only after 1-2" (sealed87
+                    got = RIGHT   # e.s897): the key's own "then, not before" argues a rejection that holds
+                    #   until its fixes, from an answer that read the regime they fix (not sealed79
+                    #   e.s819's "bandwidth-bound ... not yet": "defers batching without the argument")
+                if got != RIGHT and (before := _same_as(concepts, m, mentions)) is not None:
+                    got = min(got, judge(before.reason, before.written, c, key, concepts, concepts.reasons,
+                                         tolerance), key=order.index)
                 if got != RIGHT and a.regime in (None, key.regime) and _not_its_regime(concepts, m, c, key):
                     got = RIGHT   # "More FLOPs GPU - we are not compute bound" (sealed66 a.s684)
                 if got == NONE:
@@ -125,6 +137,38 @@ def states(a: Answer, key: Key, concepts: Concepts, tolerance: float, carry: boo
                                                     tolerance) == RIGHT:
                 out[c] = RIGHT
     return out
+
+
+def _for_now(key: Key, concept: str) -> bool:
+    """The key rejects `concept` only until its fixes change the regime (`for_now`)."""
+    return any(i.id == concept and i.for_now for i in key.rejects)
+
+
+def _put_off(concepts: Concepts, m: Mention) -> bool:
+    """A mention put off in time ("not yet", "only after 1-2", "once graphs are in"): its
+    sentence carries a deferral cue (context.yaml `deferred`). Not one kept under another
+    condition ("only if graphs don't close the gap", "only if traffic stays at batch 1":
+    sealed154 e.s1566, sealed125 e.s1275, the wrong condition for the blind grades), nor one
+    hedged ("int8 | maybe later? | could help with bandwidth", sealed97 e.s998: a maybe)."""
+    t = concepts.context
+    if t is None or m.fallback:
+        return False
+    cues = (*t.forward.get("deferred", ()), *t.backward.get("deferred", ()))
+    hedges = (*t.forward.get("possible", ()), *t.backward.get("possible", ()))
+    written = m.written.lower()
+    said = [concepts.words(s) for s in sentences(m.reason) if written in s.lower()]
+    return any(cued(ws, cues) for ws in said) and not any(cued(ws, hedges) for ws in said)
+
+
+def _same_as(concepts: Concepts, m: Mention, mentions: list[Mention]) -> Mention | None:
+    """The item before `m` when `m`'s reason points back to it ("- Batch now: doesn't fill 38%
+    idle time. - Weight quant now: same reason.", sealed72 e.s746, instructor 100): its reason
+    is argued for this lever too. The nearest mention on an earlier line."""
+    ws = concepts.words(m.reason)
+    if not any(tuple(ws[i:i + len(p)]) == p for p in concepts.reasons.same for i in range(len(ws))):
+        return None
+    earlier = [b for b in mentions if b.line < m.line]
+    return max(earlier, key=lambda b: b.line) if earlier else None
 
 
 def take_argued_refusals(a: Answer, key: Key, concepts: Concepts, read: Read, tolerance: float) -> None:

@@ -77,6 +77,7 @@ class ReasonsPart(_Strict):
     min_words: int = Field(2, ge=1)            # words of another argument that make a reason wrong
     ignore: list[str] = []                     # words that are never a reason
     synonyms: dict[str, str] = {}              # a student's word -> the knowledge's word for it
+    same: list[str] = []                       # "same reason": the item before gives the reason
 
 
 class Borrowed(_Strict):
