@@ -65,3 +65,11 @@ def test_a_deferral_from_another_regime_is_not_the_argument(grader, tmp_path):
     body = ("## Regime\nBandwidth-bound decode.\n\n## Fixes\n1. CUDA graphs.\n2. torch.compile.\n\n"
             "## Reject\n- Raising the batch: not yet, once graphs are in we can look at it.\n")
     assert _states(grader, tmp_path, body)["raise_batch"] != reasons.RIGHT
+
+
+def test_isnt_it_refuses_the_lever_before_it(grader):
+    """sealed66 d.s681 (instructor 100, graded 84.2): 'Pushing the batch further isn't it either;
+    we're past the ridge' refuses more batch ('leaves raise batch open' before)."""
+    from conftest import lever_statuses
+    said = "Pushing the batch further isn't it either; we're past the ridge."
+    assert lever_statuses(grader, said)["raise_batch"] == "negated"
