@@ -17,7 +17,8 @@ NO_OTHER_USERS = ("single_stream", "offline_batch")
 def diagnoses(knowledge, tmp_path_factory):
     folder = tmp_path_factory.mktemp("fix_texts")
     out = []
-    for name, mapping in casegen.generated(150, seed=28, levers=sorted(knowledge.levers)):
+    # the draw follows the lever list: a new lever (tensor_parallel) moved seed 28's off every traffic claim
+    for name, mapping in casegen.generated(150, seed=31, levers=sorted(knowledge.levers)):
         result = api.outcome(casegen.write(mapping, folder / f"{name}.yaml"), knowledge, "compiled")
         if result.error is None:
             out.append(result.diagnosis)

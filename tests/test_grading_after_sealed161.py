@@ -102,3 +102,20 @@ def test_agreeing_before_a_colon_endorses_a_claim_that_is_negative_in_itself(gra
     mixed = ("The second engineer says \"we're compute-bound, so the memory-bound stuff doesn't matter.\" "
              "I agree with the diagnosis but not with the plan.\n")
     assert claim not in read_body(grader, tmp_path, "b_training_run", mixed).endorsed
+
+
+def test_tensor_parallelism_is_a_lever_of_its_own_charged_as_an_extra(grader, tmp_path):
+    """Issue 27 class 6: "add GPUs with tensor parallel" for case A got a did-you-mean, and 27
+    dev answers' tensor parallelism was guessed as int8, int4, chunked prefill or a bigger GPU
+    (sealed133 a.s1358: "Split the model across two MI300X with tensor parallelism", read as
+    nothing, then as the closest lever). levers.yaml names it; recommended where no rule asks
+    for it, it is an unsupported extra, as the blind grades charge it (-4)."""
+    from conftest import answer_file
+    body = ("## Regime\nBandwidth-bound decode.\n\n## Fixes\n1. Continuous batching so users share the "
+            "weight read.\n2. Split the model across two GPUs with tensor parallelism to double the "
+            "aggregate bandwidth.\n")
+    a = read_body(grader, tmp_path, "a_chatbot", body)
+    assert any("tensor_parallel" in m.concepts for m in a.fixes), a.fixes
+    assert not any("quantize_int8" in m.concepts or "quantize_int4" in m.concepts for m in a.fixes)
+    result = grader.grade(answer_file(tmp_path, "a_chatbot", body, name="y.md"))
+    assert any("tensor parallel" in p.feedback for p in result.penalties), result.penalties
