@@ -330,9 +330,9 @@ def _order(read: Read, key: Key, rubric: Rubric) -> _Partial:
     rank = {i.id: n for n, step in enumerate(steps, 1) for i in step}
     given = [c for c in read.fixes if c in rank and c not in read.hedged]   # a hedge orders nothing
     pairs = list(combinations(given, 2))
-    if not pairs and len(given) == 1 and rank[given[0]] == 1 and rubric.order.first_alone:
-        # the key's first fix, alone among its fixes (a trap before it is charged as a trap)
-        said = f"Order: one of the key's fixes, its first ({_name(given[0])}); give the next for the rest"
+    if not pairs and len(given) == 1 and rubric.order.first_alone:   # one key fix alone, any rank
+        th, nx = ("first", "next") if rank[given[0]] == 1 else (f"#{rank[given[0]]}", "others")
+        said = f"Order: one of the key's fixes, its {th} ({_name(given[0])}); give the {nx} for the rest"
         return _Partial(rubric.order.first_alone, [said],
                         weight=_fix_weight(steps, rubric))
     if not pairs:
