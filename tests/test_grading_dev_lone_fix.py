@@ -38,3 +38,12 @@ def test_two_fixes_out_of_order_still_earn_no_order(grader, tmp_path):
     result = grader.grade(answer_file(tmp_path, "a_chatbot", "Regime: bandwidth-bound.\nFixes:\n"
                                       "1. Quantize the weights to int8.\n2. Continuous batching.\n"))
     assert _part(result, "order").points == 0
+
+
+def test_figures_from_another_case_cost_six(grader, tmp_path):
+    """sealed4 a.s67 (instructor 64: '-30: evidence is case E's numbers', nothing more for them;
+    graded 44.5): the evidence part already earns nothing for the borrowed figures, so the charge
+    on top is 6, not 8 (the charged answers of the dev pool read 2.1 points low on average)."""
+    result = grader.grade(ANSWERS / "sealed4" / "a_chatbot.s67_other_case_numbers.md")
+    charged = {p.id: p.points for p in result.penalties}
+    assert charged.get("figures_from_another_case") == 6, charged
