@@ -52,6 +52,7 @@ class Answer:
     student: str | None = None
     regime: str | None = None
     regime_hedged: bool = False    # "probably bandwidth-bound, I think": named, not committed to
+    regime_opined: bool = False    # "Compute-bound, I think": an opinion marker, a lesser hedge
     regime_concluded: bool = False  # stated as the conclusion ("So the real regime is ..."): it stands
     regime_bare: bool = False       # named alone, as a list item is ("- compute-bound")
     nominal_regime: str | None = None

@@ -71,12 +71,26 @@ def read_regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime")
             a.nominal_regime = a.nominal_regime or j.match.concepts[0]
         elif a.regime is None or (concluding and not a.regime_concluded):   # "So the real regime is ..."
             a.regime, a.regime_hedged = j.match.concepts[0], j.status == "possible"
+            a.regime_opined = _opined(concepts, j)
             a.regime_concluded = concluding
             a.regime_bare = a.prose and _alone(concepts, j)   # (a keyword list's first term)
     if any(j.status == "possible" and a.regime not in j.match.concepts and j.sentence == k.sentence
            for j in judged for k in judged if a.regime in k.match.concepts and k.status == "affirmed"):
         a.regime_hedged = True   # "71% FLOPs looks compute-bound, but ... it might still be
         #                          bandwidth-bound": another regime kept open beside the verdict
+
+
+def _opined(concepts: Concepts, j: Judged) -> bool:
+    """The student's opinion marker in the verdict's clause ("Mostly compute-bound I think", "I
+    believe it is compute-bound") or as a clause of its own beside it ("Bandwidth-bound, I think —
+    78% of bandwidth"): the verdict is offered, not committed to, though less than "probably"."""
+    t = concepts.context
+    if t is None or not t.opinions:
+        return False
+    if cued(concepts.words(j.clause_text), t.opinions):
+        return True
+    return any(tuple(w for w in concepts.words(c) if w not in t.terminators) in t.opinions
+               for c in clauses(j.sentence))
 
 
 def _headed(concepts: Concepts, j: Judged) -> bool:

@@ -37,6 +37,11 @@ class Penalty(_Strict):
 class RegimePart(_Strict):
     nominal_share: float = Field(0.25, ge=0, le=1)
     hedged: float = Field(1.0, ge=0, le=1)     # of the verdict's share, when it is only hedged
+    opined: float = Field(1.0, ge=0, le=1)     # ... when an opinion marker qualifies it ("I think")
+
+    def verdict(self, hedged: bool, opined: bool) -> float:
+        """The share of the verdict's part that a right regime earns as it is committed to."""
+        return self.hedged if hedged else self.opined if opined else 1.0
 
 
 class Supporting(_Strict):

@@ -117,7 +117,7 @@ def _regime(a: Answer, key: Key, rubric: Rubric) -> _Partial:
     share = 0.0
     out = _Partial(0.0)
     if a.regime == key.regime:
-        share += (1 - ns) * (rubric.regime.hedged if a.regime_hedged else 1.0)
+        share += (1 - ns) * rubric.regime.verdict(a.regime_hedged, a.regime_opined)
     elif a.regime is None:
         out.feedback.append(f"Regime: I could not find which regime you name; the key says "
                             f"{_regime_name(key.regime)}: {key.regime_because}")

@@ -49,6 +49,7 @@ class Triggers:
     verdict_cells: frozenset[str] = frozenset()   # statuses whose trigger opening a cell is the row's verdict
     refusing_cells: frozenset[str] = frozenset()   # words that, opening such a cell, refuse the row
     deeds: frozenset[Phrase] = frozenset()   # 'a waste': judges a thing done, never a regime
+    opinions: tuple[Phrase, ...] = ()   # 'compute-bound, I think': the student's own view, not a verdict
     plan_refusals: tuple[Phrase, ...] = ()   # 'nothing' in a plan table's action cell refuses its row
     elliptical: frozenset[str] = frozenset()    # words that may follow a trigger in an elliptical clause
     asides: tuple[Phrase, ...] = ()              # openers of items that comment on the fixes
@@ -191,6 +192,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
         raise RegimeError(f"unknown status '{status}' (statuses: {', '.join(STATUSES[1:])})",
                           file=str(path), field="verdict_cells")
     t.deeds = frozenset(phrases(raw.get("deeds")))
+    t.opinions = phrases(raw.get("opinions"))
     t.refusing_cells = frozenset(w for p in phrases(raw.get("refusing_cells")) if len(p) == 1 for w in p)
     t.plan_refusals = phrases(raw.get("plan_refusals"))
     t.elliptical = frozenset(w for p in phrases(raw.get("elliptical")) for w in p)
