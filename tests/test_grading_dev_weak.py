@@ -39,3 +39,34 @@ def test_an_opined_regime_earns_less_than_a_committed_one_more_than_a_hedged_one
              for i, x in enumerate(lines)]
     got = [next(p.points for p in grader.grade(f).parts if p.part == "regime") for f in files]
     assert got[0] > got[1] > got[2], got
+
+
+def _fixes(a) -> set[str]:
+    return {c for m in a.fixes for c in m.concepts}
+
+
+def test_a_lever_described_then_recommended_in_its_paragraph_is_a_fix(grader, tmp_path):
+    """sealed117 a.s1197 (instructor 26, graded 46.9: "-10: penalty: the elementwise-fusion trap"):
+    "the residual adds" first describes the ops; the paragraph then recommends fusing them."""
+    body = ("The chatbot is memory bound: 78% HBM bandwidth and only 4% of the FLOPs. Each step launches "
+            "lots of little kernels for the norms, RoPE, the residual adds and the SiLU. Since memory is "
+            "the bottleneck, the fix is to stop doing extra memory traffic: fuse the elementwise ops into "
+            "the GEMM epilogues.\n")
+    assert "fuse_elementwise" in _fixes(read_body(grader, tmp_path, "a_chatbot", body))
+
+
+@pytest.mark.parametrize("later", [
+    # sealed100 d.s1027 (instructor 66): an opinion, not a plan
+    "I'd say int4 probably won't give us anything like 4x.",
+    # sealed67 d.s692 (instructor 100): "need" after the lever describes it
+    "On top of that, int4 weights need dequantizing before the GEMM, which is extra work.",
+    # sealed125 d.s1271 (instructor 100): 'plain' is no misspelt 'plan'
+    "Worse, an int4 kernel can come out slower than plain fp16 unless it is very carefully written.",
+])
+def test_a_lever_described_twice_is_no_fix(grader, tmp_path, later):
+    body = f"That makes me skeptical of the int4 pitch: we are compute-bound at 71% FLOPs. {later}\n"
+    assert "quantize_int4" not in _fixes(read_body(grader, tmp_path, "d_high_throughput_api", body))
+
+
+def test_plain_is_read_as_written(grader):
+    assert "plain" in grader.concepts.words("slower than plain fp16")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from regime.engine.grading.answer import Answer
 from regime.engine.grading.concepts import Concepts, clauses
 from regime.engine.grading.context import recommends, sentences
 from regime.engine.grading.judged import Judged
@@ -40,6 +41,29 @@ def recommended(concepts: Concepts, paragraph: str, j: Judged) -> bool:
         concepts.find(k, before) for k in ("lever", "claim", "regime")) \
         and not negates(concepts.words(before), t)   # nor 'What I'd tell the director: "Not for this
     #   endpoint.' (sealed89 d.s911): a refusal recommends nothing after it
+
+
+def commits(a: Answer, concepts: Concepts, j: Judged, paragraph: str, heard: set[tuple[str, ...]]) -> bool:
+    """A later affirmed mention of a lever its paragraph only described or reported before is the
+    student's commitment to it: one narrowing it ("the real moves are ... to shrink the weights.
+    ... Second, weight quant to int8", sealed134 a.s1363), or one in prose that recommends it
+    after a description ("Each step launches kernels for the norms, RoPE, the residual adds ...
+    the fix is ...: fuse the elementwise ops", sealed117 a.s1197, instructor 26, graded 46.9) or
+    after someone else's words ("I agree with the person who suggested fusing the elementwise ops:
+    ... fusing them into the matmul epilogues is the main fix", sealed148 a.s1507, 17 vs 29.4)."""
+    if j.status != "affirmed" or any(set(j.match.concepts) & set(m.concepts)
+                                     for m in (*a.fixes, *a.rejects, *a.hedged, *a.deferred)):
+        return False
+    if any(set(j.match.concepts) < set(m.concepts) for m in a.discussed):
+        return True
+    before = j.match.concepts in heard or any(set(j.match.concepts) & set(m.concepts) for m in a.discussed)
+    if not paragraph or not before or concepts.context is None:
+        return False
+    said = clauses(j.sentence)   # the cue before it in its clause, or in the clause it completes
+    at = next((i for i, c in enumerate(said) if c.strip() == j.clause_text.strip()), -1)   # ("the
+    lead = " ".join(concepts.words(j.clause_text)[:j.match.start])   # fix is to ...: fuse X")
+    cues = [*said[max(at - 1, 0):at], lead]
+    return at >= 0 and any(recommends(concepts, c, concepts.context) for c in cues)
 
 
 def _takes_up(concepts: Concepts, t: Triggers, sentence: str) -> bool:

@@ -28,7 +28,7 @@ from regime.engine.grading.openers import (
     refusing,
     refuted_after,
 )
-from regime.engine.grading.recommending import LABEL_WORDS, LIST_WORDS, names_only, recommended
+from regime.engine.grading.recommending import LABEL_WORDS, LIST_WORDS, commits, names_only, recommended
 from regime.engine.grading.regimes_read import adopt_limiter, read_limiter, read_regimes
 from regime.engine.grading.scopes import after_aside, answers_no, coordinated, cued, negates, refuses_for_now
 from regime.engine.grading.turns import conditioned, own_reasons, reopened
@@ -165,13 +165,6 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
                 a.endorsed.extend(c for c in j.match.concepts if c not in a.endorsed)
 
 
-def _refines(a: Answer, j: Judged) -> bool:
-    """An affirmed lever narrowing one only discussed before ("the real moves are ... to shrink
-    the weights. ... Second, weight quant to int8", sealed134 a.s1363): the student commits to it."""
-    return j.status == "affirmed" and any(set(j.match.concepts) < set(m.concepts) for m in a.discussed) \
-        and not any(set(j.match.concepts) & set(m.concepts) for m in (*a.fixes, *a.rejects))
-
-
 def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, text: str,
                        item: str, seen: set[tuple[str, ...]]) -> bool:
     """Each lever or claim named, read with its assertion status (context.py). Under Fixes an
@@ -196,7 +189,8 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
         # prefills: ... batching only adds work"), is commentary on the first
         if j.match.kind == "lever" and (j.match.concepts in seen or (
                 j.status == "affirmed" and any(set(j.match.concepts) & set(s) for s in seen))) \
-                and not _refines(a, j) and not (j.status == "negated" and j.match.concepts in heard):
+                and not commits(a, concepts, j, text if section == PROSE else "", heard) \
+                and not (j.status == "negated" and j.match.concepts in heard):
             # (someone else's mention leaves the student's refusal to come: 'Vendor: "int4 = 4x."
             # ... int4 shrinks bytes we aren't short of', sealed108 d.s1110)
             if j.status in ("deferred", "hypothetical"):   # "not two weeks of hand-fusing. Hand-fused
