@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from regime.engine.grading.concepts_file import ConceptsFile, read_concepts
-from regime.engine.grading.wording import compounded, words
+from regime.engine.grading.wording import Verbs, compounded, words
 from regime.engine.knowledge.model import Knowledge
 from regime.facts.vocabulary import Vocabulary
 
@@ -47,6 +47,7 @@ class Concepts:
     refusals: dict[str, tuple[str, ...]] = field(default_factory=dict)   # see reading._standing_for
     kin: dict[str, tuple[str, ...]] = field(default_factory=dict)        # see reading._standing_for
     done_by: dict[str, tuple[str, ...]] = field(default_factory=dict)   # see penalties.extras
+    verbs: Verbs = field(default_factory=Verbs)   # 'batch' names levers only as a verb
     headings: dict[tuple[str, ...], str] = field(default_factory=dict)
     filler: frozenset[str] = frozenset()
     compounds: frozenset[tuple[str, str]] = frozenset()   # ('instead', 'of') -> 'instead_of'
@@ -121,7 +122,8 @@ class Concepts:
     def resolve(self, kind: str, name: str) -> tuple[str, ...]:
         """Concepts an id or alias (as written in a YAML answer) names: none, one, or several."""
         table = self.phrases.get(kind, {})
-        found = table.get(tuple(self.words(name))) or table.get(tuple(self.words(name.replace("_", " "))))
+        found = table.get(tuple(self.words(name))) or table.get(tuple(self.words(name.replace("_", " ")))) \
+            or (kind == "lever" and set(self.verbs.levers.get(" ".join(self.words(name)), ())))
         return tuple(sorted(found or set()))   # 'memory_bound' is how an id-minded student spells an alias
 
     def find(self, kind: str, clause: str, context: str = "") -> list[Match]:
@@ -146,6 +148,9 @@ class Concepts:
                     i += n
                     break
             else:
+                if kind == "lever" and (named := self.verbs.levers_at(ws, i)):
+                    concepts = self._disambiguate(kind, set(named), around, ws[i:i + 1])
+                    out.append(Match(kind, concepts, ws[i], i, cues.negated(i, 1)))
                 i += 1
         return out
 
@@ -304,6 +309,8 @@ def load_concepts(k: Knowledge, files: Iterable[Path]) -> Concepts:
     c.refusals = {lever: tuple(others) for lever, others in raw.refusals.items()}
     c.kin = {lever: tuple(others) for lever, others in raw.kin.items()}
     c.done_by = {lever: tuple(others) for lever, others in raw.done_by.items()}
+    c.verbs = Verbs({w: tuple(ls) for w, ls in raw.verbs.levers.items()},
+                    *(frozenset(c.words(" ".join(ws))) for ws in (raw.verbs.before, raw.verbs.not_after)))
     for section, aliases in raw.headings.items():
         for alias in (section, *aliases):
             c.headings[tuple(c.words(alias))] = section

@@ -68,6 +68,12 @@ class Spelling(_Strict):
     keep: Phrases = []       # words never read as a misspelling
 
 
+class VerbLevers(_Strict):
+    levers: dict[str, list[LeverId]] = {}   # a bare word -> the levers it names as a verb
+    before: Phrases = []     # words after which it is a verb (it is one too opening its clause)
+    not_after: Phrases = []  # words after it that make it a noun (a number always does)
+
+
 class Figure(_Strict):
     say: str = ""
     words: Phrases = []
@@ -80,6 +86,7 @@ class ConceptsFile(_Strict):
     refusals: dict[LeverId, list[LeverId]] = {}   # refusing a lever the key has no verdict on refuses these
     kin: dict[LeverId, list[LeverId]] = {}   # recommending a lever the key has no verdict on recommends these
     done_by: dict[LeverId, list[LeverId]] = {}    # a lever these fixes carry out: no extra beside them
+    verbs: VerbLevers = VerbLevers()   # bare words naming levers only as verbs ('batch now')
     claims: dict[ClaimId, Phrases] = {}
     facts: dict[str, Phrases] = {}
     headings: dict[str, Phrases] = {}

@@ -5,6 +5,7 @@ dropped, arrows and comparisons read as words, and declared compounds joined ('i
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 _CONTRACTIONS = (("won't", "will not"), ("can't", "can not"), ("shan't", "shall not"),   # before "n't"
                  ("n't", " not"), ("cannot", "can not"),
@@ -46,3 +47,22 @@ def compounded(ws: list[str], compounds: frozenset[tuple[str, str]]) -> list[str
 
 def _singular(w: str) -> str:
     return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+
+
+@dataclass(frozen=True)
+class Verbs:
+    """Bare words that name levers only where they are verbs (concepts.yaml `verbs`): a word that
+    opens its clause or follows one of `before` ('Batch now', 'we would batch and quantize',
+    "don't batch"), and is followed by no number and none of `not_after` ('batch 1', 'batch size')."""
+
+    levers: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    before: frozenset[str] = frozenset()
+    not_after: frozenset[str] = frozenset()
+
+    def levers_at(self, ws: tuple[str, ...], i: int) -> tuple[str, ...]:
+        """The levers the word at `i` names as a verb, or none."""
+        named = self.levers.get(ws[i], ())
+        if not named or (i and ws[i - 1] not in self.before):
+            return ()
+        after = ws[i + 1] if i + 1 < len(ws) else ""
+        return () if after in self.not_after or any(c.isdigit() for c in after) else named
