@@ -290,6 +290,8 @@ def judge(reason: str, written: str, concept: str, key: Key, concepts: Concepts,
         return WRONG
     argued = idx.stems(concepts, ". ".join([*(i.because for i in items),
                                             key.regime_because if rejected else ""]), own)
+    if not rejected:   # "cuts the attention FLOPs" shares 'FLOP' with "the FLOP rate climbs": an outcome
+        argued -= _off_resource(concepts, idx, reason, concept, own)   # the key names, not its means
     if idx.weight(said & argued) >= idx.min_weight:
         return RIGHT
     if len(items) > 2 and said & idx.stems(concepts, key.regime_because, own):
@@ -340,6 +342,20 @@ def _elsewhere(concepts: Concepts, reason: str, concept: str) -> bool:
     named = {c for kind in ("regime", "resource_word") for m in concepts.find(kind, reason)
              for c in m.concepts}
     return bool(named) and not named & attacks
+
+
+def _off_resource(concepts: Concepts, idx: Index, reason: str, concept: str,
+                  own: frozenset[str]) -> frozenset[str]:
+    """The stems of the resources a fix's reason names that its lever does not attack (sealed123
+    c.s1258, "FlashAttention cuts the attention FLOPs", instructor: the wrong reason): the key's
+    justification may name that resource as an outcome ("the FLOP rate climbs"), never as the
+    lever's means, so they argue nothing for it."""
+    attacks = concepts.relieves.get(concept, frozenset())
+    if not attacks:
+        return frozenset()
+    off = " ".join(m.phrase for kind in ("regime", "resource_word") for m in concepts.find(kind, reason)
+                   if not set(m.concepts) & attacks)
+    return idx.stems(concepts, off, own) if off else frozenset()
 
 
 def _readings(f: Figure) -> tuple[float, ...]:
