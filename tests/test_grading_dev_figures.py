@@ -1,0 +1,34 @@
+"""Key figures an answer states but the grader did not read (issue 27, dev pool): each rule with
+the answer that showed it, the instructor's grade against the grader's before the rule."""
+
+from __future__ import annotations
+
+from conftest import answer_file
+
+
+def _evidence(grader, tmp_path, case: str, body: str) -> str:
+    """The evidence part's feedback for `body` written as an answer to `case`, as one text."""
+    result = grader.grade(answer_file(tmp_path, case, body))
+    part = next(p for p in result.parts if p.part.startswith("evidence"))
+    return "\n".join(part.feedback)
+
+
+def test_a_share_of_peak_is_the_utilization_it_matches(grader, tmp_path):
+    """corpus c.s02_prose (instructor 96, graded 91) and sealed40 c.s428_table (100, 90.5):
+    'compute-bound ... at only 20% of peak' states the achieved FLOP rate; 'peak' says which
+    share it is as well as 'FLOP' does (the value still has to be the case's own)."""
+    body = ("Prefill of the 25,000-token prompt is compute-bound. It is running badly, at only 20% of "
+            "peak.\n\nUse FlashAttention.\n")
+    assert "achieved FLOP rate" not in _evidence(grader, tmp_path, "c_document_summarizer", body)
+    wrong = body.replace("20% of", "35% of")
+    assert "achieved FLOP rate" in _evidence(grader, tmp_path, "c_document_summarizer", wrong)
+
+
+def test_the_zero_flop_share_written_with_its_kind_of_op(grader, tmp_path):
+    """sealed82 b.s848 (instructor 97, graded 84): '8% + 9% + 5% = 22% in ops with ~0 FLOPs';
+    sealed116 b.s1185 (87, 78.5): '~22% of the time lost to memory-bound glue'."""
+    for line in ("- 8% + 9% + 5% = 22% in ops with ~0 FLOPs.",
+                 "- ~22% of the time lost to memory-bound glue."):
+        body = f"## Regime\nCompute-bound at 61% MFU.\n\n## Evidence\n{line}\n\n## Fixes\n1. torch.compile\n"
+        assert "no FLOPs" not in _evidence(grader, tmp_path, "b_training_run", body), line
+
