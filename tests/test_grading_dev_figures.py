@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from conftest import answer_file
 
+from regime.engine.grading.figures import quantities
+
 
 def _evidence(grader, tmp_path, case: str, body: str) -> str:
     """The evidence part's feedback for `body` written as an answer to `case`, as one text."""
@@ -31,4 +33,15 @@ def test_the_zero_flop_share_written_with_its_kind_of_op(grader, tmp_path):
                  "- ~22% of the time lost to memory-bound glue."):
         body = f"## Regime\nCompute-bound at 61% MFU.\n\n## Evidence\n{line}\n\n## Fixes\n1. torch.compile\n"
         assert "no FLOPs" not in _evidence(grader, tmp_path, "b_training_run", body), line
+
+
+def test_a_rate_written_with_an_article_for_per(grader, tmp_path):
+    """sealed43 a.s453 (instructor 100, graded 84.4): 'the hard limit is roughly 204 tokens a
+    second' is the batch-1 ceiling, 204 tokens/s; 'a' is 'per' between a unit and a unit only."""
+    assert quantities("roughly 204 tokens a second")[0].unit == "tokens/second"
+    assert quantities("16 GB a layer")[0].unit == "GB"
+    assert quantities("4 ms a token")[0].unit == "ms/token"
+    body = ("At batch 1 every token streams all 26 GB of weights at 5.3 TB/s, so the hard limit is "
+            "roughly 204 tokens a second. We get 160.\n")
+    assert "batch-1 ceiling" not in _evidence(grader, tmp_path, "a_chatbot", body)
 

@@ -22,6 +22,8 @@ _RATIO = ("×", "x", "X")
 _SHORTHAND = re.compile(r"^(?P<m>[kKM])(?=[-\s]|$)-?")
 _MULTIPLIERS = {"k": 1e3, "K": 1e3, "M": 1e6}
 _BINARY_K = 1024 / 1000   # a 'k' on token counts and sizes is often 1,024
+# '204 tokens a second': the article as 'per' between a unit and the one it is counted against
+_A_PER = re.compile(r"^(\s*[A-Za-zµ]+)\s+an?\s+(?=[A-Za-zµ])")
 
 
 @dataclass(frozen=True)
@@ -153,7 +155,7 @@ def _scale(unit: str, target: str) -> float | None:
 
 
 def _unit_after(after: str) -> str:
-    head = _UNIT_HEAD.match(numbers.per(after))
+    head = _UNIT_HEAD.match(_A_PER.sub(r"\1/", numbers.per(after), count=1))
     return _readable_unit(head["unit"]) if head else ""
 
 
