@@ -45,3 +45,27 @@ def test_a_rate_written_with_an_article_for_per(grader, tmp_path):
             "roughly 204 tokens a second. We get 160.\n")
     assert "batch-1 ceiling" not in _evidence(grader, tmp_path, "a_chatbot", body)
 
+
+def test_a_hedged_round_number_is_read_to_its_last_nonzero_digit(grader, tmp_path):
+    """sealed71 e.s738 (instructor 92, graded 80) 'about 40% of the ms-scale step is idle',
+    sealed28 e.s309 (90, 73.5) 'idle ~40% of the step': the blind grades call '~40%' the 37.9%
+    idle share (sealed38 e.s406: 'the ~40% fraction is right'); 'about a third' stays a figure
+    missed (sealed120 e.s1228: -2 for it)."""
+    for said in ("about 40% of the step is idle", "the GPU is idle ~40% of the step",
+                 "close to 40% of the wall clock has nothing running"):
+        body = f"Overhead-bound: 14% of bandwidth, 3% of FLOPs. With 11 us gaps per 18 us of work, {said}.\n"
+        assert "sits idle" not in _evidence(grader, tmp_path, "e_doesnt_add_up", body), said
+    third = "Overhead-bound: 14% of bandwidth, 3% of FLOPs. About a third of each step is idle.\n"
+    assert "sits idle" in _evidence(grader, tmp_path, "e_doesnt_add_up", third)
+
+
+def test_only_a_hedged_round_number_reaches_further():
+    """Written digits keep their rounding: an unhedged '40%' is 39.5-40.5%, a hedged '38.5%' its
+    own half digit, and a hedged round number reaches at most a tenth of its value."""
+    def hedged(before: str) -> bool:
+        return before.rstrip().endswith("about")
+    assert quantities("40% idle", hedged, 0.1)[0].slack == 0.5
+    assert quantities("about 38.5% idle", hedged, 0.1)[0].slack == 0.05
+    assert quantities("about 40% idle", hedged, 0.1)[0].slack == 4.0
+    assert quantities("~100 tokens/s", hedged, 0.1)[0].slack == 10.0
+    assert quantities("~100 tokens/s")[0].slack == 0.5

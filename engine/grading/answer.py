@@ -81,8 +81,14 @@ class Answer:
 
     def said(self, concepts: Concepts, text: str, line: int = 0, label: str = "") -> None:
         """Record every number in `text`, each with the words of its own sentence (and `label`)."""
+        hedges = getattr(concepts.context, "approximate", ())
+        within = getattr(concepts.context, "approximate_within", 0.0)
+
+        def hedged(before: str) -> bool:   # 'close to 40%': the words before end with a hedge
+            ws = concepts.words(before)
+            return any(tuple(ws[-len(h):]) == h for h in hedges)
         for sentence in SENTENCE.split(text):
-            found = quantities(sentence)
+            found = quantities(sentence, hedged, within)
             if found:
                 context = tuple(concepts.words(f"{label} {sentence}"))
                 self.numbers += [Said(q, context, line) for q in found]

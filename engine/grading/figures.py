@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -22,6 +23,7 @@ _RATIO = ("×", "x", "X")
 _SHORTHAND = re.compile(r"^(?P<m>[kKM])(?=[-\s]|$)-?")
 _MULTIPLIERS = {"k": 1e3, "K": 1e3, "M": 1e6}
 _BINARY_K = 1024 / 1000   # a 'k' on token counts and sizes is often 1,024
+_HEDGES = ("~", "≈")      # a number written approximately (words such as 'about': context.yaml)
 # '204 tokens a second': the article as 'per' between a unit and the one it is counted against
 _A_PER = re.compile(r"^(\s*[A-Za-zµ]+)\s+an?\s+(?=[A-Za-zµ])")
 
@@ -71,8 +73,10 @@ def unreadable_numbers(text: str) -> list[str]:
     return out
 
 
-def quantities(text: str) -> list[Quantity]:
-    """Every number in free text with the unit that follows it, if pint can read one."""
+def quantities(text: str, hedged: Callable[[str], bool] | None = None, within: float = 0.0) -> list[Quantity]:
+    """Every number in free text with the unit that follows it, if pint can read one. A round
+    number after a hedge ('~40%', `hedged` of the text before it: 'close to 40%') is read to its
+    last non-zero digit, at most `within` of its value off (see `rounded`)."""
     out = []
     for m in _NUMBER.finditer(text[:100_000]):
         try:
@@ -88,9 +92,24 @@ def quantities(text: str) -> list[Quantity]:
             after = after[1:]
         unit = _unit_after(after)
         shown = {"%": "%", "1": "×", "": ""}.get(unit, f" {unit}")
-        out.append(Quantity(value, unit, slack, m["num"] + (short["m"] if short else "") + shown,
-                            short is not None and short["m"] in "kK"))
+        q = Quantity(value, unit, slack, m["num"] + (short["m"] if short else "") + shown,
+                     short is not None and short["m"] in "kK")
+        before = text[max(0, m.start() - 40):m.start()]
+        if hedged is not None and (before.rstrip().endswith(_HEDGES) or hedged(before)):
+            q = rounded(q, m["num"], within)
+        out.append(q)
     return out
+
+
+def rounded(q: Quantity, digits: str, within: float) -> Quantity:
+    """`q` written as a round number ('about 40%' for 37.9%, sealed71 e.s738): the zeros that
+    end its whole digits are not read as written, so its slack is half a unit of its last
+    non-zero digit, but never over `within` of its value ('~100 tokens/s' is not 140)."""
+    whole = numbers.plain(digits).lstrip("+-")
+    if not whole.isdigit() or not whole.rstrip("0") or whole == whole.rstrip("0"):
+        return q
+    place = 10 ** (len(whole) - len(whole.rstrip("0")))
+    return replace(q, slack=max(q.slack, min(q.slack * place, within * abs(q.value))))
 
 
 def quantity(value: object, unit: str | None = None) -> Quantity:

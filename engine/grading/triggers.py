@@ -75,6 +75,8 @@ class Triggers:
     endorse: tuple[Phrase, ...] = ()             # '"fuse the elementwise ops" and they're right': taken up
     either: frozenset[str] = frozenset({"or"})   # "compute-bound vs bandwidth-bound": no commitment
     secondary: tuple[Phrase, ...] = ()           # "could partly be launch-bound too": a factor, not a verdict
+    approximate: tuple[Phrase, ...] = ()         # "about 40%": round, read to its last non-zero digit
+    approximate_within: float = 0.0              # ... at most this share of its value off
     described: frozenset[str] = frozenset()      # "memory-bound kernels": the regime of a part, not the step
     described_after: frozenset[str] = frozenset()   # "something memory-bound is eating the time": a part
     generic: frozenset[str] = frozenset()        # "a bandwidth-bound loop would ...": a kind, not this step
@@ -219,6 +221,8 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.endorse = phrases(raw.get("endorse"))
     t.either = frozenset(w for p in phrases(raw.get("either")) for w in p) or t.either
     t.secondary = phrases(raw.get("secondary"))
+    t.approximate = phrases(raw.get("approximate"))
+    t.approximate_within = float(raw.get("approximate_within", 0.0))
     t.described = frozenset(w for p in phrases(raw.get("described")) for w in p)
     t.described_after = frozenset(w for p in phrases(raw.get("described_after")) for w in p)
     t.generic = frozenset(w for p in phrases(raw.get("generic")) for w in p)
