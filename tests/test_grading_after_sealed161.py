@@ -119,3 +119,18 @@ def test_tensor_parallelism_is_a_lever_of_its_own_charged_as_an_extra(grader, tm
     assert not any("quantize_int8" in m.concepts or "quantize_int4" in m.concepts for m in a.fixes)
     result = grader.grade(answer_file(tmp_path, "a_chatbot", body, name="y.md"))
     assert any("tensor parallel" in p.feedback for p in result.penalties), result.penalties
+
+
+def test_a_bold_label_naming_a_lever_takes_the_refusal_after_it(grader, tmp_path):
+    """sealed167 b.s1693 (instructor 100, graded 46.7), a numbered answer read as a plan of fixes:
+    '7. **Fusing attention.** Probably not worth it - it's flash-attention already at 7%'. Each
+    sentence is judged on its own there, so the bare label was a fix; a refusal opening the next
+    sentence is the label's verdict, as 'Name: verdict' is. A label followed by a sentence that
+    does not refuse stays as read."""
+    body = ("1. **Regime.** Compute-bound (MFU 61%).\n"
+            "7. **Fusing attention.** Probably not worth it - it is flash-attention already at 7%.\n")
+    a = read_body(grader, tmp_path, "b_training_run", body)
+    assert "fuse_attention" in _rejected(a) and not any("fuse_attention" in m.concepts for m in a.fixes)
+    kept = "1. **Regime.** Compute-bound.\n2. **torch.compile.** It fuses the small kernels for free.\n"
+    a = read_body(grader, tmp_path, "b_training_run", kept)
+    assert any("torch_compile" in m.concepts for m in a.fixes), a.fixes

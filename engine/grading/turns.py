@@ -19,12 +19,24 @@ def conditioned(concepts: Concepts, sentences: list[str]) -> list[str]:
     out: list[str] = []
     t = concepts.context
     for s in sentences:
-        if out and t is not None and not concepts.find("lever", s) \
-                and opening(concepts.words(s), t, contrast=False) in CARRIED[:2]:
+        first = next(iter(clauses(s)), "")
+        if out and t is not None and ((not concepts.find("lever", s)
+                                       and opening(concepts.words(s), t, contrast=False) in CARRIED[:2])
+                                      or (_a_label(concepts, out[-1]) and not concepts.find("lever", first)
+                                          and negates(concepts.words(first), t))):
             out[-1] = f"{out[-1]} {s}"
         else:
             out.append(s)
     return out
+
+
+def _a_label(concepts: Concepts, sentence: str) -> bool:
+    """A sentence that is a lever's name alone, as a bold label ends ('**Fusing attention.**
+    Probably not worth it - already flash at 7%', sealed167 b.s1693): the refusal after it is
+    its verdict, as 'Name: verdict' is."""
+    found = concepts.find("lever", sentence)
+    named = {w for m in found for w in concepts.words(m.phrase)}
+    return bool(found) and not set(concepts.words(sentence)) - named
 
 
 def conceded_before(concepts: Concepts, t: Triggers, sentence: str, found: list[Judged]) -> list[Judged]:
