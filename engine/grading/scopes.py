@@ -182,9 +182,17 @@ def refuses_it(ws: list[str], t: Triggers) -> bool:
            for s, start, end, _ in triggers(ws, t)) or student_refuses(ws, t):
         return True   # the clause is the refusal and nothing else: "I don't agree", "I wouldn't bother"
         #               (not "ITL (4 ms) isn't", which says something of its own subject)
-    return any(status == "negated" and (t.points_back(ws[start:end + 3])   # "I'd skip it"
+    return any(status == "negated" and (t.points_back(_own(ws, start, end, t))   # "I'd skip it"
                                         or points_before(ws, start, forward, t))
                for status, start, end, forward in triggers(ws, t))
+
+
+def _own(ws: list[str], start: int, end: int, t: Triggers) -> list[str]:
+    """A trigger and the few words after it, up to a premise: in "In case A fusion was pointless
+    because it was about bytes" (sealed100 e.s1021) the 'it' is the reason's own subject."""
+    after = ws[end:end + 3]
+    cut = next((i for i, w in enumerate(after) if w in t.premise), len(after))
+    return ws[start:end] + after[:cut]
 
 
 def points_before(ws: list[str], start: int, forward: bool, t: Triggers) -> bool:
