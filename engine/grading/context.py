@@ -40,7 +40,7 @@ from regime.engine.grading.scopes import (
     triggers,
 )
 from regime.engine.grading.triggers import Triggers
-from regime.engine.grading.turns import conceded_before
+from regime.engine.grading.turns import asked, conceded_before
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 _CLAUSE = re.compile(r"[;:!?()\[\]—–|→⇒]|[.,](?=\s|$)|\s-\s|\s=?->?\s|\"|“|”")   # not "32,768"
@@ -257,8 +257,7 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
         condition = [j for j in found if j.clause == first + n] if carried else []
     if trailing:   # a condition after the refusal: not now, not never (the later word stands)
         found = [_as(j, trailing) if j.status == "negated" else j for j in found]
-    if sentence.rstrip().endswith("?"):   # "Should we buy the vendor's int4 quantization?" asks
-        found = [_as(j, "asked") if j.status == "affirmed" else j for j in found]
+    found = asked(t, sentence, found)   # "Should we buy the vendor's int4 quantization?" asks
     return _named_then_judged(concepts, t, sentence, found)
 
 

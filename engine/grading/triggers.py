@@ -85,6 +85,8 @@ class Triggers:
     places: frozenset[str] = frozenset()         # "out of the X regime": a regime named as a place
     serves: frozenset[str] = frozenset()         # "int4 is a lever for bandwidth-bound decode": where it pays
     applies_to: frozenset[str] = frozenset()     # "true for bandwidth-bound decode": where a claim holds
+    question_words: frozenset[str] = frozenset()   # "X — so why is ...?": a question that asks only its tail
+    question_leads: frozenset[str] = frozenset()   # words that may come before one
     holds_for: tuple[tuple[str, ...], ...] = ()   # "true of a loop that waits on ...": not this step
     refused_until: tuple[tuple[str, ...], ...] = ()   # "don't hand-fuse before step 1": a deferral
     refutes: tuple[Phrase, ...] = ()             # '"memory ops don't matter": wrong': after a quotation
@@ -231,6 +233,8 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.places = frozenset(w for p in phrases(raw.get("places")) for w in p)
     t.serves = frozenset(w for p in phrases(raw.get("serves")) for w in p)
     t.applies_to = frozenset(w for p in phrases(raw.get("applies_to")) for w in p)
+    t.question_words = frozenset(w for p in phrases(raw.get("question_words")) for w in p)
+    t.question_leads = frozenset(w for p in phrases(raw.get("question_leads")) for w in p)
     t.holds_for = tuple(phrases(raw.get("holds_for")))
     t.refused_until = tuple(phrases(raw.get("refused_until")))
     t.refutes = phrases(raw.get("refutes"))

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import re
+
 from regime.engine.grading.answer import SENTENCE, Answer, Mention
 from regime.engine.grading.concepts import Concepts, clauses
 from regime.engine.grading.judged import Judged, as_status
@@ -138,3 +140,22 @@ def offered_if(concepts: Concepts, item: str, concept: str) -> bool:
             if any(concept in m.concepts for m in concepts.find("lever", s))]
     return any(cued(ws, t.offered_if) for ws in said) \
         and not any(negates(ws, t) or cued(ws, t.remote) for ws in said)
+
+
+_BREAK = re.compile(r"\s[—–-]{1,2}\s|[:;]\s")   # a dash between words, a colon or a semicolon
+
+
+def asked(t: Triggers, sentence: str, found: list[Judged]) -> list[Judged]:
+    """A sentence ending in '?' asks what it affirms: all of it, or only what follows its last
+    dash, colon or semicolon when that part opens with a question word ("Prefill is a
+    compute-bound job — so why is the FLOP rate only 20%?", sealed162 c.s1642): the statement
+    before the break stands."""
+    if not sentence.rstrip().endswith("?"):
+        return found
+    breaks = list(_BREAK.finditer(sentence))
+    tail = re.findall(r"[a-z]+", sentence[breaks[-1].end():].lower()) if breaks else []
+    while tail and tail[0] in t.question_leads:
+        tail = tail[1:]
+    start = breaks[-1].end() if tail and tail[0] in t.question_words else 0
+    return [as_status(j, "asked") if j.status == "affirmed"
+            and (not start or sentence.find(j.clause_text) >= start) else j for j in found]
