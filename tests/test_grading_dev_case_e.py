@@ -34,3 +34,20 @@ def test_a_refusal_pointing_back_still_refuses(grader, tmp_path):
             "## Other\nRaise the batch to 8. I'd skip it, because the GPU is idle.\n")
     assert "raise_batch" in _rejected(read_body(grader, tmp_path, "e_doesnt_add_up", body))
 
+
+def test_a_template_heading_with_a_qualifier_names_its_section(grader, tmp_path):
+    """sealed149 e.s1511 (instructor 100, graded 85.5): '## Fixes, in order' over '2. torch.compile
+    to merge the many little elementwise kernels ...' was read as prose, where a bare name
+    recommends nothing; the qualifier after the comma leaves the heading the template's."""
+    body = ("## Regime\nLaunch-overhead-bound.\n\n## Fixes, in order\n"
+            "1. Capture the decode step as a CUDA graph.\n"
+            "2. torch.compile to merge the many little elementwise kernels into fewer, bigger ones.\n")
+    assert {"cuda_graphs", "torch_compile"} <= _fixes(read_body(grader, tmp_path, "e_doesnt_add_up", body))
+
+
+def test_a_heading_joining_two_sections_is_not_qualified(grader, tmp_path):
+    """'## Fixes, Reject' over a table of verdicts names two sections; the comma does not make
+    the second a qualifier of the first."""
+    from regime.engine.grading.openers import qualified
+    assert qualified(grader.concepts, "Fixes, Reject") is None
+    assert qualified(grader.concepts, "Reject (for now)") == "reject"

@@ -15,6 +15,8 @@ from regime.engine.grading.layout import CROSSES, PROSE
 from regime.engine.grading.layout import EMPHASIS as _EMPHASIS
 from regime.engine.grading.scopes import cued, negates, refuses_for_now
 
+_QUALIFIED = re.compile(r"[,(]")
+
 
 def labelled_item(concepts: Concepts, item: str) -> tuple[str, str]:
     """A paragraph or list item of prose that opens with a template section's name as a label
@@ -41,7 +43,8 @@ def introduces(concepts: Concepts, paragraph: str) -> str | None:
     I would do, in this order:')."""
     last = SENTENCE.split(paragraph.strip())[-1].rstrip(":")
     t = concepts.context
-    named = concepts.heading(last)
+    named = concepts.heading(last) or concepts.heading(_QUALIFIED.split(last)[0])   # "Fixes, in
+    #   order" (sealed149 e.s1511): the template's name, then a qualifier of its own
     if named in ("fixes", "reject") or t is None:
         return named
     head, comma, rest = last.partition(",")
@@ -60,6 +63,14 @@ def refusing(concepts: Concepts, heading: str) -> str | None:
 
 
 _JOINED = re.compile(r"\s*(?:[/&+,]|\band\b)\s*")
+
+
+def qualified(concepts: Concepts, heading: str) -> str | None:
+    """A template heading with a qualifier after a comma or in brackets ('## Fixes, in order',
+    sealed149 e.s1511) names its section, unless the qualifier names another ('## Fixes, Reject')."""
+    head, *rest = _QUALIFIED.split(heading, 1)
+    named = concepts.heading(head)
+    return None if not named or any(concepts.heading(p) for p in _JOINED.split("".join(rest))) else named
 
 
 def announces(concepts: Concepts, sentence: str) -> bool:

@@ -25,6 +25,7 @@ from regime.engine.grading.openers import (
     introduces,
     labelled_item,
     opens_with_a_lever,
+    qualified,
     refusing,
     refuted_after,
 )
@@ -44,7 +45,8 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
                None if meta.get("student") is None else str(meta["student"]))
     text, rows, plans = verdict_rows(text, concepts)
     a.lines = text.splitlines()
-    sections = sections_of(text, body_start, concepts, a, intro=lambda h: refusing(concepts, h))
+    sections = sections_of(text, body_start, concepts, a,
+                           intro=lambda h: qualified(concepts, h) or refusing(concepts, h))
     if not any(name != PROSE for name in sections):   # no template heading at all: a labelled
         sections = labelled(text, body_start, concepts, a)   # memo, or an essay
     if not any(name != PROSE for name in sections):
