@@ -32,6 +32,7 @@ from regime.engine.grading.openers import (
 from regime.engine.grading.recommending import LABEL_WORDS, LIST_WORDS, commits, names_only, recommended
 from regime.engine.grading.regimes_read import adopt_limiter, read_limiter, read_regimes
 from regime.engine.grading.scopes import after_aside, answers_no, coordinated, cued, negates, refuses_for_now
+from regime.engine.grading.sides import sided
 from regime.engine.grading.turns import conditioned, own_reasons, reopened
 
 
@@ -56,6 +57,7 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
         raise RegimeError("the answer is empty: write it under the template's headings (## Regime, "
                           "## Evidence, ## Fixes, ## Reject, ## Ask) or as prose", file=file,
                           line=body_start + 1)
+    taken: list[tuple[int, str]] = []
     for name, items in sections.items():
         for line, item in items:
             for number in unreadable_numbers(item):
@@ -70,6 +72,9 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
                 verdict, name, item = False, str(concepts.heading(head)), item.partition(":")[2]
             part, item = labelled_item(concepts, item) if name == PROSE else (name, item)
             _read_item(a, concepts, "fixes" if verdict else part, line, item)   # under Evidence
+            taken.append((line, _EMPHASIS.sub("", item)))
+    for line, item in taken:   # "I side with the second engineer": once every refusal is read
+        sided(a, concepts, line, item)
     adopt_limiter(a)
     if a.regime is None and len(a.regimes_named) == 1:   # "this should be compute-bound. It is one."
         a.regime = a.nominal_regime   # (only once the whole answer is read: a later verdict wins)

@@ -1,0 +1,76 @@
+"""Siding with someone: an item or paragraph that takes a speaker's side ('I side with the second
+engineer', 'the second engineer is right: ...') and states the speaker's claim in its own words
+endorses that claim, whatever the item's other levers and however its words read alone."""
+
+from __future__ import annotations
+
+from regime.engine.grading.answer import SENTENCE, Answer
+from regime.engine.grading.concepts import Concepts, clauses
+from regime.engine.grading.scopes import cued, negates
+
+
+def sides(concepts: Concepts, sentence: str) -> bool:
+    """A clause of the sentence holds an agreement cue (context.yaml `agree`, `sides`) and no
+    negation before it ('I don't side with ...' refuses the side), and no contrast turns the
+    sentence after it ('has a point ... but I don't think it means ...': a concession)."""
+    t = concepts.context
+    if t is None:
+        return False
+    cues = (*t.agree, *t.sides)
+    for clause in clauses(sentence):
+        ws = concepts.words(clause)
+        at = next((i for i in range(len(ws)) for c in cues if tuple(ws[i:i + len(c)]) == c), None)
+        if at is not None and not negates(ws[:at], t):
+            rest = concepts.words(sentence[sentence.find(clause) + len(clause):])
+            return not set(rest) & t.contrast
+    return False
+
+
+def sided(a: Answer, concepts: Concepts, line: int, item: str) -> None:
+    """An item that sides with someone and states a claim (by alias or by meaning) endorses it:
+    a claim negative in itself ('memory-bound ops don't matter', 'they are not the bottleneck')
+    read there is the student's own, not a rejection of it (sealed166 b.s1684 'I side with the
+    second engineer here. ... the layer norms and elementwise ops can't be the bottleneck',
+    sealed81 b.s834 'the second engineer is right: memory-bound ops ... don't matter much';
+    instructors 0 and 1: "endorses the second engineer's claim"). Not where the item calls
+    anything wrong ('right that we are compute-bound, wrong that ...'). Called once the
+    whole answer is read."""
+    t = concepts.context
+    sentences = SENTENCE.split(item)
+    parts = [c for s in sentences for c in clauses(s)]
+    side = [c for s in sentences if sides(concepts, s) for c in clauses(s) if sides(concepts, c)]
+    if t is None or not side or any(cued(concepts.words(c), t.refutes) for c in parts):
+        return
+    named = [c for m in concepts.find("claim", item) for c in m.concepts]
+    named += [c for m in a.rejects if m.line == line and m.kind == "claim" for c in m.concepts]
+    stated = [c for c in parts if c not in side and negates(concepts.words(c), t)]
+    claim = named[0] if named else concepts.guess("claim", " ".join(stated)) if stated else None
+    #   what the student states, negative as the claim is ("they can't be the bottleneck"), not
+    #   the side's topic ("the first engineer is right about the memory-bound ops", sealed104 b.s1061)
+    if claim is None or any(claim in m.concepts and m.line != line for m in a.rejects):
+        return   # an answer that refutes the claim elsewhere sided with someone else (sealed107 b.s1091)
+    held = holders(a, concepts, claim)
+    if held and not held & party(concepts, " ".join(side)):
+        return   # "I side with the first one" where "the second engineer's argument" is the claim
+    a.rejects = [m for m in a.rejects if not (claim in m.concepts and m.line == line)]
+    if claim not in a.endorsed:
+        a.endorsed.append(claim)
+        a.statuses.append((line, "sided", item.strip()))
+
+
+def party(concepts: Concepts, text: str) -> set[str]:
+    """Who a clause names: the word before each speaker word ('second' in 'the second engineer',
+    'first' in 'the first one' where the speaker word was named before)."""
+    t = concepts.context
+    ws = concepts.words(text)
+    return {ws[i - 1] for i, w in enumerate(ws) if i and t is not None and (w in t.speakers or w == "one")}
+
+
+def holders(a: Answer, concepts: Concepts, claim: str) -> set[str]:
+    """Who the answer says holds the claim: the parties named in the sentences that name it, by
+    alias or by meaning, in the clauses that take no side."""
+    out: set[str] = set()
+    for s in SENTENCE.split(" ".join(a.lines)):
+        if any(claim in m.concepts for m in concepts.find("claim", s)) or concepts.guess("claim", s) == claim:
+            out |= {p for c in clauses(s) if not sides(concepts, c) for p in party(concepts, c)}
+    return out
