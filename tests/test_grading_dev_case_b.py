@@ -28,7 +28,7 @@ def test_the_speaker_is_right_endorses_what_follows_the_colon(grader, tmp_path):
     """sealed81 b.s834 (instructor 1, graded 16.5): a Fixes item 'the second engineer is right:
     memory-bound ops like layer_norm and silu don't matter much'."""
     body = ("## Regime\nCompute-bound.\n\n## Fixes\n1. Since the step is compute-bound, the second "
-            "engineer is right: memory-bound ops like layer_norm and silu don't matter much. Focus on the GEMMs.\n")
+            "engineer is right: memory-bound ops like layer_norm and silu don't matter much.\n")
     a = read_body(grader, tmp_path, "b_training_run", body)
     assert CLAIM in a.endorsed and CLAIM not in _rejected(a)
 
