@@ -22,6 +22,8 @@ _ROW = re.compile(r"^\s*\|")                       # a Markdown table row
 _RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")   # its |---|---| line
 _LABEL_LINE = re.compile(r"^\s{0,3}(?P<head>[*_]{0,2}[A-Za-z][\w /]{0,30}?[*_]{0,2})"
                          r"\s*(?::|—|–|\s-\s)\s*(?P<rest>.*)$")   # 'Fixes:', 'Regime — ...'
+_LEVER_LABEL = re.compile(r"^\s{0,3}(?P<head>[A-Za-z][^:]{0,40}):\s*\S")
+_NO_LEVERS = ("regime", "evidence")   # labelled sections whose items read no lever
 EMPHASIS = re.compile(r"(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])|[*`]+")   # keeps to_copy whole
 
 
@@ -86,14 +88,20 @@ def sections_of(text: str, start: int, concepts: Concepts, a: Answer, labels: bo
     before: list[tuple[int, str]] = []   # under no section yet: a first line, or text under a title
     current: list[tuple[int, str]] = before
     open_item = False
+    reading = ""   # the section a label opened last
     topic = ""   # '## Int4' over '- Reject. ...': the lever the heading names labels its first item
     for lineno, line in enumerate(text.splitlines()[start:], start + 1):
         label = _LABEL_LINE.match(line) if labels else None
         if label and (name := concepts.heading(EMPHASIS.sub("", label["head"]))):
-            current = sections.setdefault(name, [])
+            current, reading = sections.setdefault(name, []), name
             if label["rest"].strip():
                 current.append((lineno, label["rest"].strip()))
             open_item = bool(label["rest"].strip())
+            continue
+        if labels and reading in _NO_LEVERS and _lever_label(concepts, line):   # 'int4 (vendor pitch): no
+            current, reading = sections.setdefault(PROSE, []), PROSE   # for thruput.' under 'ev: MFU 71%'
+            current.append((lineno, line.strip()))   # is a verdict of its own, not more evidence
+            open_item = True                         # (sealed141 d.s1440, sealed165 d.s1679)
             continue
         head = _HEADING.match(line)
         if head:
@@ -126,6 +134,12 @@ def sections_of(text: str, start: int, concepts: Concepts, a: Answer, labels: bo
             current.append((lineno, f"{topic}: {line.strip()}" if topic else line.strip()))
             open_item, topic = True, ""
     return _with_preamble(sections, before)
+
+
+def _lever_label(concepts: Concepts, line: str) -> bool:
+    """A line that opens with a label naming a lever ('int4: no.', 'Int4 (vendor pitch): no')."""
+    m = _LEVER_LABEL.match(EMPHASIS.sub("", line))
+    return bool(m and concepts.find("lever", m["head"]))
 
 
 def _with_preamble(sections: dict[str, list[tuple[int, str]]],
