@@ -189,6 +189,7 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
     judged = judge(concepts, concepts.context, ("claim", "lever"), text)
     subject = _subject(concepts, judged, text)
     heard: set[tuple[str, ...]] = set()   # levers first named in someone else's words
+    supposed: set[tuple[str, ...]] = set()   # ... or in a world that is not this one
     for j in judged:
         if section == PROSE and j.status == "affirmed" and _profile_entry(concepts, j):
             continue   # "(8% layer_norm, 5% to_copy)": what the profile shows, not a fix
@@ -197,9 +198,11 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
         if j.match.kind == "lever" and (j.match.concepts in seen or (
                 j.status == "affirmed" and any(set(j.match.concepts) & set(s) for s in seen))) \
                 and not commits(a, concepts, j, text if section == PROSE else "", heard) \
-                and not (j.status == "negated" and j.match.concepts in heard):
+                and not (j.status == "negated" and j.match.concepts in heard | supposed):
             # (someone else's mention leaves the student's refusal to come: 'Vendor: "int4 = 4x."
-            # ... int4 shrinks bytes we aren't short of', sealed108 d.s1110)
+            # ... int4 shrinks bytes we aren't short of', sealed108 d.s1110; so does a counterfactual:
+            # "If we were serving at batch 1, int4 would be close to a 4x win. ... So no int4 for
+            # throughput here", sealed70 d.s729)
             if j.status in ("deferred", "hypothetical"):   # "not two weeks of hand-fusing. Hand-fused
                 _postpone(a, j, item)                       # kernels only if ...": not now, not never
             reopened(concepts, a, j, line)   # "... we're not one. Still, int4 might give us something"
@@ -207,6 +210,8 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
         seen.add(j.match.concepts)
         if j.status == "attributed":
             heard.add(j.match.concepts)
+        if j.status == "counterfactual":
+            supposed.add(j.match.concepts)
         mention = Mention(j.match.concepts, j.match.phrase, line, j.match.kind, item)
         in_subject = section == "reject" and j.clause in subject and j.status != "prerequisite"
         if in_subject and j.status == "deferred":   # "just not about starting with hand-written kernels":
