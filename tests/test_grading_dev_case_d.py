@@ -28,3 +28,21 @@ def test_a_counterfactual_first_mention_leaves_the_refusal_after_it(grader, tmp_
             "to a 4x win, because decode there is all weight bytes. We're not: at batch 256 the bytes "
             "are 70% idle. So no int4 for throughput here.\n")
     assert "quantize_int4" in _rejected(read_body(grader, tmp_path, "d_high_throughput_api", body))
+
+
+def test_a_reported_claim_granted_elsewhere_and_denied_here_is_refused(grader, tmp_path):
+    """sealed169 d.s1719 (instructor 100, graded 88.2): 'The vendor says "int4 gives you up to
+    4x on decode". That's true for small-batch decode, not here: ... dequantizing int4 ...'.
+    'not here' refutes the report, though the refuting sentence names int4 again later."""
+    body = ("## Regime\nCompute-bound.\n\n## On the vendor\nThe vendor says \"int4 gives you up to 4x on "
+            "decode\". That's true for small-batch, bandwidth-limited decode, not here: bandwidth is 70% "
+            "idle, and dequantizing int4 before each GEMM puts extra load on the compute units.\n")
+    assert "quantize_int4" in _rejected(read_body(grader, tmp_path, "d_high_throughput_api", body))
+
+
+def test_a_report_granted_without_a_denial_is_not_refused(grader, tmp_path):
+    """The other side: 'That's true for small-batch decode.' grants the vendor's claim; nothing
+    in the sentence denies it here, so int4 is not read as refused."""
+    body = ("## Regime\nCompute-bound.\n\n## On the vendor\nThe vendor says \"int4 gives you up to 4x on "
+            "decode\". That's true for small-batch decode, and dequantizing int4 is cheap.\n")
+    assert "quantize_int4" not in _rejected(read_body(grader, tmp_path, "d_high_throughput_api", body))

@@ -40,7 +40,7 @@ from regime.engine.grading.scopes import (
     triggers,
 )
 from regime.engine.grading.triggers import Triggers
-from regime.engine.grading.turns import asked, conceded_before
+from regime.engine.grading.turns import asked, conceded_before, refuted_first
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 _CLAUSE = re.compile(r"[;:!?()\[\]—–|→⇒]|[.,](?=\s|$)|\s-\s|\s=?->?\s|\"|“|”")   # not "32,768"
@@ -68,11 +68,12 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
             out[-len(last):] = last = named = _refused(last, "it" in concepts.words(sentence)[:3])
             levers_before = [j for j in last if j.match.kind == "lever"] or levers_before
             continue
-        if not found and named and all(j.status == "attributed" for j in named) and any(   # 'The vendor's
-                cued(concepts.words(c), t.refutes) for c in _CLAUSE.split(sentence) if c):   # line is "int4
-            out[-len(named):] = last = named = [_as(j, "negated") for j in named]   # gives 4x". That's
-            continue   # true for a bandwidth-bound decode and false here.' (sealed136 d.s1388) refutes it;
-            #   so does "It is not true for us." a sentence later (sealed146 d.s1488)
+        if named and all(j.status == "attributed" for j in named) and refuted_first(   # 'The vendor's
+                concepts, t, sentence, found):   # line is "int4 gives 4x". That's true for a bandwidth-
+            out[-len(named):] = refuted = [_as(j, "negated") for j in named]   # bound decode and false
+            if not found:   # here.' (sealed136 d.s1388); "It is not true for us." (sealed146 d.s1488)
+                last = named = refuted
+                continue
         cond = None if found or not last else opening(concepts.words(sentence), t, contrast=False)
         if cond in CARRIED[:2]:   # "Don't: start with hand-fused kernels. Only if 1+2 leave a gap."
             out[-len(last):] = last = [_as(j, cond) if j.status == "negated" else j for j in last]
@@ -159,8 +160,6 @@ def _continued(concepts: Concepts, t: Triggers, sentence: str, found: list[Judge
     head = " ".join(ws[1:])
     return [_as(j, "negated") if j.status == "affirmed" and j.clause == found[0].clause
             and _bare_names(concepts, [j], head, t.heading) else j for j in found]
-
-
 
 
 def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence: str,

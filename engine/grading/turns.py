@@ -159,3 +159,12 @@ def asked(t: Triggers, sentence: str, found: list[Judged]) -> list[Judged]:
     start = breaks[-1].end() if tail and tail[0] in t.question_words else 0
     return [as_status(j, "asked") if j.status == "affirmed"
             and (not start or sentence.find(j.clause_text) >= start) else j for j in found]
+
+
+def refuted_first(concepts: Concepts, t: Triggers, sentence: str, found: list[Judged]) -> bool:
+    """A sentence refuting what the one before reported, before it names anything of its own:
+    'The vendor says "int4 gives you up to 4x". That's true at small batch, not here: ...
+    dequantizing int4 before each GEMM puts extra load on the compute units' (sealed169 d.s1719,
+    instructor 100: int4 refused)."""
+    end = sentence.find(found[0].clause_text) if found and found[0].clause_text else len(sentence)
+    return any(cued(concepts.words(c), t.refutes) for c in clauses(sentence[:max(end, 0)]))
