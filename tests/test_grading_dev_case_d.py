@@ -46,3 +46,28 @@ def test_a_report_granted_without_a_denial_is_not_refused(grader, tmp_path):
     body = ("## Regime\nCompute-bound.\n\n## On the vendor\nThe vendor says \"int4 gives you up to 4x on "
             "decode\". That's true for small-batch decode, and dequantizing int4 is cheap.\n")
     assert "quantize_int4" not in _rejected(read_body(grader, tmp_path, "d_high_throughput_api", body))
+
+
+def _fixes(a) -> set[str]:
+    return {c for m in a.fixes for c in m.concepts}
+
+
+def test_what_freed_memory_would_be_spent_on_is_no_step_of_its_own(grader, tmp_path):
+    """sealed64 d.s670 (instructor 88, graded 77.3 with the batching trap charged): 'It might be
+    worth it for HBM capacity (it frees ~51 GB for bigger batches or longer contexts)' names the
+    gain of int4, not a proposal to raise the batch."""
+    body = ("## Regime\nCompute-bound.\n\n## On int4\nSo: no int4 for throughput on this endpoint. It "
+            "might be worth it for HBM capacity (it frees ~51 GB for bigger batches or longer contexts), "
+            "to be benchmarked with an accuracy eval.\n\n## Fixes\n1. fp8 GEMMs.\n")
+    a = read_body(grader, tmp_path, "d_high_throughput_api", body)
+    assert "raise_batch" not in _fixes(a) and "fp8_gemm" in _fixes(a)
+
+
+def test_a_refusal_after_a_mention_of_what_is_already_done_stands(grader, tmp_path):
+    """sealed155 d.s1574 (instructor 100): '"batching has already done its job here" is right,
+    which is also why I would not push the batch higher'. The first mention says what is in
+    place; the refusal after it is the student's verdict."""
+    body = ("Decode at batch 256 is compute-bound.\n\nOur SRE's summary — \"batching has already done its "
+            "job here\" — is right, which is also why I would not push the batch higher: beyond the ridge "
+            "each extra sequence costs about as much time as it adds.\n")
+    assert "raise_batch" in _rejected(read_body(grader, tmp_path, "d_high_throughput_api", body))

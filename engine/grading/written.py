@@ -189,7 +189,7 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
     judged = judge(concepts, concepts.context, ("claim", "lever"), text)
     subject = _subject(concepts, judged, text)
     heard: set[tuple[str, ...]] = set()   # levers first named in someone else's words
-    supposed: set[tuple[str, ...]] = set()   # ... or in a world that is not this one
+    supposed: set[tuple[str, ...]] = set()   # ... or in a world that is not this one, or as done
     for j in judged:
         if section == PROSE and j.status == "affirmed" and _profile_entry(concepts, j):
             continue   # "(8% layer_norm, 5% to_copy)": what the profile shows, not a fix
@@ -210,8 +210,9 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
         seen.add(j.match.concepts)
         if j.status == "attributed":
             heard.add(j.match.concepts)
-        if j.status == "counterfactual":
-            supposed.add(j.match.concepts)
+        if j.status in ("counterfactual", "historical"):   # or already in place: '"batching has already
+            supposed.add(j.match.concepts)   # done its job" ... why I would not push the batch higher'
+            #                                  (sealed155 d.s1574, instructor 100)
         mention = Mention(j.match.concepts, j.match.phrase, line, j.match.kind, item)
         in_subject = section == "reject" and j.clause in subject and j.status != "prerequisite"
         if in_subject and j.status == "deferred":   # "just not about starting with hand-written kernels":
