@@ -30,6 +30,10 @@ def predicate(ws: list[str], t: Triggers, words: int = 1) -> str | None:
         bare = bare[1:]
     while bare[:1] and bare[0] in _COPULA:
         bare = bare[1:]
+        while bare[:1] and (bare[0],) in t.forward.get("possible", ()):   # "..., it's probably not
+            bare = bare[1:]   # worth much here" (sealed97 a.s993): a hedged refusal leans to refusing,
+            #                   as ConText ranks a negation over a hedge (not "might be unnecessary
+            #                   fp32 conversions", sealed137 b.s1394, which names a problem)
     return next((status for status, p in t.backward.items() for q in p for w in (ws, bare)
                  if len(q) >= words and tuple(w[:len(q)]) == q), None)
 
@@ -167,8 +171,9 @@ def student_refuses(ws: list[str], t: Triggers) -> bool:
     while ws and ws[-1] in t.elliptical:   # "I'd turn down as well"
         ws = ws[:-1]
     return bool(ws) and ws[0] in ("i", "we") and any(
-        s == "negated" and forward and start <= 1 and end >= len(ws) - 1
-        for s, start, end, forward in triggers(ws, t))
+        s == "negated" and forward and start <= 1 and (end >= len(ws) - 1 or ws[end] in t.anaphora)
+        for s, start, end, forward in triggers(ws, t))   # "..., I doubt it would buy anything"
+    #   (sealed157 a.s1593): the refusal's object points back to what was named
 
 
 def refuses_it(ws: list[str], t: Triggers) -> bool:
