@@ -31,11 +31,15 @@ def exercise_cases(files: list[Path]) -> list[str]:
     return out
 
 
-def borrowed(answer: Answer, key: Key, others: Mapping[str, Key]) -> tuple[list[str], str]:
+def borrowed(answer: Answer, key: Key, others: Mapping[str, Key],
+             by_name: bool = False) -> tuple[list[str], str]:
     """The figures `answer` states with a unit that match another case's key and none of this
-    one's, when they outnumber those that match this one's; and the case most of them are from."""
+    one's, when they outnumber those that match this one's; and the case most of them are from.
+    `by_name`: a figure this key states under a name another case's key gives the same value
+    is the exercise's, not this case's (see `_common`)."""
     stated = list(dict.fromkeys(s.q for s in answer.numbers if s.q.unit))
-    own = sum(1 for q in stated if _states(q, key) and not _shared(q, key, others))
+    own = sum(1 for q in stated if _states(q, key) and not _shared(q, key, others)
+              and not (by_name and _common(q, key, others)))
     found: list[str] = []
     whose: Counter[str] = Counter()
     for q in stated:
@@ -55,6 +59,18 @@ def _shared(q: Quantity, key: Key, others: Mapping[str, Key]) -> bool:
     tells nothing about which case the answer was written on."""
     rest = [k for c, k in others.items() if c != key.case]
     return bool(rest) and all(_states(q, k) for k in rest)
+
+
+def _common(q: Quantity, key: Key, others: Mapping[str, Key]) -> bool:
+    """A figure this case's key states under the same name and value as another case's (an
+    assumption the exercise makes for several cases, such as where elementwise traffic overtakes
+    the GEMMs) is that case's as much as this one's: it tells nothing about which case the answer
+    was written on (an answer on one case's ceiling and weights beside that shared crossover and
+    one figure of its own; rules/grading/rubric.yaml `borrowed`)."""
+    names = [f for f in key.figures.values() if matches(q, f.value, f.unit, TOLERANCE)]
+    return any(g is not None and g.unit == f.unit and matches(q, g.value, g.unit, TOLERANCE)
+               for c, k in others.items() if c != key.case
+               for f in names for g in (k.figures.get(f.name),))
 
 
 def _states(q: Quantity, key: Key) -> bool:

@@ -197,7 +197,8 @@ class Grader:
         key, result.variant = self.key(answer, variants)
         foreign = _looks_like_another_variant(answer, key)
         others = {} if variants is not None else self._exercise_keys()
-        s = score(answer, key, self.rubric, self.concepts, foreign, borrowed(answer, key, others))
+        took = borrowed(answer, key, others, self.rubric.borrowed.by_name)
+        s = score(answer, key, self.rubric, self.concepts, foreign, took)
         result.graded = True
         result.score, result.max_score = s.score, s.max_score
         result.parts, result.penalties, result.wrong_levers = s.parts, s.penalties, s.wrong_levers

@@ -91,6 +91,7 @@ class Borrowed(_Strict):
 
     min: int = Field(2, ge=1)
     points: float = Field(0.0, ge=0, le=100)
+    by_name: bool = False   # a figure another case's key states under the same name is not this case's
     feedback: str = "Figures from another case: {figures} are case {case}'s, not this one's."
 
 
