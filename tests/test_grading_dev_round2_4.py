@@ -1,0 +1,48 @@
+"""Case A's first key fix (continuous batching) read as missing in answers that give it (issue 27,
+dev round 2): a head ranking it first, the sentence before it naming the way out, or the
+adjective form of the lever's name. Each test names the answer that showed the rule."""
+
+from __future__ import annotations
+
+from conftest import read_body
+
+
+def _fixes(a) -> set[str]:
+    return {c for m in a.fixes for c in m.concepts}
+
+
+def test_a_head_ranking_the_lever_first_recommends_it(grader, tmp_path):
+    """sealed154 a.s1563 (instructor 100, graded 80.5): 'Two things can move it. The biggest is
+    continuous batching: ...' recommends batching, as 'Second, weight quant to int8' does int8."""
+    body = ("So the implementation is fine; the regime is the limit. Two things can move it. The biggest is\n"
+            "continuous batching: requests arrive in bursts, so slot each new one into the decode batch\n"
+            "that is already running. Second, weight quant to int8: 26 -> 13 GB lifts the ceiling.\n")
+    a = read_body(grader, tmp_path, "a_chatbot", body)
+    assert {"continuous_batching", "quantize_int8"} <= _fixes(a), (a.fixes, a.discussed)
+
+
+def test_the_way_out_before_a_lever_recommends_it(grader, tmp_path):
+    """sealed79 a.s813 (instructor 96, graded 72.2): 'The way out is to change the regime or the
+    bytes. Since traffic is bursty, continuous batching is the big win: ...'."""
+    body = ("The way out is to change the regime or the bytes. Since traffic is bursty, continuous batching\n"
+            "is the big win: new requests join the running batch and share the one weight read.\n")
+    a = read_body(grader, tmp_path, "a_chatbot", body)
+    assert "continuous_batching" in _fixes(a), (a.fixes, a.discussed)
+
+
+def test_a_big_win_said_of_a_condition_describes(grader, tmp_path):
+    """Not 'big win' alone (sealed70 d.s722, instructor 100): 'Int4 makes the weights smaller, which
+    is a big win when a decode loop is waiting on memory' describes int4, it does not recommend it."""
+    body = ("Short answer: not for this endpoint. Int4 makes the weights smaller, which is a big win when\n"
+            "a decode loop is waiting on memory. We are not in that situation.\n")
+    a = read_body(grader, tmp_path, "d_high_throughput_api", body)
+    assert "quantize_int4" not in _fixes(a), a.fixes
+
+
+def test_continuously_batched_names_continuous_batching(grader, tmp_path):
+    """sealed136 a.s1383 (instructor 94, graded 72.3): 'fold incoming requests into a continuously
+    batched decode loop' is continuous batching under its adjective form."""
+    body = ("What I'd do: first, stop serving one request at a time and fold incoming requests into a\n"
+            "continuously batched decode loop. The weight read is paid once per step.\n")
+    a = read_body(grader, tmp_path, "a_chatbot", body)
+    assert "continuous_batching" in _fixes(a), a.fixes
