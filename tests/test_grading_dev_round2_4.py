@@ -46,3 +46,23 @@ def test_continuously_batched_names_continuous_batching(grader, tmp_path):
             "continuously batched decode loop. The weight read is paid once per step.\n")
     a = read_body(grader, tmp_path, "a_chatbot", body)
     assert "continuous_batching" in _fixes(a), a.fixes
+
+
+def test_a_list_after_the_goal_it_serves_recommends_its_names(grader, tmp_path):
+    """sealed127 d.s1300 (instructor 100, graded 82.4, 'Missing fix #1'): 'For throughput on this
+    endpoint: fp8 matrix-core GEMMs (a higher compute roof, not fewer bytes), fused attention,
+    better GEMM tiling.' The head names the goal; each aside in brackets is its item's reason."""
+    body = ("Int4 shrinks bytes, and bytes are not what we are short of here.\n\n"
+            "For throughput on this endpoint: fp8 matrix-core GEMMs (a higher compute roof, not fewer "
+            "bytes), fused attention, better GEMM tiling.\n")
+    a = read_body(grader, tmp_path, "d_high_throughput_api", body)
+    assert {"fp8_gemm", "fuse_attention", "better_gemm_tiling"} <= _fixes(a), (a.fixes, a.discussed)
+
+
+def test_asides_after_a_short_label_still_refuse(grader, tmp_path):
+    """Not after a short label: 'Rejct: batching (longer TTFT), weight quant (weights not the
+    bottlenek at 25k tokens).' (sealed142 c.s1450, instructor 76) refuses in its asides; stripped,
+    it read as two names recommended."""
+    body = ("Rejct: batching (longer TTFT), weight quant (weights not the bottlenek at 25k tokens).\n")
+    a = read_body(grader, tmp_path, "c_document_summarizer", body)
+    assert not {"raise_batch", "quantize_int8"} & _fixes(a), a.fixes

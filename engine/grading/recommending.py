@@ -14,7 +14,8 @@ from regime.engine.grading.scopes import negates, triggers
 from regime.engine.grading.triggers import Triggers
 
 LIST_WORDS = {"and", "or", "nor", "also"}
-LABEL_WORDS = 3   # 'For throughput:' labels a list; a longer head before a colon says something
+LABEL_WORDS = 3   # 'For throughput:' labels a list; a longer head before a colon says something,
+GOAL_WORDS = 8    # ... unless it names nothing and holds no trigger: the goal the list serves
 
 
 def recommended(concepts: Concepts, paragraph: str, j: Judged) -> bool:
@@ -81,20 +82,24 @@ def _recommends(concepts: Concepts, t: Triggers, sentence: str) -> bool:
     ...; (2) ...", sealed45 e.s474), a recommending cue, or lever names alone."""
     head, colon, _ = sentence.partition(":")
     return bool(colon and concepts.heading(head) == "fixes") \
-        or recommends(concepts, sentence, t) or names_only(concepts, sentence)
+        or recommends(concepts, sentence, t) or names_only(concepts, sentence, prose=True)
 
 
 _ENUMERATED = re.compile(r"^\s*(?:\(\d+\)|\d+[.)])\s+")        # a sentence opening '(2) ' or '2. '
 _ENUMERATION = re.compile(r"\(\d+\)|(?:^|\s)\d+[.)]\s")        # ... after one holding a step
 
 
-def names_only(concepts: Concepts, sentence: str) -> bool:
+def names_only(concepts: Concepts, sentence: str, prose: bool = False) -> bool:
     """A sentence that is lever names and nothing else, after a short label ('Flash attention.',
     'For throughput: fp8 GEMMs, better tiling, fused attention.', sealed31 d.s335): a list item
     written inline, a recommendation as a Fixes list would be."""
     head, colon, rest = sentence.partition(":")
     if colon and len(concepts.words(head)) <= LABEL_WORDS:
         sentence = rest
+    elif colon and prose and _goal(concepts, head):   # after the goal it serves, each item's aside
+        sentence = _ASIDE.sub(" ", rest)              # in brackets is its reason (not after a short
+        #   label: "Rejct: batching (longer TTFT), weight quant (weights not the bottlenek)", sealed142
+        #   c.s1450, refuses in its asides)
     found = concepts.find("lever", sentence)
     named = {w for m in found for w in concepts.words(m.phrase)}
     extra = set(concepts.words(sentence)) - named - LIST_WORDS   # a word or two qualify a list
@@ -102,3 +107,17 @@ def names_only(concepts: Concepts, sentence: str) -> bool:
     levers = {m.concepts for m in found}   # one lever twice is one name ('Int4 shrinks weight
     #   bytes.': 'int4' and 'shrink the weights', sealed82 d.s841, a description)
     return bool(named) and len(extra) < len(levers) and not (t is not None and extra & set(t.by_first()))
+
+
+_ASIDE = re.compile(r"\([^()]*\)")
+
+
+def _goal(concepts: Concepts, head: str) -> bool:
+    """A longer head before a colon in prose that labels the list after it with the goal it
+    serves, naming nothing and refusing or hedging nothing ('For throughput on this endpoint: fp8
+    GEMMs (a higher compute roof), fused attention, better GEMM tiling', sealed127 d.s1300,
+    instructor 100, graded 82.4 with no compute fix)."""
+    ws = concepts.words(head)
+    t = concepts.context
+    return t is not None and len(ws) <= GOAL_WORDS and not triggers(ws, t) \
+        and not any(concepts.find(k, head) for k in ("lever", "claim", "regime"))
