@@ -66,3 +66,35 @@ def test_asides_after_a_short_label_still_refuse(grader, tmp_path):
     body = ("Rejct: batching (longer TTFT), weight quant (weights not the bottlenek at 25k tokens).\n")
     a = read_body(grader, tmp_path, "c_document_summarizer", body)
     assert not {"raise_batch", "quantize_int8"} & _fixes(a), a.fixes
+
+
+MENU = ("Int4 shrinks bytes, and bytes are not what we are short of: the compute side is busy.\n\n"
+        "If we want more throughput from this endpoint, the levers are on the compute side: fp8 GEMMs "
+        "(these raise the compute ceiling, which is a different mechanism from int4 weight-only), "
+        "better GEMM tiling, fused attention, and cutting FLOPs with speculative decoding or a "
+        "smaller model.\n")
+
+
+def test_a_lever_set_off_in_an_aside_is_no_item_of_the_menu(grader, tmp_path):
+    """sealed166 d.s1681 and sealed68 d.s703 (instructor 100, graded 82.4, 'Missing fix #1'): the
+    int4 named in fp8's aside to set it off made the key's menu a keyword list naming a rejected
+    lever; the list's own items are the key's compute fixes."""
+    from conftest import answer_file
+    result = grader.grade(answer_file(tmp_path, "d_high_throughput_api", MENU))
+    fixes = next(p for p in result.parts if p.part.startswith("fixes"))
+    assert not any("Missing fix" in f for f in fixes.feedback), fixes.feedback
+
+
+def test_an_aside_of_names_alone_is_more_of_the_menu(grader, tmp_path):
+    """sealed149 d.s1511 (instructor 100): '..., and fewer FLOPs altogether (speculative decoding,
+    or a smaller model)' lists two more items in its brackets; they stay in the menu."""
+    from regime.engine.grading.reading import _members
+    from regime.engine.grading.submission import read_answer
+    body = ("Work on compute: fp8 GEMMs on the matrix cores (this raises the compute ceiling; it is not "
+            "the same argument as int4 weight-only), fused attention, better GEMM tiling, and fewer "
+            "FLOPs altogether (speculative decoding, or a smaller model).\n")
+    from conftest import answer_file
+    a = read_answer(answer_file(tmp_path, "d_high_throughput_api", body), grader.concepts,
+                    grader.rubric.limits.max_bytes)
+    members = {c for g in a.listed for m in _members(g, grader.concepts) for c in m.concepts}
+    assert {"speculative_decoding", "smaller_model"} <= members and "quantize_int4" not in members, a.listed

@@ -11,6 +11,7 @@ from regime.engine.grading.answer import Answer, Mention
 from regime.engine.grading.concepts import Concepts
 from regime.engine.grading.key import Key
 from regime.engine.grading.penalties import words as _name
+from regime.engine.grading.recommending import ASIDE, names_only
 from regime.engine.grading.turns import offered_if
 
 
@@ -94,7 +95,8 @@ def read_against(a: Answer, key: Key, menu_share: float, concepts: Concepts | No
     proposals = [p for p in key.verdicts if p not in key.claims]
     if a.says_no and len(proposals) == 1 and proposals[0] not in read.fixes + read.rejects:
         read.rejects.append(proposals[0])   # "the answer is no": to the one thing the case asks about
-    lists = [m for group in a.listed if not _menu(group, key, read, menu_share) for m in group]
+    lists = [m for group in a.listed
+             if not _menu(_members(group, concepts), key, read, menu_share) for m in group]
     _traps([*a.stuffed, *lists], key, read)
     for c, given in a.verdicts.items():
         target = read.fixes if given == "fix" else read.rejects
@@ -160,6 +162,19 @@ def _traps(listed: list[Mention], key: Key, read: Read) -> None:
             if verdict(key, c) == "reject" and c not in read.rejects:
                 read.fixes.append(c)
                 return
+
+
+def _members(group: list[Mention], concepts: Concepts | None) -> list[Mention]:
+    """The list's own items: not a lever named only in an item's aside in brackets to set it
+    off ('fp8 GEMMs (these raise the compute ceiling, a different mechanism from int4 weight-only),
+    better GEMM tiling, fused attention', sealed166 d.s1681, instructor 100, graded 82.4: the key's
+    menu, not a keyword list naming the int4 it rejects)."""
+    if concepts is None or not group:
+        return group
+    said = ASIDE.sub(lambda x: x[0] if names_only(concepts, x[0][1:-1]) else " ", group[0].reason)
+    named = {m.concepts for m in concepts.find("lever", said)}   # not "(speculative decoding, or a
+    #   smaller model)": an aside of names alone is more of the list (sealed149 d.s1511)
+    return [m for m in group if m.concepts in named] or group
 
 
 def _menu(group: list[Mention], key: Key, read: Read, share: float) -> bool:

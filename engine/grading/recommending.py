@@ -97,7 +97,7 @@ def names_only(concepts: Concepts, sentence: str, prose: bool = False) -> bool:
     if colon and len(concepts.words(head)) <= LABEL_WORDS:
         sentence = rest
     elif colon and prose and _goal(concepts, head):   # after the goal it serves, each item's aside
-        sentence = _ASIDE.sub(" ", rest)              # in brackets is its reason (not after a short
+        sentence = ASIDE.sub(" ", rest)              # in brackets is its reason (not after a short
         #   label: "Rejct: batching (longer TTFT), weight quant (weights not the bottlenek)", sealed142
         #   c.s1450, refuses in its asides)
     found = concepts.find("lever", sentence)
@@ -109,7 +109,7 @@ def names_only(concepts: Concepts, sentence: str, prose: bool = False) -> bool:
     return bool(named) and len(extra) < len(levers) and not (t is not None and extra & set(t.by_first()))
 
 
-_ASIDE = re.compile(r"\([^()]*\)")
+ASIDE = re.compile(r"\([^()]*\)")
 
 
 def _goal(concepts: Concepts, head: str) -> bool:
