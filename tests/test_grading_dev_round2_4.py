@@ -98,3 +98,13 @@ def test_an_aside_of_names_alone_is_more_of_the_menu(grader, tmp_path):
                     grader.rubric.limits.max_bytes)
     members = {c for g in a.listed for m in _members(g, grader.concepts) for c in m.concepts}
     assert {"speculative_decoding", "smaller_model"} <= members and "quantize_int4" not in members, a.listed
+
+
+def test_flash_attention_under_its_short_names(grader, tmp_path):
+    """sealed134 c.s1364 (instructor 76, graded 51): '1. FlashAttn - scores stay in SRAM'; sealed156
+    c.s1583 (100 vs 78): 'a tiled, FA2-style fused attention kernel so the scores never hit HBM'."""
+    body = ("## Fixes\n1. FlashAttn - scores stay in SRAM, no 40GB\n"
+            "2. go to a tiled, FA2-style fused attention kernel so the scores never hit HBM\n")
+    a = read_body(grader, tmp_path, "c_document_summarizer", body)
+    lines = {m.line for m in a.fixes if "flash_attention" in m.concepts}
+    assert len(lines) == 2, a.fixes
