@@ -1,0 +1,32 @@
+"""Hedged fixes and hedged rejections (issue 27, dev round 2, class 8): the blind grades credit
+a hedged recommendation or refusal that carries the worked solution's reason, and refuse to read
+a hedged "won't buy much" as a recommendation. Each test names the answer that showed it."""
+
+from __future__ import annotations
+
+from conftest import lever_statuses, read_body
+
+
+def _rejected(a) -> set[str]:
+    return {c for m in a.rejects for c in m.concepts}
+
+
+def test_wont_buy_much_refuses_the_lever_even_when_hedged(grader):
+    """sealed160 a.s1625 (instructor 56, graded 19.7 with the batch-1 fusion trap charged): 'fusing
+    the elementwise ops probably won't buy much here, though it could be worth a quick test' is a
+    hedged refusal ("-8: fusion rejection hedged"), not a recommendation; so is sealed149 a.s1514."""
+    said = "Fusing the elementwise ops probably won't buy much here, though it could be worth a quick test."
+    assert lever_statuses(grader, said) == {"fuse_elementwise": "negated"}
+    assert lever_statuses(grader, "Fusing the elementwise ops would not buy anything.") == {
+        "fuse_elementwise": "negated"}
+
+
+def test_a_more_powerful_gpu_is_the_gpu_with_more_flops(grader, tmp_path):
+    """sealed169 a.s1716 (instructor 94, graded 55.3): 'A more powerful GPU probably wouldn't help
+    either - we're using about 4% of the compute' rejects buying more FLOPs; sealed160 a.s1625's
+    'A faster-compute GPU seems unnecessary' too (both read as naming no lever before)."""
+    body = ("## Reject\n- A more powerful GPU probably wouldn't help either: we use 4% of the compute.\n"
+            "- A faster-compute GPU seems unnecessary given the low compute utilization.\n")
+    a = read_body(grader, tmp_path, "a_chatbot", body)
+    assert "buy_more_flops" in _rejected(a)
+    assert {m.line for m in a.rejects if "buy_more_flops" in m.concepts} == {5, 6}
