@@ -4,7 +4,7 @@ a hedged "won't buy much" as a recommendation. Each test names the answer that s
 
 from __future__ import annotations
 
-from conftest import lever_statuses, read_body
+from conftest import answer_file, lever_statuses, read_body
 
 
 def _rejected(a) -> set[str]:
@@ -30,3 +30,28 @@ def test_a_more_powerful_gpu_is_the_gpu_with_more_flops(grader, tmp_path):
     a = read_body(grader, tmp_path, "a_chatbot", body)
     assert "buy_more_flops" in _rejected(a)
     assert {m.line for m in a.rejects if "buy_more_flops" in m.concepts} == {5, 6}
+
+
+HEDGED = """## Regime
+Bandwidth-bound: 78% of peak bandwidth against 4% of peak FLOPs.
+
+## Fixes
+1. Batching might be the best lever: probably continuous batching, so the {why}.
+"""
+
+
+def _fixes(grader, tmp_path, why: str, name: str) -> float:
+    result = grader.grade(answer_file(tmp_path, "a_chatbot", HEDGED.format(why=why), name=name))
+    return next(p for p in result.parts if p.part.startswith("fixes")).points
+
+
+def test_a_hedged_fix_with_the_keys_reason_earns_more_than_a_bare_hedge(grader, tmp_path):
+    """sealed169 a.s1716 (instructor 94: "a hedged recommendation of the right lever with the
+    right reason gets full credit"), sealed167 a.s1700 (85, int8 "might help" yet with its
+    reason): a hedge with the key's reason earns `fixes.hedged_argued`, one without `hedged`."""
+    rules = grader.rubric.fixes
+    assert rules.hedged_argued is not None and rules.hedged_argued > rules.hedged
+    argued = _fixes(grader, tmp_path, "weights are read once for several users", "argued.md")
+    bare = _fixes(grader, tmp_path, "queue stays short", "bare.md")
+    assert argued > bare > 0
+    assert abs(argued / bare - rules.hedged_argued / (rules.hedged * grader.rubric.reasons.wrong)) < 0.02

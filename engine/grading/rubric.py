@@ -67,6 +67,11 @@ class FixesPart(_Strict):
     enough: int | None = Field(None, ge=1)  # key fixes that earn the whole part (None: all)
     rank_power: float = Field(0.0, ge=0.0, le=4.0)  # the key's fix #r weighs 1 / r ** rank_power
     hedged: float = Field(0.0, ge=0.0, le=1.0)      # share of a key fix's credit when only hedged
+    hedged_argued: float | None = Field(None, ge=0.0, le=1.0)   # ... hedged with the key's reason
+
+    def hedge(self, argued: bool) -> float:
+        """The share a hedged key fix earns: a hedge with the key's reason argues the step."""
+        return self.hedged_argued if argued and self.hedged_argued is not None else self.hedged
     alternatives: float = Field(0.0, ge=0.0, le=1.0)  # of a menu step, the share its other items earn
     full_at: int | None = Field(None, ge=1, le=20)    # steps a key asks for the part's whole weight
 

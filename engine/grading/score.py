@@ -268,7 +268,7 @@ def _fixes(read: Read, key: Key, rubric: Rubric, charged: set[tuple[str, str]],
     weight = [1.0 / r ** rubric.fixes.rank_power for r in range(1, len(steps) + 1)]   # the first matters most
 
     def given(i: Item) -> float:
-        hedge = rubric.fixes.hedged if i.id in read.hedged else 1.0
+        hedge = rubric.fixes.hedge(read.reasons.get(i.id) == reasons.RIGHT) if i.id in read.hedged else 1.0
         return hedge * reasons.credit(read.reasons, i.id, rubric.reasons) if i.id in read.fixes else 0.0
 
     alt = rubric.fixes.alternatives
