@@ -55,3 +55,12 @@ def test_a_hedged_fix_with_the_keys_reason_earns_more_than_a_bare_hedge(grader, 
     bare = _fixes(grader, tmp_path, "queue stays short", "bare.md")
     assert argued > bare > 0
     assert abs(argued / bare - rules.hedged_argued / (rules.hedged * grader.rubric.reasons.wrong)) < 0.02
+
+
+def test_a_topic_head_may_name_the_levers_object(grader):
+    """sealed173 c.s1756 (instructor 80, graded 51.5 with int8 charged as recommended): 'Quantizing
+    the weights: probably not worth it - the weights get reused across all 25k tokens' is a hedged
+    refusal with its reason, as 'Quantizing: probably not worth it' already was."""
+    said = "Quantizing the weights: probably not worth it, the weights get reused across all 25k tokens."
+    assert set(lever_statuses(grader, said).values()) == {"negated"}
+    assert set(lever_statuses(grader, "Quantizing the model: not worth it.").values()) == {"negated"}
