@@ -12,6 +12,7 @@ from pathlib import Path
 
 from regime.core.errors import RegimeError
 from regime.engine.grading.answer import SENTENCE, Answer, Mention
+from regime.engine.grading.by_meaning import about_a_claim, claim_by_meaning, unmatched
 from regime.engine.grading.concepts import Concepts, clauses
 from regime.engine.grading.context import judge
 from regime.engine.grading.figures import unreadable_numbers
@@ -29,7 +30,7 @@ from regime.engine.grading.openers import (
     refusing,
     refuted_after,
 )
-from regime.engine.grading.recommending import LABEL_WORDS, LIST_WORDS, commits, names_only, recommended
+from regime.engine.grading.recommending import LIST_WORDS, commits, names_only, recommended
 from regime.engine.grading.regimes_read import adopt_limiter, read_limiter, read_regimes
 from regime.engine.grading.scopes import after_aside, answers_no, coordinated, cued, negates, refuses_for_now
 from regime.engine.grading.sides import sided
@@ -118,7 +119,7 @@ def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
                 a.endorsed.append(claim)   # (not "I agree with the goal. The second engineer says
                 a.statuses.append((line, "meaning", sentence.strip()))   # "..." - that is wrong",
         elif not named and disputes(concepts, sentence):   # sealed135 b.s1372) / "I disagree with ..."
-            _claim_by_meaning(a, concepts, line, text, quoted=False)
+            claim_by_meaning(a, concepts, line, text, quoted=False)
 
 
 _STEP_CELL = re.compile(r"^\s*\|\s*\d+[.)]?\s*\|")   # a plan row's step number, alone in its cell
@@ -152,18 +153,18 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
         seen: set[tuple[str, ...]] = set()   # a lever's first mention in the item sets its status
         sentences = conditioned(concepts, SENTENCE.split(text))
         lines = a.lines[max(line - 1, 0):line + 30]
-        if section == "reject" and _about_a_claim(concepts, sentences, text) \
-                and _claim_by_meaning(a, concepts, line, text, quoted=False):
+        if section == "reject" and about_a_claim(concepts, sentences, text) \
+                and claim_by_meaning(a, concepts, line, text, quoted=False):
             return   # "The second engineer. Compute-bound only describes the matmuls; the ...
             #          to_copy kernels (22%) have no FLOPs, so they absolutely matter." (sealed6 b.s90)
         owns = own_reasons(concepts, sentences, text, lines)   # each sentence has its own subject
         named = [_levers_and_claims(a, concepts, section, line, sentence, own, seen)
                  for sentence, own in zip(sentences, owns, strict=True)]
         if not any(named) and concepts.words(text) and not _aside(concepts, text):
-            _unmatched(a, concepts, section, line, text)
+            unmatched(a, concepts, section, line, text)
         elif section == "reject":   # "The second engineer's argument conflates ...": a claim by meaning
             for sentence in (s for s, n in zip(sentences, named, strict=True) if not n):
-                _claim_by_meaning(a, concepts, line, sentence, quoted=False)
+                claim_by_meaning(a, concepts, line, sentence, quoted=False)
     if section in ("regime", "evidence") and concepts.context is not None and concepts.find("claim", text):
         # a claim stated as the student's own is endorsed; one quoted or reported ('The second
         # engineer says "... memory-bound ops don't matter."') is someone else's (sealed21 b.s234)
@@ -299,35 +300,6 @@ def _postpone(a: Answer, j: Judged, item: str) -> None:
         a.deferred.append(earlier)
 
 
-def _claim_by_meaning(a: Answer, concepts: Concepts, line: int, text: str, quoted: bool = True) -> bool:
-    """Under Reject, an item (or, `quoted` False, a sentence of an item that names a lever
-    elsewhere) whose words point clearly to one claim rejects it. A whole item read so is quoted
-    back as a guess; a sentence among named ones is a surer reading, recorded as `meaning`
-    (a claim the key has no verdict on costs nothing). Says whether it did."""
-    claim = concepts.guess("claim", text)
-    if claim is None or claim in a.endorsed or any(claim in m.concepts for m in a.rejects):
-        return False
-    shown = text if len(text) <= 60 else text[:57].rstrip() + "…"
-    a.rejects.append(Mention((claim,), shown, line, "claim", text))
-    if quoted:
-        a.unread.append(("rejections", f"line {line}: I read '{shown}' as rejecting the claim "
-                                       f"'{claim.replace('_', ' ')}', the one closest in meaning"))
-    else:
-        a.statuses.append((line, "meaning", text.strip()))
-    return True
-
-
-def _about_a_claim(concepts: Concepts, sentences: list[str], text: str) -> bool:
-    """A Reject item that opens with a few words naming nothing ('The second engineer.') and
-    whose words point more to a claim than to any lever: it answers that claim, and the levers
-    it names argue against it (a longer first sentence argues on its own: sealed b.s22)."""
-    head = sentences[0]
-    if len(sentences) < 2 or len(concepts.words(head)) > LABEL_WORDS + 1:
-        return False
-    return not any(concepts.find(k, head) for k in ("claim", "lever")) \
-        and concepts.best("claim", text) > concepts.best("lever", text)
-
-
 def _nil_answer(concepts: Concepts, text: str) -> str:
     """What follows a Reject item's opening clause that answers "nothing" (`nil:` in context.yaml)
     and names nothing: the student rejects nothing there, and what it says after is its own view,
@@ -372,32 +344,3 @@ def _subject(concepts: Concepts, judged: list[Judged], text: str) -> set[int]:
             break
         subject, last = subject | {j.clause}, j
     return subject
-
-
-def _unmatched(a: Answer, concepts: Concepts, section: str, line: int, text: str) -> None:
-    """An item naming no lever by any alias: read by meaning when its distinctive words point
-    clearly to one lever (and said so), else quoted back with the closest guess."""
-    shown = text if len(text) <= 60 else text[:57].rstrip() + "…"
-    part = "fixes" if section == "fixes" else "rejections"
-    if section == "reject" and concepts.best("claim", text) > concepts.best("lever", text) \
-            and _claim_by_meaning(a, concepts, line, text):   # "The second engineer: memory-bound
-        return                                                 # ops do take time, so they matter"
-    meant = concepts.guess("lever", text)
-    if meant is not None:
-        mention = Mention((meant,), shown, line, reason=text)
-        parts = clauses(text)
-        head = parts[0] if parts else text   # "X so one prompt can't hog it": X stands
-        if len(parts) > 1 and text[text.find(head) + len(head):].lstrip().startswith(":"):
-            head = f"{head}: {parts[1]}"   # its label's verdict: 'batch 512: no' (a table's verdict cell)
-        if section == "reject" or concepts.negates(head):
-            a.rejects.append(mention)
-        else:
-            a.fixes.append(mention)
-        a.unread.append((part, f"line {line}: I read '{shown}' as {meant.replace('_', ' ')}, the lever "
-                               "closest in meaning; name it to be sure"))
-        return
-    if section == "reject" and _claim_by_meaning(a, concepts, line, text):
-        return   # "memory-bound ops do NOT stop mattering ...": the claim, rejected
-    guess = concepts.closest("lever", text)
-    hint = f"; did you mean {guess}?" if guess else "; name it as the exercise does (its id or a usual name)"
-    a.unread.append((part, f"line {line}: I could not tell which lever '{shown}' means{hint}"))

@@ -1,0 +1,67 @@
+"""Items read by meaning: a Reject item or sentence whose words point to one claim, and an item
+naming no lever by any alias, read as the lever its distinctive words point to (and said so), or
+quoted back with the closest guess. Split from written.py, which reads what is named."""
+
+from __future__ import annotations
+
+from regime.engine.grading.answer import Answer, Mention
+from regime.engine.grading.concepts import Concepts, clauses
+from regime.engine.grading.recommending import LABEL_WORDS
+
+
+def claim_by_meaning(a: Answer, concepts: Concepts, line: int, text: str, quoted: bool = True) -> bool:
+    """Under Reject, an item (or, `quoted` False, a sentence of an item that names a lever
+    elsewhere) whose words point clearly to one claim rejects it. A whole item read so is quoted
+    back as a guess; a sentence among named ones is a surer reading, recorded as `meaning`
+    (a claim the key has no verdict on costs nothing). Says whether it did."""
+    claim = concepts.guess("claim", text)
+    if claim is None or claim in a.endorsed or any(claim in m.concepts for m in a.rejects):
+        return False
+    shown = text if len(text) <= 60 else text[:57].rstrip() + "…"
+    a.rejects.append(Mention((claim,), shown, line, "claim", text))
+    if quoted:
+        a.unread.append(("rejections", f"line {line}: I read '{shown}' as rejecting the claim "
+                                       f"'{claim.replace('_', ' ')}', the one closest in meaning"))
+    else:
+        a.statuses.append((line, "meaning", text.strip()))
+    return True
+
+
+def about_a_claim(concepts: Concepts, sentences: list[str], text: str) -> bool:
+    """A Reject item that opens with a few words naming nothing ('The second engineer.') and
+    whose words point more to a claim than to any lever: it answers that claim, and the levers
+    it names argue against it (a longer first sentence argues on its own: sealed b.s22)."""
+    head = sentences[0]
+    if len(sentences) < 2 or len(concepts.words(head)) > LABEL_WORDS + 1:
+        return False
+    return not any(concepts.find(k, head) for k in ("claim", "lever")) \
+        and concepts.best("claim", text) > concepts.best("lever", text)
+
+
+def unmatched(a: Answer, concepts: Concepts, section: str, line: int, text: str) -> None:
+    """An item naming no lever by any alias: read by meaning when its distinctive words point
+    clearly to one lever (and said so), else quoted back with the closest guess."""
+    shown = text if len(text) <= 60 else text[:57].rstrip() + "…"
+    part = "fixes" if section == "fixes" else "rejections"
+    if section == "reject" and concepts.best("claim", text) > concepts.best("lever", text) \
+            and claim_by_meaning(a, concepts, line, text):   # "The second engineer: memory-bound
+        return                                                 # ops do take time, so they matter"
+    meant = concepts.guess("lever", text)
+    if meant is not None:
+        mention = Mention((meant,), shown, line, reason=text)
+        parts = clauses(text)
+        head = parts[0] if parts else text   # "X so one prompt can't hog it": X stands
+        if len(parts) > 1 and text[text.find(head) + len(head):].lstrip().startswith(":"):
+            head = f"{head}: {parts[1]}"   # its label's verdict: 'batch 512: no' (a table's verdict cell)
+        if section == "reject" or concepts.negates(head):
+            a.rejects.append(mention)
+        else:
+            a.fixes.append(mention)
+        a.unread.append((part, f"line {line}: I read '{shown}' as {meant.replace('_', ' ')}, the lever "
+                               "closest in meaning; name it to be sure"))
+        return
+    if section == "reject" and claim_by_meaning(a, concepts, line, text):
+        return   # "memory-bound ops do NOT stop mattering ...": the claim, rejected
+    guess = concepts.closest("lever", text)
+    hint = f"; did you mean {guess}?" if guess else "; name it as the exercise does (its id or a usual name)"
+    a.unread.append((part, f"line {line}: I could not tell which lever '{shown}' means{hint}"))
