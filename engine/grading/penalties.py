@@ -33,7 +33,9 @@ def charge(wrong: list[tuple[str, str]], key: Key, rubric: Rubric, concepts: Con
     refused for a fix its penalty lists under `unless`, named in the same item (`named_with`:
     concept -> levers named where it is refused), is no trap ("I wouldn't bother hand-writing
     kernels for two weeks, torch.compile should cover it", sealed21 b.s240): it costs only its
-    item. Returns what was charged."""
+    item. One error is charged once: a penalty listing under `same_as` one already charged (a
+    claim endorsed, then the fix it dismisses refused) costs its `same_points` instead. Returns what was
+    charged."""
     rules = {i.id: i.rule for i in key.fixes}
     items = {("recommends", i.id): i for i in key.rejects}
     items.update({("leans", i.id): i for i in key.rejects})
@@ -41,7 +43,7 @@ def charge(wrong: list[tuple[str, str]], key: Key, rubric: Rubric, concepts: Con
     items.update({("rejects", i.id): i for i in key.fixes})
     shown = dict(key.facts)
     taken: set[tuple[str, str]] = set()
-    out = []
+    out: list[Applied] = []
     for pen in rubric.penalties:
         for on, concept in dict.fromkeys(wrong):
             item = items.get((on, concept))
@@ -54,7 +56,9 @@ def charge(wrong: list[tuple[str, str]], key: Key, rubric: Rubric, concepts: Con
             if "*" in pen.rules or item.rule in pen.rules:
                 taken.add((on, concept))
                 text = fill(pen.feedback, {**shown, "because": item.because, "concept": words(concept)})
-                out.append(Applied(pen.id, pen.points, as_taught(text, rubric.significant)))
+                again = set(pen.same_as) & {x.id for x in out}   # the same error, charged already
+                points = pen.same_points if again else pen.points
+                out.append(Applied(pen.id, points, as_taught(text, rubric.significant)))
                 if "*" not in pen.rules:
                     break
     return out, taken

@@ -32,6 +32,9 @@ class Penalty(_Strict):
     unless: list[str] = []   # rules whose fix the answer recommends: then this side is no trap
     scope: Literal["any", "asked", "unasked"] = "any"   # the key items it charges: those the case
     #   asks about (its proposals, claims, named traps), the others, or any
+    same_as: list[str] = []   # penalties that charge the same error from its other side: where
+    #   one of them is charged, this side costs `same_points` besides its item
+    same_points: float = Field(0.0, ge=0)
 
 
 class RegimePart(_Strict):

@@ -1,0 +1,38 @@
+"""Rules found on the development pool, round 2 class 5 (issue 27): case B's tempting claim
+and attention fusion, each with the answer that showed it."""
+
+from __future__ import annotations
+
+from conftest import answer_file
+
+
+def _penalties(grader, tmp_path, body: str) -> dict[str, float]:
+    result = grader.grade(answer_file(tmp_path, "b_training_run", body))
+    return {p.id: p.points for p in result.penalties}
+
+
+ENDORSES_AND_REFUSES = (
+    "## Regime\nCompute-bound. 61% of peak FLOPs is good for training.\n\n"
+    "## Fixes\n1. Keep things as they are.\n\n"
+    "## Reject\n- The two weeks of hand fusion. I agree with the second engineer: the step is "
+    "compute-bound, so the memory-bound ops (layer_norm, silu, to_copy) are not on the critical path "
+    "and fusing them won't move the step time.\n")
+
+
+def test_the_claim_endorsed_and_the_fusion_it_dismisses_are_one_error(grader, tmp_path):
+    """sealed70 b.s724 (instructor 21, graded 4.5): agrees with the second engineer and refuses
+    the hand fusion on that ground. The blind grade charges the claim 15 and 10 more ("-15:
+    endorses ... loses that rejection", "-10: extra penalty"), not the claim 15 and the refusal
+    15 again (sealed25 b.s273: 15 vs 1.5; sealed54 b.s564: 12 vs 0)."""
+    got = _penalties(grader, tmp_path, ENDORSES_AND_REFUSES)
+    assert got == {"memory_ops_dismissed_when_compute_bound": 15.0,
+                   "fusion_dismissed_when_compute_bound": 10.0}, got
+
+
+def test_a_refusal_alone_still_costs_its_full_penalty(grader, tmp_path):
+    """The fusion refused on the compute-bound excuse, with no claim endorsed, is the trap alone."""
+    body = ("## Regime\nCompute-bound.\n\n## Fixes\n1. Better GEMM tiling.\n\n"
+            "## Reject\n- Hand-fused kernels: not worth two weeks, we are compute-bound.\n")
+    got = _penalties(grader, tmp_path, body)
+    assert got.get("fusion_dismissed_when_compute_bound") == 15.0, got
+    assert "memory_ops_dismissed_when_compute_bound" not in got, got
