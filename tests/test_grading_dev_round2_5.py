@@ -36,3 +36,13 @@ def test_a_refusal_alone_still_costs_its_full_penalty(grader, tmp_path):
     got = _penalties(grader, tmp_path, body)
     assert got.get("fusion_dismissed_when_compute_bound") == 15.0, got
     assert "memory_ops_dismissed_when_compute_bound" not in got, got
+
+
+def test_whole_attention_fused_into_one_kernel_is_attention_fusion(grader):
+    """sealed124 b.s1267 (instructor 4, graded 25.3): 'Fusing the whole attention computation into
+    a single kernel would cut the biggest non-GEMM block in the step, so that is where I would put
+    the engineering effort' recommends the attention fusion the key rejects."""
+    found = {c for m in grader.concepts.find("lever", "Fusing the whole attention computation into "
+                                                       "a single kernel would help.") for c in m.concepts}
+    assert "fuse_attention" in found
+
