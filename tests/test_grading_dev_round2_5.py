@@ -46,3 +46,17 @@ def test_whole_attention_fused_into_one_kernel_is_attention_fusion(grader):
                                                        "a single kernel would help.") for c in m.concepts}
     assert "fuse_attention" in found
 
+
+def test_a_list_after_a_qualified_side_is_the_students_plan(grader, tmp_path):
+    """sealed170 b.s1721 (instructor 100, graded 52.5): 'I side with the first engineer on *what*
+    to attack, but not on *how*:' qualifies the side; the numbered list after it recommends
+    torch.compile and the cast fix, it does not refuse them."""
+    from conftest import read_body
+    body = ("The step is compute-bound overall.\n\n"
+            "I side with the first engineer on *what* to attack, but not on *how*:\n\n"
+            "1. Switch on torch.compile first. It fuses norms and pointwise chains automatically.\n"
+            "2. Look hard at to_copy. Casts as standalone kernels mean a misplaced precision boundary.\n")
+    a = read_body(grader, tmp_path, "b_training_run", body)
+    fixes = {c for m in a.fixes for c in m.concepts}
+    assert {"torch_compile", "fix_dtype_casts"} <= fixes, fixes
+    assert not {c for m in a.rejects for c in m.concepts} & fixes
