@@ -60,3 +60,13 @@ def test_a_list_after_a_qualified_side_is_the_students_plan(grader, tmp_path):
     fixes = {c for m in a.fixes for c in m.concepts}
     assert {"torch_compile", "fix_dtype_casts"} <= fixes, fixes
     assert not {c for m in a.rejects for c in m.concepts} & fixes
+
+
+def test_a_negation_ending_its_clause_refuses_the_quotation_after_it(grader):
+    """sealed167 b.s1691 (instructor 100, graded 88.3): 'My plan, though, is different from "two
+    weeks of hand-written kernels":' refuses the hand fusion first, it does not put it first (the
+    order part lost 6.7). So does 'I disagree with "memory-bound ops don't matter"' (sealed136
+    b.s1388). Not an elliptical 'limited by neither: kernel-launch-overhead-bound'."""
+    from conftest import lever_statuses
+    said = 'My plan, though, is different from "two weeks of hand-written kernels":'
+    assert lever_statuses(grader, said).get("hand_fused_kernels") == "negated"

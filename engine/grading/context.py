@@ -24,6 +24,7 @@ from regime.engine.grading.judged import as_status as _as
 from regime.engine.grading.scopes import (
     CARRIED,
     JOINED,
+    before_quote,
     carried_status,
     conceded,
     coordinated,
@@ -218,7 +219,8 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                 # I think they're right' (sealed105 a.s1076): the student takes it up
                 found = [_as(j, "affirmed") if j in quoted else j for j in found]
             carried = carried_status(ws, t) or carried   # "..., measure again, and if it is bound, ..."
-            if any(st == "negated" and b == len(ws) <= 2 for st, _, b, _ in triggers(ws, t)) \
+            if any(st == "negated" and b == len(ws) and (b <= 2 or (fw and before_quote(body, clause)))
+                   for st, _, b, fw in triggers(ws, t)) \
                     or (ws[-1:] and ws[-1] in t.announce and negates(ws, t)):
                 carried = "negated"   # 'And not "just raise the batch further"': a bare negation; "I
                 #   would turn down both proposals, raising the batch and ..." (sealed145 e.s1471)

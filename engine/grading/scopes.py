@@ -258,3 +258,10 @@ def hedged_refusal(clauses: list[list[str]], t: Triggers, status: str | None) ->
     first, *after = clauses or [[]]
     again = any(s == "possible" for ws in after for s, *_ in triggers(ws, t))
     return "negated" if status == "possible" and negates(first, t) and not again else status
+
+
+def before_quote(body: str, clause: str) -> bool:
+    """The clause ends where a quotation opens: 'My plan is different from "two weeks of
+    hand-written kernels"' (sealed167 b.s1691), whose negation, ending the clause, refuses what
+    the quotation names; not "limited by neither: kernel-launch-overhead-bound", elliptical."""
+    return re.search(re.escape(clause.rstrip()) + r"\s*[\"“]", body) is not None
