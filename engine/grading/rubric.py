@@ -52,6 +52,11 @@ class Supporting(_Strict):
     enough: int = Field(3, ge=1)            # supporting figures that earn all of it
 
 
+class ReadWrongWay(_Strict):
+    kinds: list[Literal["regime", "nominal_regime", "finding", "fix", "reject"]] = []
+    share: float = Field(1.0, ge=0, le=1)   # of an item of only those rules' figures, regime wrong
+
+
 class EvidencePart(_Strict):
     sources: list[Literal["derived", "measured", "catalogue", "assumed"]] = ["derived"]
     relative_tolerance: float = Field(0.005, ge=0, le=1)
@@ -64,6 +69,7 @@ class EvidencePart(_Strict):
     without_regime: float = Field(1.0, ge=0, le=1)   # of the part, when the answer commits to no regime
     hedged_regime: float = Field(1.0, ge=0, le=1)    # of the part, when it only hedges its regime
     wrong_regime: float = Field(1.0, ge=0, le=1)     # of the part, when it commits to another regime
+    read_wrong_way: ReadWrongWay = Field(default_factory=lambda: ReadWrongWay())
 
 
 class FixesPart(_Strict):

@@ -18,6 +18,7 @@ from regime.engine.grading.penalties import asked as _asked
 from regime.engine.grading.penalties import words as _name
 from regime.engine.grading.reading import Read, read_against
 from regime.engine.grading.rubric import PARTS, Rubric
+from regime.engine.grading.wrong_way import credited
 
 
 @dataclass
@@ -139,10 +140,9 @@ def _regime(a: Answer, key: Key, rubric: Rubric) -> _Partial:
 
 
 def _evidence(a: Answer, key: Key, rubric: Rubric, concepts: Concepts | None) -> _Partial:
-    """Decisive figures (what the key's conclusions turn on, each with the figures that carry the
-    same argument) earn the part; supporting ones add up to their share. A number counts only
-    near its concept (same sentence, bullet or label) unless its unit alone says what it is, and
-    within the rounding of the digits written."""
+    """Decisive figures (what the key's conclusions turn on, each with the figures that carry the same
+    argument) earn the part; supporting ones add up to their share. A number counts only near its concept
+    (same sentence, bullet or label) unless its unit alone says what it is, within the digits' rounding"""
     ev = rubric.evidence
     decisive = [[key.figures[n] for n in names] for names in key.decided(ev.decided_by, ev.thresholds)]
     asked = {f.name for item in decisive for f in item}
@@ -153,7 +153,8 @@ def _evidence(a: Answer, key: Key, rubric: Rubric, concepts: Concepts | None) ->
     lines = [_decisive_line(a, item, ev.relative_tolerance, concepts, say, key) for item in decisive]
     out = _Partial(0.0, [x for x in lines if x])
     missing_s = [f for f in supporting if _stated(a, f, ev.relative_tolerance, concepts, key) is not True]
-    got_d, got_s = lines.count(None), len(supporting) - len(missing_s)
+    got_d = credited(key, decisive, lines, ev.read_wrong_way, a.regime)   # less for figures read wrong way
+    got_s = len(supporting) - len(missing_s)
     need_s = min(ev.supporting.enough, len(supporting))
     d_share = got_d / len(decisive) if decisive else 1.0
     s_share = min(1.0, got_s / need_s) if need_s else 1.0
@@ -333,8 +334,7 @@ def _order(read: Read, key: Key, rubric: Rubric) -> _Partial:
     if not pairs and len(given) == 1 and rubric.order.first_alone:   # one key fix alone, any rank
         th, nx = ("first", "next") if rank[given[0]] == 1 else (f"#{rank[given[0]]}", "others")
         said = f"Order: one of the key's fixes, its {th} ({_name(given[0])}); give the {nx} for the rest"
-        return _Partial(rubric.order.first_alone, [said],
-                        weight=_fix_weight(steps, rubric))
+        return _Partial(rubric.order.first_alone, [said], weight=_fix_weight(steps, rubric))
     if not pairs:
         return _Partial(0.0, ["Order: give at least two of the key's fixes, in priority order"],
                         weight=_fix_weight(steps, rubric))
