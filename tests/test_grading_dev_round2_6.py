@@ -41,3 +41,16 @@ def test_the_same_figures_under_the_right_regime_earn_in_full(grader, tmp_path):
     body = WRONG_WAY.replace("Bandwidth-bound (decode)", "Compute-bound")
     right = grader.grade(answer_file(tmp_path, "d_high_throughput_api", body, name="r.md"))
     assert _evidence(wrong) < grader.rubric.evidence.wrong_regime * _evidence(right) - 1
+
+
+def test_a_balanced_verdict_does_not_read_the_figures_the_wrong_way(grader, tmp_path):
+    """Case D answers that call the step balanced, on the ridge (28 in the dev pool, instructors 24.6
+    on average, graded 3 points under before this rule and 7 under with it): '71% and 30%, right
+    at the ridge' places the deciding pair between the regimes, not against the key's reading.
+    Its items keep their whole credit (rubric `read_wrong_way.spared`)."""
+    a = read_body(grader, tmp_path, "d_high_throughput_api", WRONG_WAY)
+    key = grader.key(a, None)[0]
+    ev = grader.rubric.evidence
+    items = [[key.figures[n] for n in names] for names in key.decided(ev.decided_by, ev.thresholds)]
+    assert "balanced" in ev.read_wrong_way.spared
+    assert credited(key, items, [None] * len(items), ev.read_wrong_way, "balanced") == len(items)

@@ -55,6 +55,7 @@ class Supporting(_Strict):
 class ReadWrongWay(_Strict):
     kinds: list[Literal["regime", "nominal_regime", "finding", "fix", "reject"]] = []
     share: float = Field(1.0, ge=0, le=1)   # of an item of only those rules' figures, regime wrong
+    spared: list[str] = []                  # verdicts that place the figures between the regimes
 
 
 class EvidencePart(_Strict):

@@ -16,8 +16,9 @@ def credited(key: Key, items: Sequence[Sequence[Figure]], missing: Sequence[str 
              rule: ReadWrongWay, regime: str | None) -> float:
     """The decisive items an answer states (`missing` None), each counted 1, but in an answer
     that names another regime than the key's `rule.share` for an item all of whose figures are
-    ones the verdict's rules (`rule.kinds`) compare."""
-    wrong = regime is not None and key.regime is not None and regime != key.regime
+    ones the verdict's rules (`rule.kinds`) compare. A verdict in `rule.spared` (at the
+    ridge) places those figures between the regimes, not against the key's reading."""
+    wrong = regime not in (None, key.regime, *rule.spared) and key.regime is not None
     verdict = {n for x in key.decisive if x.kind in rule.kinds for n in x.names} if wrong else set()
     return sum(rule.share if verdict and {f.name for f in item} <= verdict else 1.0
                for item, miss in zip(items, missing, strict=True) if miss is None)
