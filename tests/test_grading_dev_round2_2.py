@@ -24,3 +24,36 @@ def test_a_quoted_suggestion_is_someone_elses(grader, tmp_path):
             "Fix: FlashAttention, so the 40 GB score matrix is never written.\n")
     a = read_body(grader, tmp_path, "c_document_summarizer", body)
     assert "raise_batch" not in _fixes(a)
+
+
+def test_same_objection_carries_the_verdict_before_it(grader, tmp_path):
+    """sealed142 e.s1445 (instructor 85, graded 65.5): '"Just raise the batch" (proposal 1):
+    disagree. ...' then '"Quantize the weights" (proposal 2): same objection, ...': the second
+    item refuses as the first did."""
+    body = ("## Regime\nOverhead-bound.\n\n## On the proposals\n"
+            "- \"Just raise the batch\" (proposal 1): disagree. Batching helps when HBM is the limiter; "
+            "here the GPU is idle between launches.\n"
+            "- \"Quantize the weights\" (proposal 2): same objection, fewer bytes don't shorten the gaps.\n\n"
+            "## Fixes\n1. CUDA graph capture of the whole decode step.\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", body)
+    assert "quantize_int8" in _rejected(a) and "quantize_int8" not in _fixes(a)
+
+
+def test_same_for_carries_the_verdict_across_sentences_of_an_item(grader, tmp_path):
+    """sealed170 e.s1724 (instructor 93, graded 57.5): 'On the colleague's "just batch it": no.
+    Batching is a cure for a saturated memory system; ... Same for quantizing the weights — ...'."""
+    body = ("1. **Regime.** Overhead-bound.\n2. **Fix 1.** Graph capture of the whole decode step.\n"
+            "3. **On the colleague's \"just batch it\":** no. Batching is a cure for a saturated memory "
+            "system; here it sits at 14%. Same for quantizing the weights — fewer bytes per step don't "
+            "shrink a gap where nothing runs.\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", body)
+    assert "quantize_int8" in _rejected(a) and "quantize_int8" not in _fixes(a)
+
+
+def test_same_after_a_recommendation_recommends(grader, tmp_path):
+    """'Same for' after an affirmed fix leaves the lever affirmed: only a refusal or deferral is
+    carried on."""
+    body = ("## Regime\nOverhead-bound.\n\n## Fixes\n1. CUDA graph capture of the decode step.\n"
+            "2. Same for torch.compile: fuse the small kernels.\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", body)
+    assert "torch_compile" in _fixes(a)

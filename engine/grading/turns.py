@@ -168,3 +168,22 @@ def refuted_first(concepts: Concepts, t: Triggers, sentence: str, found: list[Ju
     instructor 100: int4 refused)."""
     end = sentence.find(found[0].clause_text) if found and found[0].clause_text else len(sentence)
     return any(cued(concepts.words(c), t.refutes) for c in clauses(sentence[:max(end, 0)]))
+
+
+_VERDICTS = ("negated", "deferred", "hypothetical")   # what a "same" carries on past an affirmed name
+
+
+def same_as_before(concepts: Concepts, a: Answer, judged: list[Judged], text: str) -> list[Judged]:
+    """A sentence or item that says its levers get the same verdict as the one before ("Same for
+    quantizing the weights", sealed170 e.s1724; '"Quantize the weights" (proposal 2): same
+    objection', sealed142 e.s1445) judges each lever it affirms as the answer's last verdict was,
+    when that refused or put off: a `same` phrase opening it, or opening what follows its label."""
+    t = concepts.context
+    last = next((s for _, s, _ in reversed(a.statuses) if s in (*_VERDICTS, "affirmed")), None)
+    if t is None or last not in _VERDICTS:
+        return judged
+    head, colon, rest = text.partition(":")
+    if not (cued(concepts.words(text)[:4], t.same) or (colon and len(concepts.words(head)) <= 6
+                                                      and cued(concepts.words(rest)[:4], t.same))):
+        return judged
+    return [as_status(j, last) if j.status == "affirmed" and j.match.kind == "lever" else j for j in judged]

@@ -34,7 +34,7 @@ from regime.engine.grading.recommending import LIST_WORDS, commits, names_only, 
 from regime.engine.grading.regimes_read import adopt_limiter, read_limiter, read_regimes
 from regime.engine.grading.scopes import after_aside, answers_no, coordinated, cued, negates, refuses_for_now
 from regime.engine.grading.sides import sided
-from regime.engine.grading.turns import conditioned, own_reasons, reopened
+from regime.engine.grading.turns import conditioned, own_reasons, reopened, same_as_before
 
 
 def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
@@ -187,7 +187,7 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
     whether anything was named."""
     if concepts.context is None:
         return False
-    judged = judge(concepts, concepts.context, ("claim", "lever"), text)
+    judged = same_as_before(concepts, a, judge(concepts, concepts.context, ("claim", "lever"), text), text)
     subject = _subject(concepts, judged, text)
     heard: set[tuple[str, ...]] = set()   # levers first named in someone else's words
     supposed: set[tuple[str, ...]] = set()   # ... or in a world that is not this one, or as done
