@@ -57,3 +57,30 @@ def test_same_after_a_recommendation_recommends(grader, tmp_path):
             "2. Same for torch.compile: fuse the small kernels.\n")
     a = read_body(grader, tmp_path, "e_doesnt_add_up", body)
     assert "torch_compile" in _fixes(a)
+
+
+ESSAY_WHAT = ("**Regime.** On paper a batch-1 decode; in practice it is launch-overhead-bound, the GPU idle "
+              "between kernels.\n\n"
+              "**Plan.** Capture the decode step as a CUDA graph, then re-measure against the 215 tok/s "
+              "ceiling.\n\n"
+              "**What I'd say no to, for now.** Raising the batch and quantizing the weights. They are "
+              "the right medicine for a real bandwidth-bound decode, but this GPU sits idle ~38% of the "
+              "time.\n")
+
+
+def test_a_refusing_free_relative_announces_the_levers_after_it(grader, tmp_path):
+    """sealed168 e.s1701 (instructor 100, graded 55): '**What I'd say no to, for now.** Raising
+    the batch and quantizing the weights.' A label ending in a period, not a colon: the next
+    sentence, opening on levers, is what it refuses."""
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", ESSAY_WHAT)
+    assert {"raise_batch", "quantize_int8"} <= _rejected(a)
+    assert not {"raise_batch", "quantize_int8"} & _fixes(a)
+
+
+def test_a_refusing_what_sentence_before_argument_announces_nothing(grader, tmp_path):
+    """Only when the next sentence opens on a lever: 'What we would not do is guess. Measure
+    first, then capture a CUDA graph.' refuses no lever."""
+    body = ("Overhead-bound: the GPU idles between launches.\n\n"
+            "What we would not do is guess. We would capture the decode step as a CUDA graph first.\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", body)
+    assert "cuda_graphs" in _fixes(a) and "cuda_graphs" not in _rejected(a)

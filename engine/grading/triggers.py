@@ -67,6 +67,7 @@ class Triggers:
     imperative: tuple[Phrase, ...] = ()          # ... and verbs that do so opening a clause ("Use X")
     answer: tuple[Phrase, ...] = ()              # "my answer ... is no": a verdict on the question
     announce: frozenset[str] = frozenset()       # "Two proposals I would turn down.": rejections follow
+    announce_what: tuple[Phrase, ...] = ()       # "What I'd say no to, for now." then a lever: ... too
     heading: frozenset[str] = frozenset()        # "On the vendor's int4 pitch: no": words around a name
     determiners: frozenset[str] = frozenset()    # a clause opening with one is a noun phrase
     conclude: tuple[Phrase, ...] = ()            # "So the real regime is ...": an essay's verdict
@@ -216,6 +217,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.imperative = phrases(raw.get("imperative"))
     t.answer = phrases(raw.get("answer"))
     t.announce = frozenset(w for p in phrases(raw.get("announce")) for w in p)
+    t.announce_what = phrases(raw.get("announce_what"))
     t.heading = frozenset(w for p in phrases(raw.get("heading")) for w in p)
     t.determiners = frozenset(str(w).lower() for w in raw.get("determiners") or [])
     t.conclude = phrases(raw.get("conclude"))

@@ -21,7 +21,7 @@ from regime.engine.grading.layout import EMPHASIS as _EMPHASIS
 from regime.engine.grading.layout import PROSE, front_matter, labelled, prose, sections_of, verdict_rows
 from regime.engine.grading.openers import (
     agrees,
-    announces,
+    announcing,
     disputes,
     introduces,
     labelled_item,
@@ -96,9 +96,7 @@ def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
     nothing is argument, not an unreadable item. One naming nothing that refuses ("Two proposals I
     would turn down.") opens a list of rejections: the sentences after it are read as under Reject."""
     sentences_ = SENTENCE.split(text)
-    opener = next((i for i, s in enumerate(sentences_) if i + 1 < len(sentences_)
-                   and not any(concepts.find(k, s) for k in ("claim", "lever")) and announces(concepts, s)),
-                  None)
+    opener = announcing(concepts, sentences_)
     if opener is not None:   # the rejections it announces, each sentence's subject
         _read_item(a, concepts, "reject", line, " ".join(sentences_[opener + 1:]))
         text = " ".join(sentences_[:opener + 1])
