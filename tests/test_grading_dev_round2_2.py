@@ -84,3 +84,16 @@ def test_a_refusing_what_sentence_before_argument_announces_nothing(grader, tmp_
             "What we would not do is guess. We would capture the decode step as a CUDA graph first.\n")
     a = read_body(grader, tmp_path, "e_doesnt_add_up", body)
     assert "cuda_graphs" in _fixes(a) and "cuda_graphs" not in _rejected(a)
+
+
+def test_what_anyone_would_do_for_another_regime_is_not_recommended(grader, tmp_path):
+    """sealed116 e.s1184 (instructor 97, graded 75): 'the obvious proposals — raise the batch,
+    quantize the weights — are the ones you'd make for that regime. But the numbers do not fit':
+    a predicate of what anyone would do in the case the step is not, not the student's own fix."""
+    body = ("On paper this is a batch-1 decode loop, so it should be bandwidth-bound, and the obvious "
+            "proposals — raise the batch, quantize the weights — are the ones you'd make for that regime. "
+            "But it uses 14% of bandwidth and 3% of FLOPs: the loop is launch-overhead-bound.\n\n"
+            "First capture the decode step as a CUDA graph, then re-measure.\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", body)
+    assert not {"raise_batch", "quantize_int8"} & _fixes(a)
+    assert "cuda_graphs" in _fixes(a)

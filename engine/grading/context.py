@@ -194,6 +194,8 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
             elif found and predicate(ws, t, words=2) == "deferred":   # "Quantize: helps later, once it's
                 found = [_as(j, "deferred") if j.status == "affirmed" else j for j in found]   # actually
                 #   bandwidth-bound" (sealed93 e.s955): a predicate putting what was named off
+            elif found and predicate(ws, t, words=4) == "hypothetical":   # "X, Y - are the ones you'd make
+                found = [_as(j, "hypothetical") if j.status == "affirmed" else j for j in found]   # for it"
             elif found and ws[:1] and ws[0] in t.terminators and set(ws) & t.anaphora and any(
                     s == "negated" and (not forward or (ws[b] in ("i", "we") and "regime" not in kinds))
                     for s, b, _, forward in triggers(ws, t)):
