@@ -97,3 +97,16 @@ def test_what_anyone_would_do_for_another_regime_is_not_recommended(grader, tmp_
     a = read_body(grader, tmp_path, "e_doesnt_add_up", body)
     assert not {"raise_batch", "quantize_int8"} & _fixes(a)
     assert "cuda_graphs" in _fixes(a)
+
+
+def test_what_another_wants_is_theirs_and_a_which_clause_refutes_it(grader, tmp_path):
+    """sealed98 a.s1003 (instructor 96, graded 74.4): 'The other wants a bigger-FLOPs GPU, which
+    makes no sense when we're using 4% of the FLOPs we already have.' The other engineer's wish,
+    as 'engineer wants' is, and the relative clause after it is its predicate: refused."""
+    body = ("This is a bandwidth-bound decode loop: MFU about 4%, MBU about 78%.\n\n"
+            "One engineer wants to fuse the elementwise ops. I wouldn't: at batch 1 they are a rounding "
+            "error next to the weight read. The other wants a bigger-FLOPs GPU, which makes no sense when "
+            "we're using 4% of the FLOPs we already have.\n\n"
+            "The biggest win is continuous batching, so one weight read serves many sequences.\n")
+    a = read_body(grader, tmp_path, "a_chatbot", body)
+    assert "buy_more_flops" in _rejected(a) and "buy_more_flops" not in _fixes(a)

@@ -189,8 +189,8 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                          for j in found]   # that "— already fused" gives its reason (sealed124 b.s1266)
             elif found and predicate(ws, t) == "negated":   # "The other suggestion, a GPU with
                 # more FLOPs, misses the point": a refusal whose subject is what came before
-                found = [_as(j, "negated") if j.status in ("affirmed", "hypothetical") or j in quoted else j
-                         for j in found]   # (and a quotation: 'But "..." mixes up where the bottleneck is')
+                found = [_as(j, "negated") if j.status in ("affirmed", "hypothetical", "attributed")
+                         or j in quoted else j for j in found]   # (and a quotation: 'But "..." mixes up ...')
             elif found and predicate(ws, t, words=2) == "deferred":   # "Quantize: helps later, once it's
                 found = [_as(j, "deferred") if j.status == "affirmed" else j for j in found]   # actually
                 #   bandwidth-bound" (sealed93 e.s955): a predicate putting what was named off

@@ -26,6 +26,7 @@ def predicate(ws: list[str], t: Triggers, words: int = 1) -> str | None:
     bare = list(ws)
     while bare[:1] and bare[0] in t.terminators:   # "..., but they are useless while the GPU
         bare = bare[1:]                              # waits" (sealed129 e.s1313): what it named
+    bare = bare[1:] if bare[:1] == ["which"] else bare   # "X, which makes no sense": X's predicate
     if bare[:1] and bare[0] in _PRONOUNS and bare[1:2] and bare[1] in _COPULA:
         bare = bare[1:]
     while bare[:1] and bare[0] in _COPULA:
