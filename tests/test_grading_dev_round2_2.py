@@ -110,3 +110,14 @@ def test_what_another_wants_is_theirs_and_a_which_clause_refutes_it(grader, tmp_
             "The biggest win is continuous batching, so one weight read serves many sequences.\n")
     a = read_body(grader, tmp_path, "a_chatbot", body)
     assert "buy_more_flops" in _rejected(a) and "buy_more_flops" not in _fixes(a)
+
+
+def test_a_reported_suggestion_called_a_mistake_is_refused(grader, tmp_path):
+    """sealed156 c.s1589 (instructor 92, graded 63 -> 73 once attributed): 'Product's suggestion
+    was "just batch the prefills ...". That would be a mistake here: ...' refutes what it reports."""
+    body = ("Regime: prefill, compute-bound.\n\n"
+            "Product's suggestion was \"just batch the prefills to use the GPU better\". That would be a "
+            "mistake here: TTFT is a single long prompt, and adding sequences adds time in proportion.\n\n"
+            "Fix: FlashAttention, so the 40 GB score matrix is never written.\n")
+    a = read_body(grader, tmp_path, "c_document_summarizer", body)
+    assert "raise_batch" in _rejected(a) and "raise_batch" not in _fixes(a)
