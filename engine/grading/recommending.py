@@ -81,8 +81,16 @@ def _recommends(concepts: Concepts, t: Triggers, sentence: str) -> bool:
     """The sentence itself recommends: the template's heading inline ("Fixes: (1) CUDA graphs
     ...; (2) ...", sealed45 e.s474), a recommending cue, or lever names alone."""
     head, colon, _ = sentence.partition(":")
-    return bool(colon and concepts.heading(head) == "fixes") \
+    return bool(colon and (concepts.heading(head) == "fixes" or _goal(concepts, t, head))) \
         or recommends(concepts, sentence, t) or names_only(concepts, sentence, prose=True)
+
+
+def _goal(concepts: Concepts, t: Triggers, head: str) -> bool:
+    """A label naming the goal what follows serves ("For throughput on this endpoint: fp8 GEMMs,
+    fused attention, ...", sealed155 d.s1574): a heading of fixes, as "Fixes:" is."""
+    ws = concepts.words(head)
+    return bool(ws) and ws[0] in t.applies_to and bool(set(ws) & t.goals) \
+        and not any(concepts.find(k, head) for k in ("lever", "claim", "regime"))
 
 
 _ENUMERATED = re.compile(r"^\s*(?:\(\d+\)|\d+[.)])\s+")        # a sentence opening '(2) ' or '2. '
@@ -96,7 +104,7 @@ def names_only(concepts: Concepts, sentence: str, prose: bool = False) -> bool:
     head, colon, rest = sentence.partition(":")
     if colon and len(concepts.words(head)) <= LABEL_WORDS:
         sentence = rest
-    elif colon and prose and _goal(concepts, head):   # after the goal it serves, each item's aside
+    elif colon and prose and _goal_head(concepts, head):   # after the goal it serves, each item's aside
         sentence = ASIDE.sub(" ", rest)              # in brackets is its reason (not after a short
         #   label: "Rejct: batching (longer TTFT), weight quant (weights not the bottlenek)", sealed142
         #   c.s1450, refuses in its asides)
@@ -112,7 +120,7 @@ def names_only(concepts: Concepts, sentence: str, prose: bool = False) -> bool:
 ASIDE = re.compile(r"\([^()]*\)")
 
 
-def _goal(concepts: Concepts, head: str) -> bool:
+def _goal_head(concepts: Concepts, head: str) -> bool:
     """A longer head before a colon in prose that labels the list after it with the goal it
     serves, naming nothing and refusing or hedging nothing ('For throughput on this endpoint: fp8
     GEMMs (a higher compute roof), fused attention, better GEMM tiling', sealed127 d.s1300,
