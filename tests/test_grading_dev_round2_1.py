@@ -33,3 +33,22 @@ def test_a_label_naming_no_goal_recommends_nothing(grader, tmp_path):
     body = PROSE_D + "For the director and the team at large: int4 frees memory for longer contexts.\n"
     a = read_body(grader, tmp_path, "d_high_throughput_api", body)
     assert "quantize_int4" not in _fixed(a)
+
+
+def test_an_object_put_first_is_refused_at_the_end_of_its_clause(grader, tmp_path):
+    """sealed142 d.s1441 (instructor 100, graded 78.2): 'Pushing the batch much past 256 I'd
+    avoid: ...' was read as recommending more batch, a trap; the student's refusal closing the
+    clause refuses the object put before it."""
+    body = PROSE_D + ("Pushing the batch much past 256 I'd avoid: we're past the ridge, so extra batch "
+                      "only hurts per-user latency.\n")
+    a = read_body(grader, tmp_path, "d_high_throughput_api", body)
+    assert "raise_batch" in _rejected(a) and "raise_batch" not in _fixed(a)
+
+
+def test_a_refusal_after_and_is_its_own_clause(grader, tmp_path):
+    """'Fusing attention helps and I would not worry about it' keeps its first verdict: the
+    refusal must close the clause of what it refuses, with nothing joined between."""
+    body = ("Regime: compute-bound.\n\nI'd start with the to_copy casts. Fusing attention helps and "
+            "I would not worry about it.\n")
+    a = read_body(grader, tmp_path, "b_training_run", body)
+    assert "fuse_attention" not in _rejected(a)

@@ -82,7 +82,17 @@ def status_of(ws: list[str], start: int, n: int, t: Triggers,
                 and not cued(ws[end:start], t.new_subject))
             or (not forward and j >= start + n and j - (start + n) <= t.window
                 and not set(ws[start + n:j]) & t.terminators)]
+    if not hits and _fronted(ws, start + n, t):
+        return "negated"
     return min(hits, key=t.rank) if hits else "affirmed"
+
+
+def _fronted(ws: list[str], end: int, t: Triggers) -> bool:
+    """An object put first and refused at the end of its clause: "Pushing the batch much past 256
+    I'd avoid" (sealed142 d.s1441, instructor 100), "Fusing attention I would not pursue": the
+    student's refusal closes the clause, a few words after what it refuses."""
+    k = next((i for i in range(end, min(len(ws), end + t.window + 1)) if ws[i] in ("i", "we")), -1)
+    return k >= 0 and not set(ws[end:k]) & (t.terminators | t.continuing) and student_refuses(ws[k:], t)
 
 
 def _past_adverb(ws: list[str], end: int, t: Triggers) -> int:
@@ -171,8 +181,9 @@ def student_refuses(ws: list[str], t: Triggers) -> bool:
         ws = ws[1:]
     while ws and ws[-1] in t.elliptical:   # "I'd turn down as well"
         ws = ws[:-1]
-    return bool(ws) and ws[0] in ("i", "we") and any(
-        s == "negated" and forward and start <= 1 and (end >= len(ws) - 1 or ws[end] in t.anaphora)
+    return bool(ws) and ws[0] in ("i", "we") and any(   # "we'd avoid": after its modal
+        s == "negated" and forward and (start <= 1 or (start == 2 and ws[1] in t.generic))
+        and (end >= len(ws) - 1 or ws[end] in t.anaphora)
         for s, start, end, forward in triggers(ws, t))   # "..., I doubt it would buy anything"
     #   (sealed157 a.s1593): the refusal's object points back to what was named
 
