@@ -52,3 +52,12 @@ def test_a_refusal_after_and_is_its_own_clause(grader, tmp_path):
             "I would not worry about it.\n")
     a = read_body(grader, tmp_path, "b_training_run", body)
     assert "fuse_attention" not in _rejected(a)
+
+
+def test_a_purpose_label_heads_a_menu_of_fixes(grader, tmp_path):
+    """sealed159 d.s1620 (instructor 91, graded 57.6 -> 75.3) and sealed158 d.s1603 (65: 35.2 ->
+    48.9): 'To get more tokens/s: fp8 GEMMs on the matrix cores, fused attention, better tiling'
+    recommends them, as 'For throughput:' does."""
+    body = PROSE_D + "To get more tokens/s: fp8 GEMMs on the matrix cores, fused attention, better tiling.\n"
+    a = read_body(grader, tmp_path, "d_high_throughput_api", body)
+    assert {"fp8_gemm", "fuse_attention"} <= _fixed(a)

@@ -87,9 +87,12 @@ def _recommends(concepts: Concepts, t: Triggers, sentence: str) -> bool:
 
 def _goal(concepts: Concepts, t: Triggers, head: str) -> bool:
     """A label naming the goal what follows serves ("For throughput on this endpoint: fp8 GEMMs,
-    fused attention, ...", sealed155 d.s1574): a heading of fixes, as "Fixes:" is."""
+    fused attention, ...", sealed155 d.s1574; "To get more tokens/s:", sealed159 d.s1620): a
+    heading of fixes, as "Fixes:" is."""
     ws = concepts.words(head)
-    return bool(ws) and ws[0] in t.applies_to and bool(set(ws) & t.goals) \
+    opener = head.strip().split(" ", 1)[0].lower()
+    goal = any(tuple(ws[i:i + len(p)]) == p for p in t.goals for i in range(len(ws)))
+    return opener in t.goal_openers and goal \
         and not any(concepts.find(k, head) for k in ("lever", "claim", "regime"))
 
 

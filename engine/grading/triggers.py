@@ -87,7 +87,8 @@ class Triggers:
     places: frozenset[str] = frozenset()         # "out of the X regime": a regime named as a place
     serves: frozenset[str] = frozenset()         # "int4 is a lever for bandwidth-bound decode": where it pays
     applies_to: frozenset[str] = frozenset()     # "true for bandwidth-bound decode": where a claim holds
-    goals: frozenset[str] = frozenset()          # "For throughput on this endpoint: ...": a goal heads fixes
+    goals: tuple[Phrase, ...] = ()               # "For throughput on this endpoint: ...": a goal heads fixes
+    goal_openers: frozenset[str] = frozenset()   # ... after one of these, as written ("for", "to")
     question_words: frozenset[str] = frozenset()   # "X — so why is ...?": a question that asks only its tail
     question_leads: frozenset[str] = frozenset()   # words that may come before one
     holds_for: tuple[tuple[str, ...], ...] = ()   # "true of a loop that waits on ...": not this step
@@ -238,7 +239,8 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.places = frozenset(w for p in phrases(raw.get("places")) for w in p)
     t.serves = frozenset(w for p in phrases(raw.get("serves")) for w in p)
     t.applies_to = frozenset(w for p in phrases(raw.get("applies_to")) for w in p)
-    t.goals = frozenset(w for p in phrases(raw.get("goals")) for w in p)
+    t.goals = tuple(phrases(raw.get("goals")))
+    t.goal_openers = frozenset(str(w).lower() for w in raw.get("goal_openers") or [])   # raw words
     t.question_words = frozenset(w for p in phrases(raw.get("question_words")) for w in p)
     t.question_leads = frozenset(w for p in phrases(raw.get("question_leads")) for w in p)
     t.holds_for = tuple(phrases(raw.get("holds_for")))
