@@ -61,3 +61,11 @@ def test_a_purpose_label_heads_a_menu_of_fixes(grader, tmp_path):
     body = PROSE_D + "To get more tokens/s: fp8 GEMMs on the matrix cores, fused attention, better tiling.\n"
     a = read_body(grader, tmp_path, "d_high_throughput_api", body)
     assert {"fp8_gemm", "fuse_attention"} <= _fixed(a)
+
+
+def test_leave_at_without_its_pronoun_refuses_more(grader, tmp_path):
+    """sealed159 d.s1620 (instructor 91, graded 75.3 -> 97.1): 'Batch: leave at 256.' holds the
+    batch where it is, as 'leave it at 256' does; it recommends no more batch."""
+    body = PROSE_D + "Batch: leave at 256. Past the ridge more batch costs latency.\n"
+    a = read_body(grader, tmp_path, "d_high_throughput_api", body)
+    assert "raise_batch" not in _fixed(a)
