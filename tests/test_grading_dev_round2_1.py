@@ -69,3 +69,20 @@ def test_leave_at_without_its_pronoun_refuses_more(grader, tmp_path):
     body = PROSE_D + "Batch: leave at 256. Past the ridge more batch costs latency.\n"
     a = read_body(grader, tmp_path, "d_high_throughput_api", body)
     assert "raise_batch" not in _fixed(a)
+
+
+def test_a_long_label_naming_the_goal_before_names_alone_recommends_them(grader, tmp_path):
+    """sealed121 d.s1240 (instructor 81, graded 57.4 -> 75): 'More throughput here means fewer or
+    cheaper FLOPs: fp8 GEMMs, fused attention, speculative decoding.' is a menu of fixes."""
+    body = PROSE_D + ("More throughput here means fewer or cheaper FLOPs: fp8 GEMMs, fused attention, "
+                      "speculative decoding.\n")
+    a = read_body(grader, tmp_path, "d_high_throughput_api", body)
+    assert {"fp8_gemm", "fuse_attention"} <= _fixed(a)
+
+
+def test_a_goal_label_before_a_description_recommends_nothing(grader, tmp_path):
+    """Only names alone follow a label that does not open on the goal: 'More throughput here is
+    capped: int4 shrinks bytes we are not short of' recommends no int4."""
+    body = PROSE_D + "More throughput here is a compute problem: int4 shrinks the weight bytes.\n"
+    a = read_body(grader, tmp_path, "d_high_throughput_api", body)
+    assert "quantize_int4" not in _fixed(a)

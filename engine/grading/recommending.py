@@ -85,14 +85,15 @@ def _recommends(concepts: Concepts, t: Triggers, sentence: str) -> bool:
         or recommends(concepts, sentence, t) or names_only(concepts, sentence, prose=True)
 
 
-def _goal(concepts: Concepts, t: Triggers, head: str) -> bool:
+def _goal(concepts: Concepts, t: Triggers, head: str, opened: bool = True) -> bool:
     """A label naming the goal what follows serves ("For throughput on this endpoint: fp8 GEMMs,
     fused attention, ...", sealed155 d.s1574; "To get more tokens/s:", sealed159 d.s1620): a
-    heading of fixes, as "Fixes:" is."""
+    heading of fixes, as "Fixes:" is. Not `opened`, any label naming the goal, before names alone
+    (names_only)."""
     ws = concepts.words(head)
     opener = head.strip().split(" ", 1)[0].lower()
     goal = any(tuple(ws[i:i + len(p)]) == p for p in t.goals for i in range(len(ws)))
-    return opener in t.goal_openers and goal \
+    return (opener in t.goal_openers or not opened) and goal \
         and not any(concepts.find(k, head) for k in ("lever", "claim", "regime"))
 
 
@@ -105,16 +106,20 @@ def names_only(concepts: Concepts, sentence: str, prose: bool = False) -> bool:
     'For throughput: fp8 GEMMs, better tiling, fused attention.', sealed31 d.s335): a list item
     written inline, a recommendation as a Fixes list would be."""
     head, colon, rest = sentence.partition(":")
+    t = concepts.context
     if colon and len(concepts.words(head)) <= LABEL_WORDS:
         sentence = rest
-    elif colon and prose and _goal_head(concepts, head):   # after the goal it serves, each item's aside
-        sentence = ASIDE.sub(" ", rest)              # in brackets is its reason (not after a short
-        #   label: "Rejct: batching (longer TTFT), weight quant (weights not the bottlenek)", sealed142
-        #   c.s1450, refuses in its asides)
+    elif colon and prose and _goal_head(concepts, head):   # after the goal it serves, each item's
+        sentence = ASIDE.sub(" ", rest)                   # aside in brackets is its reason (not after
+        #   a short label: "Rejct: batching (longer TTFT), weight quant (weights not the bottlenek)",
+        #   sealed142 c.s1450, refuses in its asides)
+    elif colon and t is not None and _goal(concepts, t, head, opened=False):
+        sentence = rest   # or a longer label naming the goal: "More throughput here means fewer or
+        #   cheaper FLOPs: fp8 GEMMs, fused attention, speculative decoding" (sealed121 d.s1240)
     found = concepts.find("lever", sentence)
     named = {w for m in found for w in concepts.words(m.phrase)}
     extra = set(concepts.words(sentence)) - named - LIST_WORDS   # a word or two qualify a list
-    t = concepts.context                                          # (not a trigger: 'maybe bigger batch')
+    #   (not a trigger: 'maybe bigger batch')
     levers = {m.concepts for m in found}   # one lever twice is one name ('Int4 shrinks weight
     #   bytes.': 'int4' and 'shrink the weights', sealed82 d.s841, a description)
     return bool(named) and len(extra) < len(levers) and not (t is not None and extra & set(t.by_first()))
