@@ -253,13 +253,16 @@ def _argued(text: str, written: str, concept: str, key: Key, concepts: Concepts,
 
 def _figured(a: Answer, key: Key, concept: str, tolerance: float) -> bool:
     """The answer states one of the figures the item's rule cites somewhere (its Evidence, say),
-    with its unit: a ceiling in tok/s in a YAML evidence list argues a bare lever whose rule cites it."""
+    with its unit: a ceiling in tok/s in a YAML evidence list argues a bare lever whose rule cites it.
+    Not on another item's line, where it is that item's reason: a rejection's "not the bottleneck
+    at 25k tokens" does not argue the bare fix before it (sealed26 c.s284)."""
     item = key.item(concept)
     if item is None:
         return False
     cited = [key.figures[n] for n in item.cites if n in key.figures]
+    others = {m.line for m in (*a.fixes, *a.rejects) if m.line and concept not in m.concepts}
     return any(matches(s.q, v, f.unit, tolerance) for s in a.numbers for f in cited for v in _readings(f)
-               if s.q.unit)
+               if s.q.unit and s.line not in others)
 
 
 def judge(reason: str, written: str, concept: str, key: Key, concepts: Concepts, idx: Index,
