@@ -25,3 +25,20 @@ def test_a_figure_in_another_items_reason_does_not_argue_a_bare_fix(grader, tmp_
     evidence = body.replace("## Fixes", "## Evidence\n- a 25k-token prompt.\n\n## Fixes")
     a = read_body(grader, tmp_path, "c_document_summarizer", evidence, name="y.md")
     assert _states(grader, a)["chunked_prefill"] == "right"   # stated as evidence, it still argues
+
+
+def test_a_deferral_does_not_reach_across_so(grader, tmp_path):
+    """sealed136 c.s1383 (instructor 89, graded 58): "Users are waiting on the first token, not on
+    the ones after it (...), so this is a prefill problem, and prefill ... is compute-heavy work."
+    The 'after' of a clause in passing was carried, as "Once X, Y" carries, over the 'so' to the
+    verdict: a conclusion word ends what a condition or deferral carries (a contrast does not:
+    "Not yet, but once FlashAttention is in I'd quantize" stays deferred)."""
+    body = ("Users are waiting on the first token, not on the ones after it (4 ms between tokens is "
+            "fine), so this is a prefill problem, and prefill of a 25k-token prompt is compute-heavy "
+            "work.\n")
+    a = read_body(grader, tmp_path, "c_document_summarizer", body)
+    assert a.regime == "compute_bound"
+    later = ("The fix is FlashAttention.\n\n"
+             "Not yet, but once FlashAttention is in I'd quantize the weights to int8.\n")
+    a = read_body(grader, tmp_path, "c_document_summarizer", later, name="y.md")
+    assert "quantize_int8" not in {c for m in a.fixes for c in m.concepts}

@@ -182,6 +182,7 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
         ws = concepts.words(clause)
         matches: list[Match] = next((ms for k in kinds if (ms := concepts.find(k, clause, body))), [])
         opener = opening(ws, t, contrast=False)
+        carried = None if ws[:1] and ws[0] in t.terminators - t.contrast else carried   # ", so": ends it
         if not matches:
             status = opening(ws, t, contrast=True, qualified="regime" not in kinds)
             if status and found:   # "..., but not yet": re-judges what came before; not a refusal
