@@ -42,3 +42,27 @@ def test_a_deferral_does_not_reach_across_so(grader, tmp_path):
              "Not yet, but once FlashAttention is in I'd quantize the weights to int8.\n")
     a = read_body(grader, tmp_path, "c_document_summarizer", later, name="y.md")
     assert "quantize_int8" not in {c for m in a.fixes for c in m.concepts}
+
+
+def test_fused_attention_stands_for_flashattention_where_the_key_judges_only_that(grader, tmp_path):
+    """sealed156 c.s1583 (instructor 100, graded 78: 'Missing fix #1: flash attention'): "go to a
+    tiled, FA2-style fused attention kernel so the scores never hit HBM" names attention fusion,
+    a lever case C's key has no verdict on; it is the FlashAttention the key recommends, and its
+    reason is that fix's (concepts.yaml `stands_for`)."""
+    from regime.engine.grading.reading import read_against
+    body = ("Prefill of a 25k-token prompt is compute-bound.\n\nRecommendation: go to a tiled, "
+            "FA2-style fused attention kernel so the scores never hit HBM; that kills the 40 GB "
+            "and the traffic together.\n")
+    a = read_body(grader, tmp_path, "c_document_summarizer", body)
+    key = grader.key(a, None)[0]
+    assert "flash_attention" in read_against(a, key, 1.0, grader.concepts).fixes
+    assert _states(grader, a).get("flash_attention") == "right"
+
+
+def test_fused_attention_is_itself_where_the_key_judges_it(grader, tmp_path):
+    """Case B's key rejects attention fusion (already flash): the same words stay that lever."""
+    from regime.engine.grading.reading import read_against
+    body = "Regime: compute-bound.\n\nFixes:\n1. Fused attention kernel.\n"
+    a = read_body(grader, tmp_path, "b_training_run", body)
+    read = read_against(a, grader.key(a, None)[0], 1.0, grader.concepts)
+    assert "fuse_attention" in read.fixes and "flash_attention" not in read.fixes

@@ -47,6 +47,7 @@ class Concepts:
     refusals: dict[str, tuple[str, ...]] = field(default_factory=dict)   # see reading._standing_for
     kin: dict[str, tuple[str, ...]] = field(default_factory=dict)        # see reading._standing_for
     done_by: dict[str, tuple[str, ...]] = field(default_factory=dict)   # see penalties.extras
+    stands_for: dict[str, tuple[str, ...]] = field(default_factory=dict)   # see reading.stand_in
     verbs: Verbs = field(default_factory=Verbs)   # 'batch' names levers only as a verb
     headings: dict[tuple[str, ...], str] = field(default_factory=dict)
     filler: frozenset[str] = frozenset()
@@ -309,6 +310,7 @@ def load_concepts(k: Knowledge, files: Iterable[Path]) -> Concepts:
     c.refusals = {lever: tuple(others) for lever, others in raw.refusals.items()}
     c.kin = {lever: tuple(others) for lever, others in raw.kin.items()}
     c.done_by = {lever: tuple(others) for lever, others in raw.done_by.items()}
+    c.stands_for = {lever: tuple(others) for lever, others in raw.stands_for.items()}
     c.verbs = Verbs({w: tuple(ls) for w, ls in raw.verbs.levers.items()},
                     *(frozenset(c.words(" ".join(ws))) for ws in (raw.verbs.before, raw.verbs.not_after)))
     for section, aliases in raw.headings.items():

@@ -86,6 +86,7 @@ class ConceptsFile(_Strict):
     refusals: dict[LeverId, list[LeverId]] = {}   # refusing a lever the key has no verdict on refuses these
     kin: dict[LeverId, list[LeverId]] = {}   # recommending a lever the key has no verdict on recommends these
     done_by: dict[LeverId, list[LeverId]] = {}    # a lever these fixes carry out: no extra beside them
+    stands_for: dict[LeverId, list[LeverId]] = {}   # a lever the key has no verdict on names these
     verbs: VerbLevers = VerbLevers()   # bare words naming levers only as verbs ('batch now')
     claims: dict[ClaimId, Phrases] = {}
     facts: dict[str, Phrases] = {}

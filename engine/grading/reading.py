@@ -57,19 +57,30 @@ def _resolve(m: Mention, key: Key, part: str, read: Read) -> tuple[str, ...]:
     return ()
 
 
-def _standing_for(m: Mention, key: Key, refusals: Mapping[str, tuple[str, ...]]) -> Mention:
+def _standing_for(m: Mention, key: Key, refusals: Mapping[str, tuple[str, ...]],
+                  want: tuple[str, ...] = ("reject",)) -> Mention:
     """A refused lever the key has no verdict on, read as refusing the levers the key rejects that
     it stands for (concepts.yaml `refusals`): a kernel table's row that leaves an attention kernel
     alone refuses more attention fusion where the key rejects that (sealed131 b.s1339). A
     recommended one likewise recommends the rejected levers whose argument it makes (`kin`)."""
     if any(verdict(key, c) for c in m.concepts):
         return m
-    more = tuple(r for c in m.concepts for r in refusals.get(c, ()) if verdict(key, r) == "reject")
+    more = tuple(r for c in m.concepts for r in refusals.get(c, ()) if verdict(key, r) in want)
     return replace(m, concepts=(*m.concepts, *more)) if more else m
+
+
+def stand_in(a: Answer, stands_for: Mapping[str, tuple[str, ...]], key: Key) -> None:
+    """A lever the key has no verdict on, named for one it has (concepts.yaml `stands_for`): "a
+    tiled, FA2-style fused attention kernel so the scores never hit HBM" is the FlashAttention the
+    key recommends (sealed156 c.s1583), wherever the answer puts it; where the key judges the
+    lever itself, it is read as itself."""
+    for group in (a.fixes, a.rejects, a.hedged, a.deferred, a.discussed):
+        group[:] = [_standing_for(m, key, stands_for, ("fix", "reject")) for m in group]
 
 
 def read_against(a: Answer, key: Key, menu_share: float, concepts: Concepts | None = None) -> Read:
     refusals, kin = (concepts.refusals, concepts.kin) if concepts is not None else ({}, {})
+    stand_in(a, concepts.stands_for if concepts is not None else {}, key)   # (the reasons read them too)
     read = Read()
     argued: list[str] = []   # rejected levers whose argument a kin fix makes
     for m in a.fixes:   # int8 "rather than int4 - halve the bytes" makes int4's argument (`kin`)
