@@ -66,3 +66,17 @@ def test_fused_attention_is_itself_where_the_key_judges_it(grader, tmp_path):
     a = read_body(grader, tmp_path, "b_training_run", body)
     read = read_against(a, grader.key(a, None)[0], 1.0, grader.concepts)
     assert "fuse_attention" in read.fixes and "flash_attention" not in read.fixes
+
+
+def test_time_spent_streaming_is_no_limiter_verdict(grader, tmp_path):
+    """sealed170 c.s1721 (instructor 100, graded 76 as bandwidth-bound): "should be compute-bound,
+    but we run it at only 20% ..." then "roughly one second spent just streaming memory": the
+    gerund says what attention's time goes to, not what limits the step; a step that streams its
+    weights still says it (sealed143 a.s1453)."""
+    body = ("A 25k-token prefill should be compute-bound, but we run it at only 20% of peak FLOP/s "
+            "because of the way attention is computed.\n\nIt moves ~5 TB per prompt - roughly one "
+            "second spent just streaming memory (5 TB / 5.3 TB/s) with almost no arithmetic.\n")
+    a = read_body(grader, tmp_path, "c_document_summarizer", body)
+    assert a.regime != "bandwidth_bound" and a.nominal_regime == "compute_bound"
+    body = "Every step streams the full 26 GB of fp16 weights through HBM for one token.\n"
+    assert read_body(grader, tmp_path, "a_chatbot", body, name="y.md").regime == "bandwidth_bound"
