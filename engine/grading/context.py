@@ -44,7 +44,7 @@ from regime.engine.grading.triggers import Triggers
 from regime.engine.grading.turns import asked, conceded_before, refuted_first
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
-_CLAUSE = re.compile(r"[;:!?()\[\]—–|→⇒]|[.,](?=\s|$)|\s-\s|\s=?->?\s|\"|“|”")   # not "32,768"
+CLAUSE = re.compile(r"[;:!?()\[\]—–|→⇒]|[.,](?=\s|$)|\s-\s|\s=?->?\s|\"|“|”")   # not "32,768"
 _SCARE = re.compile(r"[\"“]([\w'-]+(?: [\w'-]+)?)[\"”]")   # 'it "should" be ...': emphasis, not a quote
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
 _LABEL = re.compile(r"^\s*([^:]{1,40}):\s*(.*)$", re.S)
@@ -120,7 +120,7 @@ def _refuses_last(concepts: Concepts, t: Triggers, sentence: str) -> bool:
     """A sentence naming nothing that refuses what the sentence before named ("I'd skip it"),
     unless a condition opens it: "if it's a dedicated summarizer box, it isn't needed" (sealed40
     c.s425) keeps the fix for the other case."""
-    for c in _CLAUSE.split(sentence):
+    for c in CLAUSE.split(sentence):
         ws = concepts.words(c) if c.strip() else []
         if carried_status(ws, t) == "hypothetical":
             return False
@@ -135,7 +135,7 @@ def _opens_refusing(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sen
     before arguing with names of its own ("Someone suggested fusing the elementwise ops. I would
     not do it: ... even a perfect fusion would not show up", sealed61 a.s633); after someone
     else's words (`heard`), one that refutes them ("I disagree") too."""
-    first = next((c for c in _CLAUSE.split(sentence) if c and c.strip()), "")
+    first = next((c for c in CLAUSE.split(sentence) if c and c.strip()), "")
     return not any(concepts.find(k, first) for k in kinds) and (
         refuses_it(concepts.words(first), t) or _points_back_in(words(first), t)
         or (heard and cued(concepts.words(first), t.refutes)))   # 'My teammate said "just batch it,
@@ -178,7 +178,7 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
     quoted: list[Judged] = []
     condition: list[Judged] = []   # "Only after graphs + compile, ... do batching/int8 make sense"
     trailing: str | None = None    # "Don't: hand-fuse up front - only if 1+2 leave a gap"
-    for n, clause in enumerate(c for c in _CLAUSE.split(body) if c and c.strip()):
+    for n, clause in enumerate(c for c in CLAUSE.split(body) if c and c.strip()):
         ws = concepts.words(clause)
         matches: list[Match] = next((ms for k in kinds if (ms := concepts.find(k, clause, body))), [])
         opener = opening(ws, t, contrast=False)
@@ -291,7 +291,7 @@ def _named_then_judged(concepts: Concepts, t: Triggers, sentence: str, found: li
         #   int4.": the head names the topic, the body's own mention carries the verdict
     rest = concepts.words(m[2])
     lead = 1 if rest[:1] and rest[0] in t.anaphora else 0   # "int4: it might still be worth a pilot"
-    status = hedged_refusal([concepts.words(c) for c in _CLAUSE.split(m[2]) if c.strip()], t,
+    status = hedged_refusal([concepts.words(c) for c in CLAUSE.split(m[2]) if c.strip()], t,
                             opening(rest[lead:], t, contrast=False))   # (sealed151 d.s1532) hedges it
     own = ("regime", "regime_word", "lever", "claim")
     if status is None or (status == "negated" and _named_first(concepts, m[2], own)) or _numbered(rest[1:]):
@@ -303,7 +303,7 @@ def _named_first(concepts: Concepts, rest: str, kinds: tuple[str, ...] = ("lever
     """What the first clause after a topic's colon names: a trigger's clause that names its own
     ('Overhead-bound: neither bandwidth (14%) nor compute (3%) is saturated', sealed28 e.s307)
     negates that, not the name before the colon."""
-    clause = next((c for c in _CLAUSE.split(rest) if c.strip()), "")
+    clause = next((c for c in CLAUSE.split(rest) if c.strip()), "")
     return {c for k in kinds for x in concepts.find(k, clause) for c in x.concepts}
 
 
@@ -353,7 +353,7 @@ def _label(concepts: Concepts, t: Triggers, sentence: str, regime: bool = False)
 def hedges_between(concepts: Concepts, t: Triggers, sentence: str) -> bool:
     """Two clauses of the sentence open with a hedge ('Maybe compute-bound, maybe memory'):
     the student weighs alternatives and commits to neither."""
-    opened = [opening(concepts.words(c), t, contrast=False) for c in _CLAUSE.split(sentence)
+    opened = [opening(concepts.words(c), t, contrast=False) for c in CLAUSE.split(sentence)
               if c.strip() and _names_a_regime(concepts, c)   # 'Probably X, I think': one regime
               and not cued(concepts.words(c), t.secondary)]
     return opened.count("possible") > 1
@@ -363,33 +363,6 @@ def _names_a_regime(concepts: Concepts, clause: str) -> bool:
     """A regime, a word it shortens to ('maybe memory') or any '-bound' ('maybe attention-bound')."""
     return bool(concepts.find("regime", clause) or concepts.find("regime_word", clause)
                 or "bound" in concepts.words(clause))
-
-
-def recommends(concepts: Concepts, sentence: str, t: Triggers) -> bool:
-    """Whether a sentence of prose recommends ('I'd start with', 'the fix is', 'first, ...', a
-    clause opening with an imperative: 'Use FlashAttention') rather than describes ('int4 shrinks
-    bytes', 'a GPU with more FLOPs is money spent on the resource we use 4% of')."""
-    words = concepts.words(_unpseudo(sentence, t.not_recommend))
-    if any(tuple(words[i:i + len(p)]) == p for p in t.recommend for i in range(len(words))):
-        return True
-    for clause in _CLAUSE.split(sentence):
-        first = clause.strip().split(" ", 1)[0].lower()
-        if first in t.determiners or "/" in first:
-            continue   # "the add/mul/silu kernels", "add/mul/silu at 9%": a noun phrase, not "add ..."
-        ws = concepts.words(clause)
-        while ws and (ws[0] in t.terminators or ws[0] in ("and", "then", "also", "just")):
-            ws = ws[1:]
-        if any(tuple(ws[:len(p)]) == p and not (len(p) == 1 and _numbered(ws[1:])) for p in t.imperative):
-            return True   # not "(batch 1 to ~32)": a noun before a number
-    return False
-
-
-def _unpseudo(sentence: str, pseudo: tuple[str, ...]) -> str:
-    """The sentence with each pseudo-cue cut out, matched as written (the reader's normalizing
-    drops "to": "next to the weight read" would be "next")."""
-    for p in pseudo:
-        sentence = re.sub(rf"(?i)\b{re.escape(p)}\b", " , ", sentence)
-    return sentence
 
 
 def _numbered(rest: list[str]) -> bool:

@@ -10,9 +10,9 @@ import re
 
 from regime.engine.grading.answer import SENTENCE
 from regime.engine.grading.concepts import Concepts, clauses
-from regime.engine.grading.context import recommends
 from regime.engine.grading.layout import CROSSES, PROSE
 from regime.engine.grading.layout import EMPHASIS as _EMPHASIS
+from regime.engine.grading.recommending import recommends
 from regime.engine.grading.scopes import cued, negates, refuses_for_now
 
 _QUALIFIED = re.compile(r"[,(]")

@@ -8,7 +8,7 @@ import re
 
 from regime.engine.grading.answer import Answer
 from regime.engine.grading.concepts import Concepts, clauses
-from regime.engine.grading.context import recommends, sentences
+from regime.engine.grading.context import CLAUSE, sentences
 from regime.engine.grading.judged import Judged
 from regime.engine.grading.scopes import negates, triggers
 from regime.engine.grading.triggers import Triggers
@@ -137,3 +137,31 @@ def _goal_head(concepts: Concepts, head: str) -> bool:
     t = concepts.context
     return t is not None and len(ws) <= GOAL_WORDS and not triggers(ws, t) \
         and not any(concepts.find(k, head) for k in ("lever", "claim", "regime"))
+
+
+def recommends(concepts: Concepts, sentence: str, t: Triggers) -> bool:
+    """Whether a sentence of prose recommends ('I'd start with', 'the fix is', 'first, ...', a
+    clause opening with an imperative: 'Use FlashAttention') rather than describes ('int4 shrinks
+    bytes', 'a GPU with more FLOPs is money spent on the resource we use 4% of')."""
+    words = concepts.words(_unpseudo(sentence, t.not_recommend))
+    if any(tuple(words[i:i + len(p)]) == p for p in t.recommend for i in range(len(words))):
+        return True
+    for clause in CLAUSE.split(sentence):
+        first = clause.strip().split(" ", 1)[0].lower()
+        if first in t.determiners or "/" in first:
+            continue   # "the add/mul/silu kernels", "add/mul/silu at 9%": a noun phrase, not "add ..."
+        ws = concepts.words(clause)
+        while ws and (ws[0] in t.terminators or ws[0] in ("and", "then", "also", "just")):
+            ws = ws[1:]
+        numbered = ws[1:2] and ws[1][:1].isdigit()   # not "(batch 1 to ~32)": a noun before a number
+        if any(tuple(ws[:len(p)]) == p and not (len(p) == 1 and numbered) for p in t.imperative):
+            return True
+    return False
+
+
+def _unpseudo(sentence: str, pseudo: tuple[str, ...]) -> str:
+    """The sentence with each pseudo-cue cut out, matched as written (the reader's normalizing
+    drops "to": "next to the weight read" would be "next")."""
+    for p in pseudo:
+        sentence = re.sub(rf"(?i)\b{re.escape(p)}\b", " , ", sentence)
+    return sentence
