@@ -34,8 +34,9 @@ def _parts(grader, path) -> dict[str, float]:
 
 def test_figures_read_to_another_regime_earn_part_of_the_evidence(grader, tmp_path):
     """sealed42 e.s450 (instructor 5): E's own figures under a bandwidth-bound verdict. The
-    evidence part is scaled by the rubric's `evidence.wrong_regime`, and a bare fix takes no
-    reason from an argument for another regime."""
+    evidence part is scaled by the rubric's `evidence.wrong_regime`, less still for the 14%/3%
+    item read for another regime (`evidence.read_wrong_way`), and a bare fix takes no reason from
+    an argument for another regime."""
     body = ("## Evidence\n- 36 tok/s against a 215 tok/s ceiling.\n- 14% of bandwidth, 3% of FLOPs.\n"
             "- 450 kernels with gaps between them; the GPU is idle about 38% of the time.\n"
             "## Fixes\n1. CUDA graphs.\n")
@@ -45,7 +46,7 @@ def test_figures_read_to_another_regime_earn_part_of_the_evidence(grader, tmp_pa
                                        "wrong.md"))
     share = grader.rubric.evidence.wrong_regime
     assert 0 < share < 1
-    assert abs(wrong["evidence"] - share * right["evidence"]) < 0.11
+    assert 0 < wrong["evidence"] < share * right["evidence"] - 0.11
     assert wrong["fixes"] < right["fixes"]
 
 

@@ -669,7 +669,7 @@ def test_a_sentence_announcing_refusals_opens_a_list_of_rejections(grader, tmp_p
 def test_an_imperative_verb_recommends_only_opening_a_clause(grader, tmp_path):
     """sealed6 a.s81: 'And a GPU with more FLOPs is money spent on the resource we use 4% of.'
     ('use' mid-sentence describes), against 'Use FlashAttention.' (an imperative)."""
-    from regime.engine.grading.context import recommends
+    from regime.engine.grading.recommending import recommends
     c = grader.concepts
     spent = "And a GPU with more FLOPs is money spent on the resource we use 4% of."
     assert not recommends(c, spent, c.context)

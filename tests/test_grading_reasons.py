@@ -154,6 +154,9 @@ def test_figures_for_a_hedged_regime_earn_the_rubrics_share(grader, tmp_path):
     assert share < 1
     assert got["hedged"].points == pytest.approx(got["sure"].points * share, abs=0.1)
     assert any("only hedge" in line for line in got["hedged"].feedback)
-    # a hedged wrong regime is first a wrong one: its figures earn the wrong-regime share
-    wrong = grader.rubric.evidence.wrong_regime
-    assert got["hedged_wrong"].points == pytest.approx(got["sure"].points * wrong, abs=0.1)
+    # a hedged wrong regime is first a wrong one: its figures earn the wrong-regime share, and the
+    # FLOP and bandwidth shares, the figures that decide the regime, read for another earn
+    # `read_wrong_way.share` of their item
+    ev = grader.rubric.evidence
+    assert got["hedged_wrong"].points == pytest.approx(
+        got["sure"].points * ev.wrong_regime * ev.read_wrong_way.share, abs=0.1)

@@ -222,7 +222,7 @@ def test_a_noun_phrase_is_no_imperative_and_does_not_touch_refuses(grader):
     """sealed16 b.s183 and c.s183 (instructors 100): 'the add/mul/silu elementwise kernels (9%)'
     read 'add' as an order, making a description of the profile a fix; 'weight quantization
     doesn't touch the problem' was read as describing it."""
-    from regime.engine.grading.context import recommends
+    from regime.engine.grading.recommending import recommends
     t = grader.concepts.context
     assert not recommends(grader.concepts, "It tells you nothing about the time spent in layer_norm (8%), "
                                            "the add/mul/silu elementwise kernels (9%) and to_copy (5%).", t)
