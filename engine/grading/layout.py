@@ -22,6 +22,8 @@ _ROW = re.compile(r"^\s*\|")                       # a Markdown table row
 _RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")   # its |---|---| line
 _LABEL_LINE = re.compile(r"^\s{0,3}(?P<head>[*_]{0,2}[A-Za-z][\w /]{0,30}?[*_]{0,2})"
                          r"\s*(?::|—|–|\s-\s)\s*(?P<rest>.*)$")   # 'Fixes:', 'Regime — ...'
+_BARE_LABEL = re.compile(r"^\s{0,3}(?P<head>[*_]{0,2}[A-Za-z][\w /]{0,30}?[*_]{0,2})"
+                         r"\s*:?\s*(?P<rest>)$")   # 'fixes' alone on its line
 _LEVER_LABEL = re.compile(r"^\s{0,3}(?P<head>[A-Za-z][^:]{0,40}):\s*\S")
 _NO_LEVERS = ("regime", "evidence")   # labelled sections whose items read no lever
 EMPHASIS = re.compile(r"(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])|[*`]+")   # keeps to_copy whole
@@ -91,7 +93,8 @@ def sections_of(text: str, start: int, concepts: Concepts, a: Answer, labels: bo
     reading = ""   # the section a label opened last
     topic = ""   # '## Int4' over '- Reject. ...': the lever the heading names labels its first item
     for lineno, line in enumerate(text.splitlines()[start:], start + 1):
-        label = _LABEL_LINE.match(line) if labels else None
+        label = (_LABEL_LINE.match(line) or _BARE_LABEL.match(line)) if labels else None   # a line that
+        #   is only a section's name ('fixes' over '1) torch.compile ...', sealed175 b.s1776) opens it
         if label and (name := concepts.heading(EMPHASIS.sub("", label["head"]))):
             current, reading = sections.setdefault(name, []), name
             if label["rest"].strip():
