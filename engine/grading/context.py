@@ -96,7 +96,9 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
         out += found
         last = found
         named = found or named
-    return out
+    return [_as(j, "affirmed") if j.match.kind == "claim" and j.status == "deferred" else j for j in out]
+    #   a claim is said, not done: "memory-bound ops matter less once you're compute bound" (sealed128
+    #   b.s1310) states it; only an action waits for its turn
 
 
 def _carried_label(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence: str,

@@ -12,6 +12,7 @@ from typing import Any
 from regime.core.errors import RegimeError, did_you_mean
 from regime.engine.grading.answer import Answer, read_text
 from regime.engine.grading.concepts import Concepts
+from regime.engine.grading.labels import RUN_IN, section
 from regime.engine.grading.scopes import opening
 from regime.engine.grading.triggers import Triggers
 
@@ -24,7 +25,8 @@ _LABEL_LINE = re.compile(r"^\s{0,3}(?P<head>[*_]{0,2}[A-Za-z][\w /]{0,30}?[*_]{0
                          r"\s*(?::|—|–|\s-\s)\s*(?P<rest>.*)$")   # 'Fixes:', 'Regime — ...'
 _BARE_LABEL = re.compile(r"^\s{0,3}(?P<head>[*_]{0,2}[A-Za-z][\w /]{0,30}?[*_]{0,2})"
                          r"\s*:?\s*(?P<rest>)$")   # 'fixes' alone on its line
-_LEVER_LABEL = re.compile(r"^\s{0,3}(?P<head>[A-Za-z][^:]{0,40}):\s*\S")
+_LEVER_LABEL = re.compile(r"^\s{0,3}(?P<head>[A-Za-z][^:?]{0,40})[:?]\s*\S")   # "int4? No for throughput."
+_LABEL_WORDS = 2                      # 'Do:', 'Next step:': a label, not a sentence with a colon
 _NO_LEVERS = ("regime", "evidence")   # labelled sections whose items read no lever
 EMPHASIS = re.compile(r"(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])|[*`]+")   # keeps to_copy whole
 
@@ -93,22 +95,23 @@ def sections_of(text: str, start: int, concepts: Concepts, a: Answer, labels: bo
     reading = ""   # the section a label opened last
     topic = ""   # '## Int4' over '- Reject. ...': the lever the heading names labels its first item
     for lineno, line in enumerate(text.splitlines()[start:], start + 1):
-        label = (_LABEL_LINE.match(line) or _BARE_LABEL.match(line)) if labels else None   # a line that
-        #   is only a section's name ('fixes' over '1) torch.compile ...', sealed175 b.s1776) opens it
-        if label and (name := concepts.heading(EMPHASIS.sub("", label["head"]))):
+        label = (_LABEL_LINE.match(line) or RUN_IN.match(line) or _BARE_LABEL.match(line)) if labels else None
+        #   a line that is only a section's name ('fixes' over '1) torch.compile ...', sealed175
+        #   b.s1776) opens it, as does a bold one run in ('**Reject.** Raising ...', sealed174 e.s1769)
+        if label and (name := section(concepts, EMPHASIS.sub("", label["head"]))):
             current, reading = sections.setdefault(name, []), name
             if label["rest"].strip():
                 current.append((lineno, label["rest"].strip()))
             open_item = bool(label["rest"].strip())
             continue
-        if labels and reading in _NO_LEVERS and _lever_label(concepts, line):   # 'int4 (vendor pitch): no
+        if reading in _NO_LEVERS and _lever_label(concepts, line):   # 'int4 (vendor pitch): no
             current, reading = sections.setdefault(PROSE, []), PROSE   # for thruput.' under 'ev: MFU 71%'
             current.append((lineno, line.strip()))   # is a verdict of its own, not more evidence
             open_item = True                         # (sealed141 d.s1440, sealed165 d.s1679)
             continue
         head = _HEADING.match(line)
         if head:
-            name = concepts.heading(EMPHASIS.sub("", head["text"]))
+            name = section(concepts, EMPHASIS.sub("", head["text"]))
             if name is None and not line.lstrip().startswith("# "):  # a title is not a section
                 name = intro(EMPHASIS.sub("", head["text"]))
                 a.notes.append(f"line {lineno}: heading '{head['text'][:60]}' is not one of the template's; "
@@ -117,7 +120,7 @@ def sections_of(text: str, start: int, concepts: Concepts, a: Answer, labels: bo
                 named = concepts.find("lever", head["text"])   # '## Int4': the topic of its first item
                 topic = EMPHASIS.sub("", head["text"]).rstrip(":?. ") if named else ""
             current = sections.setdefault(name, []) if name else before
-            open_item = False
+            open_item, reading = False, name or ""
             continue
         item = _ITEM.match(line)
         if _ROW.match(line):   # a table row is an item of its own (a negation stays in its row)
@@ -140,9 +143,16 @@ def sections_of(text: str, start: int, concepts: Concepts, a: Answer, labels: bo
 
 
 def _lever_label(concepts: Concepts, line: str) -> bool:
-    """A line that opens with a label naming a lever ('int4: no.', 'Int4 (vendor pitch): no')."""
+    """A line that opens with a label naming a lever ('int4: no.', 'Int4 (vendor pitch): no'), or
+    with a label no section has over levers ('**Do:** continuous batching; then int8', sealed125
+    a.s1274)."""
     m = _LEVER_LABEL.match(EMPHASIS.sub("", line))
-    return bool(m and concepts.find("lever", m["head"]))
+    if not m:
+        return False
+    rest = EMPHASIS.sub("", line)[m.end("head") + 1:]
+    return bool(concepts.find("lever", m["head"])) or (
+        len(m["head"].split()) <= _LABEL_WORDS and section(concepts, m["head"]) is None
+        and bool(concepts.find("lever", rest)))
 
 
 def _with_preamble(sections: dict[str, list[tuple[int, str]]],
@@ -239,11 +249,11 @@ def labelled(text: str, start: int, concepts: Concepts, a: Answer) -> dict[str, 
     lines = text.splitlines()[start:]
     firsts = [ln for i, ln in enumerate(lines) if ln.strip() and (i == 0 or not lines[i - 1].strip())]
     for first in firsts:
-        label = _LABEL_LINE.match(first)
-        if not label or concepts.heading(EMPHASIS.sub("", label["head"])) is None:
+        label = _LABEL_LINE.match(first) or RUN_IN.match(first)
+        if not label or section(concepts, EMPHASIS.sub("", label["head"])) is None:
             return {}
     sections = sections_of(text, start, concepts, a, labels=True)
-    return sections if len(sections) > 1 else {}
+    return sections if len(set(sections) - {PROSE}) > 1 else {}
 
 
 def verdict_rows(text: str, concepts: Concepts) -> tuple[str, set[int], set[int]]:

@@ -10,6 +10,7 @@ import re
 
 from regime.engine.grading.answer import SENTENCE
 from regime.engine.grading.concepts import Concepts, clauses
+from regime.engine.grading.labels import RUN_IN, section
 from regime.engine.grading.layout import CROSSES, PROSE
 from regime.engine.grading.layout import EMPHASIS as _EMPHASIS
 from regime.engine.grading.recommending import recommends
@@ -25,9 +26,10 @@ def labelled_item(concepts: Concepts, item: str) -> tuple[str, str]:
     possible', sealed115 b.s1178), as a table's cross refuses its row. Any other stays prose."""
     if item.lstrip()[:1] in CROSSES and item.lstrip()[1:].strip():
         return "reject", item.lstrip()[1:].strip()
-    head, colon, rest = item.partition(":")
-    section = concepts.heading(_EMPHASIS.sub("", head)) if colon and len(head) <= 30 else None
-    return (section, rest.strip()) if section in ("fixes", "reject") and rest.strip() else (PROSE, item)
+    run_in = RUN_IN.match(item)   # '**Rejected for now.** Raising the batch ...' (sealed183 e.s1851)
+    head, colon, rest = (run_in["head"], ":", run_in["rest"]) if run_in else item.partition(":")
+    named = section(concepts, _EMPHASIS.sub("", head)) if colon and len(head) <= 30 else None
+    return (named, rest.strip()) if named in ("fixes", "reject") and rest.strip() else (PROSE, item)
 
 
 def opens_with_a_lever(concepts: Concepts, item: str) -> bool:

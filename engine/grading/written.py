@@ -17,6 +17,7 @@ from regime.engine.grading.concepts import Concepts, clauses
 from regime.engine.grading.context import judge
 from regime.engine.grading.figures import unreadable_numbers
 from regime.engine.grading.judged import Judged
+from regime.engine.grading.labels import steps
 from regime.engine.grading.layout import EMPHASIS as _EMPHASIS
 from regime.engine.grading.layout import PROSE, front_matter, labelled, prose, sections_of, verdict_rows
 from regime.engine.grading.openers import (
@@ -60,7 +61,7 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
                           line=body_start + 1)
     taken: list[tuple[int, str]] = []
     for name, items in sections.items():
-        for line, item in items:
+        for line, item in [(ln, one) for ln, it in items for one in (steps(it) if name in _PLANS else [it])]:
             for number in unreadable_numbers(item):
                 raise RegimeError(f"'{number}' is not a finite number; write the figure as it is",
                                   file=file, line=line, field=name)
@@ -120,6 +121,7 @@ def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
             claim_by_meaning(a, concepts, line, text, quoted=False)
 
 
+_PLANS = ("fixes", "reject")   # sections whose items may number their own steps inline
 _STEP_CELL = re.compile(r"^\s*\|\s*\d+[.)]?\s*\|")   # a plan row's step number, alone in its cell
 
 

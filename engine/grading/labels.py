@@ -1,0 +1,67 @@
+"""Which template section a label or heading names, read as students write labels: misspelled
+('rejct', 'evidnce'), qualified after the section's name ('Reject for now', 'Fixes in order'),
+or run in, bold, at the head of a paragraph ('**Reject.** Raising the batch ...'). A label is
+never read as a lever: one whose qualifier names a lever ('Fix the batch') names no section."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from functools import lru_cache
+
+from regime.engine.grading.concepts import Concepts
+
+# '**Regime.** It is ...', '**Fixes, in order.**', '__Reject:__ int4 ...': a bold head, then the text
+# (a stop inside or after the bold: '**Don't** push the batch' is emphasis, not a label)
+RUN_IN = re.compile(r"^\s{0,3}(\*\*|__)(?P<head>[A-Za-z][\w /,']{0,30}?)\s*(?:[.:]\s*\1|\1\s*[.:—–])"
+                    r"\s*(?P<rest>.*)$")
+_QUALIFIER_WORDS = 3     # 'Reject for now', 'Fixes in priority order': a few words after the name
+_CUTOFF = 0.8            # difflib ratio for reading a label's word as a heading's ('rejct', 'reject')
+_SHORTEST = 4            # shorter words are never read as a misspelled heading word
+
+
+def section(concepts: Concepts, head: str) -> str | None:
+    """The template section `head` names, or None."""
+    named = concepts.heading(head)
+    if named is not None:
+        return named
+    ws = tuple(_spelled(concepts, w) for w in concepts.words(head))
+    named = concepts.headings.get(ws)
+    if named is not None or len(ws) < 2 or len(ws) > 1 + _QUALIFIER_WORDS:
+        return named
+    first, rest = concepts.headings.get(ws[:1]), " ".join(ws[1:])
+    if first is None or any(concepts.headings.get((w,)) for w in ws[1:]) or concepts.find("lever", rest):
+        return None
+    return first
+
+
+@lru_cache(maxsize=4096)
+def _spelled(concepts: Concepts, word: str) -> str:
+    """The heading word a label's word misspells, else the word. Unlike the reader's own
+    spelling, a cue word counts: 'rejct' over a list is the Reject heading, not a negation."""
+    if len(word) < _SHORTEST or any(c.isdigit() for c in word):
+        return word
+    pool = sorted({w for key in concepts.headings for w in key if w[:1] == word[:1]})
+    if word in pool:
+        return word
+    close = difflib.get_close_matches(word, pool, n=1, cutoff=_CUTOFF)
+    return close[0] if close else word
+
+
+_STEP = re.compile(r"(?:^|(?<=\s))(\d{1,2})[.)]\s+")
+
+
+def steps(item: str) -> list[str]:
+    """An item that numbers its own steps inline ('1. graph capture 2. torch.compile 3. re-measure,
+    then batching', sealed178 e.s1803) as one item per step, so that each step's words stay in
+    it; the text before step 1 stays an item of its own. Any other item is itself."""
+    marks, expected = [], 1
+    for m in _STEP.finditer(item):
+        if int(m[1]) == expected:
+            marks.append(m)
+            expected += 1
+    if len(marks) < 2:
+        return [item]
+    cuts = [m.start() for m in marks] + [len(item)]
+    head = item[:cuts[0]].strip()
+    return ([head] if head else []) + [item[m.end():cuts[i + 1]].strip() for i, m in enumerate(marks)]
