@@ -72,7 +72,8 @@ def test_a_memo_of_run_in_bold_labels(grader, tmp_path):
     the Reject paragraph was only discussion and the deferred step 3 a recommendation."""
     body = ("**Regime.** It is limited by kernel-launch overhead.\n\n"
             "**Evidence.** Bandwidth at 14% and FLOPs at 3% of peak: nothing is saturated.\n\n"
-            "**Fixes.**\n1. Graph capture of the decode step.\n2. torch.compile to fuse the small kernels.\n\n"
+            "**Fixes.**\n1. Graph capture of the decode step.\n"
+            "2. torch.compile to fuse the small kernels.\n\n"
             "**Reject.** Raising the batch or quantizing now: the GPU is idle between kernels.\n")
     a = read_body(grader, tmp_path, "e_doesnt_add_up", body)
     assert {"raise_batch", "quantize_int8"} <= _levers(a.rejects)
@@ -117,7 +118,8 @@ def test_a_label_over_levers_under_the_regime_is_not_more_regime(grader, tmp_pat
     """sealed125 a.s1274 (instructor 68, graded 39 with the run-in labels read): '**Do:** continuous
     batching; then int8.' under '**Regime:**' is the plan, not more of the regime."""
     body = ("**Regime:** BW-bound (decode, bs=1)\n**Why:** MBU 0.78, MFU 0.04.\n"
-            "**Do:** continuous batching; then int8.\n**Don't:** fuse elementwise (tiny bytes), bigger GPU.\n")
+            "**Do:** continuous batching; then int8.\n"
+            "**Don't:** fuse elementwise (tiny bytes), bigger GPU.\n")
     a = read_body(grader, tmp_path, "a_chatbot", body)
     assert [m.concepts[0] for m in a.fixes][:1] == ["continuous_batching"]
 
