@@ -26,7 +26,8 @@ def words(concept: str) -> str:
 
 
 def charge(wrong: list[tuple[str, str]], key: Key, rubric: Rubric, concepts: Concepts | None,
-           named_with: Mapping[str, set[str]] | None = None) -> tuple[list[Applied], set[tuple[str, str]]]:
+           named_with: Mapping[str, set[str]] | None = None,
+           fixes: list[str] | None = None) -> tuple[list[Applied], set[tuple[str, str]]]:
     """Each named penalty applies once, to the first wrong side it covers; a catch-all one
     (`rules: ["*"]`) to every wrong side no named penalty took, as the blind grades charge each
     trap an answer falls into (sealed13 c.s152 fell into two: 0 from both instructors). A side
@@ -34,8 +35,10 @@ def charge(wrong: list[tuple[str, str]], key: Key, rubric: Rubric, concepts: Con
     concept -> levers named where it is refused), is no trap ("I wouldn't bother hand-writing
     kernels for two weeks, torch.compile should cover it", sealed21 b.s240): it costs only its
     item. One error is charged once: a penalty listing under `same_as` one already charged (a
-    claim endorsed, then the fix it dismisses refused) costs its `same_points` instead. Returns what was
-    charged."""
+    claim endorsed, then the fix it dismisses refused) costs its `same_points` instead. A lever
+    recommended after one of the key's fixes (`fixes`: the answer's, in order) is a second step
+    beside the right plan: it costs the penalty's `secondary` points where it has them. Returns
+    what was charged."""
     rules = {i.id: i.rule for i in key.fixes}
     items = {("recommends", i.id): i for i in key.rejects}
     items.update({("leans", i.id): i for i in key.rejects})
@@ -58,10 +61,19 @@ def charge(wrong: list[tuple[str, str]], key: Key, rubric: Rubric, concepts: Con
                 text = fill(pen.feedback, {**shown, "because": item.because, "concept": words(concept)})
                 again = set(pen.same_as) & {x.id for x in out}   # the same error, charged already
                 points = pen.same_points if again else pen.points
+                if on == "recommends" and pen.secondary is not None and _after_a_key_fix(concept, key, fixes):
+                    points = min(points, pen.secondary)
                 out.append(Applied(pen.id, points, as_taught(text, rubric.significant)))
                 if "*" not in pen.rules:
                     break
     return out, taken
+
+
+def _after_a_key_fix(concept: str, key: Key, fixes: list[str] | None) -> bool:
+    """True when one of the key's fixes comes before `concept` in the answer's fixes."""
+    order = list(fixes or ())
+    ids = {i.id for i in key.fixes}
+    return concept in order and any(c in ids for c in order[:order.index(concept)])
 
 
 def asked(item: Item, key: Key, rubric: Rubric) -> bool:

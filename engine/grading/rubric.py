@@ -35,6 +35,8 @@ class Penalty(_Strict):
     same_as: list[str] = []   # penalties that charge the same error from its other side: where
     #   one of them is charged, this side costs `same_points` besides its item
     same_points: float = Field(0.0, ge=0)
+    secondary: float | None = Field(None, ge=0)   # a lever recommended after a key fix: a second
+    #   step, not the plan (None: it costs `points` wherever it stands)
 
 
 class RegimePart(_Strict):

@@ -61,7 +61,7 @@ def score(answer: Answer, key: Key, rubric: Rubric, concepts: Concepts | None = 
         read.reasons = reasons.states(answer, key, concepts, rubric.evidence.relative_tolerance,
                                       not foreign and not took and answer.regime in (None, key.regime))
     wrong = _wrong_sides(answer, key, read)
-    penalties, charged = charge(wrong, key, rubric, concepts, refused_with(answer, concepts))
+    penalties, charged = charge(wrong, key, rubric, concepts, refused_with(answer, concepts), read.fixes)
     penalties = penalties + took or extras(answer, key, read.fixes, rubric, concepts)
     partials = {
         "regime": _regime(answer, key, rubric),
