@@ -28,3 +28,23 @@ def test_a_trap_as_the_first_fix_costs_the_full_penalty(grader, tmp_path):
     body = ("regime: compute_bound\n"
             "fixes:\n  - {lever: raise_batch, bound: go to 384}\n  - fp8_gemm\n")
     assert _penalties(grader, tmp_path, "d_high_throughput_api", body) == {"batching_past_the_ridge": 10}
+
+
+def test_hand_fusion_refused_beside_compile_in_the_fix_list_costs_only_its_item(grader, tmp_path):
+    """sealed56 b.s587 (instructor 30, graded 13.4): torch.compile in the fixes and 'hand_fused_kernels:
+    two weeks is too long' under reject: the instructor takes 2 for hand fusion 'rejected for its
+    length, not kept as the conditional step', not the 15 of dismissing fusion as compute-bound."""
+    body = ("regime: compute_bound\nfixes:\n"
+            "  - {lever: torch_compile, bound: fuses norm and activation kernels}\n"
+            "reject:\n  - {lever: hand_fused_kernels, reason: two weeks is too long}\n")
+    assert "fusion_dismissed_when_compute_bound" not in _penalties(grader, tmp_path, "b_training_run", body)
+
+
+def test_hand_fusion_refused_with_the_claim_endorsed_is_still_one_error(grader, tmp_path):
+    """corpus b.s03 (instructor 5, both penalties): the claim endorsed and fusion refused for it are
+    one error charged from both sides, whatever else the fix list holds."""
+    body = ("## Regime\nCompute-bound, 61% of peak.\n\n## Fixes\n1. torch.compile.\n\n## Reject\n"
+            "- Hand-fused kernels: we are compute-bound, so the memory-bound ops do not matter.\n")
+    r = grader.grade(answer_file(tmp_path, "b_training_run", body))
+    got = {p.id: p.points for p in r.penalties}
+    assert got == {"memory_ops_dismissed_when_compute_bound": 15, "fusion_dismissed_when_compute_bound": 10}

@@ -33,9 +33,12 @@ def charge(wrong: list[tuple[str, str]], key: Key, rubric: Rubric, concepts: Con
     trap an answer falls into (sealed13 c.s152 fell into two: 0 from both instructors). A side
     refused for a fix its penalty lists under `unless`, named in the same item (`named_with`:
     concept -> levers named where it is refused), is no trap ("I wouldn't bother hand-writing
-    kernels for two weeks, torch.compile should cover it", sealed21 b.s240): it costs only its
-    item. One error is charged once: a penalty listing under `same_as` one already charged (a
-    claim endorsed, then the fix it dismisses refused) costs its `same_points` instead. A lever
+    kernels for two weeks, torch.compile should cover it", sealed21 b.s240), or recommended as one
+    of the answer's `fixes` (hand fusion refused below torch.compile in a fix list, sealed56
+    b.s587) where the error it repeats (`same_as`) is not charged, is no trap either: it costs
+    only its item. One error is charged once: a penalty
+    listing under `same_as` one already charged (a claim endorsed, then the fix it dismisses
+    refused) costs its `same_points` instead. A lever
     recommended after one of the key's fixes (`fixes`: the answer's, in order) is a second step
     beside the right plan: it costs the penalty's `secondary` points where it has them. Returns
     what was charged."""
@@ -52,14 +55,15 @@ def charge(wrong: list[tuple[str, str]], key: Key, rubric: Rubric, concepts: Con
             item = items.get((on, concept))
             if on != pen.when or item is None or (on, concept) in taken:
                 continue
-            if {rules.get(c) for c in (named_with or {}).get(concept, ())} & set(pen.unless):
+            again = set(pen.same_as) & {x.id for x in out}   # the same error, charged already
+            beside = {*(named_with or {}).get(concept, ()), *(() if again else fixes or ())}
+            if {rules.get(c) for c in beside} & set(pen.unless):
                 continue   # its item says what it costs
             if pen.scope != "any" and asked(item, key, rubric) != (pen.scope == "asked"):
                 continue
             if "*" in pen.rules or item.rule in pen.rules:
                 taken.add((on, concept))
                 text = fill(pen.feedback, {**shown, "because": item.because, "concept": words(concept)})
-                again = set(pen.same_as) & {x.id for x in out}   # the same error, charged already
                 points = pen.same_points if again else pen.points
                 if on == "recommends" and pen.secondary is not None and _after_a_key_fix(concept, key, fixes):
                     points = min(points, pen.secondary)
