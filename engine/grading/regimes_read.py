@@ -50,14 +50,20 @@ def read_regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime")
     # "... so nominally X, but in practice Y": the clause with the cue states the verdict; a cue in
     # a clause naming no regime concludes something else ("70% of the bandwidth is sitting idle -
     # so the most it can win is ...", sealed21 d.s231)
-    nominal = {j.sentence for j in judged if _nominal(concepts, j, judged, t.contrast)}
+    set_aside = {(j.sentence, c) for j in judged if _nominal(concepts, j, judged, t.contrast)
+                 for c in j.match.concepts}
+    nominal = {sentence for sentence, _ in set_aside}
 
     def concludes(j: Judged) -> bool:
         ws = concepts.words(j.clause_text)
         before = clauses(j.sentence.split(j.clause_text)[0]) if j.clause_text.strip() else []
         if len(ws) <= 2 and before and not concepts.find("regime", before[-1]):   # "So the regime is
             ws = concepts.words(before[-1]) + ws   # decode, bandwidth-bound": the verdict in apposition
-        return cued(ws, t.conclude) or (j.sentence in nominal and cued(ws, t.real)) or _headed(concepts, j)
+        # "So the diagnosis is launch-overhead-bound, nominally bandwidth-bound" (sealed182 e.s1841):
+        # a verdict beside another regime it sets aside as nominal states the considered diagnosis,
+        # over an earlier first guess ("My first instinct was 'batch-1 decode, so bandwidth-bound'")
+        return cued(ws, t.conclude) or _headed(concepts, j) or (j.sentence in nominal and (
+            cued(ws, t.real) or not any((j.sentence, c) in set_aside for c in j.match.concepts)))
 
     concluding = any(concludes(j) for j in judged)
     if concluding:

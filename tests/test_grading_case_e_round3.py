@@ -1,0 +1,31 @@
+"""Case E (the decode loop that doesn't add up), round 3 of issue 27: readings that carry over to
+answers by new people - a verdict set beside the nominal regime, a list in parentheses under its
+clause's condition, and a key fix put off behind a wrong first step. Each answer-level test names
+the answer that showed the rule, the instructor's grade and the grader's before it."""
+
+from __future__ import annotations
+
+from conftest import read_body
+
+
+def test_a_verdict_beside_the_nominal_regime_overrides_a_first_instinct(grader, tmp_path):
+    """sealed182 e.s1841 (instructor 100, graded 70.8): 'My first instinct was "batch-1 decode, so
+    bandwidth-bound", and on paper it is.' then 'So the diagnosis is launch-overhead-bound,
+    nominally bandwidth-bound.': the later sentence, setting the nominal regime aside, is the
+    verdict (sealed179 e.s1811 the same, after 'a compute-bound one pins the FLOPs')."""
+    body = ('My first instinct was "batch-1 decode, so bandwidth-bound", and on paper it is. But '
+            "bandwidth is at 14% of peak and compute at 3%.\n\n"
+            "So the diagnosis is launch-overhead-bound, nominally bandwidth-bound.\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", body)
+    assert (a.regime, a.nominal_regime) == ("overhead_bound", "bandwidth_bound")
+
+
+def test_a_regime_said_twice_beside_its_nominal_cue_is_no_verdict(grader, tmp_path):
+    """sealed61 e.s633 (instructor 100): 'A batch-1 decode loop ought to be bandwidth-bound, and in a
+    bandwidth-bound loop the bandwidth figure would be high' names only the nominal regime; the
+    verdict comes later ('So: nominally bandwidth-bound, really launch-overhead-bound.')."""
+    body = ("A batch-1 decode loop ought to be bandwidth-bound, and in a bandwidth-bound loop the "
+            "bandwidth figure would be high. Here it is 14%.\n\n"
+            "So: nominally bandwidth-bound, really launch-overhead-bound.\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", body)
+    assert (a.regime, a.nominal_regime) == ("overhead_bound", "bandwidth_bound")
