@@ -5,7 +5,7 @@ the answer that showed the rule, the instructor's grade and the grader's before 
 
 from __future__ import annotations
 
-from conftest import read_body
+from conftest import lever_statuses, read_body
 
 
 def test_a_verdict_beside_the_nominal_regime_overrides_a_first_instinct(grader, tmp_path):
@@ -29,3 +29,14 @@ def test_a_regime_said_twice_beside_its_nominal_cue_is_no_verdict(grader, tmp_pa
             "So: nominally bandwidth-bound, really launch-overhead-bound.\n")
     a = read_body(grader, tmp_path, "e_doesnt_add_up", body)
     assert (a.regime, a.nominal_regime) == ("overhead_bound", "bandwidth_bound")
+
+
+def test_a_list_in_parentheses_stays_under_its_clauses_condition(grader):
+    """sealed175 e.s1771 (instructor 100, graded 77.5): 'Only when the loop is genuinely
+    bandwidth-bound does the usual decode toolkit (bigger batches, fewer weight bytes) come into
+    play.' deferred the batch but recommended the weight bytes, charged as a trap."""
+    said = ("Only when the loop is genuinely bandwidth-bound does the usual decode toolkit "
+            "(bigger batches, fewer weight bytes) come into play.")
+    statuses = lever_statuses(grader, said)
+    assert statuses["raise_batch"] == "deferred"
+    assert statuses["quantize_int8"] == "deferred"

@@ -180,7 +180,7 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
     quoted: list[Judged] = []
     condition: list[Judged] = []   # "Only after graphs + compile, ... do batching/int8 make sense"
     trailing: str | None = None    # "Don't: hand-fuse up front - only if 1+2 leave a gap"
-    for n, clause in enumerate(c for c in CLAUSE.split(body) if c and c.strip()):
+    for n, (inside, clause) in enumerate(_clauses(body)):
         ws = concepts.words(clause)
         matches: list[Match] = next((ms for k in kinds if (ms := concepts.find(k, clause, body))), [])
         opener = opening(ws, t, contrast=False)
@@ -259,12 +259,25 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                 quoted.append(j)           # lever a reporting verb quotes ('Someone suggested "just
                 #                            fuse the elementwise ops"', sealed101 a.s1040)
             found.append(j)
+        if inside and opener not in CARRIED:   # "Only when it is bandwidth-bound does the toolkit
+            continue   # (bigger batches, fewer weight bytes) come into play" (sealed175 e.s1771): a
+        #   list in parentheses stays in the clause that opened it, under what that clause carried
         carried = opener if opener in CARRIED else None
         condition = [j for j in found if j.clause == first + n] if carried else []
     if trailing:   # a condition after the refusal: not now, not never (the later word stands)
         found = [_as(j, trailing) if j.status == "negated" else j for j in found]
     found = asked(t, sentence, found)   # "Should we buy the vendor's int4 quantization?" asks
     return _named_then_judged(concepts, t, sentence, found)
+
+
+def _clauses(body: str) -> list[tuple[bool, str]]:
+    """The clauses of a sentence, each with whether a parenthesis is still open after it."""
+    out, at = [], 0
+    for part in CLAUSE.split(body):
+        at = body.find(part, at) + len(part)
+        if part and part.strip():
+            out.append((body.count("(", 0, at) > body.count(")", 0, at), part))
+    return out
 
 
 def _speaker_label(body: str, t: Triggers) -> bool:
