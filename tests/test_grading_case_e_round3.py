@@ -5,7 +5,7 @@ the answer that showed the rule, the instructor's grade and the grader's before 
 
 from __future__ import annotations
 
-from conftest import lever_statuses, read_body
+from conftest import answer_file, lever_statuses, read_body
 
 
 def test_a_verdict_beside_the_nominal_regime_overrides_a_first_instinct(grader, tmp_path):
@@ -40,3 +40,30 @@ def test_a_list_in_parentheses_stays_under_its_clauses_condition(grader):
     statuses = lever_statuses(grader, said)
     assert statuses["raise_batch"] == "deferred"
     assert statuses["quantize_int8"] == "deferred"
+
+
+def test_a_key_fix_put_off_behind_a_wrong_first_step_is_placed_not_hedged(grader, tmp_path):
+    """sealed168 e.s1705 (instructor 40, graded 29): 'Quantize the weights to int8 now ... Graph
+    capture can wait until after the int8 rollout; then do CUDA graphs' - the blind grade credits
+    graphs and takes 2 for the order, as for sealed176 e.s1787 (28, graded 15); the grader read
+    the graphs as only hedged (half)."""
+    body = ("## Regime\nOverhead-bound: lots of small kernels with gaps between them.\n\n"
+            "## Evidence\n~450 kernels per step with 8-15 us gaps; 14% bandwidth, 3% FLOPs.\n\n"
+            "## Fixes\n1. Quantize the weights to int8 now - a quick config change, halves the bytes.\n"
+            "2. Graph capture can wait until after the int8 rollout; then do CUDA graphs to remove the "
+            "launch gaps.\n\n"
+            "## Reject\n- Raising the batch: we only have one stream of requests.\n")
+    r = grader.grade(answer_file(tmp_path, "e_doesnt_add_up", body))
+    fixes = next(p for p in r.parts if p.part == "fixes")
+    assert not any("Hedged" in f for f in fixes.feedback)
+
+
+def test_a_hedged_deferral_behind_a_trap_stays_a_hedge(grader, tmp_path):
+    """sealed109 c.s1114 (instructor 2): 'Batch the prefills ... Maybe FlashAttention later.' - put
+    off with a hedge, not placed: no credit as the key's first fix."""
+    body = ("## Regime\nPrefill, compute-bound.\n\n"
+            "## Fixes\n1. Batch the prefills: several documents per forward pass raise utilization.\n"
+            "2. Maybe FlashAttention later.\n")
+    r = grader.grade(answer_file(tmp_path, "c_document_summarizer", body))
+    fixes = next(p for p in r.parts if p.part == "fixes")
+    assert any("Hedged" in f for f in fixes.feedback)

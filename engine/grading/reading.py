@@ -12,6 +12,7 @@ from regime.engine.grading.concepts import Concepts
 from regime.engine.grading.key import Key
 from regime.engine.grading.penalties import words as _name
 from regime.engine.grading.recommending import ASIDE, names_only
+from regime.engine.grading.scopes import cued
 from regime.engine.grading.turns import offered_if
 
 
@@ -148,7 +149,7 @@ def _place_deferred(a: Answer, key: Key, read: Read, concepts: Concepts | None =
                 #               (sealed47 e.s495, instructor 16)
             target = read.fixes if said == "fix" else read.rejects if said == "reject" else None
             if target is not None and c not in read.fixes and c not in read.rejects:
-                if said == "fix" and m.later and not _after_earlier_step(c, key, read):
+                if said == "fix" and m.later and not _after_earlier_step(c, key, read, _sure(m, concepts)):
                     read.hedged.add(c)   # "maybe FlashAttention later" of the key's first step:
                     #                      put off, not placed (sealed109 c.s1114, sealed114 c.s1164)
                 target.append(c)
@@ -156,12 +157,24 @@ def _place_deferred(a: Answer, key: Key, read: Read, concepts: Concepts | None =
                     read.unsure.append((m.line, m.written))
 
 
-def _after_earlier_step(c: str, key: Key, read: Read) -> bool:
+def _sure(m: Mention, concepts: Concepts | None) -> bool:
+    """A deferral said without a hedge: "then do CUDA graphs", not "Maybe FlashAttention later"."""
+    if concepts is None or concepts.context is None:
+        return False
+    return not cued(concepts.words(m.reason), concepts.context.forward.get("possible", ()))
+
+
+def _after_earlier_step(c: str, key: Key, read: Read, sure: bool = False) -> bool:
     """Whether a deferred key fix follows a step the key puts before it that the answer takes
-    now: "then, not before" needs a "before". A step put off behind nothing, or behind a later
-    step of the key's, is a hedge (sealed108 b.s1105 "afterwards try torch.compile")."""
+    now, or, said without a hedge, one the key rejects: "then, not before" needs a "before". A step
+    put off behind nothing, or behind a later step of the key's, is a hedge (sealed108 b.s1105
+    "afterwards try torch.compile")."""
     rank = {i.id: i.rank for i in key.fixes}
-    return any(rank.get(f, rank[c]) < rank[c] for f in read.fixes if f not in read.hedged)
+    return any(rank.get(f, rank[c]) < rank[c] or (sure and verdict(key, f) == "reject")
+               for f in read.fixes if f not in read.hedged)   # "Quantize to int8 now. Graph capture
+    #   can wait until after the int8 rollout; then do CUDA graphs" (sealed168 e.s1705, sealed176
+    #   e.s1787): placed, unhedged, after a step the key rejects: the wrong order (the blind grades
+    #   take 2 for it), not a hedge as "Maybe FlashAttention later" is (sealed109 c.s1114)
 
 
 def _traps(listed: list[Mention], key: Key, read: Read) -> None:
