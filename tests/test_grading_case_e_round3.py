@@ -67,3 +67,12 @@ def test_a_hedged_deferral_behind_a_trap_stays_a_hedge(grader, tmp_path):
     r = grader.grade(answer_file(tmp_path, "c_document_summarizer", body))
     fixes = next(p for p in r.parts if p.part == "fixes")
     assert any("Hedged" in f for f in fixes.feedback)
+
+
+def test_a_trailing_only_if_after_but_conditions_the_lever_before_it(grader):
+    """sealed143 e.s1455 (instructor 56, graded 29.5): 'Raise the batch to 8, but only if there's
+    enough concurrent traffic' recommends the batch on a condition (the blind grade takes the
+    rejection and 3 more), not outright: the grader charged the batching trap's 15."""
+    said = ("Raise the batch to 8, but only if there's enough concurrent traffic — it will amortize "
+            "the weight reads.")
+    assert lever_statuses(grader, said)["raise_batch"] == "hypothetical"

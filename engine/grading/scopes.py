@@ -64,8 +64,10 @@ def opening(ws: list[str], t: Triggers, contrast: bool, qualified: bool = True) 
         # short qualifier; "but neither bandwidth nor compute is saturated" is a statement of its own
         qualifier = qualified and (turned or (bool(after) and after[0] in t.after_no))
         if contrast and not ((qualifier and len(after) <= t.elliptical_words)
-                             or set(after) <= t.elliptical | t.anaphora):
-            continue
+                             or set(after) <= t.elliptical | t.anaphora
+                             or (turned and status == "hypothetical")):   # "Raise the batch to 8, but
+            continue   # only if there's enough concurrent traffic" (sealed143 e.s1455): a condition
+            #            on what came before, however long, never a statement of its own
         if rest[:len(p)] == p and (best is None or len(p) > best_len
                                    or (len(p) == best_len and t.rank(status) < t.rank(best))):
             best, best_len = status, len(p)
