@@ -178,13 +178,15 @@ def _verdict_label(concepts: Concepts, line: str) -> bool:
 
 
 def prose(text: str, start: int, intro: Callable[[str], str | None] = lambda _: None,
-          steps: Callable[[str], bool] = lambda _: False) -> dict[str, list[tuple[int, str]]]:
+          steps: Callable[[str], bool] = lambda _: False,
+          concepts: Concepts | None = None) -> dict[str, list[tuple[int, str]]]:
     """An answer written as prose, no template heading at all: its paragraphs, each read
     sentence by sentence for what it is about (written.py). A paragraph ending in a colon that
     `intro` names a section for ('What I would do, in this order:' -> fixes, 'What I would not
     do:' -> reject, 'Fixes:') puts the list items right after it in that section (sealed38
     a.s401); one it names none for heads the paragraph after it ("On the int4 pitch:" over "Not
-    for this endpoint.", sealed77 d.s791)."""
+    for this endpoint.", sealed77 d.s791). A line opening with a verdict label ("Dont: batch
+    prefils - ...") is a paragraph of its own, as under a heading (sealed179 c.s1819)."""
     paragraphs: list[tuple[int, str]] = []
     listed: dict[str, list[tuple[int, str]]] = {}
     into: list[tuple[int, str]] = paragraphs
@@ -200,7 +202,7 @@ def prose(text: str, start: int, intro: Callable[[str], str | None] = lambda _: 
         elif _ROW.match(line):   # a table row is a paragraph of its own
             into.append((lineno, line.strip()))
             open_paragraph = False
-        elif open_paragraph and not item:
+        elif open_paragraph and not item and not (concepts and _verdict_label(concepts, line)):
             into[-1] = (into[-1][0], into[-1][1] + " " + line.strip())
         elif not item and into is paragraphs and paragraphs and paragraphs[-1][1].endswith(":") \
                 and intro(_introducing(paragraphs[-1][1])) is None:

@@ -54,7 +54,7 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
         sections = labelled(text, body_start, concepts, a)   # memo, or an essay
     if not any(name != PROSE for name in sections):
         sections, a.prose = sections or prose(text, body_start, lambda p: introduces(concepts, p),
-                                              lambda item: opens_with_a_lever(concepts, item)), True
+                                              lambda item: opens_with_a_lever(concepts, item), concepts), True
     if not sections:
         raise RegimeError("the answer is empty: write it under the template's headings (## Regime, "
                           "## Evidence, ## Fixes, ## Reject, ## Ask) or as prose", file=file,

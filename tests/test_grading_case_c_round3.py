@@ -1,0 +1,27 @@
+"""Case C disagreements read by general rules (issue 27, round 3): a verdict label inside a
+heading-less answer, hedged refusals, and announced rejections. Each answer-level test names the
+answer that showed the rule, the instructor's grade and the grader's before the change."""
+
+from __future__ import annotations
+
+from conftest import read_body
+
+
+def _levers(ms) -> set[str]:
+    return {c for m in ms for c in m.concepts}
+
+
+def test_a_dont_line_after_a_step_is_its_own_verdict(grader, tmp_path):
+    """sealed179 c.s1819 (instructor 92, graded 58.5): 'Dont: batch prefils - ...' and 'Dont:
+    quantise weights - ...' right under '2. then chunked prefil ...' ran on into that step in an
+    answer with no template heading, so chunked prefill was read as refused and quantization
+    as a fix."""
+    body = ("regime: prefil, compute bound\n\n"
+            "fixes\n1. flashattn - scores stay on chip, no 40GB\n"
+            "2. then chunked prefil so one 25k doc doesnt stall other ppl's decode\n"
+            "Dont: batch prefils - already compute bound at 1 seq, TTFT only gets worse\n"
+            "Dont: quantise weights - 16GB amortised over 25k toks, not the bottleneck\n")
+    a = read_body(grader, tmp_path, "c_document_summarizer", body)
+    assert {"flash_attention", "chunked_prefill"} <= _levers(a.fixes)
+    assert {"raise_batch", "quantize_int8"} <= _levers(a.rejects)
+    assert not {"raise_batch", "quantize_int8"} & _levers(a.fixes)
