@@ -25,3 +25,17 @@ def test_a_dont_line_after_a_step_is_its_own_verdict(grader, tmp_path):
     assert {"flash_attention", "chunked_prefill"} <= _levers(a.fixes)
     assert {"raise_batch", "quantize_int8"} <= _levers(a.rejects)
     assert not {"raise_batch", "quantize_int8"} & _levers(a.fixes)
+
+
+def test_a_hedged_verdict_in_the_students_voice_after_a_topic(grader, tmp_path):
+    """sealed180 c.s1823 (instructor 92, graded 66): '7. Weight quantization: I probably wouldn't
+    bother; ...' and sealed177 c.s1795 (instructor 65, graded 47.4): 'Batching: I'd probably hold
+    off, since ...' were read as recommending the lever: the hedge between the student's 'I' and
+    the verdict hid it. A refusal so hedged leans to refusing, as the blind grades read it."""
+    body = ("1. It's the prefill: TTFT is the complaint, ITL = 4 ms is normal.\n"
+            "2. Fix: FlashAttention, the scores stay in on-chip memory.\n"
+            "3. Weight quantization: I probably wouldn't bother; the weight read is spread thin.\n"
+            "4. Batching: I'd probably hold off, since it makes each long prompt wait on the others.\n")
+    a = read_body(grader, tmp_path, "c_document_summarizer", body)
+    assert "quantize_int8" in _levers(a.rejects) and "raise_batch" in _levers(a.deferred)
+    assert not {"raise_batch", "quantize_int8"} & _levers(a.fixes)

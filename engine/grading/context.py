@@ -31,6 +31,7 @@ from regime.engine.grading.scopes import (
     cued,
     denies_it,
     hedged_refusal,
+    in_own_voice,
     negates,
     opening,
     points_before,
@@ -306,8 +307,10 @@ def _named_then_judged(concepts: Concepts, t: Triggers, sentence: str, found: li
         #   int4.": the head names the topic, the body's own mention carries the verdict
     rest = concepts.words(m[2])
     lead = 1 if rest[:1] and rest[0] in t.anaphora else 0   # "int4: it might still be worth a pilot"
-    status = hedged_refusal([concepts.words(c) for c in CLAUSE.split(m[2]) if c.strip()], t,
-                            opening(rest[lead:], t, contrast=False))   # (sealed151 d.s1532) hedges it
+    clauses = [concepts.words(c) for c in CLAUSE.split(m[2]) if c.strip()]
+    status = hedged_refusal(clauses, t, opening(rest[lead:], t, contrast=False))   # (sealed151 d.s1532)
+    if status is None and (voiced := in_own_voice(rest, t)) is not None:   # "Batching: I'd probably
+        status = hedged_refusal(clauses, t, voiced)   # hold off" (sealed177 c.s1795)
     own = ("regime", "regime_word", "lever", "claim")
     if status is None or (status == "negated" and _named_first(concepts, m[2], own)) or _numbered(rest[1:]):
         return found   # "FlashAttention (tiled): no 40 GB buffer" negates a quantity (sealed65 c.s676)

@@ -274,6 +274,24 @@ def hedged_refusal(clauses: list[list[str]], t: Triggers, status: str | None) ->
     return "negated" if status == "possible" and negates(first, t) and not again else status
 
 
+def in_own_voice(ws: list[str], t: Triggers) -> str | None:
+    """The verdict a student gives in their own voice with a hedge between ("I'd probably hold
+    off", "I probably wouldn't bother", sealed177 c.s1795, sealed180 c.s1823): the status of the
+    trigger after the subject, its modal and the hedge; a refusal so hedged leans to refusing (a
+    hedge and no refusal: 'possible'). None without a hedge there, whose trigger opens the clause
+    already ("I would not")."""
+    i = 1 if ws[:1] and ws[0] in ("i", "we") else 0
+    while i and i < len(ws) and ws[i] in t.generic:
+        i += 1
+    hedge = i
+    while i and i < len(ws) and (ws[i],) in t.forward.get("possible", ()):
+        i += 1
+    if i == hedge:
+        return None
+    status = opening(ws[i:], t, contrast=False)
+    return "possible" if status in (None, "possible") else status
+
+
 def before_quote(body: str, clause: str) -> bool:
     """The clause ends where a quotation opens: 'My plan is different from "two weeks of
     hand-written kernels"' (sealed167 b.s1691), whose negation, ending the clause, refuses what
