@@ -39,3 +39,16 @@ def test_a_hedged_verdict_in_the_students_voice_after_a_topic(grader, tmp_path):
     a = read_body(grader, tmp_path, "c_document_summarizer", body)
     assert "quantize_int8" in _levers(a.rejects) and "raise_batch" in _levers(a.deferred)
     assert not {"raise_batch", "quantize_int8"} & _levers(a.fixes)
+
+
+def test_but_only_if_after_a_lever_is_a_condition_on_it(grader, tmp_path):
+    """sealed143 c.s1460 (instructor 77, graded 60.5) and sealed169 c.s1719 (77, 61.5): 'Quantize
+    the weights to int8, but only if the 40 GB spike is still a memory problem after flash
+    attention' offers int8 on a condition; the 'but' ended the condition's scope before it
+    reached the lever, so it read as a plain fix and was charged as recommending the trap."""
+    body = ("## Fixes\n1. FlashAttention: no materialized score matrix.\n"
+            "2. Quantize the weights to int8, but only if the 40 GB spike is still a memory problem "
+            "after flash attention.\n")
+    a = read_body(grader, tmp_path, "c_document_summarizer", body)
+    assert "quantize_int8" not in _levers(a.fixes)
+    assert "quantize_int8" in _levers(a.deferred)
