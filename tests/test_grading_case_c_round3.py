@@ -52,3 +52,13 @@ def test_but_only_if_after_a_lever_is_a_condition_on_it(grader, tmp_path):
     a = read_body(grader, tmp_path, "c_document_summarizer", body)
     assert "quantize_int8" not in _levers(a.fixes)
     assert "quantize_int8" in _levers(a.deferred)
+
+
+def test_a_hedged_bare_no_answers_the_question_before_it(grader, tmp_path):
+    """sealed164 c.s1666 (instructor 100, graded 85.5): '7. **Batching?** Probably not - each
+    prompt is already enough work ...' answers its own question; a bare 'no' did, a hedged one
+    left batching neither refused nor recommended. A hedged refusal leans to refusing."""
+    body = ("1. **Fix first: FlashAttention.** Tiled, on-chip scores.\n"
+            "2. **Batching?** Probably not - each prompt is already enough work to saturate the GPU.\n")
+    a = read_body(grader, tmp_path, "c_document_summarizer", body)
+    assert "raise_batch" in _levers(a.rejects)

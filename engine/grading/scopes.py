@@ -195,6 +195,8 @@ def refuses_it(ws: list[str], t: Triggers) -> bool:
     word must be in the trigger's own clause: "Don't batch, it's TTFT" refuses nothing before it."""
     while ws and ws[0] in t.terminators:   # "So, no for throughput.": a bare no answers what came before
         ws = ws[1:]
+    while ws[1:] and (ws[0],) in t.forward.get("possible", ()):   # "Batching? Probably not - ..."
+        ws = ws[1:]   # (sealed164 c.s1666): a hedged refusal leans to refusing, as hedged_refusal reads it
     if ws[:1] == ["no"] and len(ws) <= 1 + t.elliptical_words and (len(ws) == 1 or ws[1] in t.after_no):
         return True   # not "no 5 TB of traffic", which negates a quantity
     if any(s == "negated" and end == len(ws) and (start == 0 or (start == 1 and ws[0] in ("i", "we")))
