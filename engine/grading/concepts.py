@@ -73,6 +73,7 @@ class Concepts:
     known: frozenset[str] = frozenset()        # every word an alias, heading or cue uses
     known_by_letter: dict[str, tuple[str, ...]] = field(default_factory=dict)
     keep: frozenset[str] = frozenset()         # words never read as typos
+    short: dict[str, str] = field(default_factory=dict)   # a short form -> the word ('mem' -> 'memory')
     context: Any = None                         # assertion-status triggers (grading/context.py)
     reasons: Any = None                         # reason-word weights (grading/reasons.py)
 
@@ -81,7 +82,7 @@ class Concepts:
 
     @lru_cache(maxsize=8192)  # noqa: B019 - one Concepts per grader, texts repeat across a class
     def _words(self, text: str) -> tuple[str, ...]:
-        ws = words(text)
+        ws = [self.short.get(w, w) for w in words(text)]
         if self.compounds:   # "what I'd do instead is X" recommends X; "instead of X" refuses it
             ws = compounded(ws, self.compounds)
         return tuple(self._spelled(w) for w in ws if w not in self.filler)
@@ -304,7 +305,7 @@ def load_concepts(k: Knowledge, files: Iterable[Path]) -> Concepts:
     pairs = [words(x) for x in raw.compounds]
     c = Concepts(filler=frozenset(words(" ".join(raw.filler))), claim_ids=frozenset(k.claims),
                  compounds=frozenset((p[0], p[1]) for p in pairs if len(p) == 2),
-                 guess_min=raw.guess.min_score, guess_margin=raw.guess.margin)
+                 guess_min=raw.guess.min_score, guess_margin=raw.guess.margin, short=dict(raw.spelling.short))
     _cues(c, raw)
     _aliases(c, k, raw)
     c.refusals = {lever: tuple(others) for lever, others in raw.refusals.items()}

@@ -66,6 +66,7 @@ class Guess(_Strict):
 
 class Spelling(_Strict):
     keep: Phrases = []       # words never read as a misspelling
+    short: dict[str, str] = {}   # a short form students write -> the word it stands for
 
 
 class VerbLevers(_Strict):

@@ -269,6 +269,9 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
         #   list in parentheses stays in the clause that opened it, under what that clause carried
         carried = opener if opener in CARRIED else None
         condition = [j for j in found if j.clause == first + n] if carried else []
+    if label_status == "negated":   # 'Don\'t: accept the "compute-bound so ..." argument' (sealed166
+        found = [_as(j, "negated") if j.status == "attributed" else j for j in found]   # b.s1690): a
+        #   refusing label refuses the words it reports, whoever said them
     if trailing:   # a condition after the refusal: not now, not never (the later word stands)
         found = [_as(j, trailing) if j.status == "negated" else j for j in found]
     found = asked(t, sentence, found)   # "Should we buy the vendor's int4 quantization?" asks

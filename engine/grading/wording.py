@@ -15,7 +15,8 @@ _CONTRACTIONS = (("won't", "will not"), ("can't", "can not"), ("shan't", "shall 
 _PRONOUN_IS = re.compile(r"\b(it|that|what|there|here|who|he|she|where|which)'s\b")
 _APOSTROPHELESS = {"dont": ("do", "not"), "doesnt": ("does", "not"), "wont": ("will", "not"),
                    "isnt": ("is", "not"), "cant": ("can", "not"), "shouldnt": ("should", "not"),
-                   "wouldnt": ("would", "not"), "arent": ("are", "not"), "didnt": ("did", "not")}
+                   "wouldnt": ("would", "not"), "arent": ("are", "not"), "didnt": ("did", "not"),
+                   "dosnt": ("does", "not")}   # its usual misspelling (sealed148 b.s1509)
 # A word keeps inner underscores ('to_copy' is one name, not 'to' + 'copy').
 _WORD = re.compile(r"[a-z0-9µ]+(?:_[a-z0-9µ]+)*")
 
