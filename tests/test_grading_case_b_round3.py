@@ -61,3 +61,19 @@ def test_a_misspelled_negation_still_negates(grader, tmp_path):
             "of the step.\n")
     a = read_body(grader, tmp_path, "b_training_run", body)
     assert CLAIM not in a.endorsed
+
+
+def test_what_a_fix_does_is_not_a_step_of_its_own(grader, tmp_path):
+    """sealed174 b.s1763 (instructor 100, graded 88): 'Fix #1: torch.compile, which fuses
+    norm/pointwise chains for you.' names the fusion compile carries out (concepts.yaml `done_by`);
+    read as hand fusion put first, it cost the order part a pair the answer has right."""
+    from regime.engine.grading.reading import read_against
+
+    body = ("1. Regime: compute bound (MFU 61%).\n"
+            "2. Fix #1: torch.compile, which fuses norm/pointwise chains for you. Cheap, try it first.\n"
+            "3. Fix #2: chase the to_copy casts (5%), probably an fp32 upcast inside the norm.\n"
+            "4. Fix #3: hand-fused kernels, but only if 2 and 3 leave a real gap.\n")
+    a = read_body(grader, tmp_path, "b_training_run", body)
+    key, _ = grader.key(a, None)
+    read = read_against(a, key, 1.0, grader.concepts)
+    assert read.fixes.index("fix_dtype_casts") < read.fixes.index("hand_fused_kernels")

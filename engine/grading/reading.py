@@ -84,7 +84,10 @@ def read_against(a: Answer, key: Key, menu_share: float, concepts: Concepts | No
     stand_in(a, concepts.stands_for if concepts is not None else {}, key)   # (the reasons read them too)
     read = Read()
     argued: list[str] = []   # rejected levers whose argument a kin fix makes
-    for m in a.fixes:   # int8 "rather than int4 - halve the bytes" makes int4's argument (`kin`)
+    done_by = concepts.done_by if concepts is not None else {}
+    for n, m in enumerate(a.fixes):   # int8 "rather than int4 - halve the bytes" makes int4's argument
+        if _means(m, a.fixes[:n], done_by, key):   # (`kin`)
+            continue
         stands = _standing_for(m, key, kin)
         argued += [c for c in stands.concepts if c not in m.concepts]
         for c in _resolve(stands, key, "fixes", read):
@@ -121,6 +124,18 @@ def read_against(a: Answer, key: Key, menu_share: float, concepts: Concepts | No
     read.fixes = [c for c in read.fixes if c not in read.rejects]
     read.leans = [c for c in read.leans if c not in read.rejects + read.fixes]
     return read
+
+
+def _means(m: Mention, before: list[Mention], done_by: Mapping[str, tuple[str, ...]], key: Key) -> bool:
+    """A fix named, in the same item, after a lever that carries it out (concepts.yaml `done_by`)
+    is what that lever does, not a step of its own: "torch.compile, which fuses norm/pointwise
+    chains for you" (sealed174 b.s1763, instructor 100) is compile, not hand fusion put first.
+    Only a key fix is so read: a trap the lever carries out is still recommended ("torch.compile
+    to fuse the small elementwise kernels" where the key rejects that fusion, sealed108 a.s1107)."""
+    earlier = {c for b in before if b.line == m.line for c in b.concepts}
+    return any(verdict(key, c) == "fix" for c in m.concepts) \
+        and not any(verdict(key, c) == "reject" for c in m.concepts) \
+        and any(set(done_by.get(c, ())) & earlier for c in m.concepts)
 
 
 def _place_deferred(a: Answer, key: Key, read: Read, concepts: Concepts | None = None) -> None:
