@@ -77,3 +77,21 @@ def test_what_a_fix_does_is_not_a_step_of_its_own(grader, tmp_path):
     key, _ = grader.key(a, None)
     read = read_against(a, key, 1.0, grader.concepts)
     assert read.fixes.index("fix_dtype_casts") < read.fixes.index("hand_fused_kernels")
+
+
+def test_a_fix_refused_for_its_cost_is_not_the_compute_bound_trap(grader, tmp_path):
+    """sealed125 b.s1277 (instructor 31, graded 12.5): 'Hand-fusing for 2 weeks: not worth it.'
+    refuses hand fusion for its cost; the blind grades take its item ("-4: hand fusion dismissed
+    outright"), not the 15 of "rejecting fusion because the step is compute-bound"."""
+    def charged(body: str) -> set[str]:
+        path = tmp_path / "b_training_run.s1.md"
+        path.write_text(f"---\ncase: b_training_run\nstudent: s1\n---\n{body}")
+        return {p.id for p in grader.grade(path).penalties}
+
+    assert "fusion_dismissed_when_compute_bound" not in charged(
+        "- Compute bound, 61% of peak.\n- Eng. 2 is probably mostly right: we're compute-bound, so the "
+        "memory-bound kernels are second order. Still, torch.compile is cheap, could try it.\n"
+        "- Hand-fusing for 2 weeks: not worth it.\n- Flash attn already in use (7%).\n")
+    assert "fusion_dismissed_when_compute_bound" in charged(
+        "Regime: compute bound, 61% of peak.\n\nReject:\n- Hand-fusing the norms: we are compute-bound, "
+        "so those kernels are not the bottleneck.\n")

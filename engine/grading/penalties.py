@@ -64,6 +64,10 @@ def charge(wrong: list[tuple[str, str]], key: Key, rubric: Rubric, concepts: Con
             if "*" in pen.rules or item.rule in pen.rules:
                 taken.add((on, concept))
                 text = fill(pen.feedback, {**shown, "because": item.because, "concept": words(concept)})
+                argued = (named_with or {}).get(concept, set())   # the levers and regimes named with it
+                if pen.argued_by and not again and not set(pen.argued_by) & argued:
+                    taken.discard((on, concept))   # "Hand-fusing for 2 weeks: not worth it" (sealed125
+                    continue                       # b.s1277): refused for its cost, not the regime
                 points = pen.same_points if again else pen.points
                 if on == "recommends" and pen.secondary is not None and _after_a_key_fix(concept, key, fixes):
                     points = min(points, pen.secondary)
@@ -93,7 +97,7 @@ def refused_with(a: Answer, concepts: Concepts | None) -> dict[str, set[str]]:
     if concepts is None:
         return out
     for m in a.rejects:
-        named = {c for x in concepts.find("lever", m.reason) for c in x.concepts}
+        named = {c for kind in ("lever", "regime") for x in concepts.find(kind, m.reason) for c in x.concepts}
         for c in m.concepts:
             out.setdefault(c, set()).update(named - {c})
     return out

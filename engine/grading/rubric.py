@@ -37,6 +37,8 @@ class Penalty(_Strict):
     same_points: float = Field(0.0, ge=0)
     secondary: float | None = Field(None, ge=0)   # a lever recommended after a key fix: a second
     #   step, not the plan (None: it costs `points` wherever it stands)
+    argued_by: list[str] = []   # regimes: a refusal is this trap only where its item names one
+    #   (or a `same_as` penalty is charged): one refused for its cost costs only its item
 
 
 class RegimePart(_Strict):
