@@ -12,13 +12,14 @@ from typing import Any
 from regime.core.errors import RegimeError, did_you_mean
 from regime.engine.grading.answer import Answer, read_text
 from regime.engine.grading.concepts import Concepts
+from regime.engine.grading.items import CROSSES, crossed, joined, sub_item
+from regime.engine.grading.items import ITEM as _ITEM
+from regime.engine.grading.items import NUMBERED as _NUMBERED
 from regime.engine.grading.labels import RUN_IN, section
 from regime.engine.grading.scopes import opening
 from regime.engine.grading.triggers import Triggers
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.+?)\s*#*\s*$")
-_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?P<text>.*)$")
-_NUMBERED = re.compile(r"^\s*\d{1,3}[.)]\s")
 _ROW = re.compile(r"^\s*\|")                       # a Markdown table row
 _RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")   # its |---|---| line
 _LABEL_LINE = re.compile(r"^\s{0,3}(?P<head>[*_]{0,2}[A-Za-z][\w /]{0,30}?[*_]{0,2})"
@@ -94,6 +95,7 @@ def sections_of(text: str, start: int, concepts: Concepts, a: Answer, labels: bo
     open_item = False
     reading = ""   # the section a label opened last
     topic = ""   # '## Int4' over '- Reject. ...': the lever the heading names labels its first item
+    parent: int | None = None   # the indent of the list item current[-1] opened, if it names a lever
     for lineno, line in enumerate(text.splitlines()[start:], start + 1):
         label = (_LABEL_LINE.match(line) or RUN_IN.match(line) or _BARE_LABEL.match(line)) if labels else None
         #   a line that is only a section's name ('fixes' over '1) torch.compile ...', sealed175
@@ -102,12 +104,12 @@ def sections_of(text: str, start: int, concepts: Concepts, a: Answer, labels: bo
             current, reading = sections.setdefault(name, []), name
             if label["rest"].strip():
                 current.append((lineno, label["rest"].strip()))
-            open_item = bool(label["rest"].strip())
+            open_item, parent = bool(label["rest"].strip()), None
             continue
         if reading in _NO_LEVERS and _lever_label(concepts, line):   # 'int4 (vendor pitch): no
             current, reading = sections.setdefault(PROSE, []), PROSE   # for thruput.' under 'ev: MFU 71%'
             current.append((lineno, line.strip()))   # is a verdict of its own, not more evidence
-            open_item = True                         # (sealed141 d.s1440, sealed165 d.s1679)
+            open_item, parent = True, None           # (sealed141 d.s1440, sealed165 d.s1679)
             continue
         head = _HEADING.match(line)
         if head:
@@ -129,16 +131,19 @@ def sections_of(text: str, start: int, concepts: Concepts, a: Answer, labels: bo
             elif current and current[-1][0] == lineno - 1 and current[-1][1].startswith("|"):   # a header row
                 current.pop()
             open_item = False
+        elif item and open_item and current and sub_item(item, parent):   # its reason, under it
+            current[-1] = (current[-1][0], joined(current[-1][1], item["text"]))
         elif item:
             current.append((lineno, f"{topic}: {item['text']}" if topic else item["text"]))
             open_item, topic = True, ""
+            parent = len(item["indent"].expandtabs(4)) if concepts.find("lever", item["text"]) else None
         elif not line.strip():
             open_item = False
-        elif open_item and current and not _verdict_label(concepts, line):
+        elif open_item and current and not _verdict_label(concepts, line) and not crossed(line):
             current[-1] = (current[-1][0], current[-1][1] + " " + line.strip())
         else:   # a line of its own, or one that opens with a label ("Don't: fuse ...", sealed112 a.s1150)
             current.append((lineno, f"{topic}: {line.strip()}" if topic else line.strip()))
-            open_item, topic = True, ""
+            open_item, topic, parent = True, "", None
     return _with_preamble(sections, before)
 
 
@@ -192,8 +197,14 @@ def prose(text: str, start: int, intro: Callable[[str], str | None] = lambda _: 
     into: list[tuple[int, str]] = paragraphs
     open_paragraph = False
     previous = ""
+    last = under = None   # the indent of the last paragraph, if a list item; of the one introducing `into`
     for lineno, line in enumerate(text.splitlines()[start:], start + 1):
         item = _ITEM.match(line)
+        if item and into is not paragraphs and under is not None and len(item["indent"]) <= under:
+            into, last = paragraphs, None   # '5. Upper bound ...' after '4. Fix order:' over its '   a.
+            paragraphs.append((lineno, item["text"]))   # ...' items: a paragraph of its own again
+            open_paragraph, previous = True, line
+            continue
         if _RULE.match(line) and into and into[-1][0] == lineno - 1 and _ROW.match(previous):
             into.pop()   # the table's header row names columns, not what the student says
             open_paragraph = False
@@ -213,12 +224,12 @@ def prose(text: str, start: int, intro: Callable[[str], str | None] = lambda _: 
                 into = paragraphs
             elif into is paragraphs and paragraphs and _introducing(paragraphs[-1][1]) \
                     and (section := intro(_introducing(paragraphs[-1][1]))) is not None:
-                into = listed.setdefault(section, [])   # the list the paragraph introduces
+                into, under = listed.setdefault(section, []), last   # the list the paragraph introduces
             elif into is paragraphs and (_NUMBERED.match(line) or _NUMBERED.match(item["text"])) \
                     and steps(item["text"]):   # "1. Continuous batching so that ...", "- 1) X so
                 into = listed.setdefault("fixes", [])   # big docs don't wait. 2) Y ...": steps
             into.append((lineno, (item or {"text": line.strip()})["text"]))
-            open_paragraph = True
+            open_paragraph, last = True, len(item["indent"]) if item and into is paragraphs else None
         previous = line
     out = {PROSE: paragraphs} if paragraphs else {}
     return {**out, **listed}
@@ -342,8 +353,6 @@ def _no_noun(cell: str, ws: list[str], t: Triggers) -> bool:
 
 _BARE_NO = re.compile(r"(?i)\W*no\b\s*[,.;:!—–-]")
 
-
-CROSSES = frozenset("✗✘❌✖×")
 
 
 def _cells(row: str) -> list[str]:

@@ -10,9 +10,10 @@ import re
 
 from regime.engine.grading.answer import SENTENCE
 from regime.engine.grading.concepts import Concepts, clauses
+from regime.engine.grading.items import CROSSES
 from regime.engine.grading.labels import RUN_IN, section
-from regime.engine.grading.layout import CROSSES, PROSE
 from regime.engine.grading.layout import EMPHASIS as _EMPHASIS
+from regime.engine.grading.layout import PROSE
 from regime.engine.grading.recommending import recommends
 from regime.engine.grading.scopes import cued, negates, refuses_for_now
 

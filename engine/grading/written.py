@@ -16,6 +16,7 @@ from regime.engine.grading.by_meaning import about_a_claim, claim_by_meaning, un
 from regime.engine.grading.concepts import Concepts, clauses
 from regime.engine.grading.context import judge
 from regime.engine.grading.figures import unreadable_numbers
+from regime.engine.grading.items import crossed
 from regime.engine.grading.judged import Judged
 from regime.engine.grading.labels import steps
 from regime.engine.grading.layout import EMPHASIS as _EMPHASIS
@@ -73,6 +74,8 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
             if concepts.heading(head) in ("regime", "evidence"):   # a row of the template's own part
                 verdict, name, item = False, str(concepts.heading(head)), item.partition(":")[2]
             part, item = labelled_item(concepts, item) if name == PROSE else (name, item)
+            if part == "fixes" and crossed(item):   # '✗ A GPU with more FLOPs' among the fixes refuses
+                part, item = labelled_item(concepts, item)   # it, as the cross in a table's row does
             _read_item(a, concepts, "fixes" if verdict else part, line, item)   # under Evidence
             taken.append((line, _EMPHASIS.sub("", item)))
     for line, item in taken:   # "I side with the second engineer": once every refusal is read
