@@ -55,12 +55,15 @@ def steps(item: str) -> list[str]:
     """An item that numbers its own steps inline ('1. graph capture 2. torch.compile 3. re-measure,
     then batching', sealed178 e.s1803) as one item per step, so that each step's words stay in
     it; the text before step 1 stays an item of its own. Any other item is itself."""
-    marks, expected = [], 1
-    for m in _STEP.finditer(item):
-        if int(m[1]) == expected:
-            marks.append(m)
-            expected += 1
-    if len(marks) < 2:
+    for first in (1, 2):   # from 2 when the item's own list mark was its '1.' ('1. graphs 2. compile')
+        marks, expected = [], first
+        for m in _STEP.finditer(item):
+            if int(m[1]) == expected:
+                marks.append(m)
+                expected += 1
+        if len(marks) >= 2:
+            break
+    else:
         return [item]
     cuts = [m.start() for m in marks] + [len(item)]
     head = item[:cuts[0]].strip()
