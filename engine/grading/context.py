@@ -98,8 +98,7 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
         last = found
         named = found or named
     return [_as(j, "affirmed") if j.match.kind == "claim" and j.status == "deferred" else j for j in out]
-    #   a claim is said, not done: "memory-bound ops matter less once you're compute bound" (sealed128
-    #   b.s1310) states it; only an action waits for its turn
+    #   a claim is stated, not postponed ("ops matter less once you're compute bound", sealed128 b.s1310)
 
 
 def _carried_label(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence: str,
