@@ -17,9 +17,12 @@ from regime.engine.grading.figures import Quantity, quantities
 YAML_SUFFIXES = (".yaml", ".yml")
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".txt")
 # A sentence ends at . ! ? ; (or at one closing a quotation: 'says "... don't matter." That
-# mixes up ...') before a capital, digit or quote, but not after "i.e.", "e.g.", "vs.", "cf."
-SENTENCE = re.compile(r"(?:(?<=[.!?;])(?<!\b[Ii]\.[Ee]\.)(?<!\b[Ee]\.[Gg]\.)(?<!\b[Vv]s\.)(?<!\b[Cc]f\.)"
-                      r"|(?<=[.!?;][\"”]))\s+(?=[A-Z0-9(\"'])")
+# mixes up ...') before a capital, digit or quote, but not after "i.e.", "e.g.", "vs.", "cf.";
+# an answer written all in lower case ends one at . ! ? before any word, short of "etc." or a
+# one-letter abbreviation
+_NOT_ABBREV = r"(?<!\b[Ii]\.[Ee]\.)(?<!\b[Ee]\.[Gg]\.)(?<!\b[Vv]s\.)(?<!\b[Cc]f\.)"
+SENTENCE = re.compile(rf"(?:(?<=[.!?;]){_NOT_ABBREV}|(?<=[.!?;][\"”’]))\s+(?=[A-Z0-9(\"'“‘])"
+                      rf"|(?<=[.!?]){_NOT_ABBREV}(?<!\betc\.)(?<![\s(][A-Za-z]\.)\s+(?=[a-z])")
 
 
 @dataclass(frozen=True)
