@@ -138,10 +138,22 @@ def _opens_refusing(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sen
     not do it: ... even a perfect fusion would not show up", sealed61 a.s633); after someone
     else's words (`heard`), one that refutes them ("I disagree") too."""
     first = next((c for c in CLAUSE.split(sentence) if c and c.strip()), "")
+    if _labelled_own(concepts, t, kinds, sentence):
+        return False
     return not any(concepts.find(k, first) for k in kinds) and (
         refuses_it(concepts.words(first), t) or _points_back_in(words(first), t)
         or (heard and cued(concepts.words(first), t.refutes)))   # 'My teammate said "just batch it,
     #   batching always helps decode." I disagree, and I wouldn't quantize yet' (sealed147 e.s1499)
+
+
+def _labelled_own(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence: str) -> bool:
+    """A status label over names of its own ("Don't: fuse attention ..." after "... then hand
+    fusion later" in one paragraph) refuses what follows its colon, not the sentence before."""
+    m = _LABEL.match(sentence)
+    if m is None:
+        return False
+    return any(tuple(concepts.words(m[1])) in labels for labels in t.labels.values()) \
+        and any(concepts.find(k, m[2]) for k in kinds)
 
 
 def _points_back_in(full: list[str], t: Triggers) -> bool:
