@@ -104,3 +104,15 @@ def test_a_label_over_its_own_lever_refuses_only_that(grader):
     said = lever_statuses(grader, "What I'd do, in order: first torch.compile, then chase the to_copy "
                                   "casts. Don't: fuse attention, it is already flash-attention.")
     assert said["torch_compile"] == "affirmed" and said["fuse_attention"] == "negated"
+
+
+def test_steps_in_order_in_one_sentence_are_a_plan_not_a_list(grader):
+    """sealed117 e.s1197 (instructor 100, graded 97.5) with its numbered Fixes run into
+    one paragraph: 'first HIP graph capture ..., then torch.compile ..., then ...' named more
+    levers than a sentence commits to and every step was 'listed'."""
+    said = lever_statuses(grader, "What I'd do, in order: first HIP graph capture of the decode step, then "
+                                  "torch.compile to merge small elementwise kernels, then hand fusion, "
+                                  "then fix the dtype casts.")
+    assert said["cuda_graphs"] == "affirmed" and said["torch_compile"] == "affirmed"
+    keywords = lever_statuses(grader, "graphs, torch.compile, hand fusion, casts, batching, int8.")
+    assert set(keywords.values()) == {"listed"}

@@ -92,7 +92,7 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
         levers_before = [j for j in found if j.match.kind == "lever"] or levers_before   # lever before,
         #   judged where it was first named (a later mention is commentary)
         levers = {j.match.concepts for j in found if j.match.kind == "lever"}   # 'quantization' is one
-        if len(levers) > t.max_levers:
+        if len(levers) > t.max_levers and not _in_order(concepts, t, sentence, len(levers)):
             found = [Judged(j.match, "listed", j.sentence, j.clause, j.clause_text, j.status) for j in found]
         out += found
         last = found
@@ -144,6 +144,13 @@ def _opens_refusing(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sen
         refuses_it(concepts.words(first), t) or _points_back_in(words(first), t)
         or (heard and cued(concepts.words(first), t.refutes)))   # 'My teammate said "just batch it,
     #   batching always helps decode." I disagree, and I wouldn't quantize yet' (sealed147 e.s1499)
+
+
+def _in_order(concepts: Concepts, t: Triggers, sentence: str, levers: int) -> bool:
+    """A sentence of steps in order, a step word for every lever past the first or so ('first
+    graphs, then torch.compile, then ...'): a plan written in one line, not a list."""
+    cues = sum(w in t.steps for w in concepts.words(sentence))
+    return cues >= max(2, levers - t.max_levers + 1)
 
 
 def _labelled_own(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence: str) -> bool:

@@ -100,6 +100,7 @@ class Triggers:
     speakers: frozenset[str] = frozenset()       # 'Engineer A: "..."': a label quoting someone else
     addressed: frozenset[str] = frozenset()      # 'Note to the director: "..."': the student's own
     max_levers: int = 3          # per sentence; more is a list, not a commitment
+    steps: frozenset[str] = frozenset()   # 'first X, then Y, then Z': steps in order, not a list
     max_regimes: int = 2         # per Regime section
     max_fixes: int = 6           # per answer; more is a list, not a commitment
     menu_share: float = 1.0      # an affirmed list mostly the key's fixes is its menu (score.py)
@@ -253,6 +254,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.addressed = frozenset(str(w).lower() for w in raw.get("addressed") or [])
     commit = raw.get("commit") or {}
     t.max_levers = int(commit.get("max_levers_per_sentence", t.max_levers))
+    t.steps = frozenset(str(w).lower() for w in commit.get("steps") or [])
     t.max_regimes = int(commit.get("max_regimes", t.max_regimes))
     t.max_fixes = int(commit.get("max_fixes", t.max_fixes))
     t.menu_share = float(commit.get("menu_share", t.menu_share))
