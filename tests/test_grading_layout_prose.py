@@ -13,6 +13,7 @@ import pytest
 from conftest import lever_statuses
 
 from regime.engine.grading.answer import SENTENCE
+from regime.engine.grading.figures import quantities
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -116,3 +117,11 @@ def test_steps_in_order_in_one_sentence_are_a_plan_not_a_list(grader):
     assert said["cuda_graphs"] == "affirmed" and said["torch_compile"] == "affirmed"
     keywords = lever_statuses(grader, "graphs, torch.compile, hand fusion, casts, batching, int8.")
     assert set(keywords.values()) == {"listed"}
+
+
+@pytest.mark.parametrize(("said", "unit"), [("40 gb", "GB"), ("~5 tb", "TB"), ("5300 gb/s", "GB/s"),
+                                            ("80 gib", "GiB"), ("312 tflops", "TFLOPs"), ("8 ms", "ms")])
+def test_a_unit_in_lower_case_is_still_a_unit(said, unit):
+    """sealed10 c.s129 (instructor 100, graded 100; 83.5 in lower case): 'kills the 40 gb and
+    the ~5 tb' gave no figure, so the evidence lost both key figures."""
+    assert [q.unit for q in quantities(said)] == [unit]

@@ -185,7 +185,7 @@ def _readable_unit(text: str) -> str:
         return "1"
     if text == "%":
         return "%"
-    parts = re.split(r"\s*/\s*", text)
+    parts = [_as_cased(p) for p in re.split(r"\s*/\s*", text)]
     while parts:
         candidate = "/".join(parts)
         try:
@@ -194,6 +194,24 @@ def _readable_unit(text: str) -> str:
         except ValueError:
             parts.pop()
     return ""
+
+
+def _as_cased(part: str) -> str:
+    """A unit written in lower case that pint reads only with its capitals ('gb' for GB, 'tb',
+    'gib', 'tflops'): an answer written all in lower case still gives its figures."""
+    def known(u: str) -> bool:
+        try:
+            units.check_unit(u)
+            return True
+        except ValueError:
+            return False
+    if not part.islower() or known(part):
+        return part
+    upper = part.upper()
+    for cased in (upper, upper[:-1] + "s", upper[0] + "i" + upper[2:] if upper[1:2] == "I" else upper):
+        if known(cased):
+            return cased
+    return part
 
 
 def per_unit(q: Quantity, unit: str) -> Quantity | None:
