@@ -17,11 +17,20 @@ RUN_IN = re.compile(r"^\s{0,3}(\*\*|__)(?P<head>[A-Za-z][\w /,']{0,30}?)\s*(?:[.
                     r"\s*(?P<rest>.*)$")
 _QUALIFIER_WORDS = 3     # 'Reject for now', 'Fixes in priority order': a few words after the name
 _CUTOFF = 0.8            # difflib ratio for reading a label's word as a heading's ('rejct', 'reject')
-_SHORTEST = 4            # shorter words are never read as a misspelled heading word
+_SHORTEST = 3            # shorter words are never read as a misspelled heading word ('fxes': 'fxe')
+# '3. Fixes', 'Step 3 - Fixes', 'Part 2: Evidence', 'Q4) Reject': a number before the section's name
+# (a word and a space before it, or one letter: not 'int4 - reject', a verdict on a lever)
+_NUMBERED = re.compile(r"^\s*(?:[A-Za-z]+\s+|[A-Za-z]?)\d{1,2}\s*[-—–:.)]?\s*(?=[A-Za-z])")
 
 
 def section(concepts: Concepts, head: str) -> str | None:
-    """The template section `head` names, or None."""
+    """The template section `head` names, or None; one numbered before its name names it too."""
+    named = _section(concepts, head)
+    number = _NUMBERED.match(head) if named is None else None
+    return _section(concepts, head[number.end():]) if number else named
+
+
+def _section(concepts: Concepts, head: str) -> str | None:
     named = concepts.heading(head)
     if named is not None:
         return named
@@ -30,7 +39,8 @@ def section(concepts: Concepts, head: str) -> str | None:
     if named is not None or len(ws) < 2 or len(ws) > 1 + _QUALIFIER_WORDS:
         return named
     first, rest = concepts.headings.get(ws[:1]), " ".join(ws[1:])
-    if first is None or any(concepts.headings.get((w,)) for w in ws[1:]) or concepts.find("lever", rest):
+    if first is None or any(concepts.headings.get((w,)) not in (None, first) for w in ws[1:]) \
+            or concepts.find("lever", rest):
         return None
     return first
 

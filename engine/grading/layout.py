@@ -96,10 +96,15 @@ def sections_of(text: str, start: int, concepts: Concepts, a: Answer, labels: bo
     reading = ""   # the section a label opened last
     topic = ""   # '## Int4' over '- Reject. ...': the lever the heading names labels its first item
     parent: int | None = None   # the indent of the list item current[-1] opened, if it names a lever
+    headed = any((h := _HEADING.match(line)) and (section(concepts, EMPHASIS.sub("", h["text"])) or (
+        not line.lstrip().startswith("# ") and intro(EMPHASIS.sub("", h["text"]))))   # a template
+        for line in text.splitlines()[start:])   # section under a '##' heading, not under a title
     for lineno, line in enumerate(text.splitlines()[start:], start + 1):
-        label = (_LABEL_LINE.match(line) or RUN_IN.match(line) or _BARE_LABEL.match(line)) if labels else None
+        label = (_LABEL_LINE.match(line) or RUN_IN.match(line) or _BARE_LABEL.match(line)) if labels \
+            else _alone(line) if headed else None
         #   a line that is only a section's name ('fixes' over '1) torch.compile ...', sealed175
-        #   b.s1776) opens it, as does a bold one run in ('**Reject.** Raising ...', sealed174 e.s1769)
+        #   b.s1776) opens it, as does a bold one run in ('**Reject.** Raising ...', sealed174 e.s1769);
+        #   one alone on its line ('**Fixes:**' between '## Evidence' and '## Reject') is a heading
         if label and (name := section(concepts, EMPHASIS.sub("", label["head"]))):
             current, reading = sections.setdefault(name, []), name
             if label["rest"].strip():
@@ -261,12 +266,24 @@ def labelled(text: str, start: int, concepts: Concepts, a: Answer) -> dict[str, 
     for fixes — I'd start with torch.compile.)')."""
     lines = text.splitlines()[start:]
     firsts = [ln for i, ln in enumerate(lines) if ln.strip() and (i == 0 or not lines[i - 1].strip())]
+    alone = [section(concepts, EMPHASIS.sub("", m["head"])) for m in map(_alone, firsts) if m]
+    if len(set(alone)) > 1 and None not in alone:   # headings written without '##' ('**Regime.**',
+        # 'FIXES', 'Reject:' on lines of their own): the paragraph right under one needs no label
+        last = [next((b for b in reversed(lines[:i]) if b.strip()), "") for i, ln in enumerate(lines)
+                if ln.strip() and (i == 0 or not lines[i - 1].strip())]   # the line above each
+        firsts = [f for f, above in zip(firsts, last, strict=True) if not _alone(above)]
     for first in firsts:
-        label = _LABEL_LINE.match(first) or RUN_IN.match(first)
+        label = _LABEL_LINE.match(first) or RUN_IN.match(first) or _alone(first)
         if not label or section(concepts, EMPHASIS.sub("", label["head"])) is None:
             return {}
     sections = sections_of(text, start, concepts, a, labels=True)
     return sections if len(set(sections) - {PROSE}) > 1 else {}
+
+
+def _alone(line: str) -> re.Match[str] | None:
+    """A label on a line of its own, as a heading is: 'Fixes:', '**Reject.**', 'EVIDENCE'."""
+    label = RUN_IN.match(line) or _BARE_LABEL.match(line) or _LABEL_LINE.match(line)
+    return label if label and not label["rest"].strip() else None
 
 
 def verdict_rows(text: str, concepts: Concepts) -> tuple[str, set[int], set[int]]:

@@ -73,10 +73,12 @@ _JOINED = re.compile(r"\s*(?:[/&+,]|\band\b)\s*")
 
 def qualified(concepts: Concepts, heading: str) -> str | None:
     """A template heading with a qualifier after a comma or in brackets ('## Fixes, in order',
-    sealed149 e.s1511) names its section, unless the qualifier names another ('## Fixes, Reject')."""
+    sealed149 e.s1511) names its section, unless the qualifier names another ('## Fixes, Reject'; not
+    '## Evidence (the numbers)', the same section again)."""
     head, *rest = _QUALIFIED.split(heading, 1)
     named = concepts.heading(head)
-    return None if not named or any(concepts.heading(p) for p in _JOINED.split("".join(rest))) else named
+    return None if not named or any(concepts.heading(p) not in (None, named)
+                                    for p in _JOINED.split("".join(rest))) else named
 
 
 def announcing(concepts: Concepts, sentences: list[str]) -> int | None:
