@@ -41,11 +41,10 @@ from regime.engine.grading.scopes import (
     student_refuses,
     triggers,
 )
+from regime.engine.grading.sentences import CLAUSE, clauses_of, names_a_regime, sentences
 from regime.engine.grading.triggers import Triggers
 from regime.engine.grading.turns import asked, conceded_before, refuted_first
 
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+")
-CLAUSE = re.compile(r"[;:!?()\[\]—–|→⇒]|[.,](?=\s|$)|\s-\s|\s=?->?\s|\"|“|”")   # not "32,768"
 _SCARE = re.compile(r"[\"“]([\w'-]+(?: [\w'-]+)?)[\"”]")   # 'it "should" be ...': emphasis, not a quote
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
 _LABEL = re.compile(r"^\s*([^:]{1,40}):\s*(.*)$", re.S)
@@ -62,7 +61,7 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
     named: list[Judged] = []   # the last sentence that named something
     levers_before: list[Judged] = []   # ... and the last that named a lever, as judged
     label: str | None = None   # a status label the sentence before carries on past its semicolon
-    for sentence in _SENTENCE.split(_SCARE.sub(r"\1", text)):
+    for sentence in sentences(_SCARE.sub(r"\1", text)):
         found = conceded_before(concepts, t, sentence, _sentence(concepts, t, kinds, sentence, len(out),
                                                                  label))
         label = _carried_label(concepts, t, kinds, sentence, label)
@@ -199,7 +198,7 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
     quoted: list[Judged] = []
     condition: list[Judged] = []   # "Only after graphs + compile, ... do batching/int8 make sense"
     trailing: str | None = None    # "Don't: hand-fuse up front - only if 1+2 leave a gap"
-    for n, (inside, clause) in enumerate(_clauses(body)):
+    for n, (inside, clause) in enumerate(clauses_of(body)):
         ws = concepts.words(clause)
         matches: list[Match] = next((ms for k in kinds if (ms := concepts.find(k, clause, body))), [])
         opener = opening(ws, t, contrast=False)
@@ -296,16 +295,6 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
     return _named_then_judged(concepts, t, sentence, found)
 
 
-def _clauses(body: str) -> list[tuple[bool, str]]:
-    """The clauses of a sentence, each with whether a parenthesis is still open after it."""
-    out, at = [], 0
-    for part in CLAUSE.split(body):
-        at = body.find(part, at) + len(part)
-        if part and part.strip():
-            out.append((body.count("(", 0, at) > body.count(")", 0, at), part))
-    return out
-
-
 def _speaker_label(body: str, t: Triggers) -> bool:
     """A label naming a speaker before a quotation ('Engineer A: "..."', sealed137 b.s1393; "The
     vendor's pitch, as relayed to me:", sealed157 d.s1599), not one first addressing someone ('Note to')."""
@@ -386,34 +375,12 @@ def _label(concepts: Concepts, t: Triggers, sentence: str, regime: bool = False)
     #  wrong:", which refuses its own subject (sealed14 b.s166); "Until then both are pointless:" does
     elliptical = head[-1:] == ("not",)   # "We aren't: at batch 256 ... so we've crossed into
     #   compute-bound" answers the sentence before it (sealed81 d.s837), refusing nothing after it
-    if regime and _names_a_regime(concepts, m[1]):
+    if regime and names_a_regime(concepts, m[1]):
         return None, sentence
     if refusal and not elliptical and not any(concepts.find(k, m[1]) for k in ("lever", "claim", "regime")):
         return "negated", m[2]   # "One more thing I would not do: push the batch much higher."
     return None, sentence
 
 
-def hedges_between(concepts: Concepts, t: Triggers, sentence: str) -> bool:
-    """Two clauses of the sentence open with a hedge ('Maybe compute-bound, maybe memory'):
-    the student weighs alternatives and commits to neither."""
-    opened = [opening(concepts.words(c), t, contrast=False) for c in CLAUSE.split(sentence)
-              if c.strip() and _names_a_regime(concepts, c)   # 'Probably X, I think': one regime
-              and not cued(concepts.words(c), t.secondary)]
-    return opened.count("possible") > 1
-
-
-def _names_a_regime(concepts: Concepts, clause: str) -> bool:
-    """A regime, a word it shortens to ('maybe memory') or any '-bound' ('maybe attention-bound')."""
-    return bool(concepts.find("regime", clause) or concepts.find("regime_word", clause)
-                or "bound" in concepts.words(clause))
-
-
 def _numbered(rest: list[str]) -> bool:
     return bool(rest) and rest[0][:1].isdigit()
-
-
-def sentences(text: str) -> list[str]:
-    """The sentences `judge` reads, in order."""
-    return _SENTENCE.split(text)
-
-

@@ -22,12 +22,12 @@ from regime.core.units import FRACTION
 from regime.engine.grading.answer import Answer, Mention
 from regime.engine.grading.concepts import Concepts
 from regime.engine.grading.context import judge as statuses
-from regime.engine.grading.context import sentences
 from regime.engine.grading.figures import matches, quantities
 from regime.engine.grading.key import Figure, Item, Key
 from regime.engine.grading.reading import Read
 from regime.engine.grading.rubric import ReasonsPart
 from regime.engine.grading.scopes import cued, negates
+from regime.engine.grading.sentences import sentences
 
 RIGHT, WRONG, NONE = "right", "wrong", "none"
 ELSEWHERE = "elsewhere"   # a bare rejection the answer argues elsewhere

@@ -8,9 +8,9 @@ import re
 
 from regime.engine.grading.answer import Answer
 from regime.engine.grading.concepts import Concepts, clauses
-from regime.engine.grading.context import CLAUSE, sentences
 from regime.engine.grading.judged import Judged
 from regime.engine.grading.scopes import negates, triggers
+from regime.engine.grading.sentences import CLAUSE, sentences
 from regime.engine.grading.triggers import Triggers
 
 LIST_WORDS = {"and", "or", "nor", "also"}

@@ -9,9 +9,10 @@ from dataclasses import replace
 
 from regime.engine.grading.answer import Answer
 from regime.engine.grading.concepts import Concepts, CueSpans, clauses
-from regime.engine.grading.context import hedges_between, judge
+from regime.engine.grading.context import judge
 from regime.engine.grading.judged import Judged
 from regime.engine.grading.scopes import cued
+from regime.engine.grading.sentences import hedges_between
 from regime.engine.grading.wording import words
 
 _SLASHED = re.compile(r"\s+/\s+")

@@ -1,0 +1,43 @@
+"""Sentences and clauses as the assertion-status reader (context.py) cuts them, and the one
+judgment made on clauses alone: a regime weighed between two hedges commits to neither."""
+
+from __future__ import annotations
+
+import re
+
+from regime.engine.grading.concepts import Concepts
+from regime.engine.grading.scopes import cued, opening
+from regime.engine.grading.triggers import Triggers
+
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+")
+CLAUSE = re.compile(r"[;:!?()\[\]—–|→⇒]|[.,](?=\s|$)|\s-\s|\s=?->?\s|\"|“|”")   # not "32,768"
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences `judge` reads, in order."""
+    return _SENTENCE.split(text)
+
+
+def clauses_of(body: str) -> list[tuple[bool, str]]:
+    """The clauses of a sentence, each with whether a parenthesis is still open after it."""
+    out, at = [], 0
+    for part in CLAUSE.split(body):
+        at = body.find(part, at) + len(part)
+        if part and part.strip():
+            out.append((body.count("(", 0, at) > body.count(")", 0, at), part))
+    return out
+
+
+def hedges_between(concepts: Concepts, t: Triggers, sentence: str) -> bool:
+    """Two clauses of the sentence open with a hedge ('Maybe compute-bound, maybe memory'):
+    the student weighs alternatives and commits to neither."""
+    opened = [opening(concepts.words(c), t, contrast=False) for c in CLAUSE.split(sentence)
+              if c.strip() and names_a_regime(concepts, c)   # 'Probably X, I think': one regime
+              and not cued(concepts.words(c), t.secondary)]
+    return opened.count("possible") > 1
+
+
+def names_a_regime(concepts: Concepts, clause: str) -> bool:
+    """A regime, a word it shortens to ('maybe memory') or any '-bound' ('maybe attention-bound')."""
+    return bool(concepts.find("regime", clause) or concepts.find("regime_word", clause)
+                or "bound" in concepts.words(clause))
