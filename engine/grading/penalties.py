@@ -56,7 +56,9 @@ def charge(wrong: list[tuple[str, str]], key: Key, rubric: Rubric, concepts: Con
             if on != pen.when or item is None or (on, concept) in taken:
                 continue
             again = set(pen.same_as) & {x.id for x in out}   # the same error, charged already
-            beside = {*(named_with or {}).get(concept, ()), *(() if again else fixes or ())}
+            argued = set((named_with or {}).get(concept, ()))   # the levers and regimes named with it
+            by_regime = bool(set(pen.argued_by) & argued)   # refused for the regime: the trap itself
+            beside = {*argued, *(() if again or by_regime else fixes or ())}
             if {rules.get(c) for c in beside} & set(pen.unless):
                 continue   # its item says what it costs
             if pen.scope != "any" and asked(item, key, rubric) != (pen.scope == "asked"):
@@ -64,8 +66,7 @@ def charge(wrong: list[tuple[str, str]], key: Key, rubric: Rubric, concepts: Con
             if "*" in pen.rules or item.rule in pen.rules:
                 taken.add((on, concept))
                 text = fill(pen.feedback, {**shown, "because": item.because, "concept": words(concept)})
-                argued = (named_with or {}).get(concept, set())   # the levers and regimes named with it
-                if pen.argued_by and not again and not set(pen.argued_by) & argued:
+                if pen.argued_by and not again and not by_regime:
                     taken.discard((on, concept))   # "Hand-fusing for 2 weeks: not worth it" (sealed125
                     continue                       # b.s1277): refused for its cost, not the regime
                 points = pen.same_points if again else pen.points
