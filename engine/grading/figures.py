@@ -205,13 +205,12 @@ def _as_cased(part: str) -> str:
             return True
         except ValueError:
             return False
-    if not part.islower() or known(part):
+    if not part.islower() or len(part) < 2 or known(part):   # '4x' is no unit: never 'X' or 's'
         return part
     upper = part.upper()
-    for cased in (upper, upper[:-1] + "s", upper[0] + "i" + upper[2:] if upper[1:2] == "I" else upper):
-        if known(cased):
-            return cased
-    return part
+    cased = [upper, *([upper[:-1] + "s"] if len(part) > 2 and part.endswith("s") else []),
+             *([upper[0] + "i" + upper[2:]] if upper[1:2] == "I" else [])]   # 'tflops', 'gib'
+    return next((c for c in cased if known(c)), part)
 
 
 def per_unit(q: Quantity, unit: str) -> Quantity | None:
