@@ -107,10 +107,12 @@ def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
     _levers_and_claims(a, concepts, PROSE, line, text, text, set())   # "...; I'd skip it" points back
     read = SENTENCE.split(text)   # (what is left once an announced list of rejections is read)
     for n, sentence in enumerate(read):
+        named_before = set(a.regimes_named)
         if concepts.find("regime", sentence):
             read_regimes(a, concepts, sentence)
-        else:
-            read_limiter(a, concepts, line, sentence)
+        if a.regimes_named == named_before:   # no regime named, or each one it names ruled out
+            read_limiter(a, concepts, line, sentence)   # ("the reverse of a memory-limited decode:
+            #   the matrix units are busy ...", sealed180 d.s1821): what limits it still reads
         named = any(concepts.find(k, sentence) for k in ("claim", "lever"))
         if not named and concepts.context and answers_no(concepts.words(sentence), concepts.context):
             a.says_no.append(line)   # "My answer to the director is no.": the case's question
