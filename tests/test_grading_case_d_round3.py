@@ -25,3 +25,19 @@ def test_a_ruled_out_regime_still_gives_no_verdict_of_its_own(grader, tmp_path):
     body = "The API decodes at batch 256.\n\nThis is not a bandwidth-bound decode.\n"
     a = read_body(grader, tmp_path, "d_high_throughput_api", body)
     assert a.regime is None
+
+
+def _levers(ms) -> set[str]:
+    return {c for m in ms for c in m.concepts}
+
+
+def test_a_limiter_in_a_when_clause_is_where_a_lever_pays(grader, tmp_path):
+    """sealed180 d.s1821 (instructor 100, graded 59.2 as bandwidth-bound): 'Weight quantization
+    makes decode faster when decode is waiting on memory' says when int4 pays, not what limits
+    this step; the essay's own reading comes later."""
+    body = ("Weight quantization makes decode faster when decode is waiting on memory.\n\n"
+            "The profiler shows 71% of peak FLOP rate and 30% of HBM bandwidth: compute is the busy "
+            "resource here.\n")
+    a = read_body(grader, tmp_path, "d_high_throughput_api", body)
+    assert a.regime == "compute_bound"
+
