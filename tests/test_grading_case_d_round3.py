@@ -41,3 +41,11 @@ def test_a_limiter_in_a_when_clause_is_where_a_lever_pays(grader, tmp_path):
     a = read_body(grader, tmp_path, "d_high_throughput_api", body)
     assert a.regime == "compute_bound"
 
+
+def test_the_kind_of_fix_a_lever_is_does_not_recommend_it(grader, tmp_path):
+    """sealed184 d.s1861 (instructor 100, graded 73.2 with int4 a fix): 'Int4 is a bandwidth fix
+    and this endpoint isn't short of bandwidth' classifies int4; it does not call for it."""
+    body = ("We are compute-bound: 71% of peak FLOP rate, 30% of bandwidth.\n\n"
+            "Note to the director: Int4 is a bandwidth fix and this endpoint isn't short of bandwidth.\n")
+    a = read_body(grader, tmp_path, "d_high_throughput_api", body)
+    assert "quantize_int4" not in _levers(a.fixes)
