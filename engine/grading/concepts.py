@@ -59,6 +59,7 @@ class Concepts:
     limits: tuple[tuple[str, ...], ...] = ()     # 'is the limit', after a regime word as near
     limit_nouns: frozenset[str] = frozenset()    # 'a memory-bandwidth problem': right after one
     limiter_within: int = 0
+    limit_conditions: frozenset[str] = frozenset()   # 'when' before a limiter: a condition, not the step
     neg_before_text: tuple[str, ...] = ()      # the cues as ' word word ', for substring tests
     neg_anywhere_text: tuple[str, ...] = ()
     ignore: frozenset[str] = frozenset()
@@ -339,6 +340,7 @@ def _cues(c: Concepts, raw: ConceptsFile) -> None:
     c.limits = tuple(tuple(c.words(x)) for x in raw.limiters.after)
     c.limit_nouns = frozenset(w for x in raw.limiters.nouns for w in c.words(x))
     c.limiter_within = raw.limiters.within
+    c.limit_conditions = frozenset(w for x in raw.limiters.conditions for w in c.words(x))
     c.neg_before_text = tuple(f" {' '.join(cue)} " for cue in c.neg_before if cue)
     c.neg_anywhere_text = tuple(f" {' '.join(cue)} " for cue in c.neg_anywhere if cue)
     c.ignore = frozenset(c.words(" ".join(raw.ambiguity.ignore)))

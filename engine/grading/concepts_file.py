@@ -53,6 +53,7 @@ class Limiters(_Strict):
     after: Phrases = []      # 'is the limit', 'is the bottleneck': what limits the step comes before
     nouns: Phrases = []      # 'a memory-bandwidth problem': what limits the step, right before one
     within: int = Field(8, ge=1, le=20)   # words between the phrase and the regime word
+    conditions: Phrases = []   # 'when': a limiter after one in its clause is where a lever pays
 
 
 class Ambiguity(_Strict):

@@ -332,7 +332,7 @@ def _conditioned(concepts: Concepts, before: tuple[str, ...]) -> bool:
     t = concepts.context
     ws = list(before)
     return t is not None and (cued(ws, t.forward.get("hypothetical", ())) or cued(ws, t.holds_for)
-                              or _served(concepts, ws))
+                              or _served(concepts, ws) or bool(set(ws) & concepts.limit_conditions))
 
 
 def _the_limit(concepts: Concepts, sentence: str) -> str | None:
