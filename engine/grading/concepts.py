@@ -83,9 +83,8 @@ class Concepts:
 
     @lru_cache(maxsize=8192)  # noqa: B019 - one Concepts per grader, texts repeat across a class
     def _words(self, text: str) -> tuple[str, ...]:
-        ws = [self.short.get(w, w) for w in words(text)]
-        if self.compounds:   # "what I'd do instead is X" recommends X; "instead of X" refuses it
-            ws = compounded(ws, self.compounds)
+        ws = compounded([self.short.get(w, w) for w in words(text)], self.compounds)   # "what I'd do
+        #   instead is X" recommends X; "instead of X" refuses it
         return tuple(self._spelled(w) for w in ws if w not in self.filler)
 
     @lru_cache(maxsize=16384)  # noqa: B019
