@@ -44,7 +44,17 @@ def test_the_model_decides_and_the_unsure_readings_are_what_it_shows(grader):
     assert _decide(grader, weighs_unsure, [("unread", 0.2)]) == ["line 3: unread: sentence read as unread"]
     assert _decide(grader, weighs_unsure, [("affirmed", 1.0)]) == []
     never = risk.Model({"unsure": 2.0}, bias=-1.0, threshold=5.0)
-    assert _decide(grader, never, [("unread", 0.2)]) == []     # an unsure reading the model lets pass
+    assert _decide(grader, never, [("guessed", 0.5)]) == []     # an unsure reading the model lets pass
+
+
+def test_a_reading_the_grader_could_not_read_at_all_is_reviewed_whatever_the_model_says(grader):
+    """context.yaml `review_always_below`: an item tied to nothing ('fixs:', '204 bananas', 0.2)
+    is shown even where the model would let the answer pass; a merely unsure one (0.5) is not."""
+    never = risk.Model({"unsure": 2.0}, bias=-1.0, threshold=5.0)
+    floor = grader.concepts.context.review_always_below
+    assert 0.2 < floor <= 0.5
+    assert _decide(grader, never, [("unread", 0.2)]) == ["line 3: unread: sentence read as unread"]
+    assert _decide(grader, never, [("guessed", 0.5)]) == []
 
 
 def test_an_answer_the_model_flags_with_every_reading_sure_is_checked_whole(grader):

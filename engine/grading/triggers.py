@@ -106,6 +106,7 @@ class Triggers:
     menu_share: float = 1.0      # an affirmed list mostly the key's fixes is its menu (score.py)
     confidence: dict[str, float] = field(default_factory=dict)   # status -> how sure the reading is
     review_below: float = 0.6
+    review_always_below: float = 0.0   # a reading this unsure is reviewed whatever the model says
     review_bands: tuple[tuple[float, float], ...] = ()   # a written answer scoring in one is reviewed
     review_model: risk.Model | None = None       # fitted to the blind grades: who is reviewed
     _first: dict[str, list[tuple[str, Phrase, bool]]] = field(default_factory=dict)
@@ -260,6 +261,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.menu_share = float(commit.get("menu_share", t.menu_share))
     t.confidence = {str(k): float(v) for k, v in (raw.get("confidence") or {}).items()}
     t.review_below = float(raw.get("review_below", t.review_below))
+    t.review_always_below = float(raw.get("review_always_below", t.review_always_below))
     t.review_bands = tuple((float(low), float(high)) for low, high in raw.get("review_bands") or [])
     try:
         t.review_model = risk.load(raw.get("review_model"))
