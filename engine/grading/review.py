@@ -66,7 +66,7 @@ def decide(rs: list[Reading], t: Triggers, share: float, parts: list[Part], pena
     lines shown); without one, any unsure reading does."""
     lines = queue(rs, t)
     if t.review_model is None or any(r.confidence < t.review_always_below for r in rs):
-        return lines   # what the grader could not read at all ('fixs:', '204 bananas') is always shown
+        return lines   # what the grader could not read at all (a key the format lacks) is always shown
     shares = [(p.part, p.points, p.max_points) for p in parts if p.max_points]
     feats = risk.features(share, shares, [r.status for r in rs], bool(lines), penalties,
                           len(a.text.split()), a.format)
