@@ -1,6 +1,6 @@
 """The review model (engine/grading/risk.py, context.yaml `review_model`): who is reviewed is
-decided by a logistic model fitted to the blind grades (bench/fit_review.py); the unsure readings
-are among its features and stay the lines shown."""
+decided by boosted decision trees fitted to the blind grades (bench/fit_review.py); the unsure
+readings are among its features and stay the lines shown."""
 
 from __future__ import annotations
 
@@ -64,15 +64,34 @@ def test_an_answer_the_model_flags_with_every_reading_sure_is_checked_whole(grad
     assert _decide(grader, mid_band, [("affirmed", 1.0)], share=0.95) == []
 
 
+def test_a_tree_walks_to_one_leaf_and_the_leaves_add_to_the_log_odds():
+    """Each node is a leaf (what it adds) or [feature, threshold, node if at most, node if above];
+    a feature the answer lacks reads 0, as in the fit."""
+    middle = (("share", 0.35, 1, 2), -1.0, ("share", 0.75, 3, 4), 2.0, -0.5)
+    missing = (("part_rejections", 0.0, 1, 2), 0.75, 0.0)
+    m = risk.Model(bias=-0.25, trees=(middle, missing))
+    assert risk.log_odds(m, {"share": 0.2}) == -0.25 - 1.0 + 0.75
+    assert risk.log_odds(m, {"share": 0.6, "part_rejections": 0.5}) == -0.25 + 2.0
+    assert risk.log_odds(m, {"share": 0.9, "part_rejections": 1.0}) == -0.25 - 0.5
+    both = risk.Model({"unsure": 1.0}, bias=0.0, trees=(missing,))
+    assert risk.log_odds(both, {"unsure": 1.0}) == 1.75      # weights and trees add up
+
+
 def test_the_built_in_model_is_fitted_and_flags_by_its_threshold(grader):
     m = grader.concepts.context.review_model
-    assert m is not None and m.weights and "unsure" in m.weights
+    assert m is not None and len(m.trees) >= 10
+    used = {n[0] for t in m.trees for n in t if not isinstance(n, float)}
+    assert {"share", "unsure"} <= used and all(not k.startswith("case_") for k in used)
     f = risk.features(0.5, [("regime", 20.0, 20.0)], ["unread"], True, 0, 100, "markdown")
     assert risk.flagged(m, f) == (risk.log_odds(m, f) > m.threshold)
 
 
 @pytest.mark.parametrize("block", ["review_model: [1, 2]\n", "review_model: {weights: {band_1: high}}\n",
-                                   "review_model: {bias: 1}\n"])
+                                   "review_model: {bias: 1}\n", "review_model: {trees: [[]]}\n",
+                                   "review_model: {trees: [[[share, 0.5, 0, 1], 1.0]]}\n",
+                                   "review_model: {trees: [[[share, 0.5, 1, 7], 1.0]]}\n",
+                                   "review_model: {trees: [[[share, high, 1, 2], 1.0, 2.0]]}\n",
+                                   "review_model: {trees: [[1e-06]]}\n", "review_model: {trees: 3}\n"])
 def test_a_malformed_review_model_is_a_located_error(grader, tmp_path, block):
     bad = tmp_path / "context.yaml"
     bad.write_text("statuses: {negated: {forward: [not]}}\n" + block, encoding="utf-8")
@@ -81,16 +100,19 @@ def test_a_malformed_review_model_is_a_located_error(grader, tmp_path, block):
     assert e.value.field == "review_model" and e.value.file == str(bad)
 
 
-def test_the_fit_weighs_what_predicts_a_disagreement_and_flags_its_target_share():
-    """bench/fit_review.py on made-up rows: the feature that goes with a disagreement gets the
-    positive weight, the one that does not gets about none, and the threshold flags the share asked."""
+def test_the_fit_finds_what_predicts_a_disagreement_and_flags_its_target_share():
+    """bench/fit_review.py on made-up rows: disagreements go with an unsure reading in the middle
+    band (neither alone), which trees can say; the exported trees flag those rows, not the noise,
+    and about the share asked."""
     import sys
     from pathlib import Path
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
     import fit_review
-    rows = [({"unsure": float(i % 4 == 0), "noise": float(i % 3 == 0)}, i % 4 == 0 and i % 8 != 4, False)
-            for i in range(400)]
-    m = fit_review.fit(rows, ["noise", "unsure"], l2=1.0, target=0.2)
-    assert m.weights["unsure"] > 1.0 and abs(m.weights["noise"]) < 0.5
-    flagged = sum(risk.flagged(m, f) for f, _, _ in rows) / len(rows)
-    assert 0.1 <= flagged <= 0.25
+    rows = [({"unsure": float(i % 4 == 0), "share": (i % 10) / 10, "noise": float(i % 3 == 0)},
+             i % 4 == 0 and 3 <= i % 10 <= 6, False) for i in range(800)]
+    m = fit_review.fit(rows, ["noise", "share", "unsure"], target=0.1)
+    used = {n[0] for t in m.trees for n in t if not isinstance(n, float)}
+    assert {"share", "unsure"} <= used
+    flags = [risk.flagged(m, f) for f, _, _ in rows]
+    assert 0.05 <= sum(flags) / len(rows) <= 0.15
+    assert all(d for f, (_, d, _) in zip(flags, rows, strict=True) if f)     # only the disagreements

@@ -1,9 +1,12 @@
 """How likely an instructor's grade is to differ from the grader's by more than the review
-margin: a logistic model over what the grader read of the answer (its score band, each part's
+margin: a model over what the grader read of the answer (its score band, each part's
 share, how many readings of each status it made, whether any was unsure, the answer's length and
 format). Readings alone flag what the reader could not parse; the score band and parts carry where
 grades differ even when every sentence was read (a partial answer, an argument weighed). The
-weights are data, fitted to the blind grades by bench/fit_review.py (context.yaml `review_model`)."""
+model is data, fitted to the blind grades by bench/fit_review.py (context.yaml `review_model`):
+linear weights, small decision trees whose leaves add to the log-odds (gradient boosting: where
+grades differ depends on how the parts combine, e.g. a middle score with the rejections missing,
+which no single weight says), or both."""
 
 from __future__ import annotations
 
@@ -15,14 +18,20 @@ BANDS = 10       # the score's share of the maximum, in tenths: one feature each
 _CAP = 3         # counts above this say no more
 
 
+Split = tuple[str, float, int, int]   # feature, threshold, the node if at most it, the node if above
+Node = Split | float                  # a split, or a leaf: what it adds to the log-odds
+Tree = tuple[Node, ...]               # node 0 is the root; a split's children come after it
+
+
 @dataclass(frozen=True)
 class Model:
-    """Weights by feature name (features not named weigh nothing), the intercept, and the
-    log-odds above which an answer is reviewed."""
+    """Weights by feature name (features not named weigh nothing), the intercept, trees whose
+    leaves add to the log-odds, and the log-odds above which an answer is reviewed."""
 
     weights: Mapping[str, float] = field(default_factory=dict)
     bias: float = 0.0
     threshold: float = 0.0
+    trees: tuple[Tree, ...] = ()
 
 
 def features(share: float, parts: Iterable[tuple[str, float, float]], statuses: Iterable[str],
@@ -41,7 +50,16 @@ def features(share: float, parts: Iterable[tuple[str, float, float]], statuses: 
 
 
 def log_odds(model: Model, feats: Mapping[str, float]) -> float:
-    return model.bias + sum(w * feats.get(name, 0.0) for name, w in model.weights.items())
+    linear = sum(w * feats.get(name, 0.0) for name, w in model.weights.items())
+    return model.bias + linear + sum(_leaf(tree, feats) for tree in model.trees)
+
+
+def _leaf(tree: Tree, feats: Mapping[str, float]) -> float:
+    node = tree[0]
+    while not isinstance(node, float):
+        name, at_most, low, high = node
+        node = tree[low if feats.get(name, 0.0) <= at_most else high]
+    return node
 
 
 def flagged(model: Model, feats: Mapping[str, float]) -> bool:
@@ -52,7 +70,28 @@ def load(raw: object) -> Model | None:
     """context.yaml's `review_model` block; None when absent (the readings alone decide)."""
     if raw is None:
         return None
-    if not isinstance(raw, dict) or not isinstance(raw.get("weights"), dict):
-        raise ValueError("review_model is a mapping with 'weights' (feature: weight), 'bias' and 'threshold'")
-    weights = {str(k): float(v) for k, v in raw["weights"].items()}
-    return Model(weights, float(raw.get("bias", 0.0)), float(raw.get("threshold", 0.0)))
+    if not isinstance(raw, dict) or not isinstance(raw.get("weights", {}), dict) \
+            or not isinstance(raw.get("trees", []), list) or not ("weights" in raw or "trees" in raw):
+        raise ValueError("review_model is a mapping with 'weights' (feature: weight) and/or 'trees', "
+                         "'bias' and 'threshold'")
+    weights = {str(k): float(v) for k, v in raw.get("weights", {}).items()}
+    trees = tuple(_tree(t, i) for i, t in enumerate(raw.get("trees", [])))
+    return Model(weights, float(raw.get("bias", 0.0)), float(raw.get("threshold", 0.0)), trees)
+
+
+def _tree(raw: object, i: int) -> Tree:
+    """A tree as written: a list of nodes, each a number (a leaf) or [feature, threshold, low,
+    high]; children only point forward, so every walk ends at a leaf."""
+    if not isinstance(raw, list) or not raw:
+        raise ValueError(f"tree {i} is a non-empty list of nodes")
+    return tuple(_node(n, i, j, len(raw)) for j, n in enumerate(raw))
+
+
+def _node(raw: object, i: int, j: int, size: int) -> Node:
+    if isinstance(raw, (int, float)) and not isinstance(raw, bool):
+        return float(raw)
+    if not isinstance(raw, list) or len(raw) != 4 or not isinstance(raw[0], str) \
+            or not all(type(k) is int and j < k < size for k in raw[2:]):
+        raise ValueError(f"tree {i} node {j}: a number (a leaf) or [feature, threshold, low, high] "
+                         f"with low and high nodes after it, below {size}")
+    return (raw[0], float(raw[1]), raw[2], raw[3])
