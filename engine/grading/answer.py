@@ -75,6 +75,7 @@ class Answer:
     stuffed: list[Mention] = field(default_factory=list)  # a Fixes part naming too many levers
     hedged: list[Mention] = field(default_factory=list)   # "CUDA graphs could help": a fix not committed to
     discussed: list[Mention] = field(default_factory=list)   # "Int4 reduces bytes. ...": why, not a verdict
+    topics: list[Mention] = field(default_factory=list)   # fixes read from a name heading a paragraph
     says_no: list[int] = field(default_factory=list)      # lines answering the case's question "no"
     statuses: list[tuple[int, str, str]] = field(default_factory=list)   # (line, status, sentence)
     regimes_named: set[str] = field(default_factory=set)

@@ -198,7 +198,10 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
     quoted: list[Judged] = []
     condition: list[Judged] = []   # "Only after graphs + compile, ... do batching/int8 make sense"
     trailing: str | None = None    # "Don't: hand-fuse up front - only if 1+2 leave a gap"
+    mark, quoting = 0, False
     for n, (inside, clause) in enumerate(clauses_of(body)):
+        said = found[mark:] if quoting else None   # what the clause before named, if a quotation
+        mark, quoting = len(found), clause.strip() in quotes
         ws = concepts.words(clause)
         matches: list[Match] = next((ms for k in kinds if (ms := concepts.find(k, clause, body))), [])
         opener = opening(ws, t, contrast=False)
@@ -210,15 +213,23 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
         if not matches:
             status = opening(ws, t, contrast=True, qualified="regime" not in kinds)
             if status and found:   # "..., but not yet": re-judges what came before; not a refusal
-                found = [j if status == "historical" and j.status == "negated" else _as(j, status)
-                         for j in found]   # that "— already fused" gives its reason (sealed124 b.s1266)
+                found = [j if (status == "historical" and j.status == "negated") or (
+                    status == "deferred" and j.match.kind == "regime") else _as(j, status)
+                         for j in found]   # that "— already fused" gives its reason (sealed124 b.s1266),
+                #   nor a verdict: "the step is compute-bound overall, and the engineer ... is right
+                #   about the problem — though not yet about the method" (sealed185 b.s1871)
             elif found and predicate(ws, t) == "negated":   # "The other suggestion, a GPU with
-                # more FLOPs, misses the point": a refusal whose subject is what came before
-                found = [_as(j, "negated") if j.status in ("affirmed", "hypothetical", "attributed")
-                         or j in quoted else j for j in found]   # (and a quotation: 'But "..." mixes up ...')
+                # more FLOPs, misses the point": a refusal whose subject is what came before (and a
+                # quotation: 'But "..." mixes up ...'); right after a quotation, only what it names
+                # ('..., so "optimizing the kernels" is the wrong framing', sealed188 a.s1901)
+                found = [_as(j, "negated") if (j in said if said is not None else j in quoted or j.status
+                                                in ("affirmed", "hypothetical", "attributed")) else j
+                         for j in found]
             elif found and predicate(ws, t, words=2) == "deferred":   # "Quantize: helps later, once it's
-                found = [_as(j, "deferred") if j.status == "affirmed" else j for j in found]   # actually
-                #   bandwidth-bound" (sealed93 e.s955): a predicate putting what was named off
+                #   actually bandwidth-bound" (sealed93 e.s955): a predicate putting what was named off;
+                #   a verdict is not put off ("compute-bound overall, ... though not yet about the method")
+                found = [_as(j, "deferred") if j.status == "affirmed" and j.match.kind != "regime" else j
+                         for j in found]
             elif found and predicate(ws, t, words=4) == "hypothetical":   # "X, Y - are the ones you'd make
                 found = [_as(j, "hypothetical") if j.status == "affirmed" else j for j in found]   # for it"
             elif found and ws[:1] and ws[0] in t.terminators and set(ws) & t.anaphora and any(

@@ -175,16 +175,25 @@ def take_argued_refusals(a: Answer, key: Key, concepts: Concepts, read: Read, to
     """A lever the key rejects that the answer only discusses, never recommending, hedging or
     refusing it, with the key's argument where it is named, and a negation ("Quantization cuts
     bytes, and bytes are not what limits us: bandwidth is mostly idle", sealed155 d.s1571): a refusal
-    argued, as the blind grades read it. Taken as a rejection, with its mention as the reason."""
+    argued, as the blind grades read it. Taken as a rejection, with its mention as the reason; so is
+    a lever's name heading a paragraph, read as a fix (`a.topics`: "**Int4.** Quantizing weights
+    removes bytes. Bytes are not our problem ...", sealed185 d.s1871), argued the same way."""
     t = concepts.context
+    if t is None:
+        return
+    topics = [m for m in a.topics if m in a.fixes]
     open_ = {i.id for i in key.rejects} - {*read.fixes, *read.rejects, *read.leans, *read.hedged}
-    for m in a.discussed if t is not None else []:
-        for c in sorted(set(m.concepts) & open_ - set(read.rejects)):
+    for m in [*a.discussed, *topics]:
+        took = open_ | {c for c in m.concepts if m in topics and read.fixes.count(c) == 1}
+        for c in sorted(set(m.concepts) & took & {i.id for i in key.rejects} - set(read.rejects)):
             near = _near(concepts, m.reason, c)
             if negates(concepts.words(m.reason), t) and \
                     judge(near, m.written, c, key, concepts, concepts.reasons, tolerance) == RIGHT:
                 a.rejects.append(replace(m, concepts=(c,)))
                 read.rejects.append(c)
+                if c in read.fixes:
+                    read.fixes.remove(c)
+                    a.fixes = [f for f in a.fixes if f is not m]
 
 
 def _near(concepts: Concepts, text: str, concept: str) -> str:

@@ -216,12 +216,16 @@ def _before(concepts: Concepts, j: Judged) -> list[str]:
 
 def _served(concepts: Concepts, before: list[str]) -> bool:
     """A regime or limiter right after a `serves` word that follows a lever in its clause ("X is a
-    fantastic lever for <regime> workloads"): the workload a lever pays on, not this one."""
+    fantastic lever for <regime> workloads"), or after a condition word (concepts.yaml
+    `limiters.conditions`) that follows one ("int4 roughly quadruples [the token rate] when [the
+    loop] is memory-limited", sealed191 d.s1931): the workload a lever pays on, not this one."""
     t = concepts.context
     at = next((i for i in range(len(before) - 1, max(len(before) - 4, -1), -1)
                if t is not None and before[i] in t.serves), None)
     if t is not None and before[-1:] and before[-1] in t.applies_to:   # "That's true — for
         return True   # bandwidth-bound decode" (sealed90 d.s930): where a claim holds, not this step
+    if at is None:
+        at = next((i for i in range(len(before) - 1, -1, -1) if before[i] in concepts.limit_conditions), None)
     return at is not None and bool(concepts.find("lever", " ".join(before[:at])))
 
 

@@ -117,6 +117,8 @@ def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
         if not named and concepts.context and answers_no(concepts.words(sentence), concepts.context):
             a.says_no.append(line)   # "My answer to the director is no.": the case's question
             continue
+        if not named and n and agrees(concepts, sentence) and _verdict_quoted(a, concepts, read[n - 1]):
+            continue   # 'A colleague said "it's launch overhead, not bandwidth". I agree with her.'
         if not named and agrees(concepts, sentence) and not refuted_after(concepts, read[n + 1:]):
             claim = concepts.guess("claim", text)   # "I agree with the second engineer. ... the memory-
             if claim is not None and claim not in a.endorsed:   # bound ops are not on the critical path"
@@ -124,8 +126,25 @@ def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
                 a.statuses.append((line, "meaning", sentence.strip()))   # "..." - that is wrong",
         elif not named and disputes(concepts, sentence):   # sealed135 b.s1372) / "I disagree with ..."
             claim_by_meaning(a, concepts, line, text, quoted=False)
+    for sentence in sentences_[opener + 1:] if opener is not None else []:   # "... both proposals
+        if concepts.find("regime", sentence):   # come from not looking at it closely. ... So my
+            read_regimes(a, concepts, sentence)   # diagnosis is: decode, bandwidth-bound" (sealed186
+            #   a.s1881): a verdict among the announced rejections is still the verdict
 
 
+def _verdict_quoted(a: Answer, concepts: Concepts, sentence: str) -> bool:
+    """A quotation in the sentence that states a regime, read as the student's verdict when the
+    student then agrees (sealed189 e.s1920, sealed185 e.s1878: "I agree with her."): what the
+    student agrees with is that verdict, not a claim guessed from the paragraph."""
+    for q in _QUOTED.finditer(sentence) if a.regime is None else []:
+        said = q[1] or q[2]
+        if concepts.find("regime", said) and not concepts.find("claim", said):
+            read_regimes(a, concepts, said)
+    return a.regime is not None and any(a.regime in m.concepts for q in _QUOTED.finditer(sentence)
+                                        for m in concepts.find("regime", q[1] or q[2]))
+
+
+_QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
 _PLANS = ("fixes", "reject")   # sections whose items may number their own steps inline
 _STEP_CELL = re.compile(r"^\s*\|\s*\d+[.)]?\s*\|")   # a plan row's step number, alone in its cell
 
@@ -238,6 +257,8 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
             continue
         elif j.status == "affirmed":
             a.fixes.append(mention)
+            if section == PROSE and _heads(concepts, j, text):   # "**Int4.** Quantizing removes bytes.
+                a.topics.append(mention)   # Bytes are not our problem ...": the key may find it argued
         elif j.status == "prerequisite":   # "once graphs are in, ...": a step before the deferred one
             a.deferred.append(replace(mention, later=True))
         elif j.status in ("deferred", "hypothetical"):
@@ -252,6 +273,13 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
             _list_into(a, mention, j.sentence)
         a.statuses.append((line, j.status, j.sentence.strip()))
     return bool(judged)
+
+
+def _heads(concepts: Concepts, j: Judged, paragraph: str) -> bool:
+    """The lever's name alone as the first sentence of a paragraph that goes on: its topic."""
+    said = SENTENCE.split(paragraph.strip())
+    return len(said) > 1 and j.sentence.strip() == said[0].strip() \
+        and concepts.words(j.sentence) == concepts.words(j.match.phrase)
 
 
 def _fallback(concepts: Concepts, j: Judged) -> bool:

@@ -1,0 +1,111 @@
+"""Classes from the blind sets sealed185-198 after their one measurement (issue 27), each with the
+student's own sentences: a verdict among announced rejections, a refusal of a quotation, a verdict
+a later "not yet" does not put off, and a lever's name heading a paragraph that argues against it."""
+
+from __future__ import annotations
+
+from conftest import answer_file, read_body
+
+
+def test_a_verdict_after_a_paragraph_announcing_rejections_is_still_the_verdict(grader, tmp_path):
+    """sealed186 a.s1881 (instructor 100, graded 65): the opening paragraph turns both proposals
+    down, and its last sentence states the regime."""
+    a = read_body(grader, tmp_path, "a_chatbot",
+                  "I want to start with what the profile is telling us, because I think both proposals on "
+                  "the table come from not looking at it closely. The matrix cores are at 4% of their peak "
+                  "rate while HBM is running at 78% of its peak bandwidth. So my diagnosis is: decode, "
+                  "bandwidth-bound, and honestly already close to as good as it gets for batch 1.\n")
+    assert a.regime == "bandwidth_bound"
+
+
+def test_a_regime_where_a_lever_pays_on_a_condition_is_not_the_verdict(grader, tmp_path):
+    """sealed191 d.s1931 (instructor 100): 'int4 roughly quadruples decode speed when decode is
+    memory-limited' says where int4 pays; the verdict is the compute-limited clause after it."""
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "What I'd write to the director: \"No, not on this API. int4 roughly quadruples decode "
+                  "speed when decode is memory-limited, i.e. batch 1 up to ~32; we run at 256 and are "
+                  "compute-limited, so it would attack the resource we have spare.\"\n")
+    assert a.regime == "compute_bound"
+
+
+def test_a_refusal_right_after_a_quotation_refuses_the_quotation_only(grader, tmp_path):
+    """sealed188 a.s1901 (instructor 100, graded 65): '..., so "optimizing the kernels" is the
+    wrong framing' refuses the quoted idea, not the regime stated before it."""
+    a = read_body(grader, tmp_path, "a_chatbot",
+                  "Short version: this deployment is memory-bandwidth-bound in decode, and it is already "
+                  "close to what the hardware allows at batch one, so \"optimizing the kernels\" is the "
+                  "wrong framing.\n")
+    assert a.regime == "bandwidth_bound"
+    b = read_body(grader, tmp_path, "a_chatbot",
+                  "This deployment is bandwidth-bound, so \"fuse the elementwise ops\" is the wrong fix.\n")
+    assert b.regime == "bandwidth_bound" and [m.concepts for m in b.rejects] == [("fuse_elementwise",)]
+
+
+def test_a_verdict_is_not_put_off_by_a_not_yet_about_something_else(grader, tmp_path):
+    """sealed185 b.s1871 (instructor 100, graded 54): 'though not yet about the method' defers the
+    engineer's method, not the regime."""
+    a = read_body(grader, tmp_path, "b_training_run",
+                  "Bottom line: the step is compute-bound overall, and the engineer asking to fuse the "
+                  "memory-bound ops is right about the problem — though not yet about the method.\n")
+    assert a.regime == "compute_bound"
+
+
+_INT4 = ("**Diagnosis.** This endpoint is compute-bound: 71% of peak FLOP rate, 30% of peak bandwidth, "
+         "and 256 FLOP/byte at batch 256 against a ridge of 247.\n\n"
+         "**Int4.** Quantizing weights removes bytes. Bytes are not our problem: bandwidth is ~70% idle. "
+         "By Amdahl the win is capped at the small memory-stalled fraction, and dequantizing puts extra "
+         "work on the compute side that is already saturated.\n")
+
+
+def test_a_lever_heading_a_paragraph_that_argues_the_keys_refusal_is_rejected(grader, tmp_path):
+    """sealed185 d.s1871, sealed194 d.s1961, sealed196 d.s1981 (instructor 100, graded 73 with the
+    int4 penalty): '**Int4.**' is the paragraph's topic; the paragraph refuses it with the key's
+    argument."""
+    r = grader.grade(answer_file(tmp_path, "d_high_throughput_api", _INT4))
+    assert not any(p.id == "int4_past_the_ridge" for p in r.penalties)
+    a = read_body(grader, tmp_path, "d_high_throughput_api", _INT4)
+    assert ("quantize_int4",) in [m.concepts for m in a.topics]
+
+
+def test_a_lever_heading_a_fixes_item_stays_a_fix(grader, tmp_path):
+    """sealed175 e.s1774 (instructor 0): under a Fixes heading 'Raise the batch size. Batch 1
+    wastes the weight read ...' recommends batching, whatever the paragraph argues."""
+    r = grader.grade(answer_file(tmp_path, "e_doesnt_add_up",
+                                 "## Regime\nBandwidth-bound (batch-1 decode).\n\n## Fixes\n"
+                                 "1. Raise the batch size. Batch 1 wastes the weight read on one sequence, "
+                                 "so batching to 16 or 32 should multiply throughput.\n"))
+    assert any(p.id == "batching_an_idle_gpu" for p in r.penalties)
+
+
+def test_a_regime_naming_a_kind_of_lever_is_not_the_verdict(grader, tmp_path):
+    """sealed185 e.s1878 (instructor 95, graded 64): 'They're bandwidth-bound treatments' says what
+    batching and int8 are for, not what the step is."""
+    a = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "A colleague looked at the trace and said \"this isn't bandwidth-bound, it's launch-bound.\" "
+                  "I agree. 14% BW and 3% FLOPs — nothing saturated.\n\n- batching and int8: not now. They're "
+                  "bandwidth-bound treatments; we aren't bandwidth-bound until the gaps are gone.\n")
+    assert a.regime == "overhead_bound"
+
+
+def test_slang_refusals_and_a_no_to_the_director_refuse(grader, tmp_path):
+    """sealed191 c.s1933 (instructor 58): 'quantize weights - nah, ...'; sealed190 d.s1928
+    (instructor 82): '**int4:** I'd tell the director no for this endpoint.'"""
+    a = read_body(grader, tmp_path, "c_document_summarizer",
+                  "## Reject\nquantize weights - nah, weights arent the problem at 25k tokens\n")
+    assert a.fixes == [] and a.rejects
+    b = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "**int4:** I'd tell the director no for this endpoint. It cuts bytes, and bytes aren't "
+                  "the limit here.\n")
+    assert ("quantize_int4",) in [m.concepts for m in b.rejects] and not b.fixes
+
+
+def test_a_quoted_verdict_the_student_agrees_with_is_the_students(grader, tmp_path):
+    """sealed189 e.s1920 (instructor 65, graded 22.5): 'A colleague ... said "it's launch
+    overhead, not bandwidth". I agree with her.' is the student's verdict, and no claim guessed
+    from the paragraph; a quotation of a claim agreed with still endorses it."""
+    a = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "A colleague looked at the timeline and said \"it's launch-bound, not bandwidth-bound\". "
+                  "I agree with her.\nBandwidth is at 14% and compute at 3%.\n")
+    assert a.regime == "overhead_bound"
+    b = read_body(grader, tmp_path, "a_chatbot", "A colleague said \"this is bandwidth-bound\".\n")
+    assert b.regime is None   # heard, not taken up
