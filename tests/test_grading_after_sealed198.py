@@ -109,3 +109,34 @@ def test_a_quoted_verdict_the_student_agrees_with_is_the_students(grader, tmp_pa
     assert a.regime == "overhead_bound"
     b = read_body(grader, tmp_path, "a_chatbot", "A colleague said \"this is bandwidth-bound\".\n")
     assert b.regime is None   # heard, not taken up
+
+
+def test_a_fix_put_after_another_fix_the_student_takes_is_placed_not_hedged(grader, tmp_path):
+    """sealed197 a.s1997 (instructor 91, graded 66): 'Second fix: continuous batching once int8
+    is in' commits to batching, second: the wrong order (the blind grade took 2), not a hedge."""
+    r = grader.grade(answer_file(tmp_path, "a_chatbot",
+                                 "## Regime\nBandwidth-bound decode.\n\n## Fixes\n"
+                                 "1. **First fix: int8 weights.** Halves the 26 GB, so ~408 tok/s at batch 1.\n"
+                                 "2. **Second fix: continuous batching** once int8 is in, to share the weight "
+                                 "read across users.\n"))
+    fixes = next(p for p in r.parts if p.part == "fixes")
+    assert fixes.points == fixes.max_points
+    assert not any("Hedged" in f for f in fixes.feedback)
+
+
+def test_ruling_out_the_nominal_regime_alone_earns_part_of_the_verdict(grader, tmp_path):
+    """sealed186 e.s1889 (instructor: half of 20 for 'not bandwidth-bound ... something else limits
+    it'); the regime the step is not in, ruled out, is half the argument; naming none is nothing."""
+    def regime(body: str) -> float:
+        r = grader.grade(answer_file(tmp_path, "e_doesnt_add_up", body))
+        return next(p for p in r.parts if p.part == "regime").points
+    denied = regime("**Regime:** not bandwidth-bound — 14% of bandwidth, 3% of FLOPs; something else limits it.\n")
+    nothing = regime("**Regime:** hard to say — 14% of bandwidth, 3% of FLOPs.\n")
+    right = regime("**Regime:** overhead-bound, nominally bandwidth-bound: 14% of bandwidth, 3% of FLOPs.\n")
+    assert nothing == 0 < denied < right
+    assert regime("**Regime:** not overhead-bound.\n") == 0    # ruling out the real one earns nothing
+
+
+def test_a_faster_flops_gpu_is_buying_more_flops(grader):
+    from conftest import lever_statuses
+    assert lever_statuses(grader, "Reject a faster-FLOPs GPU (compute is 4% busy).")["buy_more_flops"] == "negated"

@@ -221,7 +221,7 @@ def test_tokens_per_pass_and_no_math_tie_their_figures(grader, tmp_path):
     in kernels that do next to no math"."""
     from pathlib import Path
 
-    from regime.engine.grading.score import _stated
+    from regime.engine.grading.stated import stated as _stated
     body = ("The step runs at 61% of peak FLOP rate, so it is compute-bound. That is 22% of the step in "
             "kernels that do next to no math. With tokens/pass = 8 x 4096 = 32,768 we're far beyond the "
             "point where elementwise traffic exceeds the weight read.\n")
@@ -286,7 +286,7 @@ def test_no_real_math_ties_the_zero_flop_share(grader, tmp_path):
     """sealed105 b.s1076: "22% of the step is spent in kernels that do no real math"."""
     from pathlib import Path
 
-    from regime.engine.grading.score import _stated
+    from regime.engine.grading.stated import stated as _stated
     body = "Compute-bound (61% MFU), but 22% of the step is spent in kernels that do no real math.\n"
     a = read_body(grader, tmp_path, "b_training_run", body)
     key = grader.key_for_case(Path(__file__).resolve().parent.parent / "cases" / "b_training_run.yaml")
@@ -300,7 +300,7 @@ def test_a_time_per_token_states_the_rate_it_inverts(grader, tmp_path):
     from pathlib import Path
 
     from regime.engine.grading.figures import Quantity, reciprocal
-    from regime.engine.grading.score import _stated
+    from regime.engine.grading.stated import stated as _stated
     body = "## Evidence\n- 26 GB / 5.3 TB/s = 4.9 ms per token minimum at batch 1.\n"
     a = read_body(grader, tmp_path, "a_chatbot", body)
     key = grader.key_for_case(Path(__file__).resolve().parent.parent / "cases" / "a_chatbot.yaml")

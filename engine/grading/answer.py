@@ -79,6 +79,7 @@ class Answer:
     says_no: list[int] = field(default_factory=list)      # lines answering the case's question "no"
     statuses: list[tuple[int, str, str]] = field(default_factory=list)   # (line, status, sentence)
     regimes_named: set[str] = field(default_factory=set)
+    regimes_denied: set[str] = field(default_factory=set)   # "not bandwidth-bound": ruled out
     prose: bool = False            # written without the template's headings: read sentence by sentence
     text: str = ""                 # what it argues in its own words (a reason may be anywhere in it)
     lines: list[str] = field(default_factory=list)   # a written answer's lines, as written

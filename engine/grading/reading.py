@@ -185,10 +185,11 @@ def _after_earlier_step(c: str, key: Key, read: Read, sure: bool = False) -> boo
     put off behind nothing, or behind a later step of the key's, is a hedge (sealed108 b.s1105
     "afterwards try torch.compile")."""
     rank = {i.id: i.rank for i in key.fixes}
-    return any(rank.get(f, rank[c]) < rank[c] or (sure and verdict(key, f) == "reject")
+    return any(rank.get(f, rank[c]) < rank[c] or sure
                for f in read.fixes if f not in read.hedged)   # "Quantize to int8 now. Graph capture
     #   can wait until after the int8 rollout; then do CUDA graphs" (sealed168 e.s1705, sealed176
-    #   e.s1787): placed, unhedged, after a step the key rejects: the wrong order (the blind grades
+    #   e.s1787), "Second fix: continuous batching once int8 is in" (sealed197 a.s1997): placed,
+    #   unhedged, after a step the key rejects or ranks later: the wrong order (the blind grades
     #   take 2 for it), not a hedge as "Maybe FlashAttention later" is (sealed109 c.s1114)
 
 

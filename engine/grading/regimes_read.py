@@ -32,6 +32,7 @@ def read_regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime")
     judged = [replace(j, status="possible") if j.status == "asked" and _headed(concepts, j) else j
               for j in judged]   # "Regime: overhead bound? BW 14%, FLOPs 3%": a verdict, hedged
     named = {c for j in judged if j.status != "negated" for c in j.match.concepts}  # ruled out is not listed
+    a.regimes_denied |= {c for j in judged if j.status == "negated" for c in j.match.concepts}
     bare = {c for j in judged if j.status == "affirmed" and _bare(concepts, j)   # not "Nominally it's
             and not _nominal(concepts, j, judged, concepts.context.contrast)   # batch-1 decode (bandwidth-
             for c in j.match.concepts}   # bound)" beside the verdict (sealed102 e.s1047)

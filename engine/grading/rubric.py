@@ -45,6 +45,8 @@ class RegimePart(_Strict):
     nominal_share: float = Field(0.25, ge=0, le=1)
     hedged: float = Field(1.0, ge=0, le=1)     # of the verdict's share, when it is only hedged
     opined: float = Field(1.0, ge=0, le=1)     # ... when an opinion marker qualifies it ("I think")
+    denied_nominal: float = Field(0.0, ge=0, le=1)   # ... when the answer names no regime but rules
+    #                                                  out the nominal one the step is not in
 
     def verdict(self, hedged: bool, opined: bool) -> float:
         """The share of the verdict's part that a right regime earns as it is committed to."""

@@ -3,21 +3,21 @@ that quotes the key's own justification with its numbers."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
 
 from regime.engine.grading import reasons
-from regime.engine.grading.answer import Answer, Said
+from regime.engine.grading.answer import Answer
 from regime.engine.grading.concepts import Concepts
-from regime.engine.grading.figures import as_taught, matches, per_unit, reciprocal
+from regime.engine.grading.figures import as_taught
 from regime.engine.grading.key import Figure, Item, Key
 from regime.engine.grading.penalties import Applied, borrowed_penalty, charge, extras, refused_with
 from regime.engine.grading.penalties import asked as _asked
 from regime.engine.grading.penalties import words as _name
 from regime.engine.grading.reading import Read, read_against
 from regime.engine.grading.rubric import PARTS, Rubric
+from regime.engine.grading.stated import stated
 from regime.engine.grading.wrong_way import credited
 
 
@@ -119,9 +119,12 @@ def _regime(a: Answer, key: Key, rubric: Rubric) -> _Partial:
     out = _Partial(0.0)
     if a.regime == key.regime:
         share += (1 - ns) * rubric.regime.verdict(a.regime_hedged, a.regime_opined)
-    elif a.regime is None:
-        out.feedback.append(f"Regime: I could not find which regime you name; the key says "
-                            f"{_regime_name(key.regime)}: {key.regime_because}")
+    elif a.regime is None:   # "not bandwidth-bound; something else limits it": the nominal one ruled out
+        denied = key.nominal_regime not in (None, key.regime) and key.nominal_regime in a.regimes_denied
+        share += (1 - ns) * rubric.regime.denied_nominal if denied else 0.0
+        said = f"you rule out {_regime_name(key.nominal_regime)} but name none" if denied else \
+            "I could not find which regime you name"
+        out.feedback.append(f"Regime: {said}; the key says {_regime_name(key.regime)}: {key.regime_because}")
     else:
         out.feedback.append(f"Regime: you say {_regime_name(a.regime)}; the key says "
                             f"{_regime_name(key.regime)}: {key.regime_because}")
@@ -152,7 +155,7 @@ def _evidence(a: Answer, key: Key, rubric: Rubric, concepts: Concepts | None) ->
     say = concepts.say if concepts else _name
     lines = [_decisive_line(a, item, ev.relative_tolerance, concepts, say, key) for item in decisive]
     out = _Partial(0.0, [x for x in lines if x])
-    missing_s = [f for f in supporting if _stated(a, f, ev.relative_tolerance, concepts, key) is not True]
+    missing_s = [f for f in supporting if stated(a, f, ev.relative_tolerance, concepts, key) is not True]
     got_d = credited(key, decisive, lines, ev.read_wrong_way, a.regime)   # less for figures read wrong way
     got_s = len(supporting) - len(missing_s)
     need_s = min(ev.supporting.enough, len(supporting))
@@ -182,7 +185,7 @@ def _decisive_line(a: Answer, item: list[Figure], tol: float, concepts: Concepts
                    say: Callable[[str], str], key: Key) -> str | None:
     """None when the answer states one of an item's figures; else the value it gives wrong for
     the item's own figure (the first), or the figure it misses (and the others that would do)."""
-    said = [_stated(a, f, tol, concepts, key) for f in item]
+    said = [stated(a, f, tol, concepts, key) for f in item]
     if True in said:
         return None
     if said[0]:
@@ -190,59 +193,6 @@ def _decisive_line(a: Answer, item: list[Figure], tol: float, concepts: Concepts
     also = "; or ".join(list(dict.fromkeys(f"{say(f.name)}, {f.text}" for f in item[1:]
                                            if f.text != item[0].text))[:2])
     return f"Missing figure: {say(item[0].name)}, {item[0].text}" + (f" (or {also})" if also else "")
-
-
-def _stated(a: Answer, f: Figure, tol: float, concepts: Concepts | None,
-            key: Key | None = None) -> bool | str:
-    """True when the answer states `f`; the value written when it names `f` with a wrong one."""
-    named = a.named.get(f.name) or a.named.get(f.name.replace("_", " "))
-    if named is not None:
-        return True if matches(named[0], f.value, f.unit, tol) else f"{named[0].written} (line {named[1]})"
-    for said in a.numbers:
-        if matches(said.q, f.value, f.unit, tol):
-            if _restated(a, said, f, key, tol) and not (concepts and concepts.near(f.name, said.context)):
-                continue   # "the 40 GB transient allocation" restates the measurement, derives nothing
-            if said.q.unit not in ("", "1", "%") or concepts is None or concepts.near(f.name, said.context):
-                return True
-        elif (q := per_unit(said.q, f.unit)) is not None and matches(q, f.value, f.unit, tol) \
-                and concepts is not None and concepts.near(f.name, said.context):
-            return True   # "each weight byte does roughly 256 FLOPs": a rate in words (sealed57 d.s592)
-        elif (r := reciprocal(said.q, f.unit)) is not None and matches(r, f.value, f.unit, tol):
-            return True   # "4.9 ms per token": the rate's inverse, its unit saying what it is
-    return _wrong_value(a, f, concepts, key, tol)
-
-
-def _restated(a: Answer, said: Said, f: Figure, key: Key | None, tol: float) -> bool:
-    """A derived figure's value that is also a measured one's, with fewer than two of the
-    formula's operands beside it: the measurement restated ("40 GB allocated"), not derived
-    ("40 GB = 32 x 25,000^2 x 2 B"); the blind grades credit the derivation, not the echo."""
-    names = set(re.findall(r"[a-z_]+", f.formula)) if key is not None else set()
-    if key is None or f.source != "derived" or not any(   # (25,000 tokens per pass is the prompt's)
-            g.source == "measured" and g.name not in names | {f.name}
-            and matches(said.q, g.value, g.unit, tol) for g in key.figures.values()):
-        return False
-    operands = [key.figures[n] for n in names if n in key.figures]
-    beside = [s.q for s in a.numbers if s.line == said.line and s.context == said.context and s is not said]
-    return sum(any(abs(q.value - g.value) <= tol * abs(g.value) for q in beside) for g in operands) < 2
-
-
-def _wrong_value(a: Answer, f: Figure, concepts: Concepts | None, key: Key | None, tol: float) -> bool | str:
-    """A number in the figure's units, written with the figure's own words ('ceiling: 240
-    tok/s'), that does not match: called wrong, in any answer format, not 'missing'. A share
-    or a bare number is not enough to say which figure it means ('22% of kernel time'), and a
-    number that is another of the key's figures is that one (the batch-1 ceiling written next to
-    the word 'ceiling' is not a wrong int8 ceiling)."""
-    if concepts is None:
-        return False
-    others = [g for g in key.figures.values() if g.name != f.name] if key is not None else []
-    for said in a.numbers:
-        if said.q.unit in ("", "1", "%") or said.q.canonical(f.unit) is None:
-            continue
-        if any(matches(said.q, g.value, g.unit, tol) for g in others):
-            continue
-        if f.name in concepts.figure_words and concepts.near(f.name, said.context):
-            return f"{said.q.written} (line {said.line})" if said.line else said.q.written
-    return False
 
 
 def _fixes(read: Read, key: Key, rubric: Rubric, charged: set[tuple[str, str]],
