@@ -140,3 +140,28 @@ def test_ruling_out_the_nominal_regime_alone_earns_part_of_the_verdict(grader, t
 def test_a_faster_flops_gpu_is_buying_more_flops(grader):
     from conftest import lever_statuses
     assert lever_statuses(grader, "Reject a faster-FLOPs GPU (compute is 4% busy).")["buy_more_flops"] == "negated"
+
+
+def test_a_cause_after_the_nominal_regime_is_no_verdict(grader, tmp_path):
+    """sealed197 c.s1991 (instructor 100, graded 76): 'compute-bound in principle — but running far
+    below that, because attention is spilling its scores to HBM' keeps compute-bound; HBM is the
+    cause, not the regime."""
+    a = read_body(grader, tmp_path, "c_document_summarizer",
+                  "## Regime\nPrefill, compute-bound in principle — but running far below that, because "
+                  "attention is spilling its scores to HBM.\n")
+    assert a.regime == "compute_bound"
+    b = read_body(grader, tmp_path, "e_doesnt_add_up",   # sealed45 e.s478: the verdict in a word
+                  "## Regime\nBandwidth-bound in principle, but the 14% / 3% profile suggests overhead.\n")
+    assert b.regime == "overhead_bound"
+
+
+def test_a_labelled_sentence_and_the_one_after_its_semicolon_are_two_clauses(grader, tmp_path):
+    """sealed193 a.s1951 (instructor 100, graded 80.5): under 'What I wouldn't do', 'Note to manager:
+    please don't fund a kernel-tuning sprint for this; fund the batching change.' refuses tuning
+    only; batching stays a fix."""
+    a = read_body(grader, tmp_path, "a_chatbot",
+                  "## Fixes\n1. Continuous batching.\n2. int8 weights.\n\n## Reject\n"
+                  "- A GPU with more FLOPs: we use 4% of them.\n\n"
+                  "Note to manager: please don't fund a kernel-tuning sprint for this; fund the batching change.\n")
+    rejected = {c for m in a.rejects for c in m.concepts}
+    assert "better_gemm_tiling" in rejected and "continuous_batching" not in rejected

@@ -165,7 +165,11 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
         elif a.regime is None and a.regimes_named == {a.nominal_regime}:
             # only the nominal regime named, the verdict in the word it shortens to: "Bandwidth-bound
             # in principle, but the 14% / 3% profile suggests overhead" (sealed45 e.s478)
-            rest = [c for c in clauses(text) if not concepts.find("regime", c)]
+            # ... but not from a cause: "Prefill, compute-bound in principle — but running far below
+            # that, because attention is spilling its scores to HBM" (sealed197 c.s1991, instructor 100)
+            causes = concepts.context.premise if concepts.context else frozenset()
+            rest = [c for c in clauses(text) if not concepts.find("regime", c)
+                    and not set(concepts.words(c)[:1]) & causes]
             if rest:
                 read_regimes(a, concepts, ", ".join(rest), "regime_word")
     elif section == "ask":
