@@ -165,3 +165,12 @@ def test_a_labelled_sentence_and_the_one_after_its_semicolon_are_two_clauses(gra
                   "Note to manager: please don't fund a kernel-tuning sprint for this; fund the batching change.\n")
     rejected = {c for m in a.rejects for c in m.concepts}
     assert "better_gemm_tiling" in rejected and "continuous_batching" not in rejected
+
+
+def test_also_in_a_reject_item_adds_to_what_it_refuses(grader, tmp_path):
+    """sealed189 d.s1920 (instructor 100, graded 78): '...; also the vendor's follow-up idea to bump
+    batch to 512 — we're past the ridge' refuses raising the batch too."""
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "## Reject\nthe int4 pitch for throughput (above); also the vendor's follow-up idea to bump "
+                  "batch to 512 — we're past the ridge, so that just trades latency for throughput.\n")
+    assert {"quantize_int4", "raise_batch"} <= {c for m in a.rejects for c in m.concepts}

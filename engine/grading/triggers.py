@@ -42,6 +42,7 @@ class Triggers:
     remote: tuple[Phrase, ...] = ()              # "... only if ITL ever becomes the complaint": declined
     reopens: tuple[Phrase, ...] = ()             # "Still, int4 might ...": turns back on the item's verdict
     continuing: frozenset[str] = frozenset()     # "And weight quantization: ...": goes on refusing
+    adds_subject: frozenset[str] = frozenset()   # "int4; also the idea to bump batch": one more subject
     same: tuple[Phrase, ...] = ()                # "Same for the idea of ...": goes on refusing
     verdict_words: tuple[tuple[str, tuple[Phrase, ...]], ...] = ()   # a YAML verdict in words, in order
     verdict_columns: frozenset[Phrase] = frozenset()   # '| lever | verdict | why |': a row's verdict
@@ -192,6 +193,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.offered_if = phrases(raw.get("offered_if"))
     t.remote = phrases(raw.get("remote"))
     t.continuing = frozenset(w for p in phrases(raw.get("continuing")) for w in p)
+    t.adds_subject = frozenset(w for p in phrases(raw.get("adds_subject")) for w in p)
     t.same = phrases(raw.get("same"))
     t.verdict_words = _verdict_words(raw.get("verdict_words"), phrases, path)
     t.verdict_columns = frozenset(phrases(raw.get("verdict_columns")))

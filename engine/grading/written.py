@@ -375,6 +375,9 @@ def _subject(concepts: Concepts, judged: list[Judged], text: str) -> set[int]:
             continue
         names = {w for k in judged if k.clause == j.clause for w in concepts.words(k.match.phrase)}
         ws = concepts.words(j.clause_text)   # (after an aside naming nothing: "batching (it can't fill
+        if concepts.context and set(ws[:1]) & concepts.context.adds_subject:   # "...; also the idea
+            subject, last = subject | {j.clause}, j                             # to bump batch to 512"
+            continue
         if (j.clause != max(subject) + 1 and not coordinated(ws, [list(names)])   # gaps ...) and int8
                 and not after_aside(text, last.match.phrase, j.match.phrase)) \
                 or set(ws) - names - LIST_WORDS:   # weights (...)", sealed151 e.s1534)
