@@ -174,3 +174,22 @@ def test_also_in_a_reject_item_adds_to_what_it_refuses(grader, tmp_path):
                   "## Reject\nthe int4 pitch for throughput (above); also the vendor's follow-up idea to bump "
                   "batch to 512 — we're past the ridge, so that just trades latency for throughput.\n")
     assert {"quantize_int4", "raise_batch"} <= {c for m in a.rejects for c in m.concepts}
+
+
+def test_a_condition_after_the_deferred_step_and_a_not_now_label(grader, tmp_path):
+    """sealed210 e.s2122 (instructor 95, graded 47.5): 'then batching / quantization if it really is
+    BW-bound by then' is the solution's own order, not a recommendation; sealed206 e.s2082
+    (instructor 97, graded 52.5): a 'not now:' line after the numbered fixes is an item of its own,
+    refusing what it names."""
+    r = grader.grade(answer_file(tmp_path, "e_doesnt_add_up",
+                                 "## Regime\nLaunch/overhead-bound (nominally BW-bound, batch-1 decode).\n\n"
+                                 "## Fixes\n1. Graph capture: one submission replaces ~450 launches.\n"
+                                 "2. torch.compile to fuse the small kernels.\n"
+                                 "3. Re-measure vs 215 tok/s; then batching / quantization if it really is "
+                                 "BW-bound by then.\n"))
+    assert not r.penalties
+    a = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "fixes\n1. cuda graph capture of the decode step\n2. torch.compile to fuse the small kernels\n"
+                  "3. then remeasure vs 215 tok/s; if its realy BW bound then, do batching/quant\n"
+                  "not now: raise batch, quantize weights. gpu idles 38% of the time\n")
+    assert {"raise_batch", "quantize_int8"} <= {c for m in a.rejects for c in m.concepts}
