@@ -193,3 +193,18 @@ def test_a_condition_after_the_deferred_step_and_a_not_now_label(grader, tmp_pat
                   "3. then remeasure vs 215 tok/s; if its realy BW bound then, do batching/quant\n"
                   "not now: raise batch, quantize weights. gpu idles 38% of the time\n")
     assert {"raise_batch", "quantize_int8"} <= {c for m in a.rejects for c in m.concepts}
+
+
+def test_once_as_one_time_defers_nothing_and_hold_off_refuses(grader, tmp_path):
+    """sealed202 e.s2041 (instructor 100, graded 55): 'Record the whole decode step once as a
+    CUDA/HIP graph' recommends graphs; 'So I'd hold off on the two proposals. Raising the batch and
+    quantizing both help a loop that's limited by bandwidth' refuses them for now."""
+    from conftest import lever_statuses
+    assert lever_statuses(grader, "Record the whole decode step once as a CUDA/HIP graph and replay it."
+                          )["cuda_graphs"] == "affirmed"
+    assert lever_statuses(grader, "Once graphs are in, raise the batch.")["raise_batch"] == "deferred"
+    r = grader.grade(answer_file(tmp_path, "e_doesnt_add_up",
+                                 "The real regime is launch/host-overhead-bound.\n\n"
+                                 "So I'd hold off on the two proposals. Raising the batch and quantizing both "
+                                 "help a loop that's limited by bandwidth, and this one isn't yet.\n"))
+    assert not r.penalties
