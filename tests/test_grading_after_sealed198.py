@@ -208,3 +208,13 @@ def test_once_as_one_time_defers_nothing_and_hold_off_refuses(grader, tmp_path):
                                  "So I'd hold off on the two proposals. Raising the batch and quantizing both "
                                  "help a loop that's limited by bandwidth, and this one isn't yet.\n"))
     assert not r.penalties
+
+
+def test_where_we_are_reports_the_verdict(grader, tmp_path):
+    """sealed210 b.s2126 (instructor 57, graded 20): 'Where we are: compute-bound, 61% of peak'
+    states the regime; 'Where int4 would pay:' still says where a lever pays, not a fix."""
+    a = read_body(grader, tmp_path, "b_training_run", "Where we are: compute-bound, 61% of peak FLOP/s.\n")
+    assert a.regime == "compute_bound"
+    b = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "Where int4 would pay: it frees roughly 51 GB for a bigger batch.\n")
+    assert not any("quantize_int4" in m.concepts for m in b.fixes)

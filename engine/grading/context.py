@@ -378,8 +378,9 @@ def _label(concepts: Concepts, t: Triggers, sentence: str, regime: bool = False)
     for status, labels in t.labels.items():
         if head in labels:
             return status, m[2]
-    for status, openers in t.label_openers.items():   # "Where int4 does make sense: it would free
-        if any(head[:len(p)] == p for p in openers):   # 51 GB": where it pays, not a fix (sealed34 d.s361)
+    for status, openers in t.label_openers.items():   # "Where int4 does make sense: it would free 51 GB":
+        if any(head[:len(p)] == p for p in openers) and not any(head[:len(p)] == p for p in t.pseudo):
+            #   where it pays (sealed34 d.s361); not "Where we are: compute-bound" (a pseudo-trigger)
             return status, sentence
     refusal = any(s == "negated" and not set(head[a:b]) <= t.contrast
                   and (forward or points_before(list(head), a, forward, t))
