@@ -218,3 +218,14 @@ def test_where_we_are_reports_the_verdict(grader, tmp_path):
     b = read_body(grader, tmp_path, "d_high_throughput_api",
                   "Where int4 would pay: it frees roughly 51 GB for a bigger batch.\n")
     assert not any("quantize_int4" in m.concepts for m in b.fixes)
+
+
+def test_nominally_x_actually_y_overrides_a_first_guess(grader, tmp_path):
+    """sealed212 e.s2141 (instructor 100, graded 71): 'My first reaction was "batch-1 decode, so
+    it's bandwidth-bound," but the numbers don't support that. ... So: nominally bandwidth-bound,
+    actually launch-overhead-bound.'"""
+    a = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "My first reaction was \"batch-1 decode, so it's bandwidth-bound,\" but the numbers don't "
+                  "support that. Bandwidth is at 14% of peak and the FLOP rate at 3%.\n\n"
+                  "So: nominally bandwidth-bound, actually launch-overhead-bound.\n")
+    assert (a.regime, a.nominal_regime) == ("overhead_bound", "bandwidth_bound")
