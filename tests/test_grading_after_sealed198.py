@@ -229,3 +229,14 @@ def test_nominally_x_actually_y_overrides_a_first_guess(grader, tmp_path):
                   "support that. Bandwidth is at 14% of peak and the FLOP rate at 3%.\n\n"
                   "So: nominally bandwidth-bound, actually launch-overhead-bound.\n")
     assert (a.regime, a.nominal_regime) == ("overhead_bound", "bandwidth_bound")
+
+
+def test_a_line_opening_with_a_refusing_label_is_an_item_of_its_own(grader, tmp_path):
+    """sealed204 d.s2070 (instructor 100, graded 71): 'dont raise batch more: past ridge ...' after
+    a 'fixes:' line is its own item, not more of the fixes."""
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "regime: compute bound (batch 256 decode)\n"
+                  "fixes: fp8 gemms (raises compute ceiling), fused attn, better tiling, spec decoding\n"
+                  "dont raise batch more: past ridge so more batch = more step time, worse per-user latency\n")
+    assert {"fp8_gemm", "fuse_attention"} <= {c for m in a.fixes for c in m.concepts}
+    assert "raise_batch" in {c for m in a.rejects for c in m.concepts}
