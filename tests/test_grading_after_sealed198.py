@@ -240,3 +240,9 @@ def test_a_line_opening_with_a_refusing_label_is_an_item_of_its_own(grader, tmp_
                   "dont raise batch more: past ridge so more batch = more step time, worse per-user latency\n")
     assert {"fp8_gemm", "fuse_attention"} <= {c for m in a.fixes for c in m.concepts}
     assert "raise_batch" in {c for m in a.rejects for c in m.concepts}
+
+
+def test_pass_on_refuses(grader):
+    """sealed207 d.s2091 (instructor 100, graded 73): "I'd pass on int4 for this endpoint." """
+    from conftest import lever_statuses
+    assert lever_statuses(grader, "I'd pass on int4 for this endpoint.")["quantize_int4"] == "negated"
