@@ -246,3 +246,17 @@ def test_pass_on_refuses(grader):
     """sealed207 d.s2091 (instructor 100, graded 73): "I'd pass on int4 for this endpoint." """
     from conftest import lever_statuses
     assert lever_statuses(grader, "I'd pass on int4 for this endpoint.")["quantize_int4"] == "negated"
+
+
+def test_a_quoted_claim_with_once_inside_is_stated_and_refuted(grader, tmp_path):
+    """sealed208 b.s2104 (instructor 100, graded 72.5): 'The "memory ops don't count once you're
+    compute-bound" argument is wrong: ...' refutes the claim; its 'once' postpones nothing."""
+    r = grader.grade(answer_file(tmp_path, "b_training_run",
+                                 "## Regime\nCompute-bound (61% of peak).\n\n## Reject\n"
+                                 "- The \"memory ops don't count once you're compute-bound\" argument is wrong: "
+                                 "being compute-bound is about the FLOP-carrying kernels.\n"))
+    assert not any(p.id == "memory_ops_dismissed_when_compute_bound" for p in r.penalties)
+    b = grader.grade(answer_file(tmp_path, "b_training_run",
+                                 "## Regime\nCompute-bound (61% of peak).\n\nThe second engineer is right: "
+                                 "memory ops don't count once you're compute-bound.\n"))
+    assert any(p.id == "memory_ops_dismissed_when_compute_bound" for p in b.penalties)

@@ -288,11 +288,11 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                 found = [_as(j, "prerequisite") if j in condition else j for j in found]   # waits for
                 condition = []
             j = Judged(m, status, sentence, first + n, clause)
-            if status == "affirmed" and any(clause.strip() in q for q in quotes) \
-                    and (m.kind == "claim" or reported) and not taken_up:
-                j = _as(j, "attributed")   # a claim in quotation marks is someone else's, and so is a
-                quoted.append(j)           # lever a reporting verb quotes ('Someone suggested "just
-                #                            fuse the elementwise ops"', sealed101 a.s1040)
+            if (status == "affirmed" or (status == "deferred" and m.kind == "claim")) and any(
+                    clause.strip() in q for q in quotes) and (m.kind == "claim" or reported) and not taken_up:
+                j = _as(j, "attributed")   # a claim quoted is someone else's ('... don't count once you're
+                quoted.append(j)           # compute-bound', stated: sealed208 b.s2104), and so is a lever a
+                #   reporting verb quotes ('Someone suggested "just fuse the elementwise ops"', sealed101)
             found.append(j)
         if inside and opener not in CARRIED:   # "Only when it is bandwidth-bound does the toolkit
             continue   # (bigger batches, fewer weight bytes) come into play" (sealed175 e.s1771): a
