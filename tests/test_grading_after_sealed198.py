@@ -252,8 +252,8 @@ def test_a_quoted_claim_with_once_inside_is_stated_and_refuted(grader, tmp_path)
     """sealed208 b.s2104 (instructor 100, graded 72.5): 'The "memory ops don't count once you're
     compute-bound" argument is wrong: ...' refutes the claim; its 'once' postpones nothing."""
     r = grader.grade(answer_file(tmp_path, "b_training_run",
-                                 "## Regime\nCompute-bound (61% of peak).\n\n## Reject\n"
-                                 "- The \"memory ops don't count once you're compute-bound\" argument is wrong: "
+                                 "1. Regime: compute-bound (61% of peak FLOPs is good for a training step).\n"
+                                 "2. The \"memory ops don't count once you're compute-bound\" argument is wrong: "
                                  "being compute-bound is about the FLOP-carrying kernels.\n"))
     assert not any(p.id == "memory_ops_dismissed_when_compute_bound" for p in r.penalties)
     b = grader.grade(answer_file(tmp_path, "b_training_run",
