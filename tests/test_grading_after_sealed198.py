@@ -174,3 +174,89 @@ def test_also_in_a_reject_item_adds_to_what_it_refuses(grader, tmp_path):
                   "## Reject\nthe int4 pitch for throughput (above); also the vendor's follow-up idea to bump "
                   "batch to 512 — we're past the ridge, so that just trades latency for throughput.\n")
     assert {"quantize_int4", "raise_batch"} <= {c for m in a.rejects for c in m.concepts}
+
+
+def test_a_condition_after_the_deferred_step_and_a_not_now_label(grader, tmp_path):
+    """sealed210 e.s2122 (instructor 95, graded 47.5): 'then batching / quantization if it really is
+    BW-bound by then' is the solution's own order, not a recommendation; sealed206 e.s2082
+    (instructor 97, graded 52.5): a 'not now:' line after the numbered fixes is an item of its own,
+    refusing what it names."""
+    r = grader.grade(answer_file(tmp_path, "e_doesnt_add_up",
+                                 "## Regime\nLaunch/overhead-bound (nominally BW-bound, batch-1 decode).\n\n"
+                                 "## Fixes\n1. Graph capture: one submission replaces ~450 launches.\n"
+                                 "2. torch.compile to fuse the small kernels.\n"
+                                 "3. Re-measure vs 215 tok/s; then batching / quantization if it really is "
+                                 "BW-bound by then.\n"))
+    assert not r.penalties
+    a = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "fixes\n1. cuda graph capture of the decode step\n2. torch.compile to fuse the small kernels\n"
+                  "3. then remeasure vs 215 tok/s; if its realy BW bound then, do batching/quant\n"
+                  "not now: raise batch, quantize weights. gpu idles 38% of the time\n")
+    assert {"raise_batch", "quantize_int8"} <= {c for m in a.rejects for c in m.concepts}
+
+
+def test_once_as_one_time_defers_nothing_and_hold_off_refuses(grader, tmp_path):
+    """sealed202 e.s2041 (instructor 100, graded 55): 'Record the whole decode step once as a
+    CUDA/HIP graph' recommends graphs; 'So I'd hold off on the two proposals. Raising the batch and
+    quantizing both help a loop that's limited by bandwidth' refuses them for now."""
+    from conftest import lever_statuses
+    assert lever_statuses(grader, "Record the whole decode step once as a CUDA/HIP graph and replay it."
+                          )["cuda_graphs"] == "affirmed"
+    assert lever_statuses(grader, "Once graphs are in, raise the batch.")["raise_batch"] == "deferred"
+    r = grader.grade(answer_file(tmp_path, "e_doesnt_add_up",
+                                 "The real regime is launch/host-overhead-bound.\n\n"
+                                 "So I'd hold off on the two proposals. Raising the batch and quantizing both "
+                                 "help a loop that's limited by bandwidth, and this one isn't yet.\n"))
+    assert not r.penalties
+
+
+def test_where_we_are_reports_the_verdict(grader, tmp_path):
+    """sealed210 b.s2126 (instructor 57, graded 20): 'Where we are: compute-bound, 61% of peak'
+    states the regime; 'Where int4 would pay:' still says where a lever pays, not a fix."""
+    a = read_body(grader, tmp_path, "b_training_run", "Where we are: compute-bound, 61% of peak FLOP/s.\n")
+    assert a.regime == "compute_bound"
+    b = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "Where int4 would pay: it frees roughly 51 GB for a bigger batch.\n")
+    assert not any("quantize_int4" in m.concepts for m in b.fixes)
+
+
+def test_nominally_x_actually_y_overrides_a_first_guess(grader, tmp_path):
+    """sealed212 e.s2141 (instructor 100, graded 71): 'My first reaction was "batch-1 decode, so
+    it's bandwidth-bound," but the numbers don't support that. ... So: nominally bandwidth-bound,
+    actually launch-overhead-bound.'"""
+    a = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "My first reaction was \"batch-1 decode, so it's bandwidth-bound,\" but the numbers don't "
+                  "support that. Bandwidth is at 14% of peak and the FLOP rate at 3%.\n\n"
+                  "So: nominally bandwidth-bound, actually launch-overhead-bound.\n")
+    assert (a.regime, a.nominal_regime) == ("overhead_bound", "bandwidth_bound")
+
+
+def test_a_line_opening_with_a_refusing_label_is_an_item_of_its_own(grader, tmp_path):
+    """sealed204 d.s2070 (instructor 100, graded 71): 'dont raise batch more: past ridge ...' after
+    a 'fixes:' line is its own item, not more of the fixes."""
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "regime: compute bound (batch 256 decode)\n"
+                  "fixes: fp8 gemms (raises compute ceiling), fused attn, better tiling, spec decoding\n"
+                  "dont raise batch more: past ridge so more batch = more step time, worse per-user latency\n")
+    assert {"fp8_gemm", "fuse_attention"} <= {c for m in a.fixes for c in m.concepts}
+    assert "raise_batch" in {c for m in a.rejects for c in m.concepts}
+
+
+def test_pass_on_refuses(grader):
+    """sealed207 d.s2091 (instructor 100, graded 73): "I'd pass on int4 for this endpoint." """
+    from conftest import lever_statuses
+    assert lever_statuses(grader, "I'd pass on int4 for this endpoint.")["quantize_int4"] == "negated"
+
+
+def test_a_quoted_claim_with_once_inside_is_stated_and_refuted(grader, tmp_path):
+    """sealed208 b.s2104 (instructor 100, graded 72.5): 'The "memory ops don't count once you're
+    compute-bound" argument is wrong: ...' refutes the claim; its 'once' postpones nothing."""
+    r = grader.grade(answer_file(tmp_path, "b_training_run",
+                                 "1. Regime: compute-bound (61% of peak FLOPs is good for a training step).\n"
+                                 "2. The \"memory ops don't count once you're compute-bound\" argument is wrong: "
+                                 "being compute-bound is about the FLOP-carrying kernels.\n"))
+    assert not any(p.id == "memory_ops_dismissed_when_compute_bound" for p in r.penalties)
+    b = grader.grade(answer_file(tmp_path, "b_training_run",
+                                 "## Regime\nCompute-bound (61% of peak).\n\nThe second engineer is right: "
+                                 "memory ops don't count once you're compute-bound.\n"))
+    assert any(p.id == "memory_ops_dismissed_when_compute_bound" for p in b.penalties)

@@ -288,11 +288,11 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                 found = [_as(j, "prerequisite") if j in condition else j for j in found]   # waits for
                 condition = []
             j = Judged(m, status, sentence, first + n, clause)
-            if status == "affirmed" and any(clause.strip() in q for q in quotes) \
-                    and (m.kind == "claim" or reported) and not taken_up:
-                j = _as(j, "attributed")   # a claim in quotation marks is someone else's, and so is a
-                quoted.append(j)           # lever a reporting verb quotes ('Someone suggested "just
-                #                            fuse the elementwise ops"', sealed101 a.s1040)
+            if (status == "affirmed" or (status == "deferred" and m.kind == "claim")) and any(
+                    clause.strip() in q for q in quotes) and (m.kind == "claim" or reported) and not taken_up:
+                j = _as(j, "attributed")   # a claim quoted is someone else's ('... don't count once you're
+                quoted.append(j)           # compute-bound', stated: sealed208 b.s2104), and so is a lever a
+                #   reporting verb quotes ('Someone suggested "just fuse the elementwise ops"', sealed101)
             found.append(j)
         if inside and opener not in CARRIED:   # "Only when it is bandwidth-bound does the toolkit
             continue   # (bigger batches, fewer weight bytes) come into play" (sealed175 e.s1771): a
@@ -378,8 +378,9 @@ def _label(concepts: Concepts, t: Triggers, sentence: str, regime: bool = False)
     for status, labels in t.labels.items():
         if head in labels:
             return status, m[2]
-    for status, openers in t.label_openers.items():   # "Where int4 does make sense: it would free
-        if any(head[:len(p)] == p for p in openers):   # 51 GB": where it pays, not a fix (sealed34 d.s361)
+    for status, openers in t.label_openers.items():   # "Where int4 does make sense: it would free 51 GB":
+        if any(head[:len(p)] == p for p in openers) and not any(head[:len(p)] == p for p in t.pseudo):
+            #   where it pays (sealed34 d.s361); not "Where we are: compute-bound" (a pseudo-trigger)
             return status, sentence
     refusal = any(s == "negated" and not set(head[a:b]) <= t.contrast
                   and (forward or points_before(list(head), a, forward, t))

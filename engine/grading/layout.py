@@ -183,8 +183,9 @@ def _verdict_label(concepts: Concepts, line: str) -> bool:
     elementwise ops", "Maybe later: int8"): an item of its own, not the last item's next line."""
     head, colon, _ = line.strip().partition(":")
     t = concepts.context
-    return bool(colon) and t is not None and tuple(concepts.words(head)) in {
-        p for phrases in t.labels.values() for p in phrases}
+    ws = tuple(concepts.words(head))   # ... or opens with one: "dont raise batch more: past ridge"
+    return bool(colon) and t is not None and any(   # (sealed204 d.s2070, after a 'fixes:' line)
+        ws[:len(p)] == p for phrases in t.labels.values() for p in phrases)
 
 
 def prose(text: str, start: int, intro: Callable[[str], str | None] = lambda _: None,

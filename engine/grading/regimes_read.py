@@ -77,7 +77,10 @@ def read_regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime")
             continue
         if _nominal(concepts, j, judged, t.contrast):
             a.nominal_regime = a.nominal_regime or j.match.concepts[0]
-        elif a.regime is None or (concluding and not a.regime_concluded):   # "So the real regime is ..."
+        elif a.regime is None or (concluding and (not a.regime_concluded
+                                                  or (j.sentence, a.regime) in set_aside)):
+            #   "So the real regime is ..."; "So: nominally bandwidth-bound, actually launch-overhead-
+            #   bound" after a first guess it sets aside (sealed212 e.s2141)
             a.regime, a.regime_hedged = j.match.concepts[0], j.status == "possible"
             a.regime_opined = _opined(concepts, j)
             a.regime_concluded = concluding
