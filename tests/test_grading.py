@@ -187,7 +187,7 @@ def test_a_claim_in_other_words_is_read(grader, tmp_path):
     ("- 71% of the bandwidth sits idle", False),  # 71% is not 70%: the digits set the tolerance
 ])
 def test_numbers_count_only_next_to_their_concept(grader, tmp_path, evidence, credited):
-    from regime.engine.grading.score import _stated
+    from regime.engine.grading.stated import stated as _stated
     key = grader.key_for_case(ROOT / "cases" / "a_chatbot.yaml")
     a = read_answer(write(tmp_path, "n.md", f"---\ncase: a_chatbot\n---\n## Evidence\n{evidence}\n"),
                     grader.concepts, 10_000)

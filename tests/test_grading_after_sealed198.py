@@ -195,19 +195,13 @@ def test_a_condition_after_the_deferred_step_and_a_not_now_label(grader, tmp_pat
     assert {"raise_batch", "quantize_int8"} <= {c for m in a.rejects for c in m.concepts}
 
 
-def test_once_as_one_time_defers_nothing_and_hold_off_refuses(grader, tmp_path):
+def test_once_as_one_time_defers_nothing(grader, tmp_path):
     """sealed202 e.s2041 (instructor 100, graded 55): 'Record the whole decode step once as a
-    CUDA/HIP graph' recommends graphs; 'So I'd hold off on the two proposals. Raising the batch and
-    quantizing both help a loop that's limited by bandwidth' refuses them for now."""
+    CUDA/HIP graph' recommends graphs."""
     from conftest import lever_statuses
     assert lever_statuses(grader, "Record the whole decode step once as a CUDA/HIP graph and replay it."
                           )["cuda_graphs"] == "affirmed"
     assert lever_statuses(grader, "Once graphs are in, raise the batch.")["raise_batch"] == "deferred"
-    r = grader.grade(answer_file(tmp_path, "e_doesnt_add_up",
-                                 "The real regime is launch/host-overhead-bound.\n\n"
-                                 "So I'd hold off on the two proposals. Raising the batch and quantizing both "
-                                 "help a loop that's limited by bandwidth, and this one isn't yet.\n"))
-    assert not r.penalties
 
 
 def test_where_we_are_reports_the_verdict(grader, tmp_path):
@@ -260,3 +254,14 @@ def test_a_quoted_claim_with_once_inside_is_stated_and_refuted(grader, tmp_path)
                                  "## Regime\nCompute-bound (61% of peak).\n\nThe second engineer is right: "
                                  "memory ops don't count once you're compute-bound.\n"))
     assert any(p.id == "memory_ops_dismissed_when_compute_bound" for p in b.penalties)
+
+
+def test_holding_off_on_the_proposals_announces_them_refused_for_now(grader, tmp_path):
+    """sealed202 e.s2041 (instructor 100, graded 55): 'So I'd hold off on the two proposals.' names
+    nothing and announces the sentences after it as refusals; on a lever it names, 'hold off'
+    still defers it (sealed105 e.s1072, tests/test_grading_after_sealed99.py)."""
+    r = grader.grade(answer_file(tmp_path, "e_doesnt_add_up",
+                                 "The real regime is launch/host-overhead-bound.\n\n"
+                                 "So I'd hold off on the two proposals. Raising the batch and quantizing both "
+                                 "help a loop that's limited by bandwidth, and this one isn't yet.\n"))
+    assert not r.penalties

@@ -91,13 +91,14 @@ def announcing(concepts: Concepts, sentences: list[str]) -> int | None:
 def announces(concepts: Concepts, sentence: str, after: str = "") -> bool:
     """A sentence that refuses things it goes on to name ('Two proposals I would turn down.',
     'The following I would not do:', 'Not yet for the two proposals on the table.', sealed137
-    e.s1391): a negation, or a deferral worded as one, and one of the context file's `announce` words;
+    e.s1391): a negation, or a deferral worded as one (or as `holds_off`: "So I'd hold off on the two
+    proposals.", sealed202 e.s2041), and one of the context file's `announce` words;
     or a free relative of the student's own that refuses (`announce_what`) when the sentence `after`
     opens on a lever's name (its first or second word), as after a label: "What I'd say no to, for
     now. Raising the batch and quantizing the weights." (sealed168 e.s1701)."""
     t = concepts.context
     ws = concepts.words(sentence)
-    return t is not None and (negates(ws, t) or refuses_for_now(ws, t)) and (
+    return t is not None and (negates(ws, t) or refuses_for_now(ws, t) or cued(ws, t.holds_off)) and (
         bool(set(ws) & t.announce) or (any(tuple(ws[:len(p)]) == p for p in t.announce_what)
                                        and any(m.start <= 1 for m in concepts.find("lever", after))))
 

@@ -93,6 +93,7 @@ class Triggers:
     question_words: frozenset[str] = frozenset()   # "X — so why is ...?": a question that asks only its tail
     question_leads: frozenset[str] = frozenset()   # words that may come before one
     holds_for: tuple[tuple[str, ...], ...] = ()   # "true of a loop that waits on ...": not this step
+    holds_off: tuple[tuple[str, ...], ...] = ()   # "I'd hold off on the two proposals": announces refusals
     refused_until: tuple[tuple[str, ...], ...] = ()   # "don't hand-fuse before step 1": a deferral
     refutes: tuple[Phrase, ...] = ()             # '"memory ops don't matter": wrong': after a quotation
     concessions: tuple[Phrase, ...] = ()         # "X sounds sensible, but ...": X is refused
@@ -249,6 +250,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.question_leads = frozenset(w for p in phrases(raw.get("question_leads")) for w in p)
     t.holds_for = tuple(phrases(raw.get("holds_for")))
     t.refused_until = tuple(phrases(raw.get("refused_until")))
+    t.holds_off = tuple(phrases(raw.get("holds_off")))
     t.refutes = phrases(raw.get("refutes"))
     t.concessions = phrases(raw.get("concessions"))
     t.appearances = phrases(raw.get("appearances"))
