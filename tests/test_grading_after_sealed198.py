@@ -81,8 +81,10 @@ def test_a_regime_naming_a_kind_of_lever_is_not_the_verdict(grader, tmp_path):
     """sealed185 e.s1878 (instructor 95, graded 64): 'They're bandwidth-bound treatments' says what
     batching and int8 are for, not what the step is."""
     a = read_body(grader, tmp_path, "e_doesnt_add_up",
-                  "A colleague looked at the trace and said \"this isn't bandwidth-bound, it's launch-bound.\" "
-                  "I agree. 14% BW and 3% FLOPs — nothing saturated.\n\n- batching and int8: not now. They're "
+                  "A colleague looked at the trace and said \"this isn't bandwidth-bound, it's "
+                  "launch-bound.\" "
+                  "I agree. 14% BW and 3% FLOPs — nothing saturated.\n\n- batching and int8: not now. "
+                  "They're "
                   "bandwidth-bound treatments; we aren't bandwidth-bound until the gaps are gone.\n")
     assert a.regime == "overhead_bound"
 
@@ -116,8 +118,10 @@ def test_a_fix_put_after_another_fix_the_student_takes_is_placed_not_hedged(grad
     is in' commits to batching, second: the wrong order (the blind grade took 2), not a hedge."""
     r = grader.grade(answer_file(tmp_path, "a_chatbot",
                                  "## Regime\nBandwidth-bound decode.\n\n## Fixes\n"
-                                 "1. **First fix: int8 weights.** Halves the 26 GB, so ~408 tok/s at batch 1.\n"
-                                 "2. **Second fix: continuous batching** once int8 is in, to share the weight "
+                                 "1. **First fix: int8 weights.** Halves the 26 GB, so ~408 tok/s at batch "
+                                 "1.\n"
+                                 "2. **Second fix: continuous batching** once int8 is in, to share the "
+                                 "weight "
                                  "read across users.\n"))
     fixes = next(p for p in r.parts if p.part == "fixes")
     assert fixes.points == fixes.max_points
@@ -130,7 +134,8 @@ def test_ruling_out_the_nominal_regime_alone_earns_part_of_the_verdict(grader, t
     def regime(body: str) -> float:
         r = grader.grade(answer_file(tmp_path, "e_doesnt_add_up", body))
         return next(p for p in r.parts if p.part == "regime").points
-    denied = regime("**Regime:** not bandwidth-bound — 14% of bandwidth, 3% of FLOPs; something else limits it.\n")
+    denied = regime("**Regime:** not bandwidth-bound — 14% of bandwidth, 3% of FLOPs; something else limits "
+                    "it.\n")
     nothing = regime("**Regime:** hard to say — 14% of bandwidth, 3% of FLOPs.\n")
     right = regime("**Regime:** overhead-bound, nominally bandwidth-bound: 14% of bandwidth, 3% of FLOPs.\n")
     assert nothing == 0 < denied < right
@@ -139,7 +144,8 @@ def test_ruling_out_the_nominal_regime_alone_earns_part_of_the_verdict(grader, t
 
 def test_a_faster_flops_gpu_is_buying_more_flops(grader):
     from conftest import lever_statuses
-    assert lever_statuses(grader, "Reject a faster-FLOPs GPU (compute is 4% busy).")["buy_more_flops"] == "negated"
+    got = lever_statuses(grader, "Reject a faster-FLOPs GPU (compute is 4% busy).")
+    assert got["buy_more_flops"] == "negated"
 
 
 def test_a_cause_after_the_nominal_regime_is_no_verdict(grader, tmp_path):
@@ -162,7 +168,8 @@ def test_a_labelled_sentence_and_the_one_after_its_semicolon_are_two_clauses(gra
     a = read_body(grader, tmp_path, "a_chatbot",
                   "## Fixes\n1. Continuous batching.\n2. int8 weights.\n\n## Reject\n"
                   "- A GPU with more FLOPs: we use 4% of them.\n\n"
-                  "Note to manager: please don't fund a kernel-tuning sprint for this; fund the batching change.\n")
+                  "Note to manager: please don't fund a kernel-tuning sprint for this; fund the batching "
+                  "change.\n")
     rejected = {c for m in a.rejects for c in m.concepts}
     assert "better_gemm_tiling" in rejected and "continuous_batching" not in rejected
 
@@ -171,7 +178,8 @@ def test_also_in_a_reject_item_adds_to_what_it_refuses(grader, tmp_path):
     """sealed189 d.s1920 (instructor 100, graded 78): '...; also the vendor's follow-up idea to bump
     batch to 512 — we're past the ridge' refuses raising the batch too."""
     a = read_body(grader, tmp_path, "d_high_throughput_api",
-                  "## Reject\nthe int4 pitch for throughput (above); also the vendor's follow-up idea to bump "
+                  "## Reject\nthe int4 pitch for throughput (above); also the vendor's follow-up idea to "
+                  "bump "
                   "batch to 512 — we're past the ridge, so that just trades latency for throughput.\n")
     assert {"quantize_int4", "raise_batch"} <= {c for m in a.rejects for c in m.concepts}
 
@@ -189,7 +197,8 @@ def test_a_condition_after_the_deferred_step_and_a_not_now_label(grader, tmp_pat
                                  "BW-bound by then.\n"))
     assert not r.penalties
     a = read_body(grader, tmp_path, "e_doesnt_add_up",
-                  "fixes\n1. cuda graph capture of the decode step\n2. torch.compile to fuse the small kernels\n"
+                  "fixes\n1. cuda graph capture of the decode step\n2. torch.compile to fuse the small "
+                  "kernels\n"
                   "3. then remeasure vs 215 tok/s; if its realy BW bound then, do batching/quant\n"
                   "not now: raise batch, quantize weights. gpu idles 38% of the time\n")
     assert {"raise_batch", "quantize_int8"} <= {c for m in a.rejects for c in m.concepts}
@@ -231,7 +240,8 @@ def test_a_line_opening_with_a_refusing_label_is_an_item_of_its_own(grader, tmp_
     a = read_body(grader, tmp_path, "d_high_throughput_api",
                   "regime: compute bound (batch 256 decode)\n"
                   "fixes: fp8 gemms (raises compute ceiling), fused attn, better tiling, spec decoding\n"
-                  "dont raise batch more: past ridge so more batch = more step time, worse per-user latency\n")
+                  "dont raise batch more: past ridge so more batch = more step time, worse per-user "
+                  "latency\n")
     assert {"fp8_gemm", "fuse_attention"} <= {c for m in a.fixes for c in m.concepts}
     assert "raise_batch" in {c for m in a.rejects for c in m.concepts}
 
@@ -247,7 +257,8 @@ def test_a_quoted_claim_with_once_inside_is_stated_and_refuted(grader, tmp_path)
     compute-bound" argument is wrong: ...' refutes the claim; its 'once' postpones nothing."""
     r = grader.grade(answer_file(tmp_path, "b_training_run",
                                  "1. Regime: compute-bound (61% of peak FLOPs is good for a training step).\n"
-                                 "2. The \"memory ops don't count once you're compute-bound\" argument is wrong: "
+                                 "2. The \"memory ops don't count once you're compute-bound\" argument is "
+                                 "wrong: "
                                  "being compute-bound is about the FLOP-carrying kernels.\n"))
     assert not any(p.id == "memory_ops_dismissed_when_compute_bound" for p in r.penalties)
     b = grader.grade(answer_file(tmp_path, "b_training_run",
@@ -262,6 +273,7 @@ def test_holding_off_on_the_proposals_announces_them_refused_for_now(grader, tmp
     still defers it (sealed105 e.s1072, tests/test_grading_after_sealed99.py)."""
     r = grader.grade(answer_file(tmp_path, "e_doesnt_add_up",
                                  "The real regime is launch/host-overhead-bound.\n\n"
-                                 "So I'd hold off on the two proposals. Raising the batch and quantizing both "
+                                 "So I'd hold off on the two proposals. Raising the batch and quantizing "
+                                 "both "
                                  "help a loop that's limited by bandwidth, and this one isn't yet.\n"))
     assert not r.penalties
