@@ -120,9 +120,9 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("folders", nargs="+", type=Path)
     ap.add_argument("--margin", type=float, default=10.0)
-    ap.add_argument("--target", type=float, default=0.12,
+    ap.add_argument("--target", type=float, default=0.09,
                     help="share of the fitted answers the model flags (low readings add more)")
-    ap.add_argument("--recent", type=int, default=14, help="the latest folders, held out as if fresh")
+    ap.add_argument("--recent", type=int, default=12, help="the latest folders, held out as if fresh")
     args = ap.parse_args()
     g = Grader()
     per_folder = [rows(g, f, args.margin) for f in args.folders]
