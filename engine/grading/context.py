@@ -62,10 +62,10 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
     levers_before: list[Judged] = []   # ... and the last that named a lever, as judged
     label: str | None = None   # a status label the sentence before carries on past its semicolon
     for sentence in sentences(_SCARE.sub(r"\1", text)):
-        first = max(len(out), max((j.clause + 1 for j in out), default=0))   # past every clause judged:
+        start = max(len(out), max((j.clause + 1 for j in out), default=0))   # past every clause judged:
         #   "Note to manager: please don't fund a kernel-tuning sprint; fund the batching change." is two
         #   sentences whose clauses must not share a number (sealed193 a.s1951)
-        found = conceded_before(concepts, t, sentence, _sentence(concepts, t, kinds, sentence, first, label))
+        found = conceded_before(concepts, t, sentence, _sentence(concepts, t, kinds, sentence, start, label))
         label = _carried_label(concepts, t, kinds, sentence, label)
         if not found and last and _refuses_last(concepts, t, sentence):   # "...; I'd skip it"
             out[-len(last):] = last = named = _refused(last, "it" in concepts.words(sentence)[:3])
