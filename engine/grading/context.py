@@ -41,12 +41,11 @@ from regime.engine.grading.scopes import (
     student_refuses,
     triggers,
 )
-from regime.engine.grading.sentences import CLAUSE, clauses_of, names_a_regime, sentences
+from regime.engine.grading.sentences import CLAUSE, QUOTED, clauses_of, names_a_regime, sentences
 from regime.engine.grading.triggers import Triggers
 from regime.engine.grading.turns import asked, conceded_before, refuted_first
 
 _SCARE = re.compile(r"[\"“]([\w'-]+(?: [\w'-]+)?)[\"”]")   # 'it "should" be ...': emphasis, not a quote
-_QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
 _LABEL = re.compile(r"^\s*([^:]{1,40}):\s*(.*)$", re.S)
 _ASIDE = re.compile(r"\([^()]*\)")
 _TOPIC = re.compile(r"^\s*([^:]{1,60}):\s*(.*)$", re.S)   # a name heading what follows, with its words
@@ -191,9 +190,9 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
     label_status = label_status or label
     found: list[Judged] = []
     carried: str | None = None
-    quotes = [(q[1] or q[2]).strip() for q in _QUOTED.finditer(body)]
+    quotes = [(q[1] or q[2]).strip() for q in QUOTED.finditer(body)]
     reported = bool(quotes) and (any(s == "attributed" for s, *_ in triggers(concepts.words(body), t)) or any(
-        set(concepts.words(body[:q.start()])[-2:]) & t.speech for q in _QUOTED.finditer(body))   # 'said "'
+        set(concepts.words(body[:q.start()])[-2:]) & t.speech for q in QUOTED.finditer(body))   # 'said "'
         or _speaker_label(body, t))   # 'Engineer A: "give me two weeks and I'll hand-fuse ..."'
     taken_up = bool(quotes) and cued(concepts.words(body[:body.find(quotes[0])]), t.endorse)   # "The second
     #   engineer has it right: \"we're compute-bound, ...\"" (sealed106 b.s1083): the student's own claim
@@ -311,7 +310,7 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
 def _speaker_label(body: str, t: Triggers) -> bool:
     """A label naming a speaker before a quotation ('Engineer A: "..."', sealed137 b.s1393; "The
     vendor's pitch, as relayed to me:", sealed157 d.s1599), not one first addressing someone ('Note to')."""
-    q = _QUOTED.search(body)
+    q = QUOTED.search(body)
     head = re.findall(r"[a-z]+", (label := body[:q.start()].rstrip() if q else "").lower())
     who = next((i for i, w in enumerate(head) if w in t.speakers), None)
     return label.endswith(":") and who is not None and not set(head[:who]) & t.addressed

@@ -10,6 +10,7 @@ from regime.engine.grading.scopes import cued, opening
 from regime.engine.grading.triggers import Triggers
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
+QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")   # a quotation: its words in group 1 or 2
 CLAUSE = re.compile(r"[;:!?()\[\]—–|→⇒]|[.,](?=\s|$)|\s-\s|\s=?->?\s|\"|“|”")   # not "32,768"
 
 

@@ -35,6 +35,7 @@ from regime.engine.grading.openers import (
 from regime.engine.grading.recommending import LIST_WORDS, commits, names_only, recommended
 from regime.engine.grading.regimes_read import adopt_limiter, read_limiter, read_regimes
 from regime.engine.grading.scopes import after_aside, answers_no, coordinated, cued, negates, refuses_for_now
+from regime.engine.grading.sentences import QUOTED
 from regime.engine.grading.sides import sided
 from regime.engine.grading.turns import conditioned, own_reasons, reopened, same_as_before
 
@@ -136,15 +137,14 @@ def _verdict_quoted(a: Answer, concepts: Concepts, sentence: str) -> bool:
     """A quotation in the sentence that states a regime, read as the student's verdict when the
     student then agrees (sealed189 e.s1920, sealed185 e.s1878: "I agree with her."): what the
     student agrees with is that verdict, not a claim guessed from the paragraph."""
-    for q in _QUOTED.finditer(sentence) if a.regime is None else []:
+    for q in QUOTED.finditer(sentence) if a.regime is None else []:
         said = q[1] or q[2]
         if concepts.find("regime", said) and not concepts.find("claim", said):
             read_regimes(a, concepts, said)
-    return a.regime is not None and any(a.regime in m.concepts for q in _QUOTED.finditer(sentence)
+    return a.regime is not None and any(a.regime in m.concepts for q in QUOTED.finditer(sentence)
                                         for m in concepts.find("regime", q[1] or q[2]))
 
 
-_QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
 _PLANS = ("fixes", "reject")   # sections whose items may number their own steps inline
 _STEP_CELL = re.compile(r"^\s*\|\s*\d+[.)]?\s*\|")   # a plan row's step number, alone in its cell
 
