@@ -269,9 +269,10 @@ def _one(e: Any, model: type[BaseModel], raw: dict, file: str, line: int | None,
     where, known = _deep_line(raw, loc)
     if lines is not raw:
         where = _deep_line(lines, loc)[0]
-    loc = loc[:known] or loc
+    missing = e["type"] == "missing" and known == len(loc) - 1   # the key absent is the field
+    loc = loc if missing else loc[:known] or loc
     field = ".".join([prefix, *loc] if prefix else loc) or prefix or None
-    text = e["msg"].removeprefix("Value error, ")
+    text = "required, and missing" if missing else e["msg"].removeprefix("Value error, ")
     if e["type"] == "extra_forbidden" and loc:
         text = f"unknown key{did_you_mean(loc[-1], _fields_at(model, loc[:-1]))}"
     return RegimeError(message + text, file=file, line=where or line, field=field)
