@@ -14,7 +14,14 @@ tuned least on the latest sets), each beside the readings-only queue:
 
     python bench/fit_review.py answers/corpus answers/new answers/sealed answers/sealed2 ...
 
-prints the two held-out lines and the YAML block to paste into context.yaml.
+prints the held-out lines and the YAML blocks to paste into context.yaml, and writes the second
+reading (engine/grading/second_reading.py) to rules/grading/second_reading.yaml (`--reader`).
+
+The second reading is fitted here too: per exercise, TF-IDF over the answer's words and word pairs
+and a ridge regression on the instructors' shares. Its trees (`review_model_second`) are fitted
+on second readings each made by a model that did not see the answer's folder (5 folds by folder):
+a fresh answer meets a reader that never saw it, and in-sample readings would agree with the
+instructor far too well. The held-out lines fit the readers on the fitted part only.
 """
 
 from __future__ import annotations
@@ -22,15 +29,19 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import yaml
 from sklearn.ensemble import GradientBoostingClassifier
+from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.linear_model import Ridge
+from sklearn.model_selection import GroupKFold
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from regime.engine.grading import risk  # noqa: E402
+from regime.engine.grading import risk, second_reading  # noqa: E402
 from regime.engine.grading.grader import Grader  # noqa: E402
 from regime.engine.grading.submission import read_answer  # noqa: E402
 
@@ -38,9 +49,18 @@ sys.path.insert(0, str(ROOT / "bench"))
 from grading_agreement import answers  # noqa: E402
 
 
-def rows(g: Grader, folder: Path, margin: float) -> list[tuple[dict[str, float], bool, bool]]:
-    """(features, differs by more than the margin, reviewed whatever the model says) per answer:
-    a reading below review_always_below."""
+class Row(NamedTuple):
+    feats: dict[str, float]
+    differs: bool     # by more than the margin from the instructor's grade
+    always: bool      # a reading below review_always_below: reviewed whatever the model says
+    case: str
+    text: str         # what the second reading reads (the answer's own words)
+    share: float      # the grader's share of the points
+    blind: float      # the instructor's
+    folder: int
+
+
+def rows(g: Grader, folder: Path, margin: float, index: int = 0) -> list[Row]:
     t = g.concepts.context
     out = []
     for p in answers(folder):
@@ -51,30 +71,94 @@ def rows(g: Grader, folder: Path, margin: float) -> list[tuple[dict[str, float],
         a = read_answer(p, g.concepts, g.rubric.limits.max_bytes)
         unsure = any(x["confidence"] < t.review_below for x in r.readings)
         always = any(x["confidence"] < t.review_always_below for x in r.readings)
-        feats = risk.features(r.score / r.max_score if r.max_score else 0.0,
-                              [(x.part, x.points, x.max_points) for x in r.parts if x.max_points],
+        share = r.score / r.max_score if r.max_score else 0.0
+        feats = risk.features(share, [(x.part, x.points, x.max_points) for x in r.parts if x.max_points],
                               [x["status"] for x in r.readings], unsure, len(r.penalties),
                               len(a.text.split()), a.format)
-        out.append((feats, abs(r.score - expected) > margin, always))
+        out.append(Row(feats, abs(r.score - expected) > margin, always, r.case, a.text, share,
+                       expected / r.max_score if r.max_score else 0.0, index))
     return out
+
+
+READER = {"ngram_range": (1, 2), "min_df": 3, "sublinear_tf": True, "max_features": 5000}
+RIDGE = 1.0
+
+
+def fit_readers(data: list[Row]) -> dict[str, tuple[TfidfVectorizer, Ridge]]:
+    """Per exercise: TF-IDF of the answers' words and word pairs, ridge on the instructors' shares."""
+    out = {}
+    for case in sorted({r.case for r in data}):
+        mine = [r for r in data if r.case == case]
+        vec = TfidfVectorizer(**READER)
+        x = vec.fit_transform([r.text for r in mine])
+        out[case] = vec, Ridge(alpha=RIDGE).fit(x, [r.blind for r in mine])
+    return out
+
+
+def read_with(readers: dict, data: list[Row]) -> list[float | None]:
+    """Each row's second reading by `readers` (None for an exercise they do not know)."""
+    out: list[float | None] = [None] * len(data)
+    for case, (vec, ridge) in readers.items():
+        at = [i for i, r in enumerate(data) if r.case == case]
+        if at:
+            for i, v in zip(at, ridge.predict(vec.transform([data[i].text for i in at])), strict=True):
+                out[i] = float(v)
+    return out
+
+
+def out_of_fold(data: list[Row], folds: int = 5) -> list[float | None]:
+    """Each row read by readers fitted without its folder."""
+    out: list[float | None] = [None] * len(data)
+    for fit_at, read_at in GroupKFold(folds).split(data, groups=[r.folder for r in data]):
+        readers = fit_readers([data[i] for i in fit_at])
+        for i, v in zip(read_at, read_with(readers, [data[i] for i in read_at]), strict=True):
+            out[i] = v
+    return out
+
+
+def seconded(data: list[Row], second: list[float | None]) -> list[Row]:
+    return [r._replace(feats=r.feats | risk.second_features(v, r.share)) if v is not None else r
+            for r, v in zip(data, second, strict=True)]
+
+
+def exported(readers: dict, data: list[Row]) -> str:
+    """The second reading's file; asserts it reads every row as scikit-learn does."""
+    lines = ["# Written by bench/fit_review.py: the second reading (engine/grading/second_reading.py), per",
+             "# exercise, fitted to the instructors' blind grades. Regenerate it; do not edit it by hand.",
+             "exercises:"]
+    for case, (vec, ridge) in readers.items():
+        terms = sorted(vec.vocabulary_, key=vec.vocabulary_.get)
+        assert not any("|" in t for t in terms)
+        idf, weights = vec.idf_, ridge.coef_
+        lines += [f"  {case}:", f"    intercept: {ridge.intercept_:.9f}",
+                  f"    ngrams: {READER['ngram_range'][1]}",
+                  f"    terms: \"{'|'.join(terms)}\"",
+                  f"    idf: \"{' '.join(f'{x:.9g}' for x in idf)}\"",
+                  f"    weights: \"{' '.join(f'{x:.9g}' for x in weights)}\""]
+    text = "\n".join(lines) + "\n"
+    mine = second_reading.parse(yaml.safe_load(text))
+    want = read_with(readers, data)
+    drift = max((abs(mine[r.case].share(r.text) - w)
+                 for r, w in zip(data, want, strict=True) if w is not None), default=0.0)
+    assert drift < 1e-6, f"the exported second reading differs from the fitted one by {drift}"
+    return text
 
 
 TREES = {"n_estimators": 100, "learning_rate": 0.1, "max_leaf_nodes": 8, "min_samples_leaf": 40,
          "max_depth": None, "random_state": 0}
 
 
-def fit(data: list[tuple[dict[str, float], bool, bool]], names: list[str], target: float,
-        trees: dict | None = None) -> risk.Model:
+def fit(data: list[Row], names: list[str], target: float, trees: dict | None = None) -> risk.Model:
     """Boosted trees on the raw features, exported as risk.Model trees (node 0 the root)."""
-    x = np.array([[f.get(n, 0.0) for n in names] for f, _, _ in data])
-    y = np.array([float(d) for _, d, _ in data])
+    x = np.array([[r.feats.get(n, 0.0) for n in names] for r in data])
+    y = np.array([float(r.differs) for r in data])
     gb = GradientBoostingClassifier(**(trees or TREES)).fit(x, y)
     rate = gb.learning_rate
     exported = tuple(_export(est[0].tree_, names, rate) for est in gb.estimators_)
     bias = float(gb.decision_function(np.zeros((1, len(names))))[0]) - sum(
         risk.log_odds(risk.Model(trees=(t,)), {}) for t in exported)
     model = risk.Model({}, round(bias, 6), 0.0, exported)
-    logits = [risk.log_odds(model, f) for f, _, _ in data]
+    logits = [risk.log_odds(model, r.feats) for r in data]
     drift = float(np.abs(np.array(logits) - gb.decision_function(x)).max())
     assert drift < 1e-3, f"the exported trees differ from the fitted ones by {drift}"
     return risk.Model({}, model.bias, round(float(np.quantile(logits, 1 - target)), 6), exported)
@@ -93,19 +177,21 @@ def _export(tree, names: list[str], rate: float) -> risk.Tree:
     return tuple(out)
 
 
-def held_out(train: list, test: list, names: list[str], target: float) -> str:
+def held_out(train: list[Row], test: list[Row], names: list[str], target: float, second: bool = False) -> str:
+    if second:   # readers fitted on the fitted part only; its own rows read out of fold
+        train, test = seconded(train, out_of_fold(train)), seconded(test, read_with(fit_readers(train), test))
     m = fit(train, names, target)
-    flags = [risk.flagged(m, f) or always for f, _, always in test]
-    bad = [d for _, d, _ in test]
+    flags = [risk.flagged(m, r.feats) or r.always for r in test]
+    bad = [r.differs for r in test]
     caught = sum(f and d for f, d in zip(flags, bad, strict=True))
     return f"flags {sum(flags) / len(test):.1%}, catches {caught}/{sum(bad)}"
 
 
-def dumped(m: risk.Model) -> str:
+def dumped(m: risk.Model, name: str = "review_model") -> str:
     """The block to paste: one tree per line, each node a leaf or [feature, threshold, low, high]."""
     def node(n: risk.Node) -> str:
         return _num(n) if isinstance(n, float) else f"[{n[0]}, {_num(n[1])}, {n[2]}, {n[3]}]"
-    lines = ["review_model:", f"  bias: {_num(m.bias)}", f"  threshold: {_num(m.threshold)}", "  trees:"]
+    lines = [f"{name}:", f"  bias: {_num(m.bias)}", f"  threshold: {_num(m.threshold)}", "  trees:"]
     lines += ["    - [" + ", ".join(node(n) for n in t) + "]" for t in m.trees]
     return "\n".join(lines)
 
@@ -122,21 +208,31 @@ def main() -> int:
     ap.add_argument("--margin", type=float, default=10.0)
     ap.add_argument("--target", type=float, default=0.09,
                     help="share of the fitted answers the model flags (low readings add more)")
+    ap.add_argument("--target-second", type=float, default=0.12,
+                    help="the same for the trees over answers with a second reading")
     ap.add_argument("--recent", type=int, default=12, help="the latest folders, held out as if fresh")
+    ap.add_argument("--reader", type=Path, default=ROOT / "rules" / "grading" / second_reading.FILE,
+                    help="where the second reading is written")
     args = ap.parse_args()
     g = Grader()
-    per_folder = [rows(g, f, args.margin) for f in args.folders]
+    per_folder = [rows(g, f, args.margin, i) for i, f in enumerate(args.folders)]
     halves = ([r for f in per_folder[0::2] for r in f], [r for f in per_folder[1::2] for r in f])
     data = halves[0] + halves[1]
-    names = sorted({n for f, _, _ in data for n in f})
-    for a, b, label in ((0, 1, "even -> odd"), (1, 0, "odd -> even")):
-        print(f"held out, {label}: {held_out(halves[a], halves[b], names, args.target)}")
+    second = out_of_fold(data)
+    names = sorted({n for r in seconded(data, second) for n in r.feats})
+    splits = [(halves[0], halves[1], "even -> odd"), (halves[1], halves[0], "odd -> even")]
     if 0 < args.recent < len(per_folder):
         old, new = per_folder[:-args.recent], per_folder[-args.recent:]
-        fitted, fresh = [r for f in old for r in f], [r for f in new for r in f]
-        result = held_out(fitted, fresh, names, args.target)
-        print(f"held out, the last {args.recent} folders: {result}")
+        label = f"the last {args.recent} folders"
+        splits.append(([r for f in old for r in f], [r for f in new for r in f], label))
+    for train, test, label in splits:
+        print(f"held out, {label}: {held_out(train, test, names, args.target)}; with a second reading: "
+              f"{held_out(train, test, names, args.target_second, second=True)}", flush=True)
+    readers = fit_readers(data)
+    args.reader.write_text(exported(readers, data), encoding="utf-8")
+    print(f"wrote {args.reader}")
     print(dumped(fit(data, names, args.target)))
+    print(dumped(fit(seconded(data, second), names, args.target_second), "review_model_second"))
     return 0
 
 

@@ -136,6 +136,7 @@ def test_an_unread_item_marks_the_submission_for_review_in_every_format(grader, 
     With the fitted model the same sentence is what it shows when it flags the answer."""
     from regime.engine.grading import output
     monkeypatch.setattr(grader.concepts.context, "review_model", None)
+    monkeypatch.setattr(grader.concepts.context, "review_model_second", None)
     p = tmp_path / "unread.md"
     p.write_text(UNREAD, encoding="utf-8")
     r = grader.grade(p)
@@ -313,6 +314,7 @@ def test_a_deferral_read_as_a_rejection_is_reported_with_its_confidence(grader, 
 def test_figures_from_another_case_need_review(grader, tmp_path, monkeypatch):
     """sealed2 a.s49: case E's figures in an answer to case A (read as such; readings alone queue it)."""
     monkeypatch.setattr(grader.concepts.context, "review_model", None)
+    monkeypatch.setattr(grader.concepts.context, "review_model_second", None)
     p = tmp_path / "a.md"
     p.write_text("---\ncase: a_chatbot\n---\n## Regime\nBandwidth-bound (decode at batch 1).\n\n"
                  "## Evidence\n- Bandwidth utilisation 14%, FLOP utilisation 3%.\n"
@@ -322,6 +324,9 @@ def test_figures_from_another_case_need_review(grader, tmp_path, monkeypatch):
     assert any("foreign_figures" in x for x in r.review), r.review
 
 
+WHOLE = ("partial:", "second reading:")   # review lines about the answer as a whole, no sentence
+
+
 def test_a_bound_or_a_remeasure_under_fixes_is_no_unread_lever(grader, tmp_path):
     """sealed2 e.s43, b.s48: these comment on the fixes; they name no lever to look for."""
     p = tmp_path / "e.md"
@@ -329,7 +334,7 @@ def test_a_bound_or_a_remeasure_under_fixes_is_no_unread_lever(grader, tmp_path)
                  "1. CUDA graphs for the decode step.\n2. then re-measure vs 215 tok/s\n"
                  "3. Payoff: removing the gaps adds it straight onto throughput.\n", encoding="utf-8")
     r = grader.grade(p)
-    assert r.graded and not [x for x in r.review if not x.startswith("partial:")], r.review
+    assert r.graded and not [x for x in r.review if not x.startswith(WHOLE)], r.review
 
 
 def test_a_claim_argued_in_one_sentence_of_a_reject_paragraph_is_rejected(grader, tmp_path):
@@ -343,7 +348,7 @@ def test_a_claim_argued_in_one_sentence_of_a_reject_paragraph_is_rejected(grader
     r = grader.grade(p)
     rej = next(x for x in r.parts if x.part == "rejections")
     assert rej.points == pytest.approx(rej.max_points), rej.feedback
-    assert not [x for x in r.review if not x.startswith("partial:")]   # (its score may fall in a band)
+    assert not [x for x in r.review if not x.startswith(WHOLE)]   # (its score may fall in a band)
     assert any(x["status"] == "meaning" for x in r.readings)
 
 
@@ -566,6 +571,7 @@ def test_partial_written_answers_are_queued_and_prose_is_only_recorded(grader, t
     but is no likelier than any other to be graded wrong, so it is not queued on that alone.
     (Readings alone: with the review model the band is one of its features.)"""
     monkeypatch.setattr(grader.concepts.context, "review_model", None)
+    monkeypatch.setattr(grader.concepts.context, "review_model_second", None)
     p = tmp_path / "memo.md"
     p.write_text(f"---\ncase: d_high_throughput_api\n---\n{MEMO}", encoding="utf-8")
     memo = grader.grade(p)

@@ -108,11 +108,11 @@ def test_the_fit_finds_what_predicts_a_disagreement_and_flags_its_target_share()
     from pathlib import Path
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
     import fit_review
-    rows = [({"unsure": float(i % 4 == 0), "share": (i % 10) / 10, "noise": float(i % 3 == 0)},
-             i % 4 == 0 and 3 <= i % 10 <= 6, False) for i in range(800)]
+    rows = [fit_review.Row({"unsure": float(i % 4 == 0), "share": (i % 10) / 10, "noise": float(i % 3 == 0)},
+                           i % 4 == 0 and 3 <= i % 10 <= 6, False, "a", "", 0.5, 0.5, 0) for i in range(800)]
     m = fit_review.fit(rows, ["noise", "share", "unsure"], target=0.1)
     used = {n[0] for t in m.trees for n in t if not isinstance(n, float)}
     assert {"share", "unsure"} <= used
-    flags = [risk.flagged(m, f) for f, _, _ in rows]
+    flags = [risk.flagged(m, r.feats) for r in rows]
     assert 0.05 <= sum(flags) / len(rows) <= 0.15
-    assert all(d for f, (_, d, _) in zip(flags, rows, strict=True) if f)     # only the disagreements
+    assert all(r.differs for f, r in zip(flags, rows, strict=True) if f)     # only the disagreements

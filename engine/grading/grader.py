@@ -13,7 +13,7 @@ from regime.core import units
 from regime.core.errors import RegimeError, did_you_mean, one_line
 from regime.core.layered import layer_files
 from regime.engine import api
-from regime.engine.grading import reasons, review
+from regime.engine.grading import reasons, review, second_reading
 from regime.engine.grading import variants as variant_files
 from regime.engine.grading.answer import Answer
 from regime.engine.grading.borrowed import borrowed, exercise_cases
@@ -89,11 +89,13 @@ class Grader:
             self.rubric.reasons.same)
         self.cases_dir = cases_dir or CASES_DIR
         exercise_files = [GRADING_DIR / "variants.yaml", *layer_files(layers, "grading", "variants")]
+        second_files = [GRADING_DIR / second_reading.FILE, *layer_files(layers, "grading", "second_reading")]
+        self.second = second_reading.load(second_files)   # per exercise: an independent reading
         self.exercise = exercise_cases(exercise_files)   # whose figures another case's answer may borrow
         self.knowledge_hash = _digest([__version__.encode(), *_read_all(
             [*pack_files([RULES_DIR, *layers]), *_catalogue_files()])])
         self.fingerprint = _digest([self.knowledge_hash.encode(),
-                                    *_read_all([*files, *concept_files, *exercise_files])])
+                                    *_read_all([*files, *concept_files, *exercise_files, *second_files])])
         self._keys: dict[str, Key] = {}
         self._cases: dict[str, Path] | None = None
         units.registry()  # load pint once here, so forked workers share it
@@ -169,6 +171,12 @@ class Grader:
                               file=answer.path, field="case")
         return known[answer.case]
 
+    def second_reading(self, answer: Answer, variants: object = None) -> float | None:
+        """The share the second reading gives the answer; None for an exercise it was not fitted
+        to, and for a student's variant (it may land in another regime: not what it read)."""
+        reader = self.second.get(answer.case) if variants is None else None
+        return reader.share(answer.text) if reader is not None else None
+
     # ---- grading ---------------------------------------------------------------------------------
 
     def grade(self, submission: Path, variants: Path | variant_files.Copied | None = None,
@@ -208,7 +216,8 @@ class Grader:
             share = s.score / s.max_score if s.max_score else 0.0
             rs = review.readings(answer, self.concepts.context, s.reasons, s.unsure, foreign, full, share)
             result.readings = [asdict(x) for x in rs]
-            result.review = review.decide(rs, self.concepts.context, share, s.parts, len(s.penalties), answer)
+            result.review = review.decide(rs, self.concepts.context, share, s.parts, len(s.penalties), answer,
+                                          self.second_reading(answer, variants))
             result.needs_review = bool(result.review)
         if variants is None and foreign:
             result.notes.insert(0, VARIANT_WARNING.format(case=key.case, student=answer.student or "?"))

@@ -60,20 +60,29 @@ def readings(a: Answer, t: Triggers, reasons: dict[str, str] | None = None,
 
 
 def decide(rs: list[Reading], t: Triggers, share: float, parts: list[Part], penalties: int,
-           a: Answer) -> list[str]:
+           a: Answer, second: float | None = None) -> list[str]:
     """The review queue's lines for this answer, empty when it is not reviewed. With a fitted
     `review_model` the model decides (the unsure readings are among its features, and are the
-    lines shown); without one, any unsure reading does."""
+    lines shown); without one, any unsure reading does. `second`: the share the second reading
+    gives the answer (second_reading.py), decided by `review_model_second` where there is one."""
     lines = queue(rs, t)
-    if t.review_model is None or any(r.confidence < t.review_always_below for r in rs):
+    model = t.review_model_second if second is not None and t.review_model_second else t.review_model
+    if model is None or any(r.confidence < t.review_always_below for r in rs):
         return lines   # what the grader could not read at all (a key the format lacks) is always shown
     shares = [(p.part, p.points, p.max_points) for p in parts if p.max_points]
     feats = risk.features(share, shares, [r.status for r in rs], bool(lines), penalties,
-                          len(a.text.split()), a.format)
-    if not risk.flagged(t.review_model, feats):
+                          len(a.text.split()), a.format, second if model is t.review_model_second else None)
+    if not risk.flagged(model, feats):
         return []
+    if second is not None and model is t.review_model_second:
+        lines.append(f"second reading: instructors gave answers worded like this one about {_pct(second)} "
+                     f"of the points (graded {_pct(share)}): check it whole")
     return lines or ["uncertain: an answer read like those where instructors' grades differ most from the "
                      "grader's (the review model, context.yaml): check it whole"]
+
+
+def _pct(share: float) -> str:
+    return f"{min(max(share, 0.0), 1.0):.0%}"
 
 
 def queue(rs: list[Reading], t: Triggers) -> list[str]:

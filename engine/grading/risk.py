@@ -1,7 +1,8 @@
 """How likely an instructor's grade is to differ from the grader's by more than the review
 margin: a model over what the grader read of the answer (its score band, each part's
 share, how many readings of each status it made, whether any was unsure, the answer's length and
-format). Readings alone flag what the reader could not parse; the score band and parts carry where
+format; with a second reading, how far it is from the grader's score). Readings alone flag
+what the reader could not parse; the score band and parts carry where
 grades differ even when every sentence was read (a partial answer, an argument weighed). The
 model is data, fitted to the blind grades by bench/fit_review.py (context.yaml `review_model`):
 linear weights, small decision trees whose leaves add to the log-odds (gradient boosting: where
@@ -35,8 +36,10 @@ class Model:
 
 
 def features(share: float, parts: Iterable[tuple[str, float, float]], statuses: Iterable[str],
-             unsure: bool, penalties: int, words: int, fmt: str) -> dict[str, float]:
-    """The answer as the model sees it: `parts` are (name, points, max points)."""
+             unsure: bool, penalties: int, words: int, fmt: str,
+             second: float | None = None) -> dict[str, float]:
+    """The answer as the model sees it: `parts` are (name, points, max points); `second` the
+    share the second reading (second_reading.py) gives it, where there is one."""
     out = {f"band_{min(int(share * BANDS), BANDS - 1)}": 1.0, "share": share, "share_squared": share * share}
     for name, points, top in parts:
         out[f"part_{name}"] = points / top if top else 1.0
@@ -46,7 +49,14 @@ def features(share: float, parts: Iterable[tuple[str, float, float]], statuses: 
     out["penalties"] = float(min(penalties, _CAP))
     out["log_words"] = math.log1p(words)
     out[f"format_{fmt}"] = 1.0
-    return out
+    return out | (second_features(second, share) if second is not None else {})
+
+
+def second_features(second: float, share: float) -> dict[str, float]:
+    """The second reading's share, and how far (and which way) it is from the grader's, to four
+    places: on a grid, a tree's threshold (a midpoint) never falls within rounding of a value."""
+    gap = second - share
+    return {"second": round(second, 4), "second_gap": round(gap, 4), "second_apart": round(abs(gap), 4)}
 
 
 def log_odds(model: Model, feats: Mapping[str, float]) -> float:

@@ -111,6 +111,7 @@ class Triggers:
     review_always_below: float = 0.0   # a reading this unsure is reviewed whatever the model says
     review_bands: tuple[tuple[float, float], ...] = ()   # a written answer scoring in one is reviewed
     review_model: risk.Model | None = None       # fitted to the blind grades: who is reviewed
+    review_model_second: risk.Model | None = None   # ... where the answer has a second reading
     _first: dict[str, list[tuple[str, Phrase, bool]]] = field(default_factory=dict)
     _openers: dict[str, list[tuple[str, Phrase]]] = field(default_factory=dict)
     _states: list[Triggers] = field(default_factory=list)
@@ -271,6 +272,10 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
         t.review_model = risk.load(raw.get("review_model"))
     except (ValueError, TypeError, AttributeError) as err:
         raise RegimeError(str(err), file=str(path), field="review_model") from None
+    try:
+        t.review_model_second = risk.load(raw.get("review_model_second"))
+    except (ValueError, TypeError, AttributeError) as err:
+        raise RegimeError(str(err), file=str(path), field="review_model_second") from None
     return t
 
 
