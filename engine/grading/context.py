@@ -257,7 +257,7 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
             elif quoted and cued(ws, t.endorse):   # 'Someone suggested "fuse the elementwise ops" and
                 # I think they're right' (sealed105 a.s1076): the student takes it up
                 found = [_as(j, "affirmed") if j in quoted else j for j in found]
-            carried = carried_status(ws, t) or carried   # "..., measure again, and if it is bound, ..."
+            carried = (None if cued(ws[:2], t.causes) else carried_status(ws, t)) or carried   # causes
             if any(st == "negated" and b == len(ws) and (b <= 2 or (fw and before_quote(body, clause)))
                    for st, _, b, fw in triggers(ws, t)) \
                     or (ws[-1:] and ws[-1] in t.announce and negates(ws, t)):
@@ -382,9 +382,10 @@ def _label(concepts: Concepts, t: Triggers, sentence: str, regime: bool = False)
             #   where it pays (sealed34 d.s361); not "Where we are: compute-bound" (a pseudo-trigger)
             return status, sentence
     refusal = any(s == "negated" and not set(head[a:b]) <= t.contrast
-                  and (forward or points_before(list(head), a, forward, t))
-                  for s, a, b, forward in triggers(list(head), t))   # not "Focus on the compute side
-    #  instead:", whose 'instead' turns to what follows it (sealed22 b.s244), nor "Engineer 2 is
+                  and (forward or points_before(list(head), a, forward, t)
+                       or (b == len(head) and set(head[:a]) <= t.clefts and {"i", "we"} & set(head)))
+                  for s, a, b, forward in triggers(list(head), t))   # "What I would skip:"; not "Focus on
+    #  the compute side instead:", whose 'instead' turns to what follows (sealed22 b.s244), nor "Engineer 2 is
     #  wrong:", which refuses its own subject (sealed14 b.s166); "Until then both are pointless:" does
     elliptical = head[-1:] == ("not",)   # "We aren't: at batch 256 ... so we've crossed into
     #   compute-bound" answers the sentence before it (sealed81 d.s837), refusing nothing after it

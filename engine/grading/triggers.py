@@ -62,6 +62,8 @@ class Triggers:
     anaphora_written: frozenset[str] = frozenset()   # ... as written: 'that', 'this' are filler words
     speech: frozenset[str] = frozenset()        # 'One teammate said "...": a quotation reported
     premise: frozenset[str] = frozenset()       # "Because X, the moves are:": X is no verdict
+    causes: tuple[Phrase, ...] = ()             # "... far below that because of memory traffic": a cause
+    clefts: frozenset[str] = frozenset()        # "What I would skip: X": the refusal's object follows
     light_verbs: frozenset[str] = frozenset()   # "avoid doing it": a gerund that leaves 'it' the refused
     recommend: tuple[Phrase, ...] = ()           # in prose, what makes an affirmed lever a recommendation
     not_recommend: tuple[str, ...] = ()          # ... pseudo-cues as written: "next to the weight read"
@@ -219,6 +221,8 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.anaphora_written = frozenset(str(w).lower() for w in raw.get("anaphora") or [])
     t.speech = frozenset(w for p in phrases(raw.get("speech")) if len(p) == 1 for w in p)
     t.premise = frozenset(w for p in phrases(raw.get("premise")) if len(p) == 1 for w in p)
+    t.causes = phrases(raw.get("causes"))
+    t.clefts = frozenset(w for p in phrases(raw.get("clefts")) for w in p)
     t.light_verbs = frozenset(w for p in phrases(raw.get("light_verbs")) for w in p)
     t.recommend = phrases(raw.get("recommend"))
     t.not_recommend = tuple(" ".join(str(x).lower().split()) for x in raw.get("not_recommend") or [])

@@ -94,6 +94,13 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
 
 
 
+def _before_cause(concepts: Concepts, clause: str, causes: tuple[tuple[str, ...], ...]) -> str:
+    """The clause's words before its first cause phrase (all of it when it has none)."""
+    ws = concepts.words(clause)
+    cut = next((i for i in range(len(ws)) if any(tuple(ws[i:i + len(p)]) == p for p in causes)), None)
+    return clause if cut is None else " ".join(ws[:cut])
+
+
 def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
     """A paragraph of prose: a sentence naming a regime states it (as under Regime); levers and
     claims are read with their assertion status as under Fixes (an affirmed lever a fix, a negated
@@ -167,9 +174,10 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
             # in principle, but the 14% / 3% profile suggests overhead" (sealed45 e.s478)
             # ... but not from a cause: "Prefill, compute-bound in principle — but running far below
             # that, because attention is spilling its scores to HBM" (sealed197 c.s1991, instructor 100)
-            causes = concepts.context.premise if concepts.context else frozenset()
-            rest = [c for c in clauses(text) if not concepts.find("regime", c)
-                    and not set(concepts.words(c)[:1]) & causes]
+            t = concepts.context
+            rest = [_before_cause(concepts, c, t.causes if t else ()) for c in clauses(text)
+                    if not concepts.find("regime", c) and not set(concepts.words(c)[:1]) & t.premise]
+            rest = [c for c in rest if c]   # "... but running far below that because of memory traffic"
             if rest:
                 read_regimes(a, concepts, ", ".join(rest), "regime_word")
     elif section == "ask":

@@ -1,0 +1,58 @@
+"""Classes from the blind sets sealed213-224 after their one measurement (issue 27), each with the
+student's own sentences: a cause is no verdict, a cause clause carries no deferral, and "What I
+would skip:" refuses what follows it."""
+
+from __future__ import annotations
+
+from conftest import read_body
+
+
+def test_a_cause_after_the_nominal_regime_is_no_verdict(grader, tmp_path):
+    """sealed216 c.s2181 (instructor 100, graded 76): only the nominal regime named; the words of
+    a clause from 'because of' on are the cause, not the verdict ("memory traffic")."""
+    a = read_body(grader, tmp_path, "c_document_summarizer",
+                  "## Regime\nPrefill, compute-bound in principle, but running far below that because of "
+                  "attention memory traffic. The complaint is TTFT.\n")
+    assert a.regime == "compute_bound"
+    b = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "## Regime\nBandwidth-bound in principle, but the 14% / 3% profile suggests overhead.\n")
+    assert b.regime == "overhead_bound"   # the verdict in the word a regime shortens to, as before
+
+
+def test_a_cause_clause_carries_no_deferral_to_the_verdict_after_its_colon(grader, tmp_path):
+    """sealed215 a.s2171 (instructor 100, graded 30): 'after' in '... since it changes how
+    everything after it reads:' is the cause's, not a deferral of what follows."""
+    a = read_body(grader, tmp_path, "a_chatbot",
+                  "I'll lead with the conclusion, since it changes how everything after it reads: this "
+                  "deployment is a bandwidth-bound decode loop, and it is already running close to the best "
+                  "a one-request-at-a-time server can do on this card.\n")
+    assert a.regime == "bandwidth_bound"
+    b = read_body(grader, tmp_path, "a_chatbot",
+                  "After the graphs are in: batch the requests.\n")   # a condition still carries
+    assert not [m for m in b.fixes if "continuous_batching" in m.concepts or "raise_batch" in m.concepts]
+
+
+def test_what_i_would_skip_refuses_what_follows_the_colon(grader, tmp_path):
+    """sealed215 a.s2171: 'What I would skip: fusing the elementwise ops.' was read as a fix; the
+    refusal ends its head, and its object is after the colon. 'What's wrong:' names a problem."""
+    a = read_body(grader, tmp_path, "a_chatbot",
+                  "What I would skip: fusing the elementwise ops. At batch 1 they touch 0.04% of bytes.\n")
+    assert [m.concepts for m in a.rejects] == [("fuse_elementwise",)] and not a.fixes
+    b = read_body(grader, tmp_path, "c_document_summarizer",
+                  "What's wrong: users wait for the first token, so this is about prefill, and prefill of a "
+                  "25,000-token document should be compute-bound.\n")
+    assert b.regime == "compute_bound"
+
+
+def test_the_second_engineer_has_it_right_endorses_the_claim_stated_after_it(grader, tmp_path):
+    """sealed206 b.s2085 (instructor 1, graded 27.5): siding with the second engineer, then the
+    claim in the student's own words, negative as the claim is: endorsed, not refused."""
+    a = read_body(grader, tmp_path, "b_training_run",
+                  "At 61% of peak this step is compute-bound, and I think the second engineer has it right: "
+                  "when the GEMMs are the bottleneck, the small memory-bound kernels are off the critical "
+                  "path and speeding them up won't move the step time much.\n")
+    assert a.endorsed == ["memory_ops_irrelevant_when_compute_bound"]
+    b = read_body(grader, tmp_path, "b_training_run",
+                  "The first engineer has it right: the small memory-bound kernels are 22% of the step, and "
+                  "the second engineer's claim that they don't matter mixes up two things.\n")
+    assert not b.endorsed
