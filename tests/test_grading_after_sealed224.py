@@ -1,10 +1,11 @@
 """Classes from the blind sets sealed213-224 after their one measurement (issue 27), each with the
-student's own sentences: a cause is no verdict, a cause clause carries no deferral, and "What I
-would skip:" refuses what follows it."""
+student's own sentences: a cause is no verdict, a cause clause carries no deferral, "What I
+would skip:" refuses what follows it, "has it right" sides with a claim, and a fix's figure
+written wrong is a wrong reason."""
 
 from __future__ import annotations
 
-from conftest import read_body
+from conftest import answer_file, read_body
 
 
 def test_a_cause_after_the_nominal_regime_is_no_verdict(grader, tmp_path):
@@ -56,3 +57,27 @@ def test_the_second_engineer_has_it_right_endorses_the_claim_stated_after_it(gra
                   "The first engineer has it right: the small memory-bound kernels are 22% of the step, and "
                   "the second engineer's claim that they don't matter mixes up two things.\n")
     assert not b.endorsed
+
+
+def _fix_credit(grader, tmp_path, case: str, body: str) -> str:
+    r = grader.grade(answer_file(tmp_path, case, body))
+    return next(" ".join(p.feedback) for p in r.parts if p.part in ("fixes", "rejections") and p.feedback) \
+        if any(p.feedback for p in r.parts if p.part in ("fixes", "rejections")) else ""
+
+
+def test_a_fixs_figure_written_wrong_is_a_wrong_reason_and_a_rounding_is_not(grader, tmp_path):
+    """sealed215 a.s2177 (instructor 42, graded 65): 'Quantize to int8 - the ceiling goes to 430
+    tokens/s' (the key has 408; 430 is case E's 215 doubled) earned the whole item. rubric.yaml
+    reasons.off_value: more than 3% and at most 50% from the cited figure, and none of the key's."""
+    wrong = _fix_credit(grader, tmp_path, "a_chatbot",
+                        "## Fixes\n1. Continuous batching, one weight read serves many users.\n"
+                        "2. Quantize to int8: the ceiling goes to 430 tokens/s.\n")
+    assert "Right fix, not its reason: quantize int8" in wrong
+    rounded = _fix_credit(grader, tmp_path, "a_chatbot",
+                          "## Fixes\n1. Continuous batching, one weight read serves many users.\n"
+                          "2. Quantize to int8: the ceiling goes to around 410 tokens/s.\n")
+    assert "quantize int8" not in rounded
+    other = _fix_credit(grader, tmp_path, "c_document_summarizer",
+                        "## Reject\n- Quantizing weights: 0.6 MB of weights per token is nowhere near the "
+                        "bottleneck at 25k tokens per pass.\n")
+    assert "quantize" not in other.lower()   # another quantity in bytes, not 16 GB written wrong

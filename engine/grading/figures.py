@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from regime.core import numbers, units
+
+if TYPE_CHECKING:   # key.py's figures, read with this module
+    from regime.engine.grading.key import Figure
 
 _NUMBER = re.compile(rf"(?<![\w.])(?P<num>[+-]?{numbers.DIGITS}(?:\.\d+)?(?:[eE][+-]?\d+)?)"
                      r"(?=(?P<after>[^\n]{0,40}))")
@@ -262,3 +266,16 @@ def as_taught(text: str, significant: int) -> str:
         out = f"{r:,.10f}".rstrip("0").rstrip(".")
         return f"{m[1] or ''}{out}" if float(out.replace(",", "")) == x else f"{m[1] or '~'}{out}"
     return _DECIMAL.sub(shown, text)
+
+
+def off_key(numbers: list[Quantity], cited: list[Figure], figures: Iterable[Figure], tol: float,
+            window: tuple[float, float]) -> bool:
+    """A number whose nearest cited figure in its dimension (not a share, not bare) is more than
+    window[0] and at most window[1] (shares) away, and that is none of the key's figures: that
+    figure written wrong. 'Around 410 tok/s' is 408 rounded, though 395 is also cited."""
+    def off(q: Quantity) -> float | None:
+        gaps = [abs(v / f.value - 1) for f in cited if f.value and (v := q.canonical(f.unit)) is not None]
+        return min(gaps) if gaps else None
+    near = [q for q in numbers if q.unit not in ("", "1", "%") and (d := off(q)) is not None
+            and window[0] < d <= window[1]]
+    return bool(near) and not any(matches(q, g.value, g.unit, tol) for q in near for g in figures)

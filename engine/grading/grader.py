@@ -86,7 +86,7 @@ class Grader:
         self.concepts.reasons = reasons.build_index(
             self.concepts, [r.because.text for r in self.k.rules], self.rubric.reasons.ignore,
             self.rubric.reasons.min_weight, self.rubric.reasons.min_words, self.rubric.reasons.synonyms,
-            self.rubric.reasons.same)
+            self.rubric.reasons.same, self.rubric.reasons.off_value)
         self.cases_dir = cases_dir or CASES_DIR
         exercise_files = [GRADING_DIR / "variants.yaml", *layer_files(layers, "grading", "variants")]
         second_files = [GRADING_DIR / second_reading.FILE, *layer_files(layers, "grading", "second_reading")]

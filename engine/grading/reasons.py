@@ -22,12 +22,12 @@ from regime.core.units import FRACTION
 from regime.engine.grading.answer import Answer, Mention
 from regime.engine.grading.concepts import Concepts
 from regime.engine.grading.context import judge as statuses
-from regime.engine.grading.figures import matches, quantities
+from regime.engine.grading.figures import matches, off_key, quantities
 from regime.engine.grading.key import Figure, Item, Key
 from regime.engine.grading.reading import Read
 from regime.engine.grading.rubric import ReasonsPart
 from regime.engine.grading.scopes import cued, negates
-from regime.engine.grading.sentences import sentences
+from regime.engine.grading.sentences import QUOTED, sentences
 
 RIGHT, WRONG, NONE = "right", "wrong", "none"
 ELSEWHERE = "elsewhere"   # a bare rejection the answer argues elsewhere
@@ -36,7 +36,6 @@ CARRIED = "carried"       # a bare fix the answer argues elsewhere, in words
 _SUFFIX = re.compile(r"(?:ing|ed|es|e|ly|ion|ation)$")
 _STEM = 6
 _FIRST_PERSON = frozenset({"i", "we", "my", "our"})
-_QUOTATION = re.compile(r"\"[^\"]+\"|“[^”]+”")
 
 
 @dataclass
@@ -50,6 +49,7 @@ class Index:
     min_words: int = 2             # content words of another argument that make a reason wrong
     synonyms: dict[str, str] = field(default_factory=dict)   # stem -> the knowledge's stem
     same: tuple[tuple[str, ...], ...] = ()   # "same reason": the reason is the item's before
+    off_value: tuple[float, float] = (0.0, 0.0)   # rubric.yaml reasons.off_value: a wrong value
     _seen: dict[tuple[str, frozenset[str]], frozenset[str]] = field(default_factory=dict)
 
     def stems(self, concepts: Concepts, text: str, own: frozenset[str] = frozenset()) -> frozenset[str]:
@@ -81,12 +81,12 @@ def stem(word: str) -> str:
 
 def build_index(concepts: Concepts, justifications: Iterable[str], ignore: Iterable[str],
                 min_weight: float, min_words: int, synonyms: dict[str, str] | None = None,
-                same: Iterable[str] = ()) -> Index:
+                same: Iterable[str] = (), off_value: tuple[float, float] = (0.0, 0.0)) -> Index:
     """Weights from the knowledge's rule justifications (their template text)."""
     idx = Index(ignore=frozenset(w for x in ignore for w in concepts.words(x))
                 | frozenset(concepts.filler) | frozenset(concepts.ignore), min_weight=min_weight,
                 min_words=min_words, synonyms={stem(k): stem(v) for k, v in (synonyms or {}).items()},
-                same=tuple(p for p in (tuple(concepts.words(x)) for x in same) if p))
+                same=tuple(p for p in (tuple(concepts.words(x)) for x in same) if p), off_value=off_value)
     idx.ignore |= frozenset(stem(w) for w in idx.ignore) | _trigger_words(concepts)
     docs = [idx.stems(concepts, text) for text in justifications]
     n = len(docs) or 1
@@ -294,9 +294,10 @@ def judge(reason: str, written: str, concept: str, key: Key, concepts: Concepts,
         return NONE
     items = [item, *(i for c in sorted(named - {concept}) if (i := key.item(c)) is not None)]
     cited = [key.figures[n] for i in items for n in i.cites if n in key.figures]
-    if any(matches(q, v, f.unit, tolerance)
-                           for q in numbers for f in cited for v in _readings(f)):
+    if any(matches(q, v, f.unit, tolerance) for q in numbers for f in cited for v in _readings(f)):
         return RIGHT
+    if off_key(numbers, cited, key.figures.values(), tolerance, idx.off_value):
+        return WRONG   # the cited figure written wrong: "the ceiling goes to 430 tokens/s" (408)
     rejected = any(i.id == concept for i in key.rejects)
     if not rejected and _elsewhere(concepts, reason, concept):
         return WRONG
@@ -322,7 +323,7 @@ def _unreported(concepts: Concepts, reason: str) -> str:
     t = concepts.context
     if t is None or ('"' not in reason and "“" not in reason):
         return reason
-    for q in reversed(list(_QUOTATION.finditer(reason))):
+    for q in reversed(list(QUOTED.finditer(reason))):
         before = set(concepts.words(reason[:q.start()])[-5:])
         if before & (t.speech | t.speakers) and not before & _FIRST_PERSON:
             reason = f"{reason[:q.start()]} {reason[q.end():]}"

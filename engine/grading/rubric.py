@@ -104,6 +104,8 @@ class ReasonsPart(_Strict):
     ignore: list[str] = []                     # words that are never a reason
     synonyms: dict[str, str] = {}              # a student's word -> the knowledge's word for it
     same: list[str] = []                       # "same reason": the item before gives the reason
+    off_value: tuple[float, float] = (0.0, 0.0)   # a number this far from a figure the item cites, and
+    #   none of the key's: a wrong value ("the ceiling goes to 430 tokens/s" where the key has 408)
 
 
 class Borrowed(_Strict):
