@@ -81,3 +81,16 @@ def test_a_fixs_figure_written_wrong_is_a_wrong_reason_and_a_rounding_is_not(gra
                         "## Reject\n- Quantizing weights: 0.6 MB of weights per token is nowhere near the "
                         "bottleneck at 25k tokens per pass.\n")
     assert "quantize" not in other.lower()   # another quantity in bytes, not 16 GB written wrong
+
+
+def test_six_levers_listed_under_fixes_commit_to_none(grader, tmp_path):
+    """sealed218 a.s2210 (instructor 0, graded 18): six bare levers under Fixes, traps among them,
+    earned the fixes and their order; `commit.max_fixes` levers named is a list. Five commit."""
+    six = read_body(grader, tmp_path, "a_chatbot",
+                    "## Fixes\n- continuous batching\n- int8 quantization\n- fuse elementwise ops\n"
+                    "- bigger GPU\n- tensor parallel\n- CUDA graphs\n")
+    assert not six.fixes and len(six.stuffed) == 6
+    five = read_body(grader, tmp_path, "a_chatbot",
+                     "## Fixes\n- continuous batching\n- int8 quantization\n- fuse elementwise ops\n"
+                     "- bigger GPU\n- CUDA graphs\n")
+    assert len(five.fixes) == 5 and not five.stuffed

@@ -33,16 +33,16 @@ def read_answer(path: Path, concepts: Concepts, max_bytes: int, text: str | Regi
 
 
 def _committed(a: Answer, concepts: Concepts) -> Answer:
-    """Listing is not committing, in any format: an answer whose fixes name more levers than
-    the context file's `commit.max_fixes` recommends none of them (a keyword list earns nothing
+    """Listing is not committing, in any format: an answer whose fixes name as many levers as
+    the context file's `commit.max_fixes`, or more items than that counting those it could not
+    read ('fusion': one more in the list), recommends none of them (a keyword list earns nothing
     for them), though a trap it lists is still one it offers (reading.py). A lever it also
-    refuses is not listed; an item
-    under Fixes that names no lever ('fusion') is one more in the list."""
+    refuses is not listed."""
     limit = concepts.context.max_fixes if concepts.context is not None else None
     rejected = {c for m in a.rejects for c in m.concepts}   # named again to refuse: not listed
     levers = {c for m in a.fixes for c in m.concepts} - rejected
     unread = sum(1 for part, _ in a.unread if part == "fixes")   # 'fusion': listed, if unreadable
-    if limit is not None and len(levers) + unread > limit:
+    if limit is not None and (len(levers) >= limit or len(levers) + unread > limit):
         a.statuses.append((a.fixes[0].line, "listed", ", ".join(m.written for m in a.fixes)))
         a.stuffed, a.fixes = a.fixes, []
     return a
