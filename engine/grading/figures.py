@@ -272,7 +272,8 @@ def off_key(numbers: list[Quantity], cited: list[Figure], figures: Iterable[Figu
             window: tuple[float, float]) -> bool:
     """A number whose nearest cited figure in its dimension (not a share, not bare) is more than
     window[0] and at most window[1] (shares) away, and that is none of the key's figures: that
-    figure written wrong. 'Around 410 tok/s' is 408 rounded, though 395 is also cited."""
+    figure written wrong. A rounding of the nearest figure is no wrong value, though another cited
+    figure lies within the window of it."""
     def off(q: Quantity) -> float | None:
         gaps = [abs(v / f.value - 1) for f in cited if f.value and (v := q.canonical(f.unit)) is not None]
         return min(gaps) if gaps else None

@@ -297,7 +297,7 @@ def judge(reason: str, written: str, concept: str, key: Key, concepts: Concepts,
     if any(matches(q, v, f.unit, tolerance) for q in numbers for f in cited for v in _readings(f)):
         return RIGHT
     if off_key(numbers, cited, key.figures.values(), tolerance, idx.off_value):
-        return WRONG   # the cited figure written wrong: "the ceiling goes to 430 tokens/s" (408)
+        return WRONG   # a cited figure written wrong (rubric.yaml reasons.off_value)
     rejected = any(i.id == concept for i in key.rejects)
     if not rejected and _elsewhere(concepts, reason, concept):
         return WRONG
