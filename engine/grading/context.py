@@ -266,7 +266,7 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
             trailing = opener if found and opener in CARRIED[:2] else None if opener else trailing
             continue   # (a bare negation before a quotation refuses what it quotes)
         trailing = None
-        hits = triggers(ws, t)
+        hits, now = triggers(ws, t), cued(ws, t.now)   # once a clause, not once a match
         before: tuple[int, str] | None = (0, found[-1].status) if found and coordinated(   # where the last
             ws, [concepts.words(m.phrase) for m in matches]) else None   # match ended, and its status
         for m in matches:
@@ -279,7 +279,7 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                 status = "affirmed"
             if status == "affirmed":   # a label covers its line up to a subordinate clause
                 labelled = label_status if not set(ws[:m.start]) & t.subordinate else None
-                status = (None if cued(ws, t.now) else carried) or labelled or status   # "... and we
+                status = (None if now else carried) or labelled or status   # "... and we
                 #   should do it now": no condition or deferral carried from the clause before reaches it
             if status == "negated" and cued(ws[before[0]:], t.refused_until):   # "Don't: spend two weeks
                 status = "deferred"   # hand-fusing before step 1" (sealed124 b.s1264): later, not never

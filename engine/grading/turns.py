@@ -52,25 +52,25 @@ def conceded_before(concepts: Concepts, t: Triggers, sentence: str, found: list[
                and ws[i + len(c):i + len(c) + 1] and ws[i + len(c)] in t.contrast), None)
     found = [as_status(j, "negated") if at is not None and j.status == "affirmed"
              and _before(concepts.words(j.match.phrase), ws[:at]) else j for j in found]
-    return [as_status(j, "possible") if j.status == "affirmed" and not _weighed(j, found)
-            and _looks(concepts.words(j.match.phrase), ws, t) else j for j in found]
+    after = [i + len(c) for c in t.appearances for i in range(len(ws) - len(c) + 1)
+             if tuple(ws[i:i + len(c)]) == c]   # found once: a sentence's cost stays linear in its length
+    if not after:
+        return found
+    kinds: dict[str, set[tuple[str, ...]]] = {}
+    for k in found:
+        kinds.setdefault(k.match.kind, set()).add(k.match.concepts)
+    return [as_status(j, "possible") if j.status == "affirmed" and len(kinds[j.match.kind]) < 2
+            and _looks(concepts.words(j.match.phrase), ws, after, t) else j for j in found]
+    #   not where another of its kind is named: the turn weighs the two ("71% FLOPs looks
+    #   compute-bound, but ... it might still be bandwidth-bound", sealed26 d.s287)
 
 
-def _weighed(j: Judged, found: list[Judged]) -> bool:
-    """Another of its kind named in the same sentence: the turn weighs the two ("71% FLOPs looks
-    compute-bound, but ... it might still be bandwidth-bound", sealed26 d.s287), read as such."""
-    return any(k.match.kind == j.match.kind and k.match.concepts != j.match.concepts for k in found)
-
-
-def _looks(phrase: list[str], ws: list[str], t: Triggers) -> bool:
-    """The phrase right after an appearance word ('looks', 'seems'), a contrast word a few words on."""
-    for c in t.appearances:
-        for i in range(len(ws) - len(c) + 1):
-            end = i + len(c) + len(phrase)
-            if tuple(ws[i:i + len(c)]) == c and ws[i + len(c):end] == phrase \
-                    and set(ws[end:end + t.appearance_window]) & t.contrast:
-                return True
-    return False
+def _looks(phrase: list[str], ws: list[str], after: list[int], t: Triggers) -> bool:
+    """The phrase right after an appearance word ('looks', 'seems': `after` is where each ends), a
+    contrast word a few words on."""
+    n = len(phrase)
+    return any(ws[i:i + n] == phrase and set(ws[i + n:i + n + t.appearance_window]) & t.contrast
+               for i in after)
 
 
 def _before(phrase: list[str], ws: list[str]) -> bool:
