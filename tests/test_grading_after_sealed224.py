@@ -60,9 +60,9 @@ def test_the_second_engineer_has_it_right_endorses_the_claim_stated_after_it(gra
 
 
 def _fix_credit(grader, tmp_path, case: str, body: str) -> str:
+    """The feedback on the answer's fixes and rejections, one string."""
     r = grader.grade(answer_file(tmp_path, case, body))
-    return next(" ".join(p.feedback) for p in r.parts if p.part in ("fixes", "rejections") and p.feedback) \
-        if any(p.feedback for p in r.parts if p.part in ("fixes", "rejections")) else ""
+    return " ".join(line for p in r.parts if p.part in ("fixes", "rejections") for line in p.feedback)
 
 
 def test_a_fixs_figure_written_wrong_is_a_wrong_reason_and_a_rounding_is_not(grader, tmp_path):
