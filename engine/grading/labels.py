@@ -21,13 +21,16 @@ _SHORTEST = 3            # shorter words are never read as a misspelled heading 
 # '3. Fixes', 'Step 3 - Fixes', 'Part 2: Evidence', 'Q4) Reject': a number before the section's name
 # (a word and a space before it, or one letter: not 'int4 - reject', a verdict on a lever)
 _NUMBERED = re.compile(r"^\s*(?:[A-Za-z]+\s+|[A-Za-z]?)\d{1,2}\s*[-—–:.)]?\s*(?=[A-Za-z])")
+_GLUED = re.compile(r"^\s*(?P<name>[A-Za-z]{3,})\d{1,2}\s*$")   # 'fix1', 'fix2': a numbered label
 
 
 def section(concepts: Concepts, head: str) -> str | None:
     """The template section `head` names, or None; one numbered before its name names it too."""
     named = _section(concepts, head)
     number = _NUMBERED.match(head) if named is None else None
-    return _section(concepts, head[number.end():]) if number else named
+    glued = _GLUED.match(head) if named is None and number is None else None
+    return _section(concepts, head[number.end():]) if number else \
+        _section(concepts, glued["name"]) if glued else named
 
 
 def _section(concepts: Concepts, head: str) -> str | None:

@@ -11,16 +11,17 @@ from typing import Any
 
 from regime.core.errors import RegimeError, did_you_mean
 from regime.engine.grading.answer import Answer, read_text
+from regime.engine.grading.breaks import hand_broken
 from regime.engine.grading.concepts import Concepts
 from regime.engine.grading.items import CROSSES, crossed, joined, sub_item
+from regime.engine.grading.items import HEADING as _HEADING
 from regime.engine.grading.items import ITEM as _ITEM
 from regime.engine.grading.items import NUMBERED as _NUMBERED
+from regime.engine.grading.items import ROW as _ROW
 from regime.engine.grading.labels import RUN_IN, section
 from regime.engine.grading.scopes import opening
 from regime.engine.grading.triggers import Triggers
 
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.+?)\s*#*\s*$")
-_ROW = re.compile(r"^\s*\|")                       # a Markdown table row
 _RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")   # its |---|---| line
 _LABEL_LINE = re.compile(r"^\s{0,3}(?P<head>[*_]{0,2}[A-Za-z][\w /]{0,30}?[*_]{0,2})"
                          r"\s*(?::|—|–|\s-\s)\s*(?P<rest>.*)$")   # 'Fixes:', 'Regime — ...'
@@ -99,6 +100,7 @@ def sections_of(text: str, start: int, concepts: Concepts, a: Answer, labels: bo
     headed = any((h := _HEADING.match(line)) and (section(concepts, EMPHASIS.sub("", h["text"])) or (
         not line.lstrip().startswith("# ") and intro(EMPHASIS.sub("", h["text"]))))   # a template
         for line in text.splitlines()[start:])   # section under a '##' heading, not under a title
+    notes = hand_broken(text.splitlines(), start)
     for lineno, line in enumerate(text.splitlines()[start:], start + 1):
         label = (_LABEL_LINE.match(line) or RUN_IN.match(line) or _BARE_LABEL.match(line)) if labels \
             else _alone(line) if headed else None
@@ -144,7 +146,8 @@ def sections_of(text: str, start: int, concepts: Concepts, a: Answer, labels: bo
             parent = len(item["indent"].expandtabs(4)) if concepts.find("lever", item["text"]) else None
         elif not line.strip():
             open_item = False
-        elif open_item and current and not _verdict_label(concepts, line) and not crossed(line):
+        elif open_item and current and lineno not in notes and not _verdict_label(concepts, line) \
+                and not crossed(line):
             current[-1] = (current[-1][0], current[-1][1] + " " + line.strip())
         else:   # a line of its own, or one that opens with a label ("Don't: fuse ...", sealed112 a.s1150)
             current.append((lineno, f"{topic}: {line.strip()}" if topic else line.strip()))
@@ -204,6 +207,7 @@ def prose(text: str, start: int, intro: Callable[[str], str | None] = lambda _: 
     open_paragraph = False
     previous = ""
     last = under = None   # the indent of the last paragraph, if a list item; of the one introducing `into`
+    notes = hand_broken(text.splitlines(), start)
     for lineno, line in enumerate(text.splitlines()[start:], start + 1):
         item = _ITEM.match(line)
         if item and into is not paragraphs and under is not None and len(item["indent"]) <= under:
@@ -219,22 +223,25 @@ def prose(text: str, start: int, intro: Callable[[str], str | None] = lambda _: 
         elif _ROW.match(line):   # a table row is a paragraph of its own
             into.append((lineno, line.strip()))
             open_paragraph = False
-        elif open_paragraph and not item and not (concepts and _verdict_label(concepts, line)):
+        elif open_paragraph and not item and lineno not in notes \
+                and not (concepts and _verdict_label(concepts, line)):
             into[-1] = (into[-1][0], into[-1][1] + " " + line.strip())
         elif not item and into is paragraphs and paragraphs and paragraphs[-1][1].endswith(":") \
                 and intro(_introducing(paragraphs[-1][1])) is None:
             into[-1] = (into[-1][0], into[-1][1] + " " + line.strip())   # "To the director, on the
             open_paragraph = True   # int4 pitch:" over "Not for this endpoint.": the head's topic
         else:
-            if not item:   # a paragraph of prose again
+            note = not item and lineno in notes and lineno - 1 in notes   # 'fixes:' over '1 cuda graphs'
+            said = item["text"] if item else line.strip()
+            if not item and not note:   # a paragraph of prose again
                 into = paragraphs
             elif into is paragraphs and paragraphs and _introducing(paragraphs[-1][1]) \
                     and (section := intro(_introducing(paragraphs[-1][1]))) is not None:
                 into, under = listed.setdefault(section, []), last   # the list the paragraph introduces
-            elif into is paragraphs and (_NUMBERED.match(line) or _NUMBERED.match(item["text"])) \
-                    and steps(item["text"]):   # "1. Continuous batching so that ...", "- 1) X so
+            elif into is paragraphs and (_NUMBERED.match(line) or _NUMBERED.match(said)) \
+                    and steps(said):   # "1. Continuous batching so that ...", "- 1) X so
                 into = listed.setdefault("fixes", [])   # big docs don't wait. 2) Y ...": steps
-            into.append((lineno, (item or {"text": line.strip()})["text"]))
+            into.append((lineno, said))
             open_paragraph, last = True, len(item["indent"]) if item and into is paragraphs else None
         previous = line
     out = {PROSE: paragraphs} if paragraphs else {}
