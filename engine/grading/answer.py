@@ -19,10 +19,12 @@ MARKDOWN_SUFFIXES = (".md", ".markdown", ".txt")
 # A sentence ends at . ! ? ; (or at one closing a quotation: 'says "... don't matter." That
 # mixes up ...') before a capital, digit or quote, but not after "i.e.", "e.g.", "vs.", "cf.";
 # an answer written all in lower case ends one at . ! ? before any word, short of "etc." or a
-# one-letter abbreviation
-_NOT_ABBREV = r"(?<!\b[Ii]\.[Ee]\.)(?<!\b[Ee]\.[Gg]\.)(?<!\b[Vv]s\.)(?<!\b[Cc]f\.)"
-SENTENCE = re.compile(rf"(?:(?<=[.!?;]){_NOT_ABBREV}|(?<=[.!?;][\"”’]))\s+(?=[A-Z0-9(\"'“‘])"
-                      rf"|(?<=[.!?]){_NOT_ABBREV}(?<!\betc\.)(?<![\s(][A-Za-z]\.)\s+(?=[a-z])")
+# one-letter abbreviation; nor after a shortened word ('5%, prob. a dtype upcast', sealed201 b.s2033)
+SHORTENED = r"(?<!\b[Pp]rob\.)(?<!\b[Aa]pprox\.)(?<!\b[Ee]sp\.)(?<!\b[Ii]ncl\.)" \
+    r"(?<!\b[Rr]esp\.)(?<!\b[Ee]st\.)"
+NOT_ABBREV = r"(?<!\b[Ii]\.[Ee]\.)(?<!\b[Ee]\.[Gg]\.)(?<!\b[Vv]s\.)(?<!\b[Cc]f\.)" + SHORTENED
+SENTENCE = re.compile(rf"(?:(?<=[.!?;]){NOT_ABBREV}|(?<=[.!?;][\"”’]))\s+(?=[A-Z0-9(\"'“‘])"
+                      rf"|(?<=[.!?]){NOT_ABBREV}(?<!\betc\.)(?<![\s(][A-Za-z]\.)\s+(?=[a-z])")
 
 
 @dataclass(frozen=True)

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import re
 
+from regime.engine.grading.answer import SHORTENED
 from regime.engine.grading.concepts import Concepts
 from regime.engine.grading.scopes import cued, opening
 from regime.engine.grading.triggers import Triggers
 
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+")
+_SENTENCE = re.compile(rf"(?<=[.!?;]){SHORTENED}\s+")   # not after 'prob.', 'approx.'
 QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")   # a quotation: its words in group 1 or 2
-CLAUSE = re.compile(r"[;:!?()\[\]—–|→⇒]|[.,](?=\s|$)|\s-\s|\s=?->?\s|\"|“|”")   # not "32,768"
+CLAUSE = re.compile(rf"[;:!?()\[\]—–|→⇒]|,(?=\s|$)|\.{SHORTENED}(?=\s|$)|\s-\s|\s=?->?\s|\"|“|”")
+#   (not at the comma of "32,768", nor at the stop of 'prob.')
 
 
 def sentences(text: str) -> list[str]:
