@@ -16,6 +16,7 @@ from regime.engine.grading.layout import EMPHASIS as _EMPHASIS
 from regime.engine.grading.layout import PROSE
 from regime.engine.grading.recommending import recommends
 from regime.engine.grading.scopes import cued, negates, refuses_for_now
+from regime.engine.grading.sentences import QUOTED
 
 _QUALIFIED = re.compile(r"[,(]")
 
@@ -45,7 +46,9 @@ def introduces(concepts: Concepts, paragraph: str) -> str | None:
     heading's name ('Fixes:'), else refusals ('What I would not do:') or recommendations ('What
     I would do, in this order:')."""
     last = SENTENCE.split(paragraph.strip())[-1].rstrip(":")
-    t = concepts.context
+    last = QUOTED.sub('""', last)   # what it quotes is not the student's: 'My colleague's read ("it's
+    t = concepts.context            # the launches, not the model") is right, and the fix follows from
+    #                                 it:' (sealed240 e.s2425, instructor 100) opens no refusals
     named = concepts.heading(last) or concepts.heading(_QUALIFIED.split(last)[0])   # "Fixes, in
     #   order" (sealed149 e.s1511): the template's name, then a qualifier of its own
     if named in ("fixes", "reject") or t is None:

@@ -1,0 +1,71 @@
+"""Classes from the blind sets sealed225-240 after their one measurement (issue 27), each with the
+student's own sentences: declining and refuting refuse, "hold it at" keeps a lever where it is,
+a vendor's "line" is attributed, "What to do instead:" recommends, a negation inside a quotation
+is not the student's, and refusing "batch more requests" refuses the bigger batch."""
+
+from __future__ import annotations
+
+from conftest import answer_file, lever_statuses, read_body
+
+
+def _levers(mentions) -> set[str]:
+    return {c for m in mentions for c in m.concepts}
+
+
+def test_declining_and_refuting_refuse(grader):
+    """sealed237 d.s2391 ('I recommend we decline int4 ...', instructor 100, graded 56) and
+    sealed236 d.s2387 ('So I'd refute the vendor: int4 attacks bytes', instructor 95, graded 52)."""
+    assert lever_statuses(grader, "I recommend we decline int4 for this endpoint's throughput.") \
+        == {"quantize_int4": "negated"}
+    assert lever_statuses(grader, "So I'd refute the vendor: int4 attacks bytes.") \
+        == {"quantize_int4": "negated"}
+    assert lever_statuses(grader, "I recommend int4 for this endpoint.") == {"quantize_int4": "affirmed"}
+
+
+def test_hold_it_at_keeps_the_batch_where_it_is(grader):
+    """sealed236 d.s2387: 'Batch: I'd probably hold it at 256.' refuses more batch (hedged or not),
+    as 'leave it at 256' does; it leans to no bigger batch."""
+    for said in ("Batch: I'd probably hold it at 256.", "Batch: hold it at 256."):
+        assert set(lever_statuses(grader, said).values()) == {"negated"}
+
+
+def test_a_vendors_line_is_attributed(grader):
+    said = 'The vendor\'s line to the director was, roughly, "int4 gives you up to four times the tokens."'
+    assert lever_statuses(grader, said) == {"quantize_int4": "attributed"}
+
+
+def test_what_to_do_instead_introduces_fixes(grader, tmp_path):
+    """sealed237 d.s2391: '**What to do instead:** fp8 GEMMs ..., speculative decoding ...' were
+    read as discussed, not recommended."""
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "**Regime: compute-bound.** 71% of peak FLOP rate.\n\n"
+                  "**What to do instead:** fp8 GEMMs on the matrix cores, speculative decoding to cut "
+                  "FLOPs.\n")
+    assert {"fp8_gemm", "speculative_decoding"} <= _levers(a.fixes)
+
+
+def test_a_negation_inside_a_quotation_opens_no_refusals(grader, tmp_path):
+    """sealed240 e.s2425 (instructor 100, graded 60): 'My colleague's read ("it's the launches,
+    not the model") is right, and the fix follows from it:' over the graph and compile steps; the
+    'not' is the colleague's, and the list after it is the student's plan."""
+    a = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "1. **Regime.** Overhead-bound: 14% of bandwidth and 3% of FLOPs.\n"
+                  "2. **My colleague's read** (\"it's the launches, not the model\") is right, and the fix "
+                  "follows from it:\n"
+                  "   - first, capture the step in a CUDA/HIP graph so the launches replay as one "
+                  "submission;\n"
+                  "   - second, torch.compile to fuse the little elementwise kernels.\n")
+    assert {"cuda_graphs", "torch_compile"} <= _levers(a.fixes)
+    assert not {"cuda_graphs", "torch_compile"} & _levers(a.rejects)
+
+
+def test_refusing_batch_more_requests_refuses_the_bigger_batch(grader, tmp_path):
+    """sealed240 e.s2425: 'The other colleague's suggestion ("just quantize it, and batch more
+    requests") I would not follow at this point.' refuses the bigger batch case E rejects."""
+    p = answer_file(tmp_path, "e_doesnt_add_up",
+                    "1. **Regime.** Overhead-bound: 14% of bandwidth and 3% of FLOPs, ~38% of each step "
+                    "idle.\n2. **The other colleague's suggestion** (\"just quantize it, and batch more "
+                    "requests\") I would not follow at this point. Fewer bytes per step do not shorten a "
+                    "gap in which nothing runs.\n")
+    r = grader.grade(p)
+    assert not any("Not rejected: raise batch" in line for part in r.parts for line in part.feedback)
