@@ -69,3 +69,23 @@ def test_refusing_batch_more_requests_refuses_the_bigger_batch(grader, tmp_path)
                     "gap in which nothing runs.\n")
     r = grader.grade(p)
     assert not any("Not rejected: raise batch" in line for part in r.parts for line in part.feedback)
+
+
+def test_a_regime_said_of_a_part_through_a_copula_is_no_verdict(grader, tmp_path):
+    """sealed238 c.s2404 (instructor 92, graded 54): '3. **Why 20% of peak.** The attention kernels
+    are memory-bound in practice' after '1. **Regime.** Prefill and compute-bound' describes the
+    attention kernels, as 'these memory-bound kernels' does; the step's verdict stays."""
+    a = read_body(grader, tmp_path, "c_document_summarizer",
+                  "1. **Regime.** Prefill and compute-bound, with a badly behaved attention.\n"
+                  "2. **Why 20% of peak.** The attention kernels are memory-bound in practice: the score "
+                  "matrix goes to HBM and back.\n")
+    assert a.regime == "compute_bound"
+    b = read_body(grader, tmp_path, "c_document_summarizer", "## Regime\nThe prefill is memory-bound.\n")
+    assert b.regime == "bandwidth_bound"   # the step itself, through the same copula
+
+
+def test_can_wait_defers(grader):
+    """sealed235 e.s2378: 'Batching can wait until the gaps are gone.' (the solution's own order)
+    was a recommendation of more batch for an idle GPU."""
+    assert set(lever_statuses(grader, "Batching can wait until the gaps are gone.").values()) == {"deferred"}
+    assert set(lever_statuses(grader, "Batching first, it cannot wait.").values()) != {"deferred"}

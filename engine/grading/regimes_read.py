@@ -172,7 +172,18 @@ def _describes_a_part(concepts: Concepts, j: Judged, described: frozenset[str],
         and bool(set(ws[end + 1:end + 3]) & t.generic)   # "a bandwidth-bound loop would have HBM near
     #   saturation": a kind of step, not this one (not "... is bandwidth-bound and would gain ...")
     return (end < len(ws) and ws[end] in described) or kind \
-        or (j.match.start > 0 and ws[j.match.start - 1] in after)
+        or (j.match.start > 0 and ws[j.match.start - 1] in after) \
+        or _said_of_a_part(ws, j.match.start, described)
+
+
+def _said_of_a_part(ws: list[str], start: int, described: frozenset[str]) -> bool:
+    """A regime said of a part through a copula, an adverb or so between: "The attention kernels
+    are memory-bound in practice" (sealed238 c.s2404, a compute-bound answer, instructor 92)."""
+    copula = next((i for i in range(start - 1, max(start - 3, 0) - 1, -1) if ws[i] in _COPULAS), None)
+    return copula is not None and copula > 0 and ws[copula - 1] in described
+
+
+_COPULAS = frozenset({"is", "are", "was", "were"})
 
 
 def _kinds_as_subject(concepts: Concepts, judged: list[Judged], openers: frozenset[str]) -> set[int]:
