@@ -89,3 +89,14 @@ def test_can_wait_defers(grader):
     was a recommendation of more batch for an idle GPU."""
     assert set(lever_statuses(grader, "Batching can wait until the gaps are gone.").values()) == {"deferred"}
     assert set(lever_statuses(grader, "Batching first, it cannot wait.").values()) != {"deferred"}
+
+
+def test_a_first_reaction_and_what_levers_treat_are_no_verdicts(grader, tmp_path):
+    """sealed233 e.s2351 (instructor 100, graded 66): the student's first reaction, set aside, and
+    the kind of loop both proposals treat were read over its verdict, launch overhead."""
+    a = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "My first reaction was \"batch-1 decode, so bandwidth-bound\", and on paper it is. But the "
+                  "profiler doesn't back that up: neither resource is busy, so the loop is limited by "
+                  "kernel-launch overhead.\n\nRaising the batch and quantizing the weights: not yet. Both "
+                  "treat a truly bandwidth-bound loop, and this one isn't there.\n")
+    assert a.regime == "overhead_bound"
