@@ -100,3 +100,19 @@ def test_a_first_reaction_and_what_levers_treat_are_no_verdicts(grader, tmp_path
                   "kernel-launch overhead.\n\nRaising the batch and quantizing the weights: not yet. Both "
                   "treat a truly bandwidth-bound loop, and this one isn't there.\n")
     assert a.regime == "overhead_bound"
+
+
+def test_utilization_alone_names_both_shares_and_reading_weights_limits(grader, tmp_path):
+    """sealed237 e.s2397 ('Evidence: 14% / 3% utilization, both low', instructor: evidence in
+    full, graded 0 of 30 for it) and sealed234 a.s2366 ('the chatbot is limited by how fast it can
+    read its weights, not by arithmetic': no regime found)."""
+    p = answer_file(tmp_path, "e_doesnt_add_up",
+                    "Regime: overhead-bound.\n\nEvidence: 14% / 3% utilization, both low, so nothing is "
+                    "the bottleneck.\n")
+    r = grader.grade(p)
+    evidence = next(part for part in r.parts if part.part == "evidence")
+    assert not any("share of peak, 3%" in line or "share of peak, 14%" in line for line in evidence.feedback)
+    a = read_body(grader, tmp_path, "a_chatbot",
+                  "Short version: the chatbot is limited by how fast it can read its weights, not by "
+                  "arithmetic.\n")
+    assert a.regime == "bandwidth_bound"
