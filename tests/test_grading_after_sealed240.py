@@ -116,3 +116,15 @@ def test_utilization_alone_names_both_shares_and_reading_weights_limits(grader, 
                   "Short version: the chatbot is limited by how fast it can read its weights, not by "
                   "arithmetic.\n")
     assert a.regime == "bandwidth_bound"
+
+
+def test_a_report_opening_with_a_premise_reports_its_main_clause_too(grader):
+    """sealed236 b.s2382 (instructor 100, graded 66 for endorsing the claim it rejects): 'the second
+    says that since the step is compute-bound, memory-bound ops are irrelevant' reports the claim
+    after the comma as well; a report with no premise ends at its clause, as before."""
+    from regime.engine.grading.context import judge
+    c = grader.concepts
+    said = "The second engineer says that since the step is compute-bound, memory-bound ops are irrelevant."
+    assert {j.status for j in judge(c, c.context, ("claim",), said)} == {"attributed"}
+    own = "The second engineer says that, and I agree: we are compute-bound, memory-bound ops are irrelevant."
+    assert "affirmed" in {j.status for j in judge(c, c.context, ("claim",), own)}

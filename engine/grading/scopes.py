@@ -14,8 +14,14 @@ CARRIED = ("hypothetical", "deferred", "counterfactual")   # "If X, Y", "Once X,
 
 def carried_status(ws: list[str], t: Triggers) -> str | None:
     """The condition or deferral a clause naming nothing sets up for the clauses after it: its
-    trigger may stand anywhere in it ("and if we are finally bandwidth-bound, that is when ...")."""
-    return next((s for s, *_ in triggers(ws, t) if s in CARRIED), None)
+    trigger may stand anywhere in it ("and if we are finally bandwidth-bound, that is when ...").
+    So does a report whose reported words open with a premise: "the second says that since the
+    step is compute-bound, memory-bound ops are irrelevant" (sealed236 b.s2382) reports its main
+    clause too, after the comma."""
+    hits = triggers(ws, t)
+    return next((s for s, *_ in hits if s in CARRIED), None) or next(
+        ("attributed" for s, _, end, forward in hits if s == "attributed" and forward
+         and ws[end:end + 1] and ws[end] in t.premise), None)
 
 
 def predicate(ws: list[str], t: Triggers, words: int = 1) -> str | None:
