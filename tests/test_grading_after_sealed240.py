@@ -128,3 +128,18 @@ def test_a_report_opening_with_a_premise_reports_its_main_clause_too(grader):
     assert {j.status for j in judge(c, c.context, ("claim",), said)} == {"attributed"}
     own = "The second engineer says that, and I agree: we are compute-bound, memory-bound ops are irrelevant."
     assert "affirmed" in {j.status for j in judge(c, c.context, ("claim",), own)}
+
+
+def test_disagreeing_about_the_method_heads_the_students_own_plan(grader, tmp_path):
+    """sealed239 b.s2412 (instructor 100, graded 67): 'So the first engineer is aiming at the right
+    thing. I disagree about the method and the price:' over torch.compile, the casts and hand
+    fusion after them; the list is the plan, not refusals. 'I disagree with these:' still refuses."""
+    a = read_body(grader, tmp_path, "b_training_run",
+                  "So the first engineer is aiming at the right thing. I disagree about the method and the "
+                  "price:\n\n1. torch.compile first. It fuses the norm and activation chains on its own.\n"
+                  "2. Look at to_copy by itself: a cast at 5% means a precision boundary in the wrong "
+                  "spot.\n")
+    assert {"torch_compile", "fix_dtype_casts"} <= _levers(a.fixes)
+    b = read_body(grader, tmp_path, "b_training_run",
+                  "Proposals I disagree with:\n\n1. Fusing attention further: it is flash already, 7%.\n")
+    assert "fuse_attention" in _levers(b.rejects)

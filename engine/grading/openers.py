@@ -57,7 +57,7 @@ def introduces(concepts: Concepts, paragraph: str) -> str | None:
     if comma and concepts.words(head)[:1] and concepts.words(head)[0] in t.premise:
         last = rest   # "Because we can't go past the ceiling, the useful moves are:" (sealed34 a.s361)
     ws = concepts.words(last)
-    if negates(ws, t) and cued(ws, (*t.agree, *t.sides)):   # "I side with the first engineer on
+    if negates(ws, t) and cued(ws, (*t.agree, *t.sides, *t.method)):   # "I side with the first engineer on
         return None   # *what* to attack, but not on *how*:" (sealed170 b.s1721): the side is qualified,
     #                   the list after it is the student's own plan, its items read on their own
     return "reject" if negates(ws, t) else "fixes" if recommends(concepts, last, t) else None

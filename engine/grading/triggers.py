@@ -77,6 +77,7 @@ class Triggers:
     real: tuple[Phrase, ...] = ()                # "nominally X, really Y": a verdict beside the nominal
     agree: tuple[Phrase, ...] = ()               # "I agree with the second engineer.": a claim endorsed
     sides: tuple[Phrase, ...] = ()               # "I side with the second engineer": ... in an item
+    method: tuple[Phrase, ...] = ()              # "I disagree about the method:": the student's own plan next
     endorse: tuple[Phrase, ...] = ()             # '"fuse the elementwise ops" and they're right': taken up
     either: frozenset[str] = frozenset({"or"})   # "compute-bound vs bandwidth-bound": no commitment
     secondary: tuple[Phrase, ...] = ()           # "could partly be launch-bound too": a factor, not a verdict
@@ -236,6 +237,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.real = phrases(raw.get("real"))
     t.agree = phrases(raw.get("agree"))
     t.sides = phrases(raw.get("sides"))
+    t.method = phrases(raw.get("method"))
     t.endorse = phrases(raw.get("endorse"))
     t.either = frozenset(w for p in phrases(raw.get("either")) for w in p) or t.either
     t.secondary = phrases(raw.get("secondary"))
