@@ -32,6 +32,7 @@ from regime.engine.grading.scopes import (
     denies_it,
     hedged_refusal,
     in_own_voice,
+    last_cue,
     negates,
     opening,
     points_before,
@@ -266,7 +267,8 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
             trailing = opener if found and opener in CARRIED[:2] else None if opener else trailing
             continue   # (a bare negation before a quotation refuses what it quotes)
         trailing = None
-        hits, now = triggers(ws, t), cued(ws, t.now)   # once a clause, not once a match
+        hits, now, until = triggers(ws, t), cued(ws, t.now), last_cue(ws, t.refused_until)   # once a clause,
+        plain = next((i for i, w in enumerate(ws) if w in t.subordinate), len(ws))   # not once a match:
         before: tuple[int, str] | None = (0, found[-1].status) if found and coordinated(   # where the last
             ws, [concepts.words(m.phrase) for m in matches]) else None   # match ended, and its status
         for m in matches:
@@ -277,11 +279,10 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
             before = (m.start + (len(concepts.words(m.phrase)) or 1), status)
             if status == "historical" and m.kind != "lever":   # "already compute-bound" is a verdict
                 status = "affirmed"
-            if status == "affirmed":   # a label covers its line up to a subordinate clause
-                labelled = label_status if not set(ws[:m.start]) & t.subordinate else None
-                status = (None if now else carried) or labelled or status   # "... and we
-                #   should do it now": no condition or deferral carried from the clause before reaches it
-            if status == "negated" and cued(ws[before[0]:], t.refused_until):   # "Don't: spend two weeks
+            if status == "affirmed":   # a label covers its line up to a subordinate clause; no condition
+                status = (None if now else carried) or (label_status if plain >= m.start else None) or status
+                #   or deferral from the clause before reaches "... and we should do it now"
+            if status == "negated" and until >= before[0]:   # "Don't: spend two weeks
                 status = "deferred"   # hand-fusing before step 1" (sealed124 b.s1264): later, not never
             if carried is not None and status == carried and condition:   # what the deferred step
                 found = [_as(j, "prerequisite") if j in condition else j for j in found]   # waits for
@@ -293,9 +294,8 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                 quoted.append(j)           # compute-bound', stated: sealed208 b.s2104), and so is a lever a
                 #   reporting verb quotes ('Someone suggested "just fuse the elementwise ops"', sealed101)
             found.append(j)
-        if inside and opener not in CARRIED:   # "Only when it is bandwidth-bound does the toolkit
-            continue   # (bigger batches, fewer weight bytes) come into play" (sealed175 e.s1771): a
-        #   list in parentheses stays in the clause that opened it, under what that clause carried
+        if inside and opener not in CARRIED:   # "Only when it is bandwidth-bound does the toolkit (bigger
+            continue   # batches, ...) come into play" (sealed175 e.s1771): an aside keeps what it is in
         carried = opener if opener in CARRIED else None
         condition = [j for j in found if j.clause == first + n] if carried else []
     if label_status == "negated":   # 'Don\'t: accept the "compute-bound so ..." argument' (sealed166

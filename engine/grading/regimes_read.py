@@ -153,14 +153,18 @@ def _primary(concepts: Concepts, judged: list[Judged]) -> list[Judged]:
         judged = [j for i, j in enumerate(judged) if i not in kinds]
         judged = [j for j in judged if not _describes_a_part(concepts, j, t.described, t.described_after)
                   and not _left(concepts, j, judged, t.left)
-                  and not _served(concepts, _before(concepts, j))
-                  and not cued(_before(concepts, j), t.holds_for)]   # "the right treatment for a loop
+                  and not _served(concepts, before := _before(concepts, j))
+                  and not cued(before[-_NEAR:], t.holds_for)]   # "the right treatment for a loop
     #   that is actually limited by bandwidth" (sealed125 e.s1273): where a claim holds, not this step
     regimes = {c for j in judged for c in j.match.concepts}
     if t is None or len(regimes) < 2:
         return judged
-    kept = [j for j in judged if not cued(concepts.words(j.clause_text), t.secondary)]
+    secondary = {text: cued(concepts.words(text), t.secondary) for text in {j.clause_text for j in judged}}
+    kept = [j for j in judged if not secondary[j.clause_text]]   # once a clause, not once a mention
     return kept if kept else judged
+
+
+_NEAR = 12   # words before a regime that can say what a claim holds for: linear in a long clause
 
 
 def _describes_a_part(concepts: Concepts, j: Judged, described: frozenset[str],
@@ -193,8 +197,10 @@ def _kinds_as_subject(concepts: Concepts, judged: list[Judged], openers: frozens
     verdict in apposition, nor "A compute-bound step.", a verdict alone."""
     out: set[int] = set()
     for j in judged:
+        if j.clause or j.match.start:
+            continue   # (before reading the clause: a long one naming many regimes stays linear)
         raw = words(j.clause_text)
-        if j.clause or j.match.start or not raw or raw[0] not in openers:
+        if not raw or raw[0] not in openers:
             continue
         mine = [i for i, k in enumerate(judged) if (k.sentence, k.clause) == (j.sentence, j.clause)]
         ws, pos, taken = concepts.words(j.clause_text), 0, []
@@ -251,11 +257,12 @@ def _left(concepts: Concepts, j: Judged, judged: list[Judged], left: tuple[tuple
     bandwidth-bound world"): a place the step is not in."""
     ws = concepts.words(j.clause_text)
     before = tuple(ws[:j.match.start])
+    if not any(before[len(before) - len(p):] == p for p in left if len(p) <= len(before)):
+        return False   # (the cheap test first: a long clause of regime names is linear)
     end = j.match.start + len(concepts.words(j.match.phrase))
     place = concepts.context is not None and end < len(ws) and ws[end] in concepts.context.places
-    after = place or any(k.clause == j.clause and k.sentence == j.sentence and k.match.start > j.match.start
-                         and k.match.concepts != j.match.concepts for k in judged)
-    return after and any(before[len(before) - len(p):] == p for p in left if len(p) <= len(before))
+    return place or any(k.clause == j.clause and k.sentence == j.sentence and k.match.start > j.match.start
+                        and k.match.concepts != j.match.concepts for k in judged)
 
 
 def _slashed_pair(concepts: Concepts, text: str, kind: str) -> bool:

@@ -119,8 +119,13 @@ def triggers(ws: list[str], t: Triggers) -> list[tuple[str, int, int, bool]]:
              and not _pseudo(ws, j, t) and not _compares(ws, j + len(p), p, t)]
     if len(found) < 2:
         return found
-    return [x for x in found
-            if not any(y[1] <= x[1] and x[2] <= y[2] and y[2] - y[1] > x[2] - x[1] for y in found)]
+    starting: dict[int, list[tuple[str, int, int, bool]]] = {}
+    for y in found:
+        starting.setdefault(y[1], []).append(y)
+    longest = max(y[2] - y[1] for y in found)   # a longer trigger holding x starts this close before it
+    return [x for x in found if not any(x[2] <= y[2] and y[2] - y[1] > x[2] - x[1]
+                                        for b in range(x[1] - longest, x[1] + 1)
+                                        for y in starting.get(b, ()))]
 
 
 def _pseudo(ws: list[str], j: int, t: Triggers) -> bool:
@@ -158,6 +163,13 @@ def hedged(words: list[str], t: Triggers) -> bool:
 def cued(ws: list[str], cues: tuple[Phrase, ...]) -> bool:
     """One of the cue phrases occurs in the words."""
     return any(tuple(ws[i:i + len(c)]) == c for c in cues for i in range(len(ws) - len(c) + 1))
+
+
+def last_cue(ws: list[str], cues: tuple[Phrase, ...]) -> int:
+    """Where the last of the cue phrases to start in the words starts; -1 for none. cued(ws[b:],
+    cues) is last_cue(ws, cues) >= b, found once for a clause instead of once for each match."""
+    return max((i for c in cues for i in range(len(ws) - len(c) + 1) if tuple(ws[i:i + len(c)]) == c),
+               default=-1)
 
 
 def answers_no(words: list[str], t: Triggers) -> bool:
