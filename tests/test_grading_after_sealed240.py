@@ -143,3 +143,13 @@ def test_disagreeing_about_the_method_heads_the_students_own_plan(grader, tmp_pa
     b = read_body(grader, tmp_path, "b_training_run",
                   "Proposals I disagree with:\n\n1. Fusing attention further: it is flash already, 7%.\n")
     assert "fuse_attention" in _levers(b.rejects)
+
+
+def test_a_kind_of_loop_opening_a_clause_after_and_is_no_verdict(grader, tmp_path):
+    """sealed239 e.s2411 (instructor 100, graded 71 as bandwidth-bound): '..., and a bandwidth-bound
+    loop does not sit at 14% of bandwidth' names a kind of loop, as it would opening the sentence."""
+    a = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "On paper this is batch-1 decode, which should be bandwidth-bound. But the counters say "
+                  "14% of peak bandwidth and 3% of peak FLOPs, and a bandwidth-bound loop does not sit at "
+                  "14% of bandwidth. So my diagnosis: launch overhead, not bandwidth, not compute.\n")
+    assert a.regime == "overhead_bound"

@@ -197,13 +197,15 @@ def _kinds_as_subject(concepts: Concepts, judged: list[Judged], openers: frozens
     verdict in apposition, nor "A compute-bound step.", a verdict alone."""
     out: set[int] = set()
     for j in judged:
-        if j.clause or j.match.start:
+        if j.match.start > 1:
             continue   # (before reading the clause: a long one naming many regimes stays linear)
         raw = words(j.clause_text)
-        if not raw or raw[0] not in openers:
-            continue
+        lead = 1 if raw[:1] and raw[0] in _ALTERNATIVE | _CONTRAST else 0   # ", and a bandwidth-bound
+        if j.match.start != lead or raw[lead:lead + 1] == [] or raw[lead] not in openers or not (
+                lead or j.clause == 0 or j.sentence.lstrip().startswith(j.clause_text.strip())):
+            continue   # loop does not sit at 14% of bandwidth" (sealed239 e.s2411): a clause of its own
         mine = [i for i, k in enumerate(judged) if (k.sentence, k.clause) == (j.sentence, j.clause)]
-        ws, pos, taken = concepts.words(j.clause_text), 0, []
+        ws, pos, taken = concepts.words(j.clause_text), lead, []
         while pos < len(ws):
             at = next((i for i in mine if judged[i].match.start == pos), None)
             if at is None and ws[pos] not in _ALTERNATIVE:
@@ -216,7 +218,7 @@ def _kinds_as_subject(concepts: Concepts, judged: list[Judged], openers: frozens
     return out
 
 
-_ALTERNATIVE = frozenset({"or", "and", "nor"})
+_ALTERNATIVE, _CONTRAST = frozenset({"or", "and", "nor"}), frozenset({"but", "while", "whereas"})
 _RELATIVE = frozenset({"that", "which", "who", "where", "whose", "with"})
 
 
