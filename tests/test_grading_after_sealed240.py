@@ -153,3 +153,13 @@ def test_a_kind_of_loop_opening_a_clause_after_and_is_no_verdict(grader, tmp_pat
                   "14% of peak bandwidth and 3% of peak FLOPs, and a bandwidth-bound loop does not sit at "
                   "14% of bandwidth. So my diagnosis: launch overhead, not bandwidth, not compute.\n")
     assert a.regime == "overhead_bound"
+
+
+def test_a_loop_that_was_really_x_would_is_a_kind_of_loop(grader, tmp_path):
+    """sealed231 e.s2331 (instructor 100, graded 69 as bandwidth-bound): 'A loop that was really
+    bandwidth-bound would have HBM pinned near its limit; this one leaves both resources idle.'"""
+    a = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "Nothing in this profile is saturated. A loop that was really bandwidth-bound would have "
+                  "HBM pinned near its limit; this one leaves both resources mostly idle. It's launch "
+                  "overhead.\n")
+    assert a.regime == "overhead_bound"

@@ -36,9 +36,7 @@ def read_regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime")
     bare = {c for j in judged if j.status == "affirmed" and _bare(concepts, j)   # not "Nominally it's
             and not _nominal(concepts, j, judged, concepts.context.contrast)   # batch-1 decode (bandwidth-
             for c in j.match.concepts}   # bound)" beside the verdict (sealed102 e.s1047)
-    # an essay weighs regimes sentence by sentence ("the mirror image of a memory-starved loop",
-    # "70% of the bandwidth is sitting idle"): only a Regime section names them all at once
-    seen = named if a.prose else a.regimes_named | named
+    seen = named if a.prose else a.regimes_named | named   # an essay weighs regimes sentence by sentence
     listed = len(seen) > concepts.context.max_regimes or len(bare) > 1 \
         or (a.regime_bare and any(_alone(concepts, j) and a.regime not in j.match.concepts for j in judged))
     #   "- compute-bound", later "- memory-bound": a keyword list's terms (sealed113 b.s1159)
@@ -49,9 +47,8 @@ def read_regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime")
         return
     a.regimes_named |= named
     t = concepts.context
-    # "... so nominally X, but in practice Y": the clause with the cue states the verdict; a cue in
-    # a clause naming no regime concludes something else ("70% of the bandwidth is sitting idle -
-    # so the most it can win is ...", sealed21 d.s231)
+    # "... so nominally X, but in practice Y": the clause with the cue states the verdict; a cue in a
+    # clause naming no regime concludes something else ("... idle - so the most it can win", sealed21 d.s231)
     set_aside = {(j.sentence, c) for j in judged if _nominal(concepts, j, judged, t.contrast)
                  for c in j.match.concepts}
     nominal = {sentence for sentence, _ in set_aside}
@@ -172,9 +169,11 @@ def _describes_a_part(concepts: Concepts, j: Judged, described: frozenset[str],
     ws = concepts.words(j.clause_text)
     end = j.match.start + len(concepts.words(j.match.phrase))
     t = concepts.context
-    kind = t is not None and end < len(ws) and ws[end] not in t.terminators | _JOINS \
-        and bool(set(ws[end + 1:end + 3]) & t.generic)   # "a bandwidth-bound loop would have HBM near
-    #   saturation": a kind of step, not this one (not "... is bandwidth-bound and would gain ...")
+    kind = t is not None and end < len(ws) and (
+        (ws[end] not in t.terminators | _JOINS and bool(set(ws[end + 1:end + 3]) & t.generic))
+        or (ws[end] in t.generic and bool(set(words(j.clause_text)) & _RELATIVE)))   # "a bandwidth-bound
+    #   loop would have HBM near saturation", "A loop that was really bandwidth-bound would have HBM
+    #   pinned" (sealed231 e.s2331): a kind of step, not this one (not "is bandwidth-bound and would")
     return (end < len(ws) and ws[end] in described) or kind \
         or (j.match.start > 0 and ws[j.match.start - 1] in after) \
         or _said_of_a_part(ws, j.match.start, described)
