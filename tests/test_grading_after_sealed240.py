@@ -163,3 +163,14 @@ def test_a_loop_that_was_really_x_would_is_a_kind_of_loop(grader, tmp_path):
                   "HBM pinned near its limit; this one leaves both resources mostly idle. It's launch "
                   "overhead.\n")
     assert a.regime == "overhead_bound"
+
+
+def test_a_yaml_fix_bound_deferred_is_a_later_step(grader, tmp_path):
+    """sealed235 e.s2372 (instructor 100, graded 72 for batching an idle GPU): '{lever: raise_batch,
+    bound: deferred, only after a re-measure ...}' puts the batch off, in the solution's order."""
+    p = answer_file(tmp_path, "e_doesnt_add_up",
+                    "regime: overhead_bound\nfixes:\n  - {lever: cuda_graphs, bound: one submission for ~450 "
+                    "launches}\n  - {lever: raise_batch, bound: deferred, only after a re-measure at 215 "
+                    "tok/s}\n", name="x.yaml")
+    r = grader.grade(p)
+    assert not [q for q in r.penalties if "batch" in q.id]
