@@ -174,3 +174,15 @@ def test_a_yaml_fix_bound_deferred_is_a_later_step(grader, tmp_path):
                     "tok/s}\n", name="x.yaml")
     r = grader.grade(p)
     assert not [q for q in r.penalties if "batch" in q.id]
+
+
+def test_a_headings_lever_topic_stays_under_that_heading(grader, tmp_path):
+    """sealed256 d.s2583 (instructor 100, graded 64 for recommending int4): '## Int4 (the vendor's
+    proposal)' over a table, then '## Fixes' over '1. fp8 GEMMs': the heading's lever labelled the
+    first list item under the next heading, 'Int4 (...): fp8 GEMMs', a recommendation of int4."""
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "## Int4 (the vendor's proposal)\n| question | answer |\n|---|---|\n"
+                  "| Does it raise throughput here? | No, bytes aren't the limit at 30% bandwidth |\n\n"
+                  "## Fixes\n1. fp8 GEMMs (raises the FLOP ceiling).\n")
+    assert "quantize_int4" not in _levers(a.fixes)
+    assert "fp8_gemm" in _levers(a.fixes)

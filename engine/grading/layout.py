@@ -119,8 +119,8 @@ def sections_of(text: str, start: int, concepts: Concepts, a: Answer, labels: bo
             open_item, parent = True, None           # (sealed141 d.s1440, sealed165 d.s1679)
             continue
         head = _HEADING.match(line)
-        if head:
-            name = section(concepts, EMPHASIS.sub("", head["text"]))
+        if head:   # a heading's topic labels the first item under it, never one under the next heading
+            name, topic = section(concepts, EMPHASIS.sub("", head["text"])), ""
             if name is None and not line.lstrip().startswith("# "):  # a title is not a section
                 name = intro(EMPHASIS.sub("", head["text"]))
                 a.notes.append(f"line {lineno}: heading '{head['text'][:60]}' is not one of the template's; "
