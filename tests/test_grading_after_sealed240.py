@@ -186,3 +186,16 @@ def test_a_headings_lever_topic_stays_under_that_heading(grader, tmp_path):
                   "## Fixes\n1. fp8 GEMMs (raises the FLOP ceiling).\n")
     assert "quantize_int4" not in _levers(a.fixes)
     assert "fp8_gemm" in _levers(a.fixes)
+
+
+def test_a_bare_label_with_a_qualifier_in_brackets_and_terse_short_forms(grader, tmp_path):
+    """sealed250 b.s2528 (instructor 100, graded 36): 'regime - compute bnd overall', 'fixes (in
+    order)' alone on its line over '1) torch.compile ...', '3) handfused kernels only if ...'."""
+    a = read_body(grader, tmp_path, "b_training_run",
+                  "regime - compute bnd overall (MFU 61%)\n\nevidnce\n- 22% of kern time in zero-flop "
+                  "kernels\n\nfixes (in order)\n1) torch.compile - auto fuses the eltwise chains\n"
+                  "2) handfused kernels only if 1 leaves a real gap\n\nreject\n- fusing attn: already "
+                  "flash, 7% max\n")
+    assert a.regime == "compute_bound"
+    assert "torch_compile" in _levers(a.fixes)
+    assert "hand_fused_kernels" in _levers([*a.fixes, *a.deferred, *a.hedged])

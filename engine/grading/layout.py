@@ -25,8 +25,8 @@ from regime.engine.grading.triggers import Triggers
 _RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")   # its |---|---| line
 _LABEL_LINE = re.compile(r"^\s{0,3}(?P<head>[*_]{0,2}[A-Za-z][\w /]{0,30}?[*_]{0,2})"
                          r"\s*(?::|—|–|\s-\s)\s*(?P<rest>.*)$")   # 'Fixes:', 'Regime — ...'
-_BARE_LABEL = re.compile(r"^\s{0,3}(?P<head>[*_]{0,2}[A-Za-z][\w /]{0,30}?[*_]{0,2})"
-                         r"\s*:?\s*(?P<rest>)$")   # 'fixes' alone on its line
+_BARE_LABEL = re.compile(r"^\s{0,3}(?P<head>[*_]{0,2}[A-Za-z][\w /]{0,30}?(?:\s*\([\w ]{1,20}\))?[*_]{0,2})"
+                         r"\s*:?\s*(?P<rest>)$")   # 'fixes' or 'fixes (in order)' alone on its line
 _LEVER_LABEL = re.compile(r"^\s{0,3}(?P<head>[A-Za-z][^:?]{0,40})[:?]\s*\S")   # "int4? No for throughput."
 _LABEL_WORDS = 2                      # 'Do:', 'Next step:': a label, not a sentence with a colon
 _NO_LEVERS = ("regime", "evidence")   # labelled sections whose items read no lever
