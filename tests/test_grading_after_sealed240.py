@@ -199,3 +199,16 @@ def test_a_bare_label_with_a_qualifier_in_brackets_and_terse_short_forms(grader,
     assert a.regime == "compute_bound"
     assert "torch_compile" in _levers(a.fixes)
     assert "hand_fused_kernels" in _levers([*a.fixes, *a.deferred, *a.hedged])
+
+
+def test_a_numbered_item_reporting_someones_proposal_is_no_step(grader, tmp_path):
+    """sealed245 a.s2476 (instructor 100, graded 55): '4. A colleague argued we should "just get a
+    card with more TFLOPs". I disagree: ...' and '5. Someone else wants to fuse norms/RoPE/residuals.
+    ... so no.' made the numbered list a list of fixes, both refusals recommendations."""
+    a = read_body(grader, tmp_path, "a_chatbot",
+                  "1. Regime: batch-1 decode, bound by HBM bandwidth.\n"
+                  "2. A colleague argued we should \"just get a card with more TFLOPs\". I disagree: we use "
+                  "4% of the TFLOPs we have.\n"
+                  "3. Someone else wants to fuse norms/RoPE/residuals. At batch 1 those ops move a tenth of "
+                  "a percent of the weight bytes, so no.\n")
+    assert not {"buy_more_flops", "fuse_elementwise"} & _levers(a.fixes)

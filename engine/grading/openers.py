@@ -35,10 +35,14 @@ def labelled_item(concepts: Concepts, item: str) -> tuple[str, str]:
 
 
 def opens_with_a_lever(concepts: Concepts, item: str) -> bool:
-    """A list item whose first clause names a lever ("1. Continuous batching so that ...", "1) <a
-    lever> so ...": its step number is no clause)."""
+    """A list item whose first clause opens with a lever ("1. Continuous batching so that ...", "1)
+    <a lever> so ...", "1. Turn on torch.compile": its step number is no clause). Not one that
+    reports someone's proposal first ("4. A colleague argued we should 'just get a card with more
+    TFLOPs'. I disagree", "5. Someone else wants to fuse ...", sealed245 a.s2476): not a step."""
     first = next((c for c in clauses(item) if not c.strip().strip("(").isdigit()), "")
-    return bool(concepts.find("lever", first))
+    found = concepts.find("lever", first)
+    speakers = concepts.context.speakers if concepts.context is not None else frozenset()
+    return bool(found) and not set(concepts.words(first)[:found[0].start]) & speakers
 
 
 def introduces(concepts: Concepts, paragraph: str) -> str | None:
