@@ -212,3 +212,14 @@ def test_a_numbered_item_reporting_someones_proposal_is_no_step(grader, tmp_path
                   "3. Someone else wants to fuse norms/RoPE/residuals. At batch 1 those ops move a tenth of "
                   "a percent of the weight bytes, so no.\n")
     assert not {"buy_more_flops", "fuse_elementwise"} & _levers(a.fixes)
+
+
+def test_what_a_colleague_also_wanted_is_attributed_not_recommended(grader, tmp_path):
+    """sealed227 d.s2297 (instructor 100): under 'What I'd do.', 'The same colleague also wanted to
+    push the batch to 512. I'd say no: ...' was read sentence by sentence, the first a fix."""
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "**Regime.** Compute-bound.\n\n**What I'd do.** Speculative decoding to cut FLOPs per "
+                  "token. The same colleague also wanted to push the batch to 512. I'd say no: beyond the "
+                  "ridge, doubling the batch roughly doubles step time.\n")
+    assert "speculative_decoding" in _levers(a.fixes)
+    assert "raise_batch" not in _levers(a.fixes)
