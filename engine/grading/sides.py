@@ -43,8 +43,7 @@ def sided(a: Answer, concepts: Concepts, line: int, item: str) -> None:
         return
     named = [c for m in concepts.find("claim", item) for c in m.concepts]
     named += [c for m in a.rejects if m.line == line and m.kind == "claim" for c in m.concepts]
-    stated = [c for c in parts if c not in side and negates(concepts.words(c), t)]
-    claim = named[0] if named else concepts.guess("claim", " ".join(stated)) if stated else None
+    claim = named[0] if named else stated_claim(concepts, [c for c in parts if c not in side])
     #   what the student states, negative as the claim is ("they can't be the bottleneck"), not
     #   the side's topic ("the first engineer is right about the memory-bound ops", sealed104 b.s1061)
     if claim is None or any(claim in m.concepts and m.line != line for m in a.rejects):
@@ -56,6 +55,26 @@ def sided(a: Answer, concepts: Concepts, line: int, item: str) -> None:
     if claim not in a.endorsed:
         a.endorsed.append(claim)
         a.statuses.append((line, "sided", item.strip()))
+
+
+def stated_claim(concepts: Concepts, parts: list[str]) -> str | None:
+    """The claim the clauses state, negative as the claims are ("they can't be the bottleneck"),
+    guessed by meaning from those that negate: not the side's topic ("the first engineer says the
+    memory-bound ops are worth fusing. I agree with that part", sealed253 b.s2552, instructor 93)."""
+    t = concepts.context
+    stated = [c for c in parts if t is not None and negates(concepts.words(c), t)]
+    return concepts.guess("claim", " ".join(stated)) if stated else None
+
+
+def agreed_claim(concepts: Concepts, read: list[str], n: int, text: str) -> str | None:
+    """The claim sentence `n` of `text` agrees with: what a speaker says in its other clauses or
+    the sentence before ("The first engineer says the memory-bound ops are worth fusing. I agree
+    with that part"), read as `stated_claim`; else the paragraph's meaning ("I agree with the
+    second engineer. ... hand-fusing them is two weeks for nothing", sealed173 b.s1756)."""
+    said = [c for c in clauses(read[n]) if not sides(concepts, c)] + (clauses(read[n - 1]) if n else [])
+    if any(party(concepts, c) for c in said):
+        return stated_claim(concepts, said)
+    return concepts.guess("claim", text)
 
 
 def party(concepts: Concepts, text: str) -> set[str]:

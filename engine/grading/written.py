@@ -36,7 +36,7 @@ from regime.engine.grading.recommending import LIST_WORDS, commits, names_only, 
 from regime.engine.grading.regimes_read import adopt_limiter, read_limiter, read_regimes
 from regime.engine.grading.scopes import after_aside, answers_no, coordinated, cued, negates, refuses_for_now
 from regime.engine.grading.sentences import QUOTED
-from regime.engine.grading.sides import sided
+from regime.engine.grading.sides import agreed_claim, sided
 from regime.engine.grading.turns import conditioned, own_reasons, reopened, same_as_before
 
 
@@ -128,8 +128,9 @@ def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
         if not named and n and agrees(concepts, sentence) and _verdict_quoted(a, concepts, read[n - 1]):
             continue   # 'A colleague said "it's launch overhead, not bandwidth". I agree with her.'
         if not named and agrees(concepts, sentence) and not refuted_after(concepts, read[n + 1:]):
-            claim = concepts.guess("claim", text)   # "I agree with the second engineer. ... the memory-
-            if claim is not None and claim not in a.endorsed:   # bound ops are not on the critical path"
+            claim = agreed_claim(concepts, read, n, text)
+            if claim is not None and claim not in a.endorsed:   # "I agree with the second engineer.
+                #   ... the memory-bound ops are not on the critical path"
                 a.endorsed.append(claim)   # (not "I agree with the goal. The second engineer says
                 a.statuses.append((line, "meaning", sentence.strip()))   # "..." - that is wrong",
         elif not named and disputes(concepts, sentence):   # sealed135 b.s1372) / "I disagree with ..."

@@ -1,0 +1,59 @@
+"""Classes from the sealed241-256 sets, now development data (issue 27), each with the student's
+own sentences: a step "starved by kernel launches" and a GPU "waiting on the host" are
+overhead-bound while one "waiting on memory" is not; "the one saying ..." reports a claim; agreeing
+with the first engineer does not endorse the second engineer's claim; "Then when ..." defers."""
+
+from __future__ import annotations
+
+from conftest import lever_statuses, read_body
+
+
+def _regime(grader, tmp_path, case: str, body: str) -> str | None:
+    return read_body(grader, tmp_path, case, body).regime
+
+
+def test_starved_by_kernel_launches_is_overhead_bound(grader, tmp_path):
+    """sealed251 e.s2538 (instructor 80, graded 46 with no regime): a memo's diagnosis in words."""
+    said = ("Diagnosis: the loop is starved by kernel launches, not by bandwidth or compute. Both "
+            "utilisations are low (14% BW, 3% FLOPs).\n")
+    assert _regime(grader, tmp_path, "e_doesnt_add_up", said) == "overhead_bound"
+
+
+def test_waiting_on_memory_is_bandwidth_not_overhead(grader, tmp_path):
+    """sealed236 a.s2390 (instructor 67, graded 35 as overhead-bound): 'the GPU is waiting' alone
+    named the overhead regime, so 'the GPU is waiting on memory, not on math' read as idle."""
+    said = ("Dana, the short answer is that the GPU is waiting on memory, not on math. The profiler "
+            "has HBM at 78% of its peak and the FLOP rate at 4%.\n")
+    assert _regime(grader, tmp_path, "a_chatbot", said) == "bandwidth_bound"
+    said = ("## Regime\nNot bandwidth-bound and not compute-bound: the GPU is waiting on the host "
+            "between kernels.\n")
+    assert _regime(grader, tmp_path, "e_doesnt_add_up", said) == "overhead_bound"
+
+
+def test_the_one_saying_reports_a_claim(grader, tmp_path):
+    """sealed253 b.s2551 (instructor 100, graded 72 for endorsing the second engineer)."""
+    a = read_body(grader, tmp_path, "b_training_run",
+                  "Bottom line: the step is compute-bound overall, and the engineer asking to fuse is "
+                  "right about the problem; the one saying memory-bound ops can be ignored is not.\n")
+    assert not a.endorsed
+
+
+def test_agreeing_with_the_first_engineer_endorses_no_claim(grader, tmp_path):
+    """sealed253 b.s2552 (instructor 93, graded 67): the agreement is with what the first engineer
+    says, not with the claim the paragraph's words are nearest to; agreeing with the second
+    engineer and then stating the claim still endorses it (sealed173 b.s1756, instructor 1)."""
+    a = read_body(grader, tmp_path, "b_training_run",
+                  "## Who is right?\nThe first engineer says the memory-bound ops are worth fusing. I agree "
+                  "with that part.\n")
+    assert not a.endorsed
+    a = read_body(grader, tmp_path, "b_training_run",
+                  "I agree with the second engineer. At 61% of peak FLOPs this step is compute-bound, and "
+                  "layer_norm and the pointwise ops run in the shadow of the compute, so hand-fusing them "
+                  "is two weeks for nothing.\n")
+    assert a.endorsed == ["memory_ops_irrelevant_when_compute_bound"]
+
+
+def test_then_when_defers(grader):
+    """sealed253 e.s2559 ('Then, when it's fast enough, add batching.', instructor: batching deferred)."""
+    statuses = lever_statuses(grader, "Then when it's fast enough, add batching.")
+    assert set(statuses.values()) == {"deferred"}
