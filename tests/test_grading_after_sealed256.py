@@ -57,3 +57,46 @@ def test_then_when_defers(grader):
     """sealed253 e.s2559 ('Then, when it's fast enough, add batching.', instructor: batching deferred)."""
     statuses = lever_statuses(grader, "Then when it's fast enough, add batching.")
     assert set(statuses.values()) == {"deferred"}
+
+
+def _levers(mentions) -> set[str]:
+    return {c for m in mentions for c in m.concepts}
+
+
+def test_bracketed_step_numbers_split_a_plan(grader, tmp_path):
+    """sealed243 e.s2455 (instructor 100, graded 70): 'fixes: (1) ... (2) ... (3) ...' on one line
+    is three steps in order, not a list of names."""
+    a = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "regime: launch-overhead bound\n"
+                  "fixes: (1) hip/cuda graph of the decode step - kills per-launch latency + python gaps "
+                  "(2) torch.compile to fuse the small elementwise kernels -> fewer gaps (3) re-measure\n")
+    assert [m.concepts for m in a.fixes][:2] == [("cuda_graphs",), ("torch_compile",)]
+    assert not a.listed
+
+
+def test_a_premise_denied_before_so_opens_fixes(grader, tmp_path):
+    """sealed251 a.s2531 (instructor 100, graded 70): the "can't" is the premise's; what follows
+    ', so' introduces the plan, not refusals."""
+    a = read_body(grader, tmp_path, "a_chatbot",
+                  "The weights stream at 78% of peak bandwidth, so this is bandwidth-bound.\n\n"
+                  "So what now? One stream can't beat ~204 tok/s, so we either make more tokens share "
+                  "each weight read or we make the weights smaller:\n\n"
+                  "1. Continuous batching first. Each new request joins the running decode batch.\n"
+                  "2. Then int8 weights: 26 -> 13 GB doubles the ceiling.\n")
+    assert {"continuous_batching", "quantize_int8"} <= _levers(a.fixes)
+    assert not {"continuous_batching", "quantize_int8"} & _levers(a.rejects)
+
+
+def test_amortised_weights_argue_for_batching(grader, tmp_path):
+    """sealed233 a.s2354 (instructor 100): 'merge incoming reqs into running batch, weights
+    amortised over all seqs' is the key's argument (the weight read reused), not another one."""
+    from regime.engine.grading import reasons
+    p = tmp_path / "x.md"
+    p.write_text("---\ncase: a_chatbot\nstudent: s1\n---\nregime: BW bound (decode, bs=1)\n\n"
+                 "fixes: (1) continous batching - merge incoming reqs into running batch, weights "
+                 "amortised over all seqs, kv small. (2) int8 weigths -> 13GB\n")
+    from regime.engine.grading.submission import read_answer
+    a = read_answer(p, grader.concepts, grader.rubric.limits.max_bytes)
+    key = grader.key(a, None)[0]
+    got = reasons.states(a, key, grader.concepts, grader.rubric.evidence.relative_tolerance)
+    assert got["continuous_batching"] == "right"

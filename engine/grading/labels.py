@@ -61,7 +61,7 @@ def _spelled(concepts: Concepts, word: str) -> str:
     return close[0] if close else word
 
 
-_STEP = re.compile(r"(?:^|(?<=\s))(\d{1,2})[.)]\s+")
+_STEP = re.compile(r"(?:^|(?<=\s))\(?(\d{1,2})[.)]\s+")   # "1. ", "1) ", "(1) "
 
 
 def steps(item: str) -> list[str]:
