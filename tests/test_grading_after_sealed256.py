@@ -100,3 +100,25 @@ def test_amortised_weights_argue_for_batching(grader, tmp_path):
     key = grader.key(a, None)[0]
     got = reasons.states(a, key, grader.concepts, grader.rubric.evidence.relative_tolerance)
     assert got["continuous_batching"] == "right"
+
+
+def test_a_dashed_status_label_refuses_every_lever_after_it(grader):
+    """sealed247 e.s2494 (instructor 95, graded 65 with int8 recommended): 'no - batching, int8:
+    they fix bytes ...' refuses both; a dash after a lever is no label ('int8 - halves the bytes')."""
+    said = "no - batching, int8: they fix bytes, but GPU is idle not bandwidth starved"
+    assert set(lever_statuses(grader, said).values()) == {"negated"}
+    assert set(lever_statuses(grader, "int8 - halves the bytes").values()) == {"affirmed"}
+
+
+def test_negligible_bytes_argue_against_fusion(grader, tmp_path):
+    """sealed248 a.s2509 (instructor 88): 'Skip the elementwise fusion (negligible bytes)' is the
+    key's argument that a perfect fusion would be invisible, not another one."""
+    from regime.engine.grading import reasons
+    from regime.engine.grading.submission import read_answer
+    p = tmp_path / "x.md"
+    p.write_text("---\ncase: a_chatbot\nstudent: s1\n---\n## Regime\nbandwidth-bound\n\n## Reject\n"
+                 "- Skip the elementwise fusion (negligible bytes).\n")
+    a = read_answer(p, grader.concepts, grader.rubric.limits.max_bytes)
+    key = grader.key(a, None)[0]
+    got = reasons.states(a, key, grader.concepts, grader.rubric.evidence.relative_tolerance)
+    assert got["fuse_elementwise"] == "right"

@@ -35,19 +35,18 @@ from regime.engine.grading.scopes import (
     last_cue,
     negates,
     opening,
-    points_before,
     predicate,
     refuses_it,
     status_of,
     student_refuses,
     triggers,
 )
-from regime.engine.grading.sentences import CLAUSE, QUOTED, clauses_of, names_a_regime, sentences
+from regime.engine.grading.sentences import CLAUSE, QUOTED, clauses_of, sentences
+from regime.engine.grading.status_label import labelled_own, status_label
 from regime.engine.grading.triggers import Triggers
 from regime.engine.grading.turns import asked, conceded_before, refuted_first
 
 _SCARE = re.compile(r"[\"“]([\w'-]+(?: [\w'-]+)?)[\"”]")   # 'it "should" be ...': emphasis, not a quote
-_LABEL = re.compile(r"^\s*([^:]{1,40}):\s*(.*)$", re.S)
 _ASIDE = re.compile(r"\([^()]*\)")
 _TOPIC = re.compile(r"^\s*([^:]{1,60}):\s*(.*)$", re.S)   # a name heading what follows, with its words
 
@@ -108,7 +107,7 @@ def _carried_label(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sent
     quant (...)" refuses both (sealed128 c.s1303)."""
     if not sentence.rstrip().endswith(";"):
         return None
-    return _label(concepts, t, sentence, "regime" in kinds)[0] or label
+    return status_label(concepts, t, sentence, "regime" in kinds)[0] or label
 
 
 def _refused(last: list[Judged], it: bool = False) -> list[Judged]:
@@ -139,7 +138,7 @@ def _opens_refusing(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sen
     not do it: ... even a perfect fusion would not show up", sealed61 a.s633); after someone
     else's words (`heard`), one that refutes them ("I disagree") too."""
     first = next((c for c in CLAUSE.split(sentence) if c and c.strip()), "")
-    if _labelled_own(concepts, t, kinds, sentence):
+    if labelled_own(concepts, t, kinds, sentence):
         return False
     return not any(concepts.find(k, first) for k in kinds) and (
         refuses_it(concepts.words(first), t) or _points_back_in(words(first), t)
@@ -152,16 +151,6 @@ def _in_order(concepts: Concepts, t: Triggers, sentence: str, levers: int) -> bo
     graphs, then torch.compile, then ...'): a plan written in one line, not a list."""
     cues = sum(w in t.steps for w in concepts.words(sentence))
     return cues >= max(2, levers - t.max_levers + 1)
-
-
-def _labelled_own(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence: str) -> bool:
-    """A status label over names of its own ("Don't: fuse attention ..." after "... then hand
-    fusion later" in one paragraph) refuses what follows its colon, not the sentence before."""
-    m = _LABEL.match(sentence)
-    if m is None:
-        return False
-    return any(tuple(concepts.words(m[1])) in labels for labels in t.labels.values()) \
-        and any(concepts.find(k, m[2]) for k in kinds)
 
 
 def _points_back_in(full: list[str], t: Triggers) -> bool:
@@ -187,7 +176,7 @@ def _continued(concepts: Concepts, t: Triggers, sentence: str, found: list[Judge
 
 def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence: str,
               first: int, label: str | None = None) -> list[Judged]:
-    label_status, body = _label(concepts, t, sentence, "regime" in kinds)
+    label_status, body = status_label(concepts, t, sentence, "regime" in kinds)
     label_status = label_status or label
     found: list[Judged] = []
     carried: str | None = None
@@ -362,38 +351,6 @@ def _bare_names(concepts: Concepts, named: list[Judged], head: str, around: froz
 
 
 _LIST = frozenset({"and", "or"})
-
-
-def _label(concepts: Concepts, t: Triggers, sentence: str, regime: bool = False) -> tuple[str | None, str]:
-    """'Don't: int4 weight quant' -> (negated, 'int4 weight quant'); 'Batching: not yet' keeps
-    its text whole (the trigger after the colon re-judges it as an elliptical clause). Read for a
-    regime, a refusing head that names a regime itself denies that, not what follows: "Neither
-    bound: launch/overhead-bound" (sealed89 e.s915); "Not clear from the counters alone: ..."
-    still refuses (sealed35 e.s377, instructor: no regime committed)."""
-    m = _LABEL.match(sentence)
-    if not m:
-        return None, sentence
-    head = tuple(concepts.words(m[1]))
-    for status, labels in t.labels.items():
-        if head in labels:
-            return status, m[2]
-    for status, openers in t.label_openers.items():   # "Where int4 does make sense: it would free 51 GB":
-        if any(head[:len(p)] == p for p in openers) and not any(head[:len(p)] == p for p in t.pseudo):
-            #   where it pays (sealed34 d.s361); not "Where we are: compute-bound" (a pseudo-trigger)
-            return status, sentence
-    refusal = any(s == "negated" and not set(head[a:b]) <= t.contrast
-                  and (forward or points_before(list(head), a, forward, t)
-                       or (b == len(head) and set(head[:a]) <= t.clefts and {"i", "we"} & set(head)))
-                  for s, a, b, forward in triggers(list(head), t))   # "What I would skip:"; not "Focus on
-    #  the compute side instead:", whose 'instead' turns to what follows (sealed22 b.s244), nor "Engineer 2 is
-    #  wrong:", which refuses its own subject (sealed14 b.s166); "Until then both are pointless:" does
-    elliptical = head[-1:] == ("not",)   # "We aren't: at batch 256 ... so we've crossed into
-    #   compute-bound" answers the sentence before it (sealed81 d.s837), refusing nothing after it
-    if regime and names_a_regime(concepts, m[1]):
-        return None, sentence
-    if refusal and not elliptical and not any(concepts.find(k, m[1]) for k in ("lever", "claim", "regime")):
-        return "negated", m[2]   # "One more thing I would not do: push the batch much higher."
-    return None, sentence
 
 
 def _numbered(rest: list[str]) -> bool:
