@@ -122,3 +122,21 @@ def test_negligible_bytes_argue_against_fusion(grader, tmp_path):
     key = grader.key(a, None)[0]
     got = reasons.states(a, key, grader.concepts, grader.rubric.evidence.relative_tolerance)
     assert got["fuse_elementwise"] == "right"
+
+
+def test_turning_the_vendor_down_refuses(grader, tmp_path):
+    """sealed246 d.s2483 (instructor 70, graded 47 with int4 recommended): under '## On int4',
+    "I'd turn the vendor down." refuses int4, as 'turn it down' does anywhere."""
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "## Regime\nCompute-bound.\n\n## On int4\nI'd turn the vendor down. It costs accuracy.\n")
+    assert "quantize_int4" in _levers(a.rejects) and "quantize_int4" not in _levers(a.fixes)
+    assert lever_statuses(grader, "Int4? I would turn it down.") == {"quantize_int4": "negated"}
+
+
+def test_the_main_levers_are_recommended(grader, tmp_path):
+    """sealed251 d.s2537 (instructor 74, graded 50): 'So the main throughput levers are on the
+    compute side: fp8 matmuls and better-tuned GEMM kernels.' recommends both."""
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "Looking at the profile this workload is compute-bound at batch 256. So the main "
+                  "throughput levers are on the compute side: fp8 matmuls and better-tuned GEMM kernels.\n")
+    assert {"fp8_gemm", "better_gemm_tiling"} <= _levers(a.fixes)
