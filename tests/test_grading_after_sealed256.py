@@ -140,3 +140,26 @@ def test_the_main_levers_are_recommended(grader, tmp_path):
                   "Looking at the profile this workload is compute-bound at batch 256. So the main "
                   "throughput levers are on the compute side: fp8 matmuls and better-tuned GEMM kernels.\n")
     assert {"fp8_gemm", "better_gemm_tiling"} <= _levers(a.fixes)
+
+
+def test_what_a_deferral_waits_for_is_not_refused_with_it(grader, tmp_path):
+    """sealed224 e.s2266 (instructor 97, graded 62): 'Batching / int8: only if, after graphs and
+    compile, the loop is actually bandwidth-bound. ... so I'm not doing them yet.' refuses batching
+    and int8 for now, not the graphs and compile they wait for."""
+    a = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "**Regime:** launch/overhead-bound.\n\n**Fixes:**\n1. HIP/CUDA graphs around the decode "
+                  "step.\n2. torch.compile, fusing the tiny kernels.\n\n**Batching / int8:** only if, after "
+                  "graphs and compile, the loop is actually bandwidth-bound. Right now they'd shave bytes "
+                  "off a step whose problem is idle time, so I'm not doing them yet.\n")
+    assert not {"cuda_graphs", "torch_compile"} & _levers(a.rejects)
+    assert {"cuda_graphs", "torch_compile"} <= _levers(a.fixes)
+
+
+def test_a_numbered_label_glued_to_its_word(grader, tmp_path):
+    """sealed218 a.s2209 (instructor 100, graded 70): 'fix1 continous batching - ...' and 'fix2
+    int8 weigths, ...' are the fixes, in order."""
+    a = read_body(grader, tmp_path, "a_chatbot",
+                  "regime: bandwith bound, decode bs=1\n"
+                  "fix1 continous batching - bursty traffic, merge arrivals into running batch\n"
+                  "fix2 int8 weigths, 13GB -> 408 tok/s\n")
+    assert [m.concepts for m in a.fixes] == [("continuous_batching",), ("quantize_int8",)]

@@ -113,9 +113,13 @@ def _carried_label(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sent
 def _refused(last: list[Judged], it: bool = False) -> list[Judged]:
     """What a refusal pointing back refuses: all the sentence before named but what a deferral
     there waited for ("... Until then both are pointless", sealed96 e.s983); 'it' the first only
-    ("Int8: only if ... after FlashAttention. It won't help TTFT", sealed120 c.s1229)."""
-    return [j if j.status == "prerequisite" or (it and j.match != last[0].match) else _as(j, "negated")
-            for j in last]
+    ("Int8: only if ... after FlashAttention. It won't help TTFT", sealed120 c.s1229). A lever
+    deferred after one already put off is what that one waits for: "Batching / int8: only if, after
+    graphs and compile, ... so I'm not doing them yet" (sealed224 e.s2266, instructor 97)."""
+    waits = [j for n, j in enumerate(last) if j.status == "deferred"
+             and any(k.status in ("deferred", "hypothetical") for k in last[:n])]
+    return [_as(j, "prerequisite") if j in waits else j if j.status == "prerequisite"
+            or (it and j.match != last[0].match) else _as(j, "negated") for j in last]
 
 
 def _refuses_last(concepts: Concepts, t: Triggers, sentence: str) -> bool:
