@@ -163,3 +163,25 @@ def test_a_numbered_label_glued_to_its_word(grader, tmp_path):
                   "fix1 continous batching - bursty traffic, merge arrivals into running batch\n"
                   "fix2 int8 weigths, 13GB -> 408 tok/s\n")
     assert [m.concepts for m in a.fixes] == [("continuous_batching",), ("quantize_int8",)]
+
+
+def test_leaning_against_and_likely_not_refuse(grader):
+    """sealed209 c.s2114 (instructor 90, graded 53 with both recommended): '**Batching the
+    prefills:** I'd lean against it.' and 'Weight quantization: likely not worth it here either'."""
+    assert lever_statuses(grader, "Batching the prefills: I'd lean against it.") == {"raise_batch": "negated"}
+    said = "Weight quantization: likely not worth it here either; the 16 GB read is amortised."
+    assert set(lever_statuses(grader, said).values()) == {"negated"}
+
+
+def test_a_concluding_verdict_after_the_kinds_it_sets_aside(grader, tmp_path):
+    """sealed215 e.s2171 (instructor 100, graded 64 with no regime): the nominal regime and the two
+    a workload could be, then 'So this is launch-overhead-bound.'; a later sentence that names no
+    regime of its own does not undo it."""
+    a = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "## What's going on\n\nOn paper this is a batch-1 decode loop, so it \"should\" be "
+                  "bandwidth-bound. The profiler shows 14% of peak bandwidth and 3% of peak FLOP rate, and "
+                  "a workload that is truly memory- or compute-bound always pins one of the two. So this is "
+                  "launch-overhead-bound.\n\n## Not yet\n\nRaising the batch and quantizing the weights are "
+                  "the right tools for a loop that is genuinely limited by bandwidth, but here they'd be "
+                  "wasted.\n")
+    assert a.regime == "overhead_bound"

@@ -195,6 +195,6 @@ def test_the_keys_first_fix_alone_earns_part_of_the_order(grader, tmp_path):
 def test_a_limit_phrase_said_twice_is_read_at_each_place(grader):
     """The limiter's own loop once rebound the phrase it searched for, so a second "is the limit"
     after one with no resource before it went unread (found by mypy after the measurement)."""
-    from regime.engine.grading.regimes_read import _the_limit
+    from regime.engine.grading.limiters import _the_limit
     said = "Whatever you think is the limit on paper, here arithmetic is the limit."
     assert _the_limit(grader.concepts, said) == "compute_bound"

@@ -1,6 +1,6 @@
 """The regime (and nominal regime) a written answer states: a Regime section's line or an essay's
 sentences, read with their assertion status, lists and slashed pairs committing to none, and an
-essay that names no regime read for what limits the step."""
+essay that names no regime read for what limits the step (limiters.py)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ import re
 from dataclasses import replace
 
 from regime.engine.grading.answer import Answer
-from regime.engine.grading.concepts import Concepts, CueSpans, clauses
+from regime.engine.grading.concepts import Concepts, clauses
 from regime.engine.grading.context import judge
 from regime.engine.grading.judged import Judged
+from regime.engine.grading.limiters import served
 from regime.engine.grading.scopes import cued
 from regime.engine.grading.sentences import hedges_between
 from regime.engine.grading.wording import words
@@ -37,7 +38,8 @@ def read_regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime")
             and not _nominal(concepts, j, judged, concepts.context.contrast)   # batch-1 decode (bandwidth-
             for c in j.match.concepts}   # bound)" beside the verdict (sealed102 e.s1047)
     seen = named if a.prose else a.regimes_named | named   # an essay weighs regimes sentence by sentence
-    listed = len(seen) > concepts.context.max_regimes or len(bare) > 1 \
+    many = bool(named) and len(seen) > concepts.context.max_regimes
+    listed = (many and len(_concluded(concepts, judged)) != 1) or len(bare) > 1 \
         or (a.regime_bare and any(_alone(concepts, j) and a.regime not in j.match.concepts for j in judged))
     #   "- compute-bound", later "- memory-bound": a keyword list's terms (sealed113 b.s1159)
     if listed or _either(concepts, judged):
@@ -86,6 +88,17 @@ def read_regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime")
            for j in judged for k in judged if a.regime in k.match.concepts and k.status == "affirmed"):
         a.regime_hedged = True   # "71% FLOPs looks compute-bound, but ... it might still be
         #                          bandwidth-bound": another regime kept open beside the verdict
+
+
+def _concluded(concepts: Concepts, judged: list[Judged]) -> set[str]:
+    """The regimes affirmed in a sentence that concludes ("So this is launch-overhead-bound.", after
+    the nominal regime and the two a workload could be, sealed215 e.s2171): the verdict, not a list
+    of terms. Each sentence's words are read once (a long list of names is one sentence)."""
+    concludes: dict[str, bool] = {}
+    for j in judged:
+        if j.status == "affirmed" and j.sentence not in concludes:
+            concludes[j.sentence] = cued(concepts.words(j.sentence), concepts.context.conclude)
+    return {c for j in judged if j.status == "affirmed" and concludes[j.sentence] for c in j.match.concepts}
 
 
 def _opined(concepts: Concepts, j: Judged) -> bool:
@@ -150,7 +163,7 @@ def _primary(concepts: Concepts, judged: list[Judged]) -> list[Judged]:
         judged = [j for i, j in enumerate(judged) if i not in kinds]
         judged = [j for j in judged if not _describes_a_part(concepts, j, t.described, t.described_after)
                   and not _left(concepts, j, judged, t.left)
-                  and not _served(concepts, before := _before(concepts, j))
+                  and not served(concepts, before := _before(concepts, j))
                   and not cued(before[-_NEAR:], t.holds_for)]   # "the right treatment for a loop
     #   that is actually limited by bandwidth" (sealed125 e.s1273): where a claim holds, not this step
     regimes = {c for j in judged for c in j.match.concepts}
@@ -236,21 +249,6 @@ def _before(concepts: Concepts, j: Judged) -> list[str]:
     return ws
 
 
-def _served(concepts: Concepts, before: list[str]) -> bool:
-    """A regime or limiter right after a `serves` word that follows a lever in its clause ("X is a
-    fantastic lever for <regime> workloads"), or after a condition word (concepts.yaml
-    `limiters.conditions`) that follows one ("int4 roughly quadruples [the token rate] when [the
-    loop] is memory-limited", sealed191 d.s1931): the workload a lever pays on, not this one."""
-    t = concepts.context
-    at = next((i for i in range(len(before) - 1, max(len(before) - 4, -1), -1)
-               if t is not None and before[i] in t.serves), None)
-    if t is not None and before[-1:] and before[-1] in t.applies_to:   # "That's true — for
-        return True   # bandwidth-bound decode" (sealed90 d.s930): where a claim holds, not this step
-    if at is None:
-        at = next((i for i in range(len(before) - 1, -1, -1) if before[i] in concepts.limit_conditions), None)
-    return at is not None and bool(concepts.find("lever", " ".join(before[:at])))
-
-
 def _left(concepts: Concepts, j: Judged, judged: list[Judged], left: tuple[tuple[str, ...], ...]) -> bool:
     """The regime the step has left ("crossed from bandwidth-bound into compute-bound"): one of
     `left` right before it, and another regime after it in the same clause, or one of `places`
@@ -311,89 +309,3 @@ def _bare(concepts: Concepts, j: Judged) -> bool:
 def _alone(concepts: Concepts, j: Judged) -> bool:
     """A sentence, or list item, that is the regime's name and nothing else."""
     return j.status == "affirmed" and concepts.words(j.sentence) == concepts.words(j.match.phrase)
-
-
-def read_limiter(a: Answer, concepts: Concepts, line: int, sentence: str) -> None:
-    """An essay's verdict in words of what limits it ("limited by how fast we can stream the
-    weights out of HBM, not by arithmetic", sealed22 a.s241), kept for `adopt_limiter`."""
-    found = {r for clause in clauses(sentence) if (r := _limited_by(concepts, clause))}
-    found = found or {r for r in [_the_limit(concepts, sentence)] if r}
-    found = found or {r for clause in clauses(sentence) if (r := _problem(concepts, clause))}
-    if len(found) == 1 and a.limiter is None:
-        a.limiter = (found.pop(), line, sentence.strip())
-
-
-def adopt_limiter(a: Answer) -> None:
-    """Once the whole essay is read: its first limiter reading is the verdict if it named no regime.
-    An early limiter in passing does not block a later verdict that names its regime (sealed70
-    d.s722: the test in tests/test_grading_after_sealed75.py quotes it)."""
-    if a.regime is None and a.limiter is not None:
-        a.regime, line, sentence = a.limiter
-        a.regimes_named.add(a.regime)
-        a.statuses.append((line, "affirmed", sentence))
-
-
-def _limited_by(concepts: Concepts, clause: str) -> str | None:
-    """The regime a clause names by what limits the step, without the regime's own name
-    ("limited by how fast we can stream the weights out of HBM"): a limiter phrase, then one
-    of `regime_words` within `limiter_within` words, no negation cue before it."""
-    ws = tuple(concepts.words(clause))
-    cues = CueSpans(ws, concepts.neg_before, concepts.neg_anywhere)
-    words = concepts.phrases.get("regime_word", {})
-    for cue in concepts.limiters:
-        n = len(cue)
-        for j in (j for j in range(len(ws) - n + 1) if ws[j:j + n] == cue and not cues.negated(j, n)
-                  and not _conditioned(concepts, ws[:j])):
-            after = ws[j + n:j + n + concepts.limiter_within]
-            hit = next((words[p] for k in range(len(after)) for p in words
-                        if after[k:k + len(p)] == p), None)   # "how fast the weights can be read"
-            if hit is not None and len(hit) == 1:
-                return next(iter(hit))
-    return None
-
-
-def _conditioned(concepts: Concepts, before: tuple[str, ...]) -> bool:
-    """A condition opened before the limiter ("int4 helps when a model is waiting on memory",
-    sealed39 d.s412), or what a claim holds for ("That is true of a loop that spends its time
-    waiting on weight reads", sealed128 d.s1308): where a lever pays, not this step."""
-    t = concepts.context
-    ws = list(before)
-    return t is not None and (cued(ws, t.forward.get("hypothetical", ())) or cued(ws, t.holds_for)
-                              or _served(concepts, ws) or bool(set(ws) & concepts.limit_conditions))
-
-
-def _the_limit(concepts: Concepts, sentence: str) -> str | None:
-    """The same verdict with what limits before the phrase, across its commas ("arithmetic, not
-    memory, is the limit", sealed7 d.s91): the nearest regime word before it not negated."""
-    ws = concepts.words(sentence)
-    words = concepts.phrases.get("regime_word", {})
-    for cue in concepts.limits:
-        n = len(cue)
-        for j in (j for j in range(len(ws) - n + 1) if tuple(ws[j:j + n]) == cue):
-            for i in range(j - 1, max(j - 1 - concepts.limiter_within, -1), -1):
-                hit = words.get((ws[i],))
-                denial = next((c for c in concepts.neg_before if tuple(ws[max(i - len(c), 0):i]) == c), None)
-                if hit and denial == ("nor",):   # "neither bandwidth nor compute is saturated": the
-                    break                        # whole list is denied
-                if hit and len(hit) == 1 and denial is None:
-                    return next(iter(hit))
-    return None
-
-
-def _problem(concepts: Concepts, clause: str) -> str | None:
-    """The regime a clause names as the step's problem ("This one is a memory-bandwidth problem,
-    not a compute problem", sealed85 a.s873, instructor 91): regime words right before one of
-    `limiters.nouns`, all of one regime, with no negation cue before them."""
-    ws = tuple(concepts.words(clause))
-    words = concepts.phrases.get("regime_word", {})
-    cues = CueSpans(ws, concepts.neg_before, concepts.neg_anywhere)
-    for j, w in enumerate(ws):
-        if w not in concepts.limit_nouns:
-            continue
-        i = j
-        while i > 0 and (ws[i - 1],) in words:
-            i -= 1
-        hits = {c for w2 in ws[i:j] for c in words[(w2,)]}
-        if i < j and len(hits) == 1 and not cues.negated(i, j - i):
-            return hits.pop()
-    return None

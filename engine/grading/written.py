@@ -21,6 +21,7 @@ from regime.engine.grading.judged import Judged
 from regime.engine.grading.labels import steps
 from regime.engine.grading.layout import EMPHASIS as _EMPHASIS
 from regime.engine.grading.layout import PROSE, front_matter, labelled, prose, sections_of, verdict_rows
+from regime.engine.grading.limiters import adopt_limiter, read_limiter
 from regime.engine.grading.openers import (
     agrees,
     announcing,
@@ -33,7 +34,7 @@ from regime.engine.grading.openers import (
     refuted_after,
 )
 from regime.engine.grading.recommending import LIST_WORDS, commits, names_only, recommended
-from regime.engine.grading.regimes_read import adopt_limiter, read_limiter, read_regimes
+from regime.engine.grading.regimes_read import read_regimes
 from regime.engine.grading.scopes import after_aside, answers_no, coordinated, cued, negates, refuses_for_now
 from regime.engine.grading.sentences import QUOTED
 from regime.engine.grading.sides import agreed_claim, sided
