@@ -185,3 +185,13 @@ def test_a_concluding_verdict_after_the_kinds_it_sets_aside(grader, tmp_path):
                   "the right tools for a loop that is genuinely limited by bandwidth, but here they'd be "
                   "wasted.\n")
     assert a.regime == "overhead_bound"
+
+
+def test_the_side_taken_is_the_party_before_the_cue(grader, tmp_path):
+    """sealed205 b.s2071 (instructor 100, graded 72 for endorsing the second engineer): 'the first
+    engineer has a point and the second one does not' sides with the first, who holds no claim."""
+    a = read_body(grader, tmp_path, "b_training_run",
+                  "**Regime.** The step is compute-bound overall. Even so, the first engineer has a point "
+                  "and the second one does not.\n\n**The second engineer's view.** His line is that since "
+                  "we are compute-bound, the memory-bound kernels cannot matter. That mixes up two things.\n")
+    assert "memory_ops_irrelevant_when_compute_bound" not in a.endorsed

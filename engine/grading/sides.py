@@ -49,7 +49,7 @@ def sided(a: Answer, concepts: Concepts, line: int, item: str) -> None:
     if claim is None or any(claim in m.concepts and m.line != line for m in a.rejects):
         return   # an answer that refutes the claim elsewhere sided with someone else (sealed107 b.s1091)
     held = holders(a, concepts, claim)
-    if held and not held & party(concepts, " ".join(side)):
+    if held and not held & {p for c in side for p in side_party(concepts, c)}:
         return   # "I side with the first one" where "the second engineer's argument" is the claim
     a.rejects = [m for m in a.rejects if not (claim in m.concepts and m.line == line)]
     if claim not in a.endorsed:
@@ -75,6 +75,20 @@ def agreed_claim(concepts: Concepts, read: list[str], n: int, text: str) -> str 
     if any(party(concepts, c) for c in said):
         return stated_claim(concepts, said)
     return concepts.guess("claim", text)
+
+
+def side_party(concepts: Concepts, clause: str) -> set[str]:
+    """Whose side a clause takes: the parties named up to its agreement cue ("the first engineer
+    has a point"), else just after it ("I side with the second engineer"); not one the clause
+    goes on to refuse ("... and the second one does not", sealed205 b.s2071, instructor 100)."""
+    t = concepts.context
+    ws = concepts.words(clause)
+    cues = (*t.agree, *t.sides) if t is not None else ()
+    end = next((i + len(c) for i in range(len(ws)) for c in cues if tuple(ws[i:i + len(c)]) == c), len(ws))
+    return party(concepts, " ".join(ws[:end])) or party(concepts, " ".join(ws[:end + _AFTER_CUE]))
+
+
+_AFTER_CUE = 3   # "side with [the second engineer]"
 
 
 def party(concepts: Concepts, text: str) -> set[str]:
