@@ -195,3 +195,26 @@ def test_the_side_taken_is_the_party_before_the_cue(grader, tmp_path):
                   "and the second one does not.\n\n**The second engineer's view.** His line is that since "
                   "we are compute-bound, the memory-bound kernels cannot matter. That mixes up two things.\n")
     assert "memory_ops_irrelevant_when_compute_bound" not in a.endorsed
+
+
+def test_a_dont_line_after_a_fixes_label_is_its_own_item(grader, tmp_path):
+    """sealed179 d.s1818 (instructor 95, graded 55): 'dont go past bs 256 - past ridge, ...' under
+    'fix: fp8 gemms ..., better gemm tiling' refuses the bigger batch and leaves the fixes a plan,
+    not a list of five names."""
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "regime: compute bound.\n"
+                  "fix: fp8 gemms (raises compute ceiling), spec decoding / smaller model to cut flops, "
+                  "better gemm tiling\n"
+                  "dont go past bs 256 - past ridge, more batch = more latency for ~proportional time\n")
+    assert {"fp8_gemm", "better_gemm_tiling"} <= _levers(a.fixes)
+    assert "raise_batch" in _levers(a.rejects) and not a.listed
+
+
+def test_fix_space_number_period_labels_a_step(grader, tmp_path):
+    """sealed163 e.s1654 (instructor 95, graded 70): 'fix 1. hip/cuda graphs - ...'."""
+    a = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "regime: launch overhead bound (nominaly bw bound, batch 1 decode)\n"
+                  "evidence: 14% bw + 3% flops = nothing saturated. 450 kernels/step, gaps 8-15us\n"
+                  "fix 1. hip/cuda graphs - whole step in one launch, shapes are static\n"
+                  "fix 2. torch.compile - fuse the tiny kernels, less gaps\n")
+    assert [m.concepts for m in a.fixes] == [("cuda_graphs",), ("torch_compile",)]

@@ -24,10 +24,11 @@ from regime.engine.grading.triggers import Triggers
 
 _RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")   # its |---|---| line
 _LABEL_LINE = re.compile(r"^\s{0,3}(?P<head>[*_]{0,2}[A-Za-z][\w /]{0,30}?[*_]{0,2})"
-                         r"(?:\s*(?::|—|–|\s-\s)|(?<=\d)\s)\s*(?P<rest>.*)$")   # 'Fixes:', 'fix1 '
+                         r"(?:\s*(?::|—|–|\s-\s)|(?<=\d)\.?\s)\s*(?P<rest>.*)$")   # 'Fixes:', 'fix1 '
 _BARE_LABEL = re.compile(r"^\s{0,3}(?P<head>[*_]{0,2}[A-Za-z][\w /]{0,30}?(?:\s*\([\w ]{1,20}\))?[*_]{0,2})"
                          r"\s*:?\s*(?P<rest>)$")   # 'fixes' or 'fixes (in order)' alone on its line
 _LEVER_LABEL = re.compile(r"^\s{0,3}(?P<head>[A-Za-z][^:?]{0,40})[:?]\s*\S")   # "int4? No for throughput."
+_VERDICT_END = re.compile(r":|\s[-–—]\s")
 _LABEL_WORDS = 2                      # 'Do:', 'Next step:': a label, not a sentence with a colon
 _NO_LEVERS = ("regime", "evidence")   # labelled sections whose items read no lever
 EMPHASIS = re.compile(r"(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])|[*`]+")   # keeps to_copy whole
@@ -184,10 +185,10 @@ def _with_preamble(sections: dict[str, list[tuple[int, str]]],
 def _verdict_label(concepts: Concepts, line: str) -> bool:
     """A line that opens with one of context.yaml's `labels` and a colon ("Don't: fuse the
     elementwise ops", "Maybe later: int8"): an item of its own, not the last item's next line."""
-    head, colon, _ = line.strip().partition(":")
-    t = concepts.context
+    head, *said = _VERDICT_END.split(line.strip(), maxsplit=1)   # ':' or ' - ' ("dont go past bs 256 -
+    t = concepts.context                                       # past ridge", sealed179 d.s1818)
     ws = tuple(concepts.words(head))   # ... or opens with one: "dont raise batch more: past ridge"
-    return bool(colon) and t is not None and any(   # (sealed204 d.s2070, after a 'fixes:' line)
+    return bool(said) and t is not None and any(   # (sealed204 d.s2070, after a 'fixes:' line)
         ws[:len(p)] == p for phrases in t.labels.values() for p in phrases)
 
 
