@@ -218,3 +218,25 @@ def test_fix_space_number_period_labels_a_step(grader, tmp_path):
                   "fix 1. hip/cuda graphs - whole step in one launch, shapes are static\n"
                   "fix 2. torch.compile - fuse the tiny kernels, less gaps\n")
     assert [m.concepts for m in a.fixes] == [("cuda_graphs",), ("torch_compile",)]
+
+
+def test_each_step_waits_on_memory(grader, tmp_path):
+    """sealed158 a.s1603 (instructor 100, graded 65 with no regime): 'That combination means each
+    step waits on memory.' names the bandwidth regime by what limits the step."""
+    said = ("Here is why I say that. The profile shows the matrix cores busy only 4% of the time while HBM "
+            "moves data at 78% of its peak. That combination means each step waits on memory.\n")
+    assert _regime(grader, tmp_path, "a_chatbot", said) == "bandwidth_bound"
+
+
+def test_two_things_i_would_not_do(grader, tmp_path):
+    """sealed174 c.s1762 (instructor 92, graded 46): 'Two things I would not do.' announces the
+    refusals after it; 'That memory-bound stretch is why attention eats 55%' describes a part of
+    the step, not the verdict."""
+    a = read_body(grader, tmp_path, "c_document_summarizer",
+                  "Prefill of a long prompt is a compute-bound phase, so the question is why it reaches only "
+                  "20% of peak FLOPs. That memory-bound stretch is why attention eats 55% of prefill time.\n\n"
+                  "So the fix is FlashAttention.\n\n"
+                  "Two things I would not do. Batching prefills together: one long prompt already keeps the "
+                  "compute busy. And quantizing the weights: the weight read is 16 GB over 25,000 tokens.\n")
+    assert a.regime == "compute_bound"
+    assert {"raise_batch", "quantize_int8"} <= _levers(a.rejects) and "raise_batch" not in _levers(a.fixes)
