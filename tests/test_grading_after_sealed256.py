@@ -240,3 +240,11 @@ def test_two_things_i_would_not_do(grader, tmp_path):
                   "compute busy. And quantizing the weights: the weight read is 16 GB over 25,000 tokens.\n")
     assert a.regime == "compute_bound"
     assert {"raise_batch", "quantize_int8"} <= _levers(a.rejects) and "raise_batch" not in _levers(a.fixes)
+
+
+def test_a_memory_bound_hole_is_a_part_of_the_step(grader, tmp_path):
+    """sealed214 c.s2163 (instructor 100, graded 72 as bandwidth-bound)."""
+    said = ("A 25,000-token prefill has an enormous number of tokens per pass, so on paper it is deep in "
+            "compute-bound territory. Yet it only reaches 20% of peak. The naive attention writes the scores "
+            "out and reads them back. That's the memory-bound hole the FLOP rate falls into.\n")
+    assert _regime(grader, tmp_path, "c_document_summarizer", said) == "compute_bound"
