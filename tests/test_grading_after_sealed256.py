@@ -12,6 +12,14 @@ def _regime(grader, tmp_path, case: str, body: str) -> str | None:
     return read_body(grader, tmp_path, case, body).regime
 
 
+def _reasons(grader, tmp_path, case: str, body: str) -> dict[str, str]:
+    """How the grader judges the reason each of the key's levers was given with."""
+    from regime.engine.grading import reasons
+    a = read_body(grader, tmp_path, case, body)
+    key = grader.key(a, None)[0]
+    return reasons.states(a, key, grader.concepts, grader.rubric.evidence.relative_tolerance)
+
+
 def test_starved_by_kernel_launches_is_overhead_bound(grader, tmp_path):
     """sealed251 e.s2538 (instructor 80, graded 46 with no regime): a memo's diagnosis in words."""
     said = ("Diagnosis: the loop is starved by kernel launches, not by bandwidth or compute. Both "
@@ -90,15 +98,9 @@ def test_a_premise_denied_before_so_opens_fixes(grader, tmp_path):
 def test_amortised_weights_argue_for_batching(grader, tmp_path):
     """sealed233 a.s2354 (instructor 100): 'merge incoming reqs into running batch, weights
     amortised over all seqs' is the key's argument (the weight read reused), not another one."""
-    from regime.engine.grading import reasons
-    p = tmp_path / "x.md"
-    p.write_text("---\ncase: a_chatbot\nstudent: s1\n---\nregime: BW bound (decode, bs=1)\n\n"
-                 "fixes: (1) continous batching - merge incoming reqs into running batch, weights "
-                 "amortised over all seqs, kv small. (2) int8 weigths -> 13GB\n")
-    from regime.engine.grading.submission import read_answer
-    a = read_answer(p, grader.concepts, grader.rubric.limits.max_bytes)
-    key = grader.key(a, None)[0]
-    got = reasons.states(a, key, grader.concepts, grader.rubric.evidence.relative_tolerance)
+    got = _reasons(grader, tmp_path, "a_chatbot",
+                   "regime: BW bound (decode, bs=1)\n\nfixes: (1) continous batching - merge incoming "
+                   "reqs into running batch, weights amortised over all seqs, kv small. (2) int8 weigths\n")
     assert got["continuous_batching"] == "right"
 
 
@@ -113,14 +115,9 @@ def test_a_dashed_status_label_refuses_every_lever_after_it(grader):
 def test_negligible_bytes_argue_against_fusion(grader, tmp_path):
     """sealed248 a.s2509 (instructor 88): 'Skip the elementwise fusion (negligible bytes)' is the
     key's argument that a perfect fusion would be invisible, not another one."""
-    from regime.engine.grading import reasons
-    from regime.engine.grading.submission import read_answer
-    p = tmp_path / "x.md"
-    p.write_text("---\ncase: a_chatbot\nstudent: s1\n---\n## Regime\nbandwidth-bound\n\n## Reject\n"
-                 "- Skip the elementwise fusion (negligible bytes).\n")
-    a = read_answer(p, grader.concepts, grader.rubric.limits.max_bytes)
-    key = grader.key(a, None)[0]
-    got = reasons.states(a, key, grader.concepts, grader.rubric.evidence.relative_tolerance)
+    got = _reasons(grader, tmp_path, "a_chatbot",
+                   "## Regime\nbandwidth-bound\n\n## Reject\n"
+                   "- Skip the elementwise fusion (negligible bytes).\n")
     assert got["fuse_elementwise"] == "right"
 
 
@@ -233,8 +230,9 @@ def test_two_things_i_would_not_do(grader, tmp_path):
     refusals after it; 'That memory-bound stretch is why attention eats 55%' describes a part of
     the step, not the verdict."""
     a = read_body(grader, tmp_path, "c_document_summarizer",
-                  "Prefill of a long prompt is a compute-bound phase, so the question is why it reaches only "
-                  "20% of peak FLOPs. That memory-bound stretch is why attention eats 55% of prefill time.\n\n"
+                  "Prefill of a long prompt is a compute-bound phase, so the question is why it reaches "
+                  "only 20% of peak FLOPs. That memory-bound stretch is why attention eats 55% of prefill "
+                  "time.\n\n"
                   "So the fix is FlashAttention.\n\n"
                   "Two things I would not do. Batching prefills together: one long prompt already keeps the "
                   "compute busy. And quantizing the weights: the weight read is 16 GB over 25,000 tokens.\n")
