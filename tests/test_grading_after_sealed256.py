@@ -246,3 +246,27 @@ def test_a_memory_bound_hole_is_a_part_of_the_step(grader, tmp_path):
             "compute-bound territory. Yet it only reaches 20% of peak. The naive attention writes the scores "
             "out and reads them back. That's the memory-bound hole the FLOP rate falls into.\n")
     assert _regime(grader, tmp_path, "c_document_summarizer", said) == "compute_bound"
+
+
+def test_a_label_with_an_equals_sign(grader, tmp_path):
+    """sealed267 e.s2696 (instructor 92, graded 62): 'regime = overhead bound ..., NOT really bw
+    bound' is the Regime label, not a paragraph whose 'NOT' turns the lists after it into refusals."""
+    a = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "regime = overhead bound (kernel launch), NOT really bw bound even tho its bs1 decode\n"
+                  "evidence:\n - 14% BW, 3% FLOPs -> nothing saturated, gpu idling\n"
+                  "fixes:\n 1. hip/cuda graphs for the whole step (static shapes in decode)\n"
+                  "reject: bigger batch, int8 -> both target bytes, the gpu is idle between kernels\n")
+    assert a.regime == "overhead_bound"
+    assert "cuda_graphs" in _levers(a.fixes) and "cuda_graphs" not in _levers(a.rejects)
+
+
+def test_a_bold_label_with_a_bracketed_qualifier(grader, tmp_path):
+    """sealed260 e.s2626 (instructor 100, graded 70 as a keyword list): '**Rejections (for now).**
+    Raising the batch and quantizing: ...' heads refusals, not more of the fixes."""
+    a = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "**Regime.** Overhead-bound.\n\n**Fixes.**\n1. HIP/CUDA graph capture of the decode step.\n"
+                  "2. torch.compile to merge small elementwise kernels.\n\n"
+                  "**Rejections (for now).** Raising the batch and quantizing: they reduce or share bytes, "
+                  "but the GPU is idle for over a third of each step.\n")
+    assert {"cuda_graphs", "torch_compile"} <= _levers(a.fixes)
+    assert "raise_batch" in _levers(a.rejects) and not a.stuffed

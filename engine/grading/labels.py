@@ -13,7 +13,7 @@ from regime.engine.grading.concepts import Concepts
 
 # '**Regime.** It is ...', '**Fixes, in order.**', '__Reject:__ int4 ...': a bold head, then the text
 # (a stop inside or after the bold: '**Don't** push the batch' is emphasis, not a label)
-RUN_IN = re.compile(r"^\s{0,3}(\*\*|__)(?P<head>[A-Za-z][\w /,']{0,30}?)\s*(?:[.:]\s*\1|\1\s*[.:—–])"
+RUN_IN = re.compile(r"^\s{0,3}(\*\*|__)(?P<head>[A-Za-z][\w /,'()]{0,30}?)\s*(?:[.:]\s*\1|\1\s*[.:—–])"
                     r"\s*(?P<rest>.*)$")
 _QUALIFIER_WORDS = 3     # 'Reject for now', 'Fixes in priority order': a few words after the name
 _CUTOFF = 0.8            # difflib ratio for reading a label's word as a heading's ('rejct', 'reject')

@@ -24,7 +24,7 @@ from regime.engine.grading.triggers import Triggers
 
 _RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")   # its |---|---| line
 _LABEL_LINE = re.compile(r"^\s{0,3}(?P<head>[*_]{0,2}[A-Za-z][\w /]{0,30}?[*_]{0,2})"
-                         r"(?:\s*(?::|—|–|\s-\s)|(?<=\d)\.?\s)\s*(?P<rest>.*)$")   # 'Fixes:', 'fix1 '
+                         r"(?:\s*(?::|—|–|\s-\s|\s=\s)|(?<=\d)\.?\s)\s*(?P<rest>.*)$")   # 'Fixes:', 'fix1 '
 _BARE_LABEL = re.compile(r"^\s{0,3}(?P<head>[*_]{0,2}[A-Za-z][\w /]{0,30}?(?:\s*\([\w ]{1,20}\))?[*_]{0,2})"
                          r"\s*:?\s*(?P<rest>)$")   # 'fixes' or 'fixes (in order)' alone on its line
 _LEVER_LABEL = re.compile(r"^\s{0,3}(?P<head>[A-Za-z][^:?]{0,40})[:?]\s*\S")   # "int4? No for throughput."
