@@ -60,7 +60,7 @@ def introduces(concepts: Concepts, paragraph: str) -> str | None:
     head, comma, rest = last.partition(",")
     if comma and concepts.words(head)[:1] and concepts.words(head)[0] in t.premise:
         last = rest   # "Because we can't go past the ceiling, the useful moves are:" (sealed34 a.s361)
-    parts = clauses(last)   # "One stream can't beat ~204 tok/s, so we either make more tokens share
+    parts = clauses(last)   # "One stream can't beat the ceiling, so we either make more tokens share
     turn = [i for i, c in enumerate(parts) if i and concepts.words(c)[:1] and   # each weight read or
             concepts.words(c)[0] in t.terminators - t.contrast]   # ...:" (sealed251 a.s2531): what
     last = " ".join(parts[turn[-1]:]) if turn else last   # follows from the premise opens the list
