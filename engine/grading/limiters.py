@@ -81,14 +81,24 @@ def _the_limit(concepts: Concepts, sentence: str) -> str | None:
     for cue in concepts.limits:
         n = len(cue)
         for j in (j for j in range(len(ws) - n + 1) if tuple(ws[j:j + n]) == cue):
-            for i in range(j - 1, max(j - 1 - concepts.limiter_within, -1), -1):
-                hit = words.get((ws[i],))
+            for end in range(j, max(j - concepts.limiter_within, 0), -1):
+                i, hit = _word_ending(words, ws, end)   # "the matrix cores are the busy resource"
                 denial = next((c for c in concepts.neg_before if tuple(ws[max(i - len(c), 0):i]) == c), None)
                 if hit and denial == ("nor",):   # "neither bandwidth nor compute is saturated": the
                     break                        # whole list is denied
                 if hit and len(hit) == 1 and denial is None:
                     return next(iter(hit))
     return None
+
+
+def _word_ending(words: dict[tuple[str, ...], set[str]], ws: list[str],
+                 end: int) -> tuple[int, set[str] | None]:
+    """The longest regime word ending right before `end` ("matrix cores", "cores" alone being
+    none), with where it starts."""
+    for n in range(max(map(len, words), default=1), 0, -1):
+        if end - n >= 0 and (hit := words.get(tuple(ws[end - n:end]))):
+            return end - n, hit
+    return end - 1, None
 
 
 def _problem(concepts: Concepts, clause: str) -> str | None:
