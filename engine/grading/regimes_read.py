@@ -43,7 +43,8 @@ def read_regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime")
         or (a.regime_bare and any(_alone(concepts, j) and a.regime not in j.match.concepts for j in judged))
     #   "- compute-bound", later "- memory-bound": a keyword list's terms (sealed113 b.s1159)
     if listed or _either(concepts, judged):
-        a.regime = a.nominal_regime = None
+        if not (a.prose and a.regime is not None and not a.regime_bare):   # an essay's verdict stands
+            a.regime = a.nominal_regime = None   # over a later "a workload that is X or Y pins one"
         a.regimes_named |= named
         a.statuses.append((0, "listed", text.strip()))
         return

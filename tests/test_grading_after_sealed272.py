@@ -1,0 +1,34 @@
+"""Classes from the sealed257-272 sets, now development data (issue 27), each with the student's
+own sentences: plural resources named as the busy one state the regime; an essay's verdict stands
+over a later generic sentence that names two regimes."""
+
+from __future__ import annotations
+
+from conftest import read_body
+
+
+def _regime(grader, tmp_path, case: str, body: str) -> str | None:
+    return read_body(grader, tmp_path, case, body).regime
+
+
+def test_the_matrix_cores_are_the_busy_resource(grader, tmp_path):
+    """sealed259 d.s2611 (instructor 100, graded 59 as bandwidth-bound): the essay names no regime;
+    its verdict is which resource is busy, in the plural, before an aside on 'the small slice of
+    time that is actually waiting on memory'."""
+    said = ("At batch 256 the endpoint runs at 71% of peak FLOP/s and only 30% of peak HBM bandwidth, "
+            "which is the mirror image of the chatbot: here the matrix cores are the busy resource.\n\n"
+            "Int4 shrinks bytes. By Amdahl, the gain is capped by the small slice of time that is "
+            "actually waiting on memory.\n")
+    assert _regime(grader, tmp_path, "d_high_throughput_api", said) == "compute_bound"
+
+
+def test_a_generic_either_or_does_not_undo_the_verdict(grader, tmp_path):
+    """sealed260 e.s2621 (instructor 100, graded 62 with no regime): 'A workload that is genuinely
+    bandwidth-bound or compute-bound pins one of those' is about workloads in general."""
+    said = ("Nominally this is bandwidth-bound decode (batch 1, fp16), but right now it isn't limited by "
+            "bandwidth or by compute. It's limited by kernel-launch overhead.\n\n"
+            "The giveaway is that both meters are low: 14% of peak bandwidth and 3% of peak FLOPs. A "
+            "workload that is genuinely bandwidth-bound or compute-bound pins one of those.\n")
+    assert _regime(grader, tmp_path, "e_doesnt_add_up", said) == "overhead_bound"
+    said = "- compute-bound\n- memory-bound\n- overhead\n"   # a keyword list still commits to none
+    assert _regime(grader, tmp_path, "e_doesnt_add_up", said) is None
