@@ -32,3 +32,12 @@ def test_a_generic_either_or_does_not_undo_the_verdict(grader, tmp_path):
     assert _regime(grader, tmp_path, "e_doesnt_add_up", said) == "overhead_bound"
     said = "- compute-bound\n- memory-bound\n- overhead\n"   # a keyword list still commits to none
     assert _regime(grader, tmp_path, "e_doesnt_add_up", said) is None
+
+
+def test_to_go_faster_heads_the_fixes(grader, tmp_path):
+    """sealed269 d.s2715 (instructor 100, graded 64 with the compute fixes described): a label
+    naming the goal ('To actually go faster:') heads a menu of fixes, as 'To get more tokens/s:' does."""
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "We have crossed over into compute-bound territory.\n\nTo actually go faster: fp8 GEMMs "
+                  "(raise the ceiling on compute), better tiling, fused attention, speculative decoding.\n")
+    assert {c for m in a.fixes for c in m.concepts} >= {"fp8_gemm", "better_gemm_tiling", "fuse_attention"}
