@@ -41,3 +41,12 @@ def test_to_go_faster_heads_the_fixes(grader, tmp_path):
                   "We have crossed over into compute-bound territory.\n\nTo actually go faster: fp8 GEMMs "
                   "(raise the ceiling on compute), better tiling, fused attention, speculative decoding.\n")
     assert {c for m in a.fixes for c in m.concepts} >= {"fp8_gemm", "better_gemm_tiling", "fuse_attention"}
+
+
+def test_a_clause_opening_only_if_conditions_the_lever_before_it(grader, tmp_path):
+    """sealed262 e.s2647 (instructor 54, graded 21 with the bigger batch as the main fix): 'only if'
+    after a comma puts a condition on the lever before it, as ', but only if' does."""
+    said = "## Fixes\n1. Raise the batch to 8, only if the latency SLO allows it.\n2. CUDA graphs.\n"
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", said)
+    assert "raise_batch" not in {c for m in a.fixes for c in m.concepts}
+    assert "cuda_graphs" in {c for m in a.fixes for c in m.concepts}

@@ -201,8 +201,8 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
         matches: list[Match] = next((ms for k in kinds if (ms := concepts.find(k, clause, body))), [])
         opener = opening(ws, t, contrast=False)
         carried = None if ws[:1] and ws[0] in t.terminators - t.contrast else carried   # ", so": ends it
-        if found and ws[:1] and ws[0] in t.contrast and any(tuple(ws[1:1 + len(p)]) == p
-                                                             for p in t.offered_if):
+        lead = 1 if ws[:1] and ws[0] in t.contrast else 0   # "Raise the batch to 8, only if the SLO allows"
+        if found and (lead or not matches) and any(tuple(ws[lead:lead + len(p)]) == p for p in t.offered_if):
             found = [_as(j, "hypothetical") if j.status == "affirmed" else j for j in found]   # "int8,
             #   but only if memory is still tight (after flash)": a condition on it (sealed143 c.s1460)
         if not matches:
