@@ -50,3 +50,13 @@ def test_a_clause_opening_only_if_conditions_the_lever_before_it(grader, tmp_pat
     a = read_body(grader, tmp_path, "e_doesnt_add_up", said)
     assert "raise_batch" not in {c for m in a.fixes for c in m.concepts}
     assert "cuda_graphs" in {c for m in a.fixes for c in m.concepts}
+
+
+def test_disagreeing_with_a_reported_colleague_leaves_the_verdict(grader, tmp_path):
+    """sealed265 a.s2673 (instructor 94, graded 62 with no regime): 'I disagree' after a
+    colleague's quoted words refutes the colleague, not the verdict in the sentence before."""
+    said = ('## Diagnosis\nBandwidth-bound decode, one request at a time. A colleague said "just fuse the '
+            'small kernels and it\'ll fly" — I disagree, see the table.\n')
+    assert _regime(grader, tmp_path, "a_chatbot", said) == "bandwidth_bound"
+    a = read_body(grader, tmp_path, "a_chatbot", "## Fixes\nFuse the elementwise ops. I'd skip it, though.\n")
+    assert "fuse_elementwise" in {c for m in a.rejects for c in m.concepts}   # a plain refusal points back

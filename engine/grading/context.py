@@ -125,10 +125,11 @@ def _refused(last: list[Judged], it: bool = False) -> list[Judged]:
 def _refuses_last(concepts: Concepts, t: Triggers, sentence: str) -> bool:
     """A sentence naming nothing that refuses what the sentence before named ("I'd skip it"),
     unless a condition opens it: "if it's a dedicated summarizer box, it isn't needed" (sealed40
-    c.s425) keeps the fix for the other case."""
+    c.s425) keeps the fix for the other case; nor one that reports someone first: 'A colleague said
+    "just fuse the small kernels" — I disagree' refutes the colleague (sealed265 a.s2673)."""
     for c in CLAUSE.split(sentence):
         ws = concepts.words(c) if c.strip() else []
-        if carried_status(ws, t) == "hypothetical":
+        if carried_status(ws, t) == "hypothetical" or set(ws) & t.speech:
             return False
         if ws and (refuses_it(ws, t) or _points_back_in(words(c), t)):
             return True
