@@ -60,3 +60,14 @@ def test_disagreeing_with_a_reported_colleague_leaves_the_verdict(grader, tmp_pa
     assert _regime(grader, tmp_path, "a_chatbot", said) == "bandwidth_bound"
     a = read_body(grader, tmp_path, "a_chatbot", "## Fixes\nFuse the elementwise ops. I'd skip it, though.\n")
     assert "fuse_elementwise" in {c for m in a.rejects for c in m.concepts}   # a plain refusal points back
+
+
+def test_a_refusal_lists_a_lever_named_with_its_object(grader, tmp_path):
+    """sealed267 c.s2692 (instructor 100, graded 68 with quantization not rejected): 'quantizing
+    the weights' after 'batching the prefills,' is the list's second subject, not an aside; 'the
+    weights' is a word its aliases use."""
+    a = read_body(grader, tmp_path, "c_document_summarizer",
+                  "What not to do: batching the prefills together (it only adds work, each user's TTFT goes "
+                  "up), and quantizing the weights (a 16 GB weight read spread over 25k tokens is "
+                  "negligible).\n")
+    assert {c for m in a.rejects for c in m.concepts} >= {"raise_batch", "quantize_int8"}

@@ -383,7 +383,9 @@ def _subject(concepts: Concepts, judged: list[Judged], text: str) -> set[int]:
     for j in judged[1:]:
         if j.clause in subject:
             continue
-        names = {w for k in judged if k.clause == j.clause for w in concepts.words(k.match.phrase)}
+        names = {w for k in judged if k.clause == j.clause
+                 for key, cs in concepts.phrases[k.match.kind].items()
+                 if set(k.match.concepts) <= cs for w in key}   # alias words: "and quantizing the weights"
         ws = concepts.words(j.clause_text)   # (after an aside naming nothing: "batching (it can't fill
         if concepts.context and set(ws[:1]) & concepts.context.adds_subject:   # "...; also the idea
             subject, last = subject | {j.clause}, j                             # to bump batch to 512"
