@@ -71,3 +71,14 @@ def test_a_refusal_lists_a_lever_named_with_its_object(grader, tmp_path):
                   "up), and quantizing the weights (a 16 GB weight read spread over 25k tokens is "
                   "negligible).\n")
     assert {c for m in a.rejects for c in m.concepts} >= {"raise_batch", "quantize_int8"}
+
+
+def test_a_figure_that_drops_refuses_nothing(grader, tmp_path):
+    """sealed267 c.s2692 (instructor 100, graded 78 rejecting its own first fix): 'Expect
+    time-to-first-token to drop substantially once FlashAttention is in'; 'Drop int4.' still refuses."""
+    a = read_body(grader, tmp_path, "c_document_summarizer",
+                  "First, switch to a FlashAttention kernel: the score matrix stays on chip.\n\nNote for the "
+                  "manager: expect time-to-first-token to drop substantially once FlashAttention is in.\n")
+    assert "flash_attention" not in {c for m in a.rejects for c in m.concepts}
+    a = read_body(grader, tmp_path, "d_high_throughput_api", "## Reject\nDrop int4.\n")
+    assert "quantize_int4" in {c for m in a.rejects for c in m.concepts}
