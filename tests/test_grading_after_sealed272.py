@@ -82,3 +82,29 @@ def test_a_figure_that_drops_refuses_nothing(grader, tmp_path):
     assert "flash_attention" not in {c for m in a.rejects for c in m.concepts}
     a = read_body(grader, tmp_path, "d_high_throughput_api", "## Reject\nDrop int4.\n")
     assert "quantize_int4" in {c for m in a.rejects for c in m.concepts}
+
+
+def test_engineer_two_is_the_second_engineer(grader, tmp_path):
+    """sealed266 b.s2683 (instructor 90, graded 62 for endorsing the second engineer): 'Engineer
+    two: "..."' names its speaker by number after the word; siding with 'engineer one' endorses
+    nothing the second says. Who holds a claim is read sentence by sentence within paragraphs, so
+    a heading's words do not run into the first quotation."""
+    a = read_body(grader, tmp_path, "b_training_run",
+                  "## Regime\nCompute-bound (61% of peak FLOPs), with a sizeable memory-bound tail.\n\n"
+                  "## The two engineers\nEngineer one: \"those norm and activation kernels are eating our "
+                  "step, give me two weeks to fuse them.\" Engineer two: \"we are compute bound, so the "
+                  "memory-bound kernels are irrelevant.\"\n\nI side with engineer one on the diagnosis and "
+                  "with nobody on the schedule. Engineer two's argument doesn't hold: the norm kernels are "
+                  "22% of kernel time in which almost no FLOPs happen.\n")
+    assert not a.endorsed
+
+
+def test_a_colleague_who_is_mistaken_is_refuted(grader, tmp_path):
+    """sealed255 b.s2579 (instructor 73, graded 63 -> 48 once holders were read by paragraph):
+    'the first engineer is right that the memory-bound kernels matter. The colleague who says
+    compute-bound means we can ignore them is mistaken'."""
+    a = read_body(grader, tmp_path, "b_training_run",
+                  "Priya — short answer: the step is compute-bound (61% of peak), and the first engineer is "
+                  "right that the memory-bound kernels matter. The colleague who says compute-bound means we "
+                  "can ignore them is mistaken: 22% of the kernel time is in ops that carry no FLOPs.\n")
+    assert not a.endorsed

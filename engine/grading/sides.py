@@ -4,6 +4,8 @@ endorses that claim, whatever the item's other levers and however its words read
 
 from __future__ import annotations
 
+import re
+
 from regime.engine.grading.answer import SENTENCE, Answer
 from regime.engine.grading.concepts import Concepts, clauses
 from regime.engine.grading.scopes import cued, negates
@@ -93,17 +95,24 @@ _AFTER_CUE = 3   # "side with [the second engineer]"
 
 def party(concepts: Concepts, text: str) -> set[str]:
     """Who a clause names: the word before each speaker word ('second' in 'the second engineer',
-    'first' in 'the first one' where the speaker word was named before)."""
+    'first' in 'the first one' where the speaker word was named before), or its number after it
+    ('engineer two', 'Engineer 2': the second)."""
     t = concepts.context
-    ws = concepts.words(text)
-    return {ws[i - 1] for i, w in enumerate(ws) if i and t is not None and (w in t.speakers or w == "one")}
+    if t is None:
+        return set()
+    ws, n = concepts.words(text), t.speaker_numbers
+    numbered = {i for i, w in enumerate(ws[:-1]) if w in t.speakers and ws[i + 1] in n}
+    before = {n.get(ws[i - 1], ws[i - 1]) for i, w in enumerate(ws) if i and i not in numbered
+              and ws[i - 1] not in t.speakers and (w in t.speakers or w == "one")}
+    return before | {n[ws[i + 1]] for i in numbered}
 
 
 def holders(a: Answer, concepts: Concepts, claim: str) -> set[str]:
     """Who the answer says holds the claim: the parties named in the sentences that name it, by
     alias or by meaning, in the clauses that take no side."""
     out: set[str] = set()
-    for s in SENTENCE.split(" ".join(a.lines)):
+    paragraphs = re.split(r"\n\s*\n|\n(?=#)", "\n".join(a.lines))   # not across a heading
+    for s in (s for p in paragraphs for s in SENTENCE.split(" ".join(p.split()))):
         if any(claim in m.concepts for m in concepts.find("claim", s)) or concepts.guess("claim", s) == claim:
             out |= {p for c in clauses(s) if not sides(concepts, c) for p in party(concepts, c)}
     return out

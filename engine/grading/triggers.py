@@ -104,6 +104,7 @@ class Triggers:
     appearance_window: int = 0                   # words from the concept to the contrast
     speakers: frozenset[str] = frozenset()       # 'Engineer A: "..."': a label quoting someone else
     addressed: frozenset[str] = frozenset()      # 'Note to the director: "..."': the student's own
+    speaker_numbers: dict[str, str] = field(default_factory=dict)   # 'engineer two' is the second
     max_levers: int = 3          # per sentence; more is a list, not a commitment
     steps: frozenset[str] = frozenset()   # 'first X, then Y, then Z': steps in order, not a list
     max_regimes: int = 2         # per Regime section
@@ -264,6 +265,8 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.appearance_window = int(raw.get("appearance_window") or 0)
     t.speakers = frozenset(str(w).lower() for w in raw.get("speakers") or [])   # raw words, as written
     t.addressed = frozenset(str(w).lower() for w in raw.get("addressed") or [])
+    numbers = raw.get("speaker_numbers") or {}
+    t.speaker_numbers = {str(k).lower(): str(v).lower() for k, v in numbers.items()}
     commit = raw.get("commit") or {}
     t.max_levers = int(commit.get("max_levers_per_sentence", t.max_levers))
     t.steps = frozenset(str(w).lower() for w in commit.get("steps") or [])
