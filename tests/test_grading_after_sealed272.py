@@ -108,3 +108,12 @@ def test_a_colleague_who_is_mistaken_is_refuted(grader, tmp_path):
                   "right that the memory-bound kernels matter. The colleague who says compute-bound means we "
                   "can ignore them is mistaken: 22% of the kernel time is in ops that carry no FLOPs.\n")
     assert not a.endorsed
+
+
+def test_a_new_gpu_is_the_bigger_flops_gpu(grader, tmp_path):
+    """sealed264 a.s2665, sealed258 a.s2605, sealed257 a.s2597 (each instructor 40-47, the GPU
+    rejection credited): 'Reject: A new GPU with extra FLOPs, since we only use 4%.'"""
+    for said in ("**Reject:** A new GPU with extra FLOPs, since we only use 4%.\n",
+                 "## Reject\n- New GPU: we don't need more compute.\n"):
+        a = read_body(grader, tmp_path, "a_chatbot", said)
+        assert "buy_more_flops" in {c for m in a.rejects for c in m.concepts}, said
