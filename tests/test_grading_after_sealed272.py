@@ -117,3 +117,12 @@ def test_a_new_gpu_is_the_bigger_flops_gpu(grader, tmp_path):
                  "## Reject\n- New GPU: we don't need more compute.\n"):
         a = read_body(grader, tmp_path, "a_chatbot", said)
         assert "buy_more_flops" in {c for m in a.rejects for c in m.concepts}, said
+
+
+def test_also_after_a_fix_is_one_more_fix(grader, tmp_path):
+    """sealed270 c.s2726 (instructor 29, graded 0 with FlashAttention described): 'Main fix: ...',
+    then 'Also: FlashAttention to reduce the 40 GB scratch allocation.'"""
+    a = read_body(grader, tmp_path, "c_document_summarizer",
+                  "1. Main fix: batch several documents' prefills together to fill the matrix cores.\n"
+                  "2. Also: FlashAttention to reduce the 40 GB scratch allocation.\n")
+    assert "flash_attention" in {c for m in a.fixes for c in m.concepts}

@@ -81,7 +81,9 @@ def _recommends(concepts: Concepts, t: Triggers, sentence: str) -> bool:
     """The sentence itself recommends: the template's heading inline ("Fixes: (1) CUDA graphs
     ...; (2) ...", sealed45 e.s474), a recommending cue, or lever names alone."""
     head, colon, _ = sentence.partition(":")
-    return bool(colon and (concepts.heading(head) == "fixes" or _goal(concepts, t, head))) \
+    ws = set(concepts.words(head))   # "Main fix: batch ...", then "Also: FlashAttention to reduce ..."
+    also = bool(ws) and ws <= t.adds_subject   # (sealed270 c.s2726): one more of the same
+    return bool(colon and (concepts.heading(head) == "fixes" or _goal(concepts, t, head) or also)) \
         or recommends(concepts, sentence, t) or names_only(concepts, sentence, prose=True)
 
 
