@@ -126,3 +126,13 @@ def test_also_after_a_fix_is_one_more_fix(grader, tmp_path):
                   "1. Main fix: batch several documents' prefills together to fill the matrix cores.\n"
                   "2. Also: FlashAttention to reduce the 40 GB scratch allocation.\n")
     assert "flash_attention" in {c for m in a.fixes for c in m.concepts}
+
+
+def test_memory_bound_time_is_a_part_of_the_step(grader, tmp_path):
+    """sealed268 c.s2703 (instructor 92, graded 64 as bandwidth-bound): 'That memory-bound time is
+    the 55% spent in attention' describes a part of a compute-bound prefill."""
+    said = ("1. **Regime.** Compute-bound prefill. TTFT is the complaint and that is decided by prefill.\n"
+            "2. **Why 20%.** The score matrix is written and read again: about 5 TB of traffic that does no "
+            "useful math. That memory-bound time is the 55% spent in attention and it pulls the overall "
+            "FLOP rate down to 20%.\n")
+    assert _regime(grader, tmp_path, "c_document_summarizer", said) == "compute_bound"
