@@ -136,3 +136,15 @@ def test_memory_bound_time_is_a_part_of_the_step(grader, tmp_path):
             "useful math. That memory-bound time is the 55% spent in attention and it pulls the overall "
             "FLOP rate down to 20%.\n")
     assert _regime(grader, tmp_path, "c_document_summarizer", said) == "compute_bound"
+
+
+def test_doubting_a_quoted_argument_refutes_it(grader, tmp_path):
+    """sealed265 b.s2677 (instructor 52: the claim half-rejected), sealed206 b.s2087: a refusal
+    before a quoted claim refutes it; 'argument' after the quotation names whose it is and does
+    not turn the refusal back into a report."""
+    for said in ("## About the second engineer\nI'm not fully convinced by the \"memory ops don't matter\" "
+                 "argument — there's a lot of time in those kernels.\n",
+                 "6. Reject the \"memory ops are irrelevant when compute bound\" argument: 22% of the time "
+                 "is in near-zero-FLOP kernels.\n"):
+        a = read_body(grader, tmp_path, "b_training_run", said)
+        assert "memory_ops_irrelevant_when_compute_bound" in {c for m in a.rejects for c in m.concepts}, said

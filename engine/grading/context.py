@@ -209,9 +209,10 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
         if not matches:
             status = opening(ws, t, contrast=True, qualified="regime" not in kinds)
             if status and found:   # "..., but not yet": re-judges what came before; not a refusal
-                found = [j if (status == "historical" and j.status == "negated") or (
+                found = [j if (status in ("historical", "attributed") and j.status == "negated") or (
                     status == "deferred" and j.match.kind == "regime") else _as(j, status)
                          for j in found]   # that "— already fused" gives its reason (sealed124 b.s1266),
+                #   nor "argument" what the student doubts: 'I doubt the "..." argument' (sealed265 b.s2677),
                 #   nor a verdict: "the step is compute-bound overall, and the engineer ... is right
                 #   about the problem — though not yet about the method" (sealed185 b.s1871)
             elif found and predicate(ws, t) == "negated":   # "The other suggestion, a GPU with
