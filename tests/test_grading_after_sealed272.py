@@ -148,3 +148,15 @@ def test_doubting_a_quoted_argument_refutes_it(grader, tmp_path):
                  "is in near-zero-FLOP kernels.\n"):
         a = read_body(grader, tmp_path, "b_training_run", said)
         assert "memory_ops_irrelevant_when_compute_bound" in {c for m in a.rejects for c in m.concepts}, said
+
+
+def test_asked_whether_we_should_then_my_answer_is_no(grader, tmp_path):
+    """sealed268 a.s2710 (instructor 80, graded 54 recommending the bigger-FLOPs GPU): a subject
+    right after 'whether' opens the question's own clause, and 'My answer is no' answers it; 'After
+    that I'd quantize' is still the student's own step."""
+    a = read_body(grader, tmp_path, "a_chatbot",
+                  "The director asked whether we should move to a card with more FLOPs. My answer is no: "
+                  "we use 4% of the FLOPs this card already has.\n\n"
+                  "After that I'd quantize the weights to int8.\n")
+    assert "buy_more_flops" in {c for m in a.rejects for c in m.concepts}
+    assert "quantize_int8" in {c for m in a.fixes for c in m.concepts}

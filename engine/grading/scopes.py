@@ -80,6 +80,11 @@ def opening(ws: list[str], t: Triggers, contrast: bool, qualified: bool = True) 
     return best
 
 
+_CLAUSAL = ("hypothetical", "attributed")   # a subject right after "whether", "asked" opens their own
+#   clause: "The director asked whether we should move to a card with more FLOPs" (sealed268 a.s2710)
+#   asks; "After that I'd quantize" is the student's own step
+
+
 def status_of(ws: list[str], start: int, n: int, t: Triggers,
             found: list[tuple[str, int, int, bool]] | None = None) -> str:
     """The highest-priority status whose trigger's scope reaches the words [start, start + n).
@@ -87,7 +92,7 @@ def status_of(ws: list[str], start: int, n: int, t: Triggers,
     hits = [status for status, j, end, forward in (found if found is not None else triggers(ws, t))
             if (forward and end <= start and start - end <= t.window
                 and not set(ws[_past_adverb(ws, end, t):start]) & t.terminators
-                and not cued(ws[end:start], t.new_subject))
+                and not cued(ws[end + (status in _CLAUSAL):start], t.new_subject))
             or (not forward and j >= start + n and j - (start + n) <= t.window
                 and not set(ws[start + n:j]) & t.terminators)]
     if not hits and _fronted(ws, start + n, t):
@@ -213,6 +218,8 @@ def refuses_it(ws: list[str], t: Triggers) -> bool:
     word must be in the trigger's own clause: "Don't batch, it's TTFT" refuses nothing before it."""
     while ws and ws[0] in t.terminators:   # "So, no for throughput.": a bare no answers what came before
         ws = ws[1:]
+    lead = next((len(p) for p in t.answer_leads if tuple(ws[:len(p)]) == p), 0)   # "My answer is no"
+    ws = ws[lead:]
     while ws[1:] and (ws[0],) in t.forward.get("possible", ()):   # "Batching? Probably not - ..."
         ws = ws[1:]   # (sealed164 c.s1666): a hedged refusal leans to refusing, as hedged_refusal reads it
     if ws[:1] == ["no"] and len(ws) <= 1 + t.elliptical_words and (len(ws) == 1 or ws[1] in t.after_no):
