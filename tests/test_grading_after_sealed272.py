@@ -160,3 +160,10 @@ def test_asked_whether_we_should_then_my_answer_is_no(grader, tmp_path):
                   "After that I'd quantize the weights to int8.\n")
     assert "buy_more_flops" in {c for m in a.rejects for c in m.concepts}
     assert "quantize_int8" in {c for m in a.fixes for c in m.concepts}
+
+
+def test_a_double_hyphen_ends_a_clause(grader, tmp_path):
+    """sealed265 e.s2673 (instructor 95, graded 69 as bandwidth-bound): ' -- ' is a typed dash;
+    'neither bw nor compute bound -- its launch overhead' denies two regimes and affirms the third."""
+    said = "regime: neither bw nor compute bound -- its launch overhead. nominaly bandwidth bound\n"
+    assert _regime(grader, tmp_path, "e_doesnt_add_up", said) == "overhead_bound"

@@ -23,7 +23,7 @@ from regime.facts.vocabulary import Vocabulary
 
 _TYPO_MIN = 4           # shorter words are never read as a misspelling of another
 _TYPO_CUTOFF = 0.84     # difflib ratio for reading an unknown word as a known one
-_CLAUSE = re.compile(r"[.;:!?,()\[\]—–→⇒]|\s=?->?\s|\b(?:but|however|whereas|although|though|while)\b", re.I)
+_CLAUSE = re.compile(r"[.;:!?,()\[\]—–→⇒]|\s=?-+>?\s|\b(?:but|however|whereas|although|though|while)\b", re.I)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from regime.engine.grading.sentences import hedges_between
 from regime.engine.grading.wording import words
 
 _SLASHED = re.compile(r"\s+/\s+")
-_SIDE = re.compile(r"[.;:,\n()→⇒—–]|\s=?->?\s")   # what ends a side of a slash
+_SIDE = re.compile(r"[.;:,\n()→⇒—–]|\s=?-+>?\s")   # what ends a side of a slash
 
 
 def read_regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime") -> None:

@@ -12,7 +12,7 @@ from regime.engine.grading.triggers import Triggers
 
 _SENTENCE = re.compile(rf"(?<=[.!?;]){SHORTENED}\s+")   # not after 'prob.', 'approx.'
 QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")   # a quotation: its words in group 1 or 2
-CLAUSE = re.compile(rf"[;:!?()\[\]—–|→⇒]|,(?=\s|$)|\.{SHORTENED}(?=\s|$)|\s-\s|\s=?->?\s|\"|“|”")
+CLAUSE = re.compile(rf"[;:!?()\[\]—–|→⇒]|,(?=\s|$)|\.{SHORTENED}(?=\s|$)|\s-\s|\s=?-+>?\s|\"|“|”")
 #   (not at the comma of "32,768", nor at the stop of 'prob.')
 
 
