@@ -167,3 +167,13 @@ def test_a_double_hyphen_ends_a_clause(grader, tmp_path):
     'neither bw nor compute bound -- its launch overhead' denies two regimes and affirms the third."""
     said = "regime: neither bw nor compute bound -- its launch overhead. nominaly bandwidth bound\n"
     assert _regime(grader, tmp_path, "e_doesnt_add_up", said) == "overhead_bound"
+
+
+def test_also_before_a_refusing_label(grader, tmp_path):
+    """sealed270 b.s2721 (instructor 100, graded 74 recommending attention fusion): 'Also not worth
+    it: fusing attention.' is the 'Not worth it:' label with one more subject."""
+    a = read_body(grader, tmp_path, "b_training_run",
+                  "Not recommended: the \"compute-bound, therefore memory-bound ops are irrelevant\" line. "
+                  "Also not worth it: fusing attention. Attention runs as flash-attention today.\n")
+    assert "fuse_attention" in {c for m in a.rejects for c in m.concepts}
+    assert "fuse_attention" not in {c for m in a.fixes for c in m.concepts}

@@ -45,7 +45,8 @@ def status_label(concepts: Concepts, t: Triggers, sentence: str,
     if not m:
         return None, sentence
     head = tuple(concepts.words(m[1]))
-    for status, labels in t.labels.items():
+    head = head[1:] if head[1:] and head[0] in t.adds_subject else head   # "Also not worth it: fusing
+    for status, labels in t.labels.items():                                 # attention" (sealed270 b.s2721)
         if head in labels:
             return status, m[2]
     for status, openers in t.label_openers.items():   # "Where int4 does make sense: it would free 51 GB":
