@@ -177,3 +177,13 @@ def test_also_before_a_refusing_label(grader, tmp_path):
                   "Also not worth it: fusing attention. Attention runs as flash-attention today.\n")
     assert "fuse_attention" in {c for m in a.rejects for c in m.concepts}
     assert "fuse_attention" not in {c for m in a.fixes for c in m.concepts}
+
+
+def test_after_that_makes_the_described_lever_a_step(grader, tmp_path):
+    """sealed270 c.s2724 (instructor 92, graded 69 with FlashAttention described): the next
+    sentence's 'After that, I'd add chunked prefill' makes it the step before."""
+    a = read_body(grader, tmp_path, "c_document_summarizer",
+                  "FlashAttention computes attention tile by tile in on-chip memory, so the 40 GB never "
+                  "exists and the traffic vanishes. After that, I'd add chunked prefill so other users keep "
+                  "their decode steps.\n")
+    assert "flash_attention" in {c for m in a.fixes for c in m.concepts}

@@ -73,6 +73,8 @@ def _takes_up(concepts: Concepts, t: Triggers, sentence: str) -> bool:
     c.s1224); not "Possibly worth a small pilot for the memory it frees" (sealed121 d.s1236)."""
     first = clauses(sentence)[0] if sentence.strip() else ""
     ws = concepts.words(first)
+    if tuple(ws) in t.follows_on:   # "... so the 40 GB never exists. After that, I'd add chunked prefill"
+        return recommends(concepts, sentence, t)   # (sealed270 c.s2724): a next step after it
     return bool(set(ws) & t.anaphora) and recommends(concepts, first, t) and not triggers(ws, t) \
         and not any(concepts.find(k, first) for k in ("lever", "claim", "regime"))
 
