@@ -187,3 +187,14 @@ def test_after_that_makes_the_described_lever_a_step(grader, tmp_path):
                   "exists and the traffic vanishes. After that, I'd add chunked prefill so other users keep "
                   "their decode steps.\n")
     assert "flash_attention" in {c for m in a.fixes for c in m.concepts}
+
+
+def test_a_topic_label_refused_by_what_points_back(grader, tmp_path):
+    """sealed259 d.s2614 (instructor 81, graded 58 raising the batch): '**Batch:** raising it further
+    would not help' refuses the topic; 'Int4: I'm not fully convinced it's useless' (sealed152
+    d.s1545, two negations) does not."""
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "**Batch:** raising it further would not help; we're past the ridge, so it mostly adds "
+                  "latency.\n\n**Int4:** I'm not fully convinced it's useless.\n")
+    assert "raise_batch" in {c for m in a.rejects for c in m.concepts}
+    assert "quantize_int4" not in {c for m in a.rejects for c in m.concepts}

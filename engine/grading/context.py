@@ -332,6 +332,9 @@ def _named_then_judged(concepts: Concepts, t: Triggers, sentence: str, found: li
     status = hedged_refusal(clauses, t, opening(rest[lead:], t, contrast=False))   # (sealed151 d.s1532)
     if status is None and (voiced := in_own_voice(rest, t)) is not None:   # "Batching: I'd probably
         status = hedged_refusal(clauses, t, voiced)   # hold off" (sealed177 c.s1795)
+    if status is None and clauses and refuses_it(clauses[0], t) and [   # "Batch: raising it further
+            s for s, *_ in triggers(clauses[0], t)].count("negated") == 1:   # would not help" (sealed259
+        status = "negated"   # d.s2614); not "Int4: I'm not fully convinced it's useless" (two negations)
     own = ("regime", "regime_word", "lever", "claim")
     if status is None or (status == "negated" and _named_first(concepts, m[2], own)) or _numbered(rest[1:]):
         return found   # "FlashAttention (tiled): no 40 GB buffer" negates a quantity (sealed65 c.s676)
