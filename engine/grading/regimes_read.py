@@ -40,7 +40,7 @@ def read_regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime")
     seen = named if a.prose else a.regimes_named | named   # an essay weighs regimes sentence by sentence
     many = bool(named) and len(seen) > concepts.context.max_regimes
     listed = (many and len(_concluded(concepts, judged)) != 1) or len(bare) > 1 \
-        or (a.regime_bare and any(_alone(concepts, j) and a.regime not in j.match.concepts for j in judged))
+        or _keywords(concepts, judged) or (a.regime_bare and any(_alone(concepts, j) and a.regime not in j.match.concepts for j in judged))
     #   "- compute-bound", later "- memory-bound": a keyword list's terms (sealed113 b.s1159)
     if listed or _either(concepts, judged):
         if not (a.prose and a.regime is not None and not a.regime_bare):   # an essay's verdict stands
@@ -298,6 +298,19 @@ def _either(concepts: Concepts, judged: list[Judged]) -> bool:
         either = concepts.context.either if concepts.context is not None else frozenset({"or"})
         if len(cs) > 1 and (set(ws) & either or set(ws) - names <= {"and", "both"}):
             return True   # 'Compute bound and bandwith bound' names both and commits to neither
+    return False
+
+
+def _keywords(concepts: Concepts, judged: list[Judged]) -> bool:
+    """A regime named bare beside `keyword_terms` bare lever names or more ("Relevant:
+    compute-bound, bandwidth, int4, fp8, ridge point 247, batch 256, speculative decoding",
+    sealed258 d.s2610, instructor 0: "no regime committed"): a keyword list's term."""
+    t = concepts.context
+    for j in (j for j in judged if j.status == "affirmed" and _bare(concepts, j)):
+        names = [c for c in clauses(j.sentence) if (m := concepts.find("lever", c))
+                 and concepts.words(c) == concepts.words(m[0].phrase)]
+        if t is not None and len(names) >= t.keyword_terms:
+            return True
     return False
 
 

@@ -110,6 +110,7 @@ class Triggers:
     max_levers: int = 3          # per sentence; more is a list, not a commitment
     steps: frozenset[str] = frozenset()   # 'first X, then Y, then Z': steps in order, not a list
     max_regimes: int = 2         # per Regime section
+    keyword_terms: int = 3       # bare lever names beside a bare regime: a keyword list
     max_fixes: int = 6           # per answer; more is a list, not a commitment
     menu_share: float = 1.0      # an affirmed list mostly the key's fixes is its menu (score.py)
     confidence: dict[str, float] = field(default_factory=dict)   # status -> how sure the reading is
@@ -275,6 +276,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.max_levers = int(commit.get("max_levers_per_sentence", t.max_levers))
     t.steps = frozenset(str(w).lower() for w in commit.get("steps") or [])
     t.max_regimes = int(commit.get("max_regimes", t.max_regimes))
+    t.keyword_terms = int(commit.get("keyword_terms", t.keyword_terms))
     t.max_fixes = int(commit.get("max_fixes", t.max_fixes))
     t.menu_share = float(commit.get("menu_share", t.menu_share))
     t.confidence = {str(k): float(v) for k, v in (raw.get("confidence") or {}).items()}
