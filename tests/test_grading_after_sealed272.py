@@ -198,3 +198,14 @@ def test_a_topic_label_refused_by_what_points_back(grader, tmp_path):
                   "latency.\n\n**Int4:** I'm not fully convinced it's useless.\n")
     assert "raise_batch" in {c for m in a.rejects for c in m.concepts}
     assert "quantize_int4" not in {c for m in a.rejects for c in m.concepts}
+
+
+def test_a_regime_among_lever_names_is_a_keyword(grader, tmp_path):
+    """sealed258 d.s2610 (instructor 0, 'no regime committed', graded 33): a regime named bare
+    beside three or more bare lever names is a keyword list's term; a terse verdict beside its
+    figures still states it."""
+    said = ("Relevant: compute-bound, bandwidth, int4, fp8, ridge point 247, batch 256, speculative "
+            "decoding, dequantization, the vendor.\n")
+    assert _regime(grader, tmp_path, "d_high_throughput_api", said) is None
+    said = "Regime: compute-bound, 71% FLOPs, 30% BW, past the ridge.\n"
+    assert _regime(grader, tmp_path, "d_high_throughput_api", said) == "compute_bound"

@@ -40,7 +40,8 @@ def read_regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime")
     seen = named if a.prose else a.regimes_named | named   # an essay weighs regimes sentence by sentence
     many = bool(named) and len(seen) > concepts.context.max_regimes
     listed = (many and len(_concluded(concepts, judged)) != 1) or len(bare) > 1 \
-        or _keywords(concepts, judged) or (a.regime_bare and any(_alone(concepts, j) and a.regime not in j.match.concepts for j in judged))
+        or _keywords(concepts, judged) \
+        or (a.regime_bare and any(_alone(concepts, j) and a.regime not in j.match.concepts for j in judged))
     #   "- compute-bound", later "- memory-bound": a keyword list's terms (sealed113 b.s1159)
     if listed or _either(concepts, judged):
         if not (a.prose and a.regime is not None and not a.regime_bare):   # an essay's verdict stands
