@@ -209,3 +209,24 @@ def test_a_regime_among_lever_names_is_a_keyword(grader, tmp_path):
     assert _regime(grader, tmp_path, "d_high_throughput_api", said) is None
     said = "Regime: compute-bound, 71% FLOPs, 30% BW, past the ridge.\n"
     assert _regime(grader, tmp_path, "d_high_throughput_api", said) == "compute_bound"
+
+
+def test_also_between_would_and_a_refusal(grader, tmp_path):
+    """sealed268 a.s2701 (instructor 100, graded 80 recommending the bigger-FLOPs GPU)."""
+    a = read_body(grader, tmp_path, "a_chatbot",
+                  "The other suggestion, a GPU with more FLOPs, I would also turn down — we are using 4% of "
+                  "the FLOPs this one already has.\n")
+    assert "buy_more_flops" in {c for m in a.rejects for c in m.concepts}
+
+
+def test_a_topic_heading_recommends_nothing(grader, tmp_path):
+    """sealed263 e.s2658 (instructor 100, graded 80): '**On batching and int8.**' heads a paragraph
+    that defers both; '**On fusing attention.** No.' (sealed219 b.s2211) still refuses its topic."""
+    a = read_body(grader, tmp_path, "e_doesnt_add_up",
+                  "**On batching and int8.** A colleague argued we should just raise the batch. I disagree "
+                  "for now: the GPU is idle in the gaps. Only if the re-measured loop turns out to be "
+                  "genuinely bandwidth-bound would I batch or quantize.\n")
+    assert not {c for m in a.fixes for c in m.concepts} & {"raise_batch", "quantize_int8"}
+    a = read_body(grader, tmp_path, "b_training_run",
+                  "**On fusing attention.** No. It's already flash-attention, and it's 7% of time total.\n")
+    assert "fuse_attention" in {c for m in a.rejects for c in m.concepts}

@@ -65,6 +65,9 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
         #   "Note to manager: please don't fund a kernel-tuning sprint; fund the batching change." is two
         #   sentences whose clauses must not share a number (sealed193 a.s1951)
         found = conceded_before(concepts, t, sentence, _sentence(concepts, t, kinds, sentence, start, label))
+        if _topic_only(concepts, t, sentence, found):   # "**On batching and int8.** A colleague argued
+            found = [_as(j, "topic") for j in found]   # ... I disagree for now" (sealed263 e.s2658): a
+            #   heading; a verdict after it ("**On fusing attention.** No.") still points back to it
         label = _carried_label(concepts, t, kinds, sentence, label)
         if not found and last and _refuses_last(concepts, t, sentence):   # "...; I'd skip it"
             out[-len(last):] = last = named = _refused(last, "it" in concepts.words(sentence)[:3])
@@ -99,6 +102,14 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
         named = found or named
     return [_as(j, "affirmed") if j.match.kind == "claim" and j.status == "deferred" else j for j in out]
     #   a claim is stated, not postponed ("ops matter less once you're compute bound", sealed128 b.s1310)
+
+
+def _topic_only(concepts: Concepts, t: Triggers, sentence: str, found: list[Judged]) -> bool:
+    """A sentence that is a topic opener ('on', 'about') and the names of what it heads, no more."""
+    ws = concepts.words(sentence)
+    return bool(found) and ws[:1] != [] and ws[0] in t.topic_openers \
+        and all(j.status == "affirmed" for j in found) \
+        and _bare_names(concepts, found, " ".join(ws[1:]), t.heading)
 
 
 def _carried_label(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence: str,
