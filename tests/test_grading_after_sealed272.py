@@ -230,3 +230,15 @@ def test_a_topic_heading_recommends_nothing(grader, tmp_path):
     a = read_body(grader, tmp_path, "b_training_run",
                   "**On fusing attention.** No. It's already flash-attention, and it's 7% of time total.\n")
     assert "fuse_attention" in {c for m in a.rejects for c in m.concepts}
+
+
+def test_a_fix_set_beside_another_fix_refuses_neither(grader, tmp_path):
+    """sealed261 a.s2631 (instructor 100, graded 80.5): under 'What I would do, in order:', the int8
+    item's 'batching does nothing for the speed of an individual reply' compares two fixes; 'Not
+    now: bigger batch, int8' (sealed126 e.s1287) still refuses both."""
+    a = read_body(grader, tmp_path, "a_chatbot",
+                  "What I would do, in order:\n\n1. **Continuous batching.** Merge new requests into the "
+                  "running decode step.\n2. **int8 weights.** Halves the bytes. It's the one option that "
+                  "also makes a single user faster; batching does nothing for the speed of an individual "
+                  "reply.\n")
+    assert "continuous_batching" not in {c for m in a.rejects for c in m.concepts}

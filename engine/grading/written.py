@@ -261,6 +261,9 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
                 a.rejects.append(mention)
             elif j.status == "affirmed":
                 a.endorsed.extend(c for c in j.match.concepts if c not in a.endorsed)
+        elif j.status == "negated" and section == "fixes" and any(m.reason == item for m in a.fixes) and any(
+                set(j.match.concepts) & set(m.concepts) for m in a.fixes):   # "2. int8 weights. ...;
+            continue   # batching does nothing for the speed of a reply" (sealed261 a.s2631): a comparison
         elif in_subject or j.status == "negated":
             a.rejects.append(mention)
         elif section == "reject" and j.status != "prerequisite":
