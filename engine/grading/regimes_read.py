@@ -189,7 +189,8 @@ def _describes_a_part(concepts: Concepts, j: Judged, described: frozenset[str],
         or (ws[end] in t.generic and bool(set(words(j.clause_text)) & _RELATIVE)))   # "a bandwidth-bound
     #   loop would have HBM near saturation", "A loop that was really bandwidth-bound would have HBM
     #   pinned" (sealed231 e.s2331): a kind of step, not this one (not "is bandwidth-bound and would")
-    return (end < len(ws) and ws[end] in described) or kind \
+    before = described | (t.described_before if t is not None else frozenset())
+    return (end < len(ws) and ws[end] in before) or kind \
         or (j.match.start > 0 and ws[j.match.start - 1] in after) \
         or _said_of_a_part(ws, j.match.start, described)
 
