@@ -242,3 +242,14 @@ def test_a_fix_set_beside_another_fix_refuses_neither(grader, tmp_path):
                   "also makes a single user faster; batching does nothing for the speed of an individual "
                   "reply.\n")
     assert "continuous_batching" not in {c for m in a.rejects for c in m.concepts}
+
+
+def test_a_claim_in_apposition_that_seems_not_quite_right(grader, tmp_path):
+    """sealed264 b.s2668 (instructor 63, graded 23 endorsing the second engineer): 'The second
+    engineer's point, that ..., seems probably not quite right to me' refutes the claim between its
+    commas; 'seems' links as 'is' does."""
+    a = read_body(grader, tmp_path, "b_training_run",
+                  "The second engineer's point, that being compute-bound means the memory-bound ops don't "
+                  "count, seems probably not quite right to me, since 22% is a fair chunk of time.\n")
+    assert not a.endorsed
+    assert "memory_ops_irrelevant_when_compute_bound" in {c for m in a.rejects for c in m.concepts}

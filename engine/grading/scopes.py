@@ -45,7 +45,7 @@ def predicate(ws: list[str], t: Triggers, words: int = 1) -> str | None:
                  if len(q) >= words and tuple(w[:len(q)]) == q), None)
 
 
-_COPULA = frozenset({"is", "are", "was", "were", "be", "would", "will"})
+_COPULA = frozenset({"is", "are", "was", "were", "be", "would", "will", "seems", "seem", "looks", "sounds"})
 _PRONOUNS = frozenset({"they", "it", "both"})
 
 
