@@ -253,3 +253,16 @@ def test_a_claim_in_apposition_that_seems_not_quite_right(grader, tmp_path):
                   "count, seems probably not quite right to me, since 22% is a fair chunk of time.\n")
     assert not a.endorsed
     assert "memory_ops_irrelevant_when_compute_bound" in {c for m in a.rejects for c in m.concepts}
+
+
+def test_reject_for_throughput_after_the_vendors_claim(grader, tmp_path):
+    """sealed258 d.s2603 (instructor 100, graded 85 with int4 not refused): 'True only for
+    bandwidth-bound decode' refutes the vendor's quoted claim, and a bare 'Reject for throughput.'
+    refuses what the sentence before named, as 'No for throughput.' does."""
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "## The vendor's claim\nThe vendor says \"int4 will give you up to 4× the tokens per "
+                  "second.\" True only for bandwidth-bound decode (small batches).\n")
+    assert "quantize_int4" in {c for m in a.rejects for c in m.concepts}
+    a = read_body(grader, tmp_path, "d_high_throughput_api",
+                  "The vendor pitches int4 weights for a 4x speedup. Reject for throughput.\n")
+    assert "quantize_int4" in {c for m in a.rejects for c in m.concepts}
