@@ -266,3 +266,10 @@ def test_reject_for_throughput_after_the_vendors_claim(grader, tmp_path):
     a = read_body(grader, tmp_path, "d_high_throughput_api",
                   "The vendor pitches int4 weights for a 4x speedup. Reject for throughput.\n")
     assert "quantize_int4" in {c for m in a.rejects for c in m.concepts}
+
+
+def test_a_verdict_then_not_saturating_either_resource(grader, tmp_path):
+    """sealed265 e.s2676 (instructor 78, graded 58 with no regime): 'either' in 'not saturating
+    either resource' is a determiner, not a word pointing back at the verdict."""
+    said = "**Regime:** latency/overhead-bound; not saturating either resource (14% BW, 3% FLOPs).\n"
+    assert _regime(grader, tmp_path, "e_doesnt_add_up", said) == "overhead_bound"
