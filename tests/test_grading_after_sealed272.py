@@ -273,3 +273,10 @@ def test_a_verdict_then_not_saturating_either_resource(grader, tmp_path):
     either resource' is a determiner, not a word pointing back at the verdict."""
     said = "**Regime:** latency/overhead-bound; not saturating either resource (14% BW, 3% FLOPs).\n"
     assert _regime(grader, tmp_path, "e_doesnt_add_up", said) == "overhead_bound"
+
+
+def test_the_hardware_is_mostly_idle(grader, tmp_path):
+    """sealed263 e.s2656 (instructor 64, graded 50 with no regime)."""
+    said = ("**Regime:** neither bandwidth- nor compute-bound; 14% and 3% mean the hardware is mostly "
+            "idle.\n")
+    assert _regime(grader, tmp_path, "e_doesnt_add_up", said) == "overhead_bound"
