@@ -305,7 +305,7 @@ def _either(concepts: Concepts, judged: list[Judged]) -> bool:
 
 def _keywords(concepts: Concepts, judged: list[Judged]) -> bool:
     """A regime named bare beside `keyword_terms` bare lever names or more ("Relevant:
-    compute-bound, bandwidth, int4, fp8, ridge point 247, batch 256, speculative decoding",
+    compute-bound, bandwidth, int4, fp8, ridge point, speculative decoding, dequantization",
     sealed258 d.s2610, instructor 0: "no regime committed"): a keyword list's term."""
     t = concepts.context
     for j in (j for j in judged if j.status == "affirmed" and _bare(concepts, j)):

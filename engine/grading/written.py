@@ -240,8 +240,7 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
                 and not (j.status == "negated" and j.match.concepts in heard | supposed):
             # (someone else's mention leaves the student's refusal to come: 'Vendor: "int4 = 4x."
             # ... int4 shrinks bytes we aren't short of', sealed108 d.s1110; so does a counterfactual:
-            # "If we were serving at batch 1, int4 would be close to a 4x win. ... So no int4 for
-            # throughput here", sealed70 d.s729)
+            # "If we were serving at batch 1, int4 would be close to a 4x win. ... So no int4", sealed70)
             if j.status in ("deferred", "hypothetical"):   # "not two weeks of hand-fusing. Hand-fused
                 _postpone(a, j, item)                       # kernels only if ...": not now, not never
             reopened(concepts, a, j, line)   # "... we're not one. Still, int4 might give us something"
