@@ -280,3 +280,16 @@ def test_the_hardware_is_mostly_idle(grader, tmp_path):
     said = ("**Regime:** neither bandwidth- nor compute-bound; 14% and 3% mean the hardware is mostly "
             "idle.\n")
     assert _regime(grader, tmp_path, "e_doesnt_add_up", said) == "overhead_bound"
+
+
+def test_a_refusal_with_a_subject_of_its_own(grader, tmp_path):
+    """sealed257 a.s2591 (instructor 100, graded 85.5 refusing int8): 'To go faster we change how
+    many requests share a weight read, or we shrink the weights. Tuning kernels won't do it.'
+    refuses the tuning; 'I'd skip it' still points back. 'A GPU with more FLOPs, is even further
+    off' refuses the GPU."""
+    a = read_body(grader, tmp_path, "a_chatbot",
+                  "Note for my manager: to go faster we change how many requests share a weight read, or "
+                  "we shrink the weights. Tuning kernels won't do it.\n\nThe other idea floating around, a "
+                  "GPU with more FLOPs, is even further off: we use 4% of the compute we already paid for.\n")
+    refused = {c for m in a.rejects for c in m.concepts}
+    assert "quantize_int8" not in refused and "buy_more_flops" in refused

@@ -231,9 +231,15 @@ def refuses_it(ws: list[str], t: Triggers) -> bool:
            for s, start, end, _ in triggers(ws, t)) or student_refuses(ws, t):
         return True   # the clause is the refusal and nothing else: "I don't agree", "I wouldn't bother"
         #               (not "ITL (4 ms) isn't", which says something of its own subject)
-    return any(status == "negated" and (t.points_back(_own(ws, start, end, t))   # "I'd skip it"
-                                        or points_before(ws, start, forward, t))
-               for status, start, end, forward in triggers(ws, t))
+    return any(status == "negated" and not _own_subject(ws[:start], t)
+               and (t.points_back(_own(ws, start, end, t)) or points_before(ws, start, forward, t))
+               for status, start, end, forward in triggers(ws, t))   # "I'd skip it"
+
+
+def _own_subject(before: list[str], t: Triggers) -> bool:
+    """Words of a subject of its own before the refusal: "Tuning kernels won't do it" (sealed257
+    a.s2591, after "... or we shrink the weights") refuses the tuning, not what came before."""
+    return len(before) > 1 and not set(before) & (t.anaphora | {"i", "we", "you"})
 
 
 def _own(ws: list[str], start: int, end: int, t: Triggers) -> list[str]:
