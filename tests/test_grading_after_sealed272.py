@@ -293,3 +293,11 @@ def test_a_refusal_with_a_subject_of_its_own(grader, tmp_path):
                   "GPU with more FLOPs, is even further off: we use 4% of the compute we already paid for.\n")
     refused = {c for m in a.rejects for c in m.concepts}
     assert "quantize_int8" not in refused and "buy_more_flops" in refused
+
+
+def test_a_bandwidth_bound_number_is_another_workloads(grader, tmp_path):
+    """sealed274 d.s2767 (instructor 82, graded 43 as bandwidth-bound): 'The vendor's 4x is a
+    bandwidth-bound number and we aren't bandwidth-bound' says where the figure comes from."""
+    said = ("## Regime\nCompute-bound decode: 71% of peak FLOPs against 30% of peak bandwidth.\n\n## int4\n"
+            "The vendor's 4× is a bandwidth-bound number and we aren't bandwidth-bound.\n")
+    assert _regime(grader, tmp_path, "d_high_throughput_api", said) == "compute_bound"
