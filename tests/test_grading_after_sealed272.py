@@ -301,3 +301,11 @@ def test_a_bandwidth_bound_number_is_another_workloads(grader, tmp_path):
     said = ("## Regime\nCompute-bound decode: 71% of peak FLOPs against 30% of peak bandwidth.\n\n## int4\n"
             "The vendor's 4× is a bandwidth-bound number and we aren't bandwidth-bound.\n")
     assert _regime(grader, tmp_path, "d_high_throughput_api", said) == "compute_bound"
+
+
+def test_nobody_should_read_it_as(grader, tmp_path):
+    """sealed280 b.s2827 (instructor 94, graded 59 as bandwidth-bound): 'nobody should read it as
+    "memory-bound"' denies the reading."""
+    said = ("The headline number, 61% of peak FLOP rate, says the step as a whole is compute-bound. That "
+            "is a good figure for training, and nobody should read it as \"memory-bound\".\n")
+    assert _regime(grader, tmp_path, "b_training_run", said) == "compute_bound"
