@@ -309,3 +309,14 @@ def test_nobody_should_read_it_as(grader, tmp_path):
     said = ("The headline number, 61% of peak FLOP rate, says the step as a whole is compute-bound. That "
             "is a good figure for training, and nobody should read it as \"memory-bound\".\n")
     assert _regime(grader, tmp_path, "b_training_run", said) != "bandwidth_bound"
+
+
+def test_an_intro_refusing_its_own_lever_heads_the_plan(grader, tmp_path):
+    """sealed273 b.s2752 (instructor 100, graded 77 refusing its own plan): 'I would not start with
+    the two weeks of hand-fusion though:' refuses the hand-fusion; the list after it is the plan."""
+    a = read_body(grader, tmp_path, "b_training_run",
+                  "So the first engineer has the right target. I would not start with the two weeks of "
+                  "hand-fusion though:\n\n1. Turn on torch.compile. Fusing norm/pointwise/cast chains is "
+                  "precisely what it does.\n2. Chase the to_copy kernels separately.\n")
+    assert "torch_compile" in {c for m in a.fixes for c in m.concepts}
+    assert "torch_compile" not in {c for m in a.rejects for c in m.concepts}

@@ -68,6 +68,8 @@ def introduces(concepts: Concepts, paragraph: str) -> str | None:
     if negates(ws, t) and cued(ws, (*t.agree, *t.sides, *t.method)):   # "I side with the first engineer on
         return None   # *what* to attack, but not on *how*:" (sealed170 b.s1721): the side is qualified,
     #                   the list after it is the student's own plan, its items read on their own
+    if negates(ws, t) and concepts.find("lever", last):   # "I would not start with the two weeks of
+        return None   # hand-fusion though:" (sealed273 b.s2752) refuses its own lever; its list is the plan
     return "reject" if negates(ws, t) else "fixes" if recommends(concepts, last, t) else None
 
 
