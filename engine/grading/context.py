@@ -107,8 +107,7 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
 def _topic_only(concepts: Concepts, t: Triggers, sentence: str, found: list[Judged]) -> bool:
     """A sentence that is a topic opener ('on', 'about') and the names of what it heads, no more."""
     ws = concepts.words(sentence)
-    return bool(found) and ws[:1] != [] and ws[0] in t.topic_openers \
-        and all(j.status == "affirmed" for j in found) \
+    return bool(found and ws) and ws[0] in t.topic_openers and all(j.status == "affirmed" for j in found) \
         and _bare_names(concepts, found, " ".join(ws[1:]), t.heading)
 
 
