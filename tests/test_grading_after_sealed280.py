@@ -20,3 +20,22 @@ def test_instead_heads_the_fixes(grader, tmp_path):
             "instead: fp8 gemms (higher compute roof), spec decoding, smaller model\n"
             "dont raise batch more - past ridge, just adds latency\n")
     assert _fixes(grader, tmp_path, "d_high_throughput_api", said) >= {"fp8_gemm", "speculative_decoding"}
+
+
+def test_what_a_vendor_told_someone_is_theirs_until_refuted_or_taken_up(grader, tmp_path):
+    """sealed274 d.s2763 (instructor 97, graded 73 with int4 as its first fix): 'The vendor told the
+    director that int4 "gives up to 4x ..."' reports the vendor, and the next sentence refutes it.
+    Taken up in the next sentence ('I agree with the vendor; roll it out', sealed247 d.s2500,
+    instructor 0) or later in the same one ('..., and I agree', sealed171 e.s1740) it is a fix."""
+    told = ('The vendor told the director that int4 "gives up to 4× more tokens per second". That number is '
+            "real, but it belongs to a different workload: decode at small batch.\n\n"
+            "For more throughput I'd look at the compute side instead: fp8 GEMMs, speculative decoding.\n")
+    a = read_body(grader, tmp_path, "d_high_throughput_api", told)
+    assert "quantize_int4" not in {c for m in a.fixes for c in m.concepts}
+    assert "fp8_gemm" in {c for m in a.fixes for c in m.concepts}
+    agreed = ("## Fixes\n1. The vendor told the director int4 gives ~4× on decode. I agree with the vendor; "
+              "roll it out.\n2. fp8 GEMMs.\n")
+    assert "quantize_int4" in _fixes(grader, tmp_path, "d_high_throughput_api", agreed)
+    within = ("## Fixes\n1. The vendor's field engineer told us to capture the decode step in a HIP graph, "
+              "and I agree: it removes the launch gaps between the small kernels.\n")
+    assert "cuda_graphs" in _fixes(grader, tmp_path, "e_doesnt_add_up", within)

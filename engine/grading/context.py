@@ -44,7 +44,7 @@ from regime.engine.grading.scopes import (
 from regime.engine.grading.sentences import CLAUSE, QUOTED, clauses_of, sentences
 from regime.engine.grading.status_label import labelled_own, status_label
 from regime.engine.grading.triggers import Triggers
-from regime.engine.grading.turns import asked, conceded_before, refuted_first
+from regime.engine.grading.turns import asked, conceded_before, refuted_first, taken_up
 
 _SCARE = re.compile(r"[\"“]([\w'-]+(?: [\w'-]+)?)[\"”]")   # 'it "should" be ...': emphasis, not a quote
 _ASIDE = re.compile(r"\([^()]*\)")
@@ -65,6 +65,7 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
         #   "Note to manager: please don't fund a kernel-tuning sprint; fund the batching change." is two
         #   sentences whose clauses must not share a number (sealed193 a.s1951)
         found = conceded_before(concepts, t, sentence, _sentence(concepts, t, kinds, sentence, start, label))
+        found = _taken_up_within(concepts, t, sentence, found)
         if _topic_only(concepts, t, sentence, found):   # "**On batching and int8.** A colleague argued
             found = [_as(j, "topic") for j in found]   # ... I disagree for now" (sealed263 e.s2658): a
             #   heading; a verdict after it ("**On fusing attention.** No.") still points back to it
@@ -73,6 +74,10 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
             out[-len(last):] = last = named = _refused(last, "it" in concepts.words(sentence)[:3])
             levers_before = [j for j in last if j.match.kind == "lever"] or levers_before
             continue
+        if not found and named and all(j.status == "attributed" for j in named) \
+                and taken_up(concepts, t, sentence):   # "The vendor told the director int4 gives
+            out[-len(named):] = last = named = [_as(j, "affirmed") for j in named]   # ~4x. I agree
+            continue   # with the vendor; roll it out." (sealed247 d.s2500)
         if named and all(j.status == "attributed" for j in named) and refuted_first(   # 'The vendor's
                 concepts, t, sentence, found):   # line is "int4 gives 4x". That's true for a bandwidth-
             out[-len(named):] = refuted = [_as(j, "negated") for j in named]   # bound decode and false
@@ -102,6 +107,16 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
         named = found or named
     return [_as(j, "affirmed") if j.match.kind == "claim" and j.status == "deferred" else j for j in out]
     #   a claim is stated, not postponed ("ops matter less once you're compute bound", sealed128 b.s1310)
+
+
+def _taken_up_within(concepts: Concepts, t: Triggers, sentence: str, found: list[Judged]) -> list[Judged]:
+    """Someone else's words the same sentence goes on to agree with ("the vendor's field engineer
+    told us to capture ... in a HIP graph, and I agree", sealed171 e.s1740)."""
+    heard = [j for j in found if j.status == "attributed" and j.clause_text]
+    if not heard or not taken_up(concepts, t, sentence[sentence.rfind(heard[-1].clause_text)
+                                                      + len(heard[-1].clause_text):]):
+        return found
+    return [_as(j, "affirmed") if j.status == "attributed" else j for j in found]
 
 
 def _topic_only(concepts: Concepts, t: Triggers, sentence: str, found: list[Judged]) -> bool:

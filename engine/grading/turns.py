@@ -17,7 +17,8 @@ from regime.engine.grading.triggers import Triggers
 def conditioned(concepts: Concepts, sentences: list[str]) -> list[str]:
     """The sentences, each naming nothing and opening with a condition joined to the one before:
     "Don't: start with hand-fused kernels. Only if 1+2 leave a gap." (sealed92 b.s943) puts the
-    refused step later, as one sentence judged whole would (`judge` reads the two together)."""
+    refused step later, as one sentence judged whole would (`judge` reads the two together); so
+    is one that takes up the words reported before it ("I agree with the vendor; roll it out.")."""
     out: list[str] = []
     t = concepts.context
     for s in sentences:
@@ -25,7 +26,8 @@ def conditioned(concepts: Concepts, sentences: list[str]) -> list[str]:
         if out and t is not None and ((not concepts.find("lever", s)
                                        and opening(concepts.words(s), t, contrast=False) in CARRIED[:2])
                                       or (_a_label(concepts, out[-1]) and not concepts.find("lever", first)
-                                          and negates(concepts.words(first), t))):
+                                          and negates(concepts.words(first), t))
+                                      or (not concepts.find("lever", s) and taken_up(concepts, t, s))):
             out[-1] = f"{out[-1]} {s}"
         else:
             out.append(s)
@@ -159,6 +161,21 @@ def asked(t: Triggers, sentence: str, found: list[Judged]) -> list[Judged]:
     start = breaks[-1].end() if tail and tail[0] in t.question_words else 0
     return [as_status(j, "asked") if j.status == "affirmed"
             and (not start or sentence.find(j.clause_text) >= start) else j for j in found]
+
+
+def taken_up(concepts: Concepts, t: Triggers, sentence: str) -> bool:
+    """Someone else's words the student then takes up, with no contrast or negation after the
+    agreement: 'the vendor's field engineer told us to capture ... in a HIP graph, and I agree: it
+    removes the launch gaps' (sealed171 e.s1740); 'The vendor told the director int4 gives ~4x
+    .... I agree with the vendor; roll it out.' (sealed247 d.s2500). `sentence` is what comes
+    after their words."""
+    said = clauses(sentence)
+    ws = concepts.words(said[0]) if said else []
+    while ws and (ws[0] == "so" or ws[0] in t.continuing):
+        ws = ws[1:]
+    return any(tuple(ws[:len(p)]) == p for p in t.takes_up) and not any(
+        negates(w, t) or (w[:1] and w[0] in t.terminators and w[0] != "so")
+        for w in map(concepts.words, said))
 
 
 def refuted_first(concepts: Concepts, t: Triggers, sentence: str, found: list[Judged]) -> bool:
