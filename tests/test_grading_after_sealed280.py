@@ -39,3 +39,15 @@ def test_what_a_vendor_told_someone_is_theirs_until_refuted_or_taken_up(grader, 
     within = ("## Fixes\n1. The vendor's field engineer told us to capture the decode step in a HIP graph, "
               "and I agree: it removes the launch gaps between the small kernels.\n")
     assert "cuda_graphs" in _fixes(grader, tmp_path, "e_doesnt_add_up", within)
+
+
+def test_yes_answers_the_question_before_it(grader, tmp_path):
+    """sealed276 c.s2783 (instructor 92, graded 57 with chunked prefill missing): 'chunk the prefill?
+    Yes, but second.' recommends what it asked, after the first fix; a bare 'Yes.' recommends it."""
+    said = ("So: chunk the prefill? Yes, but second. First, switch to FlashAttention, which keeps the score "
+            "tiles on chip. After that, chunk the prefill so one long document doesn't hog the GPU.\n")
+    a = read_body(grader, tmp_path, "c_document_summarizer", said)
+    assert [m.concepts for m in a.fixes] == [("flash_attention",)]
+    assert ("chunked_prefill",) in [m.concepts for m in a.deferred]
+    said = "Should we chunk the prefill? Yes. It keeps one long document from stalling other users' decode.\n"
+    assert "chunked_prefill" in _fixes(grader, tmp_path, "c_document_summarizer", said)

@@ -44,7 +44,14 @@ from regime.engine.grading.scopes import (
 from regime.engine.grading.sentences import CLAUSE, QUOTED, clauses_of, sentences
 from regime.engine.grading.status_label import labelled_own, status_label
 from regime.engine.grading.triggers import Triggers
-from regime.engine.grading.turns import asked, conceded_before, refuted_first, taken_up
+from regime.engine.grading.turns import (
+    answers_yes,
+    asked,
+    conceded_before,
+    refuted_first,
+    taken_up,
+    taken_up_within,
+)
 
 _SCARE = re.compile(r"[\"“]([\w'-]+(?: [\w'-]+)?)[\"”]")   # 'it "should" be ...': emphasis, not a quote
 _ASIDE = re.compile(r"\([^()]*\)")
@@ -65,7 +72,7 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
         #   "Note to manager: please don't fund a kernel-tuning sprint; fund the batching change." is two
         #   sentences whose clauses must not share a number (sealed193 a.s1951)
         found = conceded_before(concepts, t, sentence, _sentence(concepts, t, kinds, sentence, start, label))
-        found = _taken_up_within(concepts, t, sentence, found)
+        found = taken_up_within(concepts, t, sentence, found)
         if _topic_only(concepts, t, sentence, found):   # "**On batching and int8.** A colleague argued
             found = [_as(j, "topic") for j in found]   # ... I disagree for now" (sealed263 e.s2658): a
             #   heading; a verdict after it ("**On fusing attention.** No.") still points back to it
@@ -73,6 +80,10 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
         if not found and last and _refuses_last(concepts, t, sentence, "regime" in kinds):   # "I'd skip it"
             out[-len(last):] = last = named = _refused(last, "it" in concepts.words(sentence)[:3])
             levers_before = [j for j in last if j.match.kind == "lever"] or levers_before
+            continue
+        if not found and last and all(j.status == "asked" for j in last) \
+                and (yes := answers_yes(concepts, t, sentence)):   # "Chunk the prefill? Yes, but second."
+            out[-len(last):] = last = named = [_as(j, yes) for j in last]
             continue
         if not found and named and all(j.status == "attributed" for j in named) \
                 and taken_up(concepts, t, sentence):   # "The vendor told the director int4 gives
@@ -107,16 +118,6 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
         named = found or named
     return [_as(j, "affirmed") if j.match.kind == "claim" and j.status == "deferred" else j for j in out]
     #   a claim is stated, not postponed ("ops matter less once you're compute bound", sealed128 b.s1310)
-
-
-def _taken_up_within(concepts: Concepts, t: Triggers, sentence: str, found: list[Judged]) -> list[Judged]:
-    """Someone else's words the same sentence goes on to agree with ("the vendor's field engineer
-    told us to capture ... in a HIP graph, and I agree", sealed171 e.s1740)."""
-    heard = [j for j in found if j.status == "attributed" and j.clause_text]
-    if not heard or not taken_up(concepts, t, sentence[sentence.rfind(heard[-1].clause_text)
-                                                      + len(heard[-1].clause_text):]):
-        return found
-    return [_as(j, "affirmed") if j.status == "attributed" else j for j in found]
 
 
 def _topic_only(concepts: Concepts, t: Triggers, sentence: str, found: list[Judged]) -> bool:

@@ -103,6 +103,7 @@ class Triggers:
     holds_off: tuple[tuple[str, ...], ...] = ()   # "I'd hold off on the two proposals": announces refusals
     refused_until: tuple[tuple[str, ...], ...] = ()   # "don't hand-fuse before step 1": a deferral
     refutes: tuple[Phrase, ...] = ()             # '"memory ops don't matter": wrong': after a quotation
+    answers_yes: frozenset[str] = frozenset()    # "Chunk the prefill? Yes, but second.": asked, then taken
     takes_up: tuple[Phrase, ...] = ()            # '... told us to X, and I agree': theirs, now ours
     concessions: tuple[Phrase, ...] = ()         # "X sounds sensible, but ...": X is refused
     appearances: tuple[Phrase, ...] = ()         # "looks compute-heavy, but ...": hedged
@@ -271,6 +272,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.holds_off = tuple(phrases(raw.get("holds_off")))
     t.refutes = phrases(raw.get("refutes"))
     t.takes_up = phrases(raw.get("takes_up"))
+    t.answers_yes = frozenset(w for p in phrases(raw.get("answers_yes")) for w in p)
     t.concessions = phrases(raw.get("concessions"))
     t.appearances = phrases(raw.get("appearances"))
     t.appearance_window = int(raw.get("appearance_window") or 0)

@@ -178,6 +178,25 @@ def taken_up(concepts: Concepts, t: Triggers, sentence: str) -> bool:
         for w in map(concepts.words, said))
 
 
+def answers_yes(concepts: Concepts, t: Triggers, sentence: str) -> str | None:
+    """The status a 'yes' opening the sentence gives what the question before it asked: affirmed,
+    or deferred when a step word follows ("Yes, but second")."""
+    ws = concepts.words(sentence)
+    if not ws or ws[0] not in t.answers_yes or negates(ws, t):
+        return None
+    return "deferred" if set(ws[1:]) & t.steps else "affirmed"
+
+
+def taken_up_within(concepts: Concepts, t: Triggers, sentence: str, found: list[Judged]) -> list[Judged]:
+    """Someone else's words the same sentence goes on to agree with ("the vendor's field engineer
+    told us to capture ... in a HIP graph, and I agree", sealed171 e.s1740)."""
+    heard = [j for j in found if j.status == "attributed" and j.clause_text]
+    if not heard or not taken_up(concepts, t, sentence[sentence.rfind(heard[-1].clause_text)
+                                                      + len(heard[-1].clause_text):]):
+        return found
+    return [as_status(j, "affirmed") if j.status == "attributed" else j for j in found]
+
+
 def refuted_first(concepts: Concepts, t: Triggers, sentence: str, found: list[Judged]) -> bool:
     """A sentence refuting what the one before reported, before it names anything of its own:
     'The vendor says "int4 gives you up to 4x". That's true at small batch, not here: ...
