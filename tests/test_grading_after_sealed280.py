@@ -51,3 +51,12 @@ def test_yes_answers_the_question_before_it(grader, tmp_path):
     assert ("chunked_prefill",) in [m.concepts for m in a.deferred]
     said = "Should we chunk the prefill? Yes. It keeps one long document from stalling other users' decode.\n"
     assert "chunked_prefill" in _fixes(grader, tmp_path, "c_document_summarizer", said)
+
+
+def test_better_levers_heads_the_fixes(grader, tmp_path):
+    """sealed280 d.s2827 (instructor 95, graded 77 with no compute fix): a bold 'Better levers:'
+    after refusing int4 lists the fixes."""
+    said = ("**Regime:** compute-bound decode.\n\n**On int4:** I probably wouldn't take the vendor's offer "
+            "for this endpoint. Int4 saves bytes, and we're only using 30% of the bandwidth.\n\n"
+            "**Better levers:** fp8 GEMMs to lift the compute ceiling; speculative decoding.\n")
+    assert _fixes(grader, tmp_path, "d_high_throughput_api", said) >= {"fp8_gemm", "speculative_decoding"}
