@@ -60,3 +60,11 @@ def test_better_levers_heads_the_fixes(grader, tmp_path):
             "for this endpoint. Int4 saves bytes, and we're only using 30% of the bandwidth.\n\n"
             "**Better levers:** fp8 GEMMs to lift the compute ceiling; speculative decoding.\n")
     assert _fixes(grader, tmp_path, "d_high_throughput_api", said) >= {"fp8_gemm", "speculative_decoding"}
+
+
+def test_stalling_on_launches_names_the_overhead_regime(grader, tmp_path):
+    """sealed274 e.s2768 (instructor 57 with the regime in full, graded 39 with none): both
+    resources ruled out, then 'the loop is stalling on launches'."""
+    said = ("**Regime:** not really bandwidth-bound and not compute-bound either (14% and 3%); the loop is "
+            "stalling on launches.\n")
+    assert read_body(grader, tmp_path, "e_doesnt_add_up", said).regime == "overhead_bound"
