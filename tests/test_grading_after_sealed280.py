@@ -68,3 +68,14 @@ def test_stalling_on_launches_names_the_overhead_regime(grader, tmp_path):
     said = ("**Regime:** not really bandwidth-bound and not compute-bound either (14% and 3%); the loop is "
             "stalling on launches.\n")
     assert read_body(grader, tmp_path, "e_doesnt_add_up", said).regime == "overhead_bound"
+
+
+def test_mostly_right_sides_with_a_claim_stated_as_secondary(grader, tmp_path):
+    """sealed278 b.s2808 (instructor 38: the second engineer's claim endorsed, hedged; graded 59
+    with it merely not rejected): 'The second engineer is mostly right: ... so the memory-bound ops
+    are a secondary concern.'"""
+    said = ("## Regime\nCompute-bound.\n\n## On the engineers\nThe second engineer is mostly right: once "
+            "you're compute-bound the GEMMs set the step time, so the memory-bound ops are a secondary "
+            "concern.\n")
+    a = read_body(grader, tmp_path, "b_training_run", said)
+    assert a.endorsed == ["memory_ops_irrelevant_when_compute_bound"]
