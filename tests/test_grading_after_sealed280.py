@@ -79,3 +79,16 @@ def test_mostly_right_sides_with_a_claim_stated_as_secondary(grader, tmp_path):
             "concern.\n")
     a = read_body(grader, tmp_path, "b_training_run", said)
     assert a.endorsed == ["memory_ops_irrelevant_when_compute_bound"]
+
+
+def test_a_reject_item_headed_by_a_speaker_answers_his_claim(grader, tmp_path):
+    """sealed275 b.s2778 (instructor: the claim refuted; graded as rejecting torch.compile, the
+    lever its words lean to): 'The second engineer's view; the 22% ... is real time.' A head that
+    takes his side ('The second engineer has a point: ...') is not a rejection."""
+    said = "## Reject\n- The second engineer's view; the 22% in norms and pointwise kernels is real time.\n"
+    a = read_body(grader, tmp_path, "b_training_run", said)
+    assert [m.concepts for m in a.rejects] == [("memory_ops_irrelevant_when_compute_bound",)]
+    said = ("## Reject\n- Fusing attention: already flash.\n- The second engineer has a point: the matmuls "
+            "are where the FLOPs are.\n")
+    a = read_body(grader, tmp_path, "b_training_run", said)
+    assert ("memory_ops_irrelevant_when_compute_bound",) not in [m.concepts for m in a.rejects]

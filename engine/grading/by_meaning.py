@@ -4,9 +4,12 @@ quoted back with the closest guess. Split from written.py, which reads what is n
 
 from __future__ import annotations
 
+import re
+
 from regime.engine.grading.answer import Answer, Mention
 from regime.engine.grading.concepts import Concepts, clauses
 from regime.engine.grading.recommending import LABEL_WORDS
+from regime.engine.grading.sides import party, sides
 
 
 def claim_by_meaning(a: Answer, concepts: Concepts, line: int, text: str, quoted: bool = True) -> bool:
@@ -14,7 +17,7 @@ def claim_by_meaning(a: Answer, concepts: Concepts, line: int, text: str, quoted
     elsewhere) whose words point clearly to one claim rejects it. A whole item read so is quoted
     back as a guess; a sentence among named ones is a surer reading, recorded as `meaning`
     (a claim the key has no verdict on costs nothing). Says whether it did."""
-    claim = concepts.guess("claim", text)
+    claim = concepts.guess("claim", text) or _the_speakers(concepts, text)
     if claim is None or claim in a.endorsed or any(claim in m.concepts for m in a.rejects):
         return False
     shown = text if len(text) <= 60 else text[:57].rstrip() + "…"
@@ -27,11 +30,33 @@ def claim_by_meaning(a: Answer, concepts: Concepts, line: int, text: str, quoted
     return True
 
 
+_HEAD = re.compile(r"^\s*([^;:]{1,60})[;:]\s*\S")   # a few words before a semicolon or colon
+
+
+def _the_speakers(concepts: Concepts, text: str) -> str | None:
+    """The claim a Reject item answers when its head, before a semicolon or colon, names only a
+    speaker by rank ("The second engineer's view; ...", not "Note to manager: ..."): the
+    knowledge's one claim, if it has just one
+    (which claim a speaker holds is the case's prose, not its facts)."""
+    said = _HEAD.match(text)
+    t = concepts.context
+    ordinals = set(t.speaker_numbers.values()) if t is not None else set()
+    if (said is None or not party(concepts, said[1]) & ordinals or len(concepts.claim_ids) != 1
+            or sides(concepts, said[1])   # not "The second engineer has a point: ..."
+            or any(concepts.find(k, said[1]) for k in ("claim", "lever"))):
+        return None
+    return next(iter(concepts.claim_ids))
+
+
 def about_a_claim(concepts: Concepts, sentences: list[str], text: str) -> bool:
     """A Reject item that opens with a few words naming nothing ('The second engineer.') and
     whose words point more to a claim than to any lever: it answers that claim, and the levers
-    it names argue against it (a longer first sentence argues on its own: sealed b.s22)."""
+    it names argue against it (a longer first sentence argues on its own: sealed b.s22). One
+    sentence whose head before a semicolon or colon names only a speaker answers that speaker's
+    claim, whatever levers its words lean to."""
     head = sentences[0]
+    if len(sentences) < 2 and _the_speakers(concepts, head) is not None:
+        return True   # "The second engineer's view; the 22% ... is real time" (sealed275 b.s2778)
     if len(sentences) < 2 or len(concepts.words(head)) > LABEL_WORDS + 1:
         return False
     return not any(concepts.find(k, head) for k in ("claim", "lever")) \
