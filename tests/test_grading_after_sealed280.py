@@ -92,3 +92,20 @@ def test_a_reject_item_headed_by_a_speaker_answers_his_claim(grader, tmp_path):
             "are where the FLOPs are.\n")
     a = read_body(grader, tmp_path, "b_training_run", said)
     assert ("memory_ops_irrelevant_when_compute_bound",) not in [m.concepts for m in a.rejects]
+
+
+def test_a_claim_refused_by_taking_sides_is_argued_where_it_is_quoted(grader, tmp_path):
+    """sealed276 b.s2781 (instructor 100, graded 89 with the claim's reason missing): 'I side with
+    the first engineer' refuses the claim in one paragraph; the paragraph quoting the second
+    engineer argues why."""
+    from pathlib import Path
+
+    from regime.engine.grading.reasons import RIGHT, states
+    key = grader.key_for_case(Path(grader.cases_dir) / "b_training_run.yaml")
+    said = ("This step is compute-bound overall, and I side with the first engineer, though not with his "
+            "plan as written.\n\nThe second engineer's line — \"compute-bound, therefore memory-bound ops "
+            "can't matter\" — mixes up two things. \"Compute-bound\" is a statement about the kernels that "
+            "carry the FLOPs. It says nothing about the 22% of wall time spent in kernels that carry none.\n")
+    a = read_body(grader, tmp_path, "b_training_run", said)
+    claim = "memory_ops_irrelevant_when_compute_bound"
+    assert states(a, key, grader.concepts, 0.1)[claim] == RIGHT

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from regime.core.units import FRACTION
 from regime.engine.knowledge.model import Knowledge, Rule
 from regime.engine.report.output import show_fact
 from regime.engine.run.diagnosis import Diagnosis
@@ -28,6 +29,10 @@ class Figure:
     source: str               # measured, catalogue, assumed or derived
     formula: str = ""         # derived facts: how it was computed
     cited_by: str = ""        # the first rule whose justification or bound cites it
+
+    def readings(self) -> tuple[float, ...]:
+        """A share and its complement carry one argument: '96% idle' is '4% used'."""
+        return (self.value, 1 - self.value) if self.unit == FRACTION and 0 < self.value < 1 else (self.value,)
 
 
 @dataclass(frozen=True)

@@ -18,16 +18,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from regime.core.units import FRACTION
 from regime.engine.grading.answer import Answer, Mention
 from regime.engine.grading.concepts import Concepts
 from regime.engine.grading.context import judge as statuses
 from regime.engine.grading.figures import matches, off_key, quantities
-from regime.engine.grading.key import Figure, Item, Key
+from regime.engine.grading.key import Item, Key
 from regime.engine.grading.reading import Read
 from regime.engine.grading.rubric import ReasonsPart
 from regime.engine.grading.scopes import cued, negates
 from regime.engine.grading.sentences import QUOTED, sentences
+from regime.engine.grading.sides import naming
 
 RIGHT, WRONG, NONE = "right", "wrong", "none"
 ELSEWHERE = "elsewhere"   # a bare rejection the answer argues elsewhere
@@ -123,6 +123,9 @@ def states(a: Answer, key: Key, concepts: Concepts, tolerance: float, carry: boo
                 if got != RIGHT and (before := _same_as(concepts, m, mentions)) is not None:
                     got = min(got, judge(before.reason, before.written, c, key, concepts, concepts.reasons,
                                          tolerance), key=order.index)
+                if got != RIGHT and m.kind == "claim":   # its refusal argued where the answer quotes it
+                    got = min([got, *(judge(p, m.written, c, key, concepts, concepts.reasons, tolerance)
+                                      for p in naming(a, concepts, c))], key=order.index)
                 if got != RIGHT and a.regime in (None, key.regime) and _not_its_regime(concepts, m, c, key):
                     got = RIGHT   # "More FLOPs GPU - we are not compute bound" (sealed66 a.s684)
                 if got == NONE:
@@ -270,7 +273,7 @@ def _figured(a: Answer, key: Key, concept: str, tolerance: float) -> bool:
         return False
     cited = [key.figures[n] for n in item.cites if n in key.figures]
     others = {m.line for m in (*a.fixes, *a.rejects) if m.line and concept not in m.concepts}
-    return any(matches(s.q, v, f.unit, tolerance) for s in a.numbers for f in cited for v in _readings(f)
+    return any(matches(s.q, v, f.unit, tolerance) for s in a.numbers for f in cited for v in f.readings()
                if s.q.unit and s.line not in others)
 
 
@@ -294,7 +297,7 @@ def judge(reason: str, written: str, concept: str, key: Key, concepts: Concepts,
         return NONE
     items = [item, *(i for c in sorted(named - {concept}) if (i := key.item(c)) is not None)]
     cited = [key.figures[n] for i in items for n in i.cites if n in key.figures]
-    if any(matches(q, v, f.unit, tolerance) for q in numbers for f in cited for v in _readings(f)):
+    if any(matches(q, v, f.unit, tolerance) for q in numbers for f in cited for v in f.readings()):
         return RIGHT
     if off_key(numbers, cited, key.figures.values(), tolerance, idx.off_value):
         return WRONG   # a cited figure written wrong (rubric.yaml reasons.off_value)
@@ -369,11 +372,6 @@ def _off_resource(concepts: Concepts, idx: Index, reason: str, concept: str,
     off = " ".join(m.phrase for kind in ("regime", "resource_word") for m in concepts.find(kind, reason)
                    if not set(m.concepts) & attacks)
     return idx.stems(concepts, off, own) if off else frozenset()
-
-
-def _readings(f: Figure) -> tuple[float, ...]:
-    """A share and its complement carry one argument: '96% idle' is '4% used'."""
-    return (f.value, 1 - f.value) if f.unit == FRACTION and 0 < f.value < 1 else (f.value,)
 
 
 @lru_cache(maxsize=4096)

@@ -107,6 +107,20 @@ def party(concepts: Concepts, text: str) -> set[str]:
     return before | {n[ws[i + 1]] for i in numbered}
 
 
+_QUOTE = re.compile(r"[\"“][^\"”]{8,}[\"”]")   # a quotation, as students mark someone else's words
+
+
+def naming(a: Answer, concepts: Concepts, claim: str) -> list[str]:
+    """The paragraphs that name a claim, by alias or, quoting it, by meaning: "I side with the
+    first engineer" refuses it in one paragraph, and 'The second engineer's line - "compute-bound,
+    therefore memory-bound ops can't matter" - mixes up two things. ...' argues why in another
+    (sealed276 b.s2781). By meaning only where it quotes: nearly every paragraph of an answer to
+    that case leans to the claim's words (tried: as many answers lost as gained)."""
+    return [p for p in re.split(r"\n\s*\n", "\n".join(a.lines))
+            if any(claim in m.concepts for m in concepts.find("claim", p))
+            or (_QUOTE.search(p) and concepts.guess("claim", p) == claim)]
+
+
 def holders(a: Answer, concepts: Concepts, claim: str) -> set[str]:
     """Who the answer says holds the claim: the parties named in the sentences that name it, by
     alias or by meaning, in the clauses that take no side."""
