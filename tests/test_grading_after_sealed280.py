@@ -109,3 +109,12 @@ def test_a_claim_refused_by_taking_sides_is_argued_where_it_is_quoted(grader, tm
     a = read_body(grader, tmp_path, "b_training_run", said)
     claim = "memory_ops_irrelevant_when_compute_bound"
     assert states(a, key, grader.concepts, 0.1)[claim] == RIGHT
+
+
+def test_what_the_student_was_convinced_of_is_a_first_take_set_aside(grader, tmp_path):
+    """sealed258 b.s2601 (instructor 100, graded 88 with FlashAttention as an extra fix): '(Side
+    note: I spent a while convinced the 7% flash-attention kernel was the next target. It isn't;
+    see below.)'"""
+    said = ("## Fixes\n1. torch.compile first.\n\n(Side note: I spent a while convinced the 7% "
+            "flash-attention kernel was the next target. It isn't; see below.)\n")
+    assert "flash_attention" not in _fixes(grader, tmp_path, "b_training_run", said)
