@@ -118,3 +118,12 @@ def test_what_the_student_was_convinced_of_is_a_first_take_set_aside(grader, tmp
     said = ("## Fixes\n1. torch.compile first.\n\n(Side note: I spent a while convinced the 7% "
             "flash-attention kernel was the next target. It isn't; see below.)\n")
     assert "flash_attention" not in _fixes(grader, tmp_path, "b_training_run", said)
+
+
+def test_dragged_down_by_names_a_cause_not_the_verdict(grader, tmp_path):
+    """sealed257 c.s2594 and sealed267 c.s2691 (instructors 92 and 100, the regime in full; graded
+    bandwidth-bound): 'Prefill, compute-bound in principle — but currently dragged down by memory
+    traffic in attention.' says what drags the compute-bound prefill down, as 'because of' does."""
+    said = ("## Regime\nPrefill, compute-bound in principle — but currently dragged down by memory traffic "
+            "in attention.\n")
+    assert read_body(grader, tmp_path, "c_document_summarizer", said).regime == "compute_bound"
