@@ -127,3 +127,14 @@ def test_dragged_down_by_names_a_cause_not_the_verdict(grader, tmp_path):
     said = ("## Regime\nPrefill, compute-bound in principle — but currently dragged down by memory traffic "
             "in attention.\n")
     assert read_body(grader, tmp_path, "c_document_summarizer", said).regime == "compute_bound"
+
+
+def test_not_sure_it_is_wise_leans_to_refusing(grader, tmp_path):
+    """sealed269 d.s2715 (instructor 100, graded 81 with the batch left open): 'I'm also not sure
+    pushing the batch past 256 is wise: we're over the ridge'. 'not sure ... is worth it' stays a
+    hedge (sealed262 b.s2650: a quarter of the rejection)."""
+    from conftest import lever_statuses
+    said = "I'm also not sure pushing the batch past 256 is wise: we're over the ridge."
+    assert lever_statuses(grader, said)["raise_batch"] == "negated"
+    hedged = "I'm not sure fusing attention is worth it either."
+    assert lever_statuses(grader, hedged)["fuse_attention"] == "possible"

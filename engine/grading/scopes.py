@@ -89,7 +89,8 @@ def status_of(ws: list[str], start: int, n: int, t: Triggers,
             found: list[tuple[str, int, int, bool]] | None = None) -> str:
     """The highest-priority status whose trigger's scope reaches the words [start, start + n).
     Triggers are found longest first ('not yet' is one deferral, not a 'not')."""
-    hits = [status for status, j, end, forward in (found if found is not None else triggers(ws, t))
+    found = found if found is not None else triggers(ws, t)
+    hits = [status for status, j, end, forward in found
             if (forward and end <= start and start - end <= t.window
                 and not set(ws[_past_adverb(ws, end, t):start]) & t.terminators
                 and not cued(ws[end + (status in _CLAUSAL):start], t.new_subject))
@@ -97,7 +98,16 @@ def status_of(ws: list[str], start: int, n: int, t: Triggers,
                 and not set(ws[start + n:j]) & t.terminators)]
     if not hits and _fronted(ws, start + n, t):
         return "negated"
-    return min(hits, key=t.rank) if hits else "affirmed"
+    status = min(hits, key=t.rank) if hits else "affirmed"
+    return "negated" if status == "possible" and _doubted(ws, start, n, found, t) else status
+
+
+def _doubted(ws: list[str], start: int, n: int, found: list[tuple[str, int, int, bool]], t: Triggers) -> bool:
+    """A doubt before what it names and its merit after it: "I'm also not sure pushing the batch
+    past 256 is wise" (sealed269 d.s2715, instructor 100: refused) leans to refusing, as "I doubt
+    ... is wise" does; "not sure it would help much" stays a hedge."""
+    return any(forward and end <= start and tuple(ws[j:end]) in t.doubting for _, j, end, forward in found) \
+        and cued(ws[start + n:start + n + t.window], t.merits)
 
 
 def _fronted(ws: list[str], end: int, t: Triggers) -> bool:

@@ -105,6 +105,8 @@ class Triggers:
     refutes: tuple[Phrase, ...] = ()             # '"memory ops don't matter": wrong': after a quotation
     answers_yes: frozenset[str] = frozenset()    # "Chunk the prefill? Yes, but second.": asked, then taken
     takes_up: tuple[Phrase, ...] = ()            # '... told us to X, and I agree': theirs, now ours
+    doubting: frozenset[Phrase] = frozenset()    # "not sure X is wise": a doubt ...
+    merits: tuple[Phrase, ...] = ()              # ... of the merit after X: a refusal
     concessions: tuple[Phrase, ...] = ()         # "X sounds sensible, but ...": X is refused
     appearances: tuple[Phrase, ...] = ()         # "looks compute-heavy, but ...": hedged
     appearance_window: int = 0                   # words from the concept to the contrast
@@ -272,6 +274,8 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.holds_off = tuple(phrases(raw.get("holds_off")))
     t.refutes = phrases(raw.get("refutes"))
     t.takes_up = phrases(raw.get("takes_up"))
+    t.doubting = frozenset(phrases(raw.get("doubting")))
+    t.merits = phrases(raw.get("merits"))
     t.answers_yes = frozenset(w for p in phrases(raw.get("answers_yes")) for w in p)
     t.concessions = phrases(raw.get("concessions"))
     t.appearances = phrases(raw.get("appearances"))
