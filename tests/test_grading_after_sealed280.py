@@ -138,3 +138,11 @@ def test_not_sure_it_is_wise_leans_to_refusing(grader, tmp_path):
     assert lever_statuses(grader, said)["raise_batch"] == "negated"
     hedged = "I'm not sure fusing attention is worth it either."
     assert lever_statuses(grader, hedged)["fuse_attention"] == "possible"
+
+
+def test_a_harm_a_lever_may_do_refuses_it(grader, tmp_path):
+    """sealed261 d.s2631 (instructor 100, graded 84 with int4 left open): 'Int4 could even slow us
+    down.' is a refusal with a hedge in it, not a hedged recommendation."""
+    from conftest import lever_statuses
+    assert lever_statuses(grader, "Int4 could even slow us down.")["quantize_int4"] == "negated"
+    assert lever_statuses(grader, "Int4 could help a low-batch endpoint.")["quantize_int4"] == "possible"
