@@ -146,3 +146,12 @@ def test_a_harm_a_lever_may_do_refuses_it(grader, tmp_path):
     from conftest import lever_statuses
     assert lever_statuses(grader, "Int4 could even slow us down.")["quantize_int4"] == "negated"
     assert lever_statuses(grader, "Int4 could help a low-batch endpoint.")["quantize_int4"] == "possible"
+
+
+def test_a_lever_with_its_target_is_no_profile_entry(grader, tmp_path):
+    """sealed271 d.s2735 (instructor 24: raising the batch recommended as the main fix; graded 44
+    with it unread): 'raise the batch to 512' names where the batch goes, not a share of the
+    profile as 'to_copy 5%' does."""
+    said = ("**Reading:** bandwidth sits at only 30%, so there is a lot of headroom left. That headroom is "
+            "what we should use: **raise the batch to 512** so each weight read is shared.\n")
+    assert "raise_batch" in _fixes(grader, tmp_path, "d_high_throughput_api", said)

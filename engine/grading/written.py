@@ -33,6 +33,7 @@ from regime.engine.grading.openers import (
     refusing,
     refuted_after,
 )
+from regime.engine.grading.profile_entry import profile_entry
 from regime.engine.grading.recommending import LIST_WORDS, commits, names_only, recommended
 from regime.engine.grading.regimes_read import read_regimes
 from regime.engine.grading.scopes import after_aside, answers_no, coordinated, cued, negates, refuses_for_now
@@ -230,7 +231,7 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
     heard: set[tuple[str, ...]] = set()   # levers first named in someone else's words
     supposed: set[tuple[str, ...]] = set()   # ... or in a world that is not this one, or as done
     for j in judged:
-        if section == PROSE and j.status == "affirmed" and _profile_entry(concepts, j):
+        if section == PROSE and j.status == "affirmed" and profile_entry(concepts, j):
             continue   # "(8% layer_norm, 5% to_copy)": what the profile shows, not a fix
         # a later mention, or an unqualified one overlapping an earlier ("I would not batch the
         # prefills: ... batching only adds work"), is commentary on the first
@@ -316,27 +317,6 @@ def _list_into(a: Answer, mention: Mention, sentence: str) -> None:
     if group is None:
         a.listed.append(group := [])
     group.append(Mention(mention.concepts, mention.written, mention.line, mention.kind, sentence))
-
-
-def _profile_entry(concepts: Concepts, j: Judged) -> bool:
-    """A clause that is a figure and the lever's name ('5% to_copy'), or the name with its share
-    right after it ('to_copy at 5% add up to 22%', sealed64 b.s664), reads the profile."""
-    ws = concepts.words(j.clause_text)
-    rest = set(ws) - set(concepts.words(j.match.phrase))
-    after = ws[j.match.start + len(concepts.words(j.match.phrase)):][:2]
-    after = after[1:] if after[:1] == ["at"] else after
-    at = j.sentence.find(j.clause_text)
-    shared = at >= 0 and not after and _SHARE_AFTER.match(j.sentence[at + len(j.clause_text):]) is not None
-    return (bool(rest) and all(_figure(w) for w in rest)) or (bool(after) and _figure(after[0])) or shared
-
-
-# "... and to_copy (5%) add up to 22%" (sealed107 b.s1091): a share of the profile after a name;
-# not "int8 weights (13 GB)"
-_SHARE_AFTER = re.compile(r"\s*\(\s*[~≈]?\d+(?:\.\d+)?\s*%")
-
-
-def _figure(w: str) -> bool:
-    return w.replace(".", "").isdigit()
 
 
 def _postpone(a: Answer, j: Judged, item: str) -> None:
