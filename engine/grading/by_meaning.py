@@ -36,8 +36,8 @@ _HEAD = re.compile(r"^\s*([^;:]{1,60})[;:]\s*\S")   # a few words before a semic
 def _the_speakers(concepts: Concepts, text: str) -> str | None:
     """The claim a Reject item answers when its head, before a semicolon or colon, names only a
     speaker by rank ("The second engineer's view; ...", not "Note to manager: ..."): the
-    knowledge's one claim, if it has just one
-    (which claim a speaker holds is the case's prose, not its facts)."""
+    knowledge's one claim, if it has just one (which claim a speaker holds is the case's prose,
+    not its facts)."""
     said = _HEAD.match(text)
     t = concepts.context
     ordinals = set(t.speaker_numbers.values()) if t is not None else set()
