@@ -15,7 +15,7 @@ from regime.engine.grading.labels import RUN_IN, section
 from regime.engine.grading.layout import EMPHASIS as _EMPHASIS
 from regime.engine.grading.layout import PROSE
 from regime.engine.grading.recommending import recommends
-from regime.engine.grading.scopes import cued, negates, refuses_for_now
+from regime.engine.grading.scopes import cued, negates, opening, refuses_for_now
 from regime.engine.grading.sentences import QUOTED
 
 _QUALIFIED = re.compile(r"[,(]")
@@ -120,11 +120,23 @@ def agrees(concepts: Concepts, sentence: str) -> bool:
     """A sentence that sides with someone ('I agree with the second engineer.'): its paragraph
     states, in its own words, the claim it agrees with (sealed63 b.s653, instructor 7). What follows
     the agreement's colon may be the claim, negative in itself ("I agree with the second engineer:
-    the memory-bound kernels are not what's limiting it", sealed158 b.s1607, instructor 2)."""
+    the memory-bound kernels are not what's limiting it", sealed158 b.s1607, instructor 2). A
+    negation counts only in the agreement's own clause, up to its cue ("I don't agree with"): the
+    claim reported before it may be negative in itself ("The second engineer pointed out that ...
+    the memory-bound kernels are not on the critical path, and I think that is right", sealed281
+    b.s2834, instructor 1)."""
     t = concepts.context
-    head = concepts.words(sentence.split(":")[0])
-    ws = head if t is not None and cued(head, t.agree) else concepts.words(sentence)
-    return t is not None and not negates(ws, t) and cued(ws, t.agree)
+    if t is None:
+        return False
+    said = [concepts.words(c) for c in clauses(sentence)]
+    for n, ws in enumerate(said):
+        end = next((i + len(c) for i in range(len(ws)) for c in t.agree
+                    if tuple(ws[i:i + len(c)]) == c), None)
+        if end is not None:   # ... and not one a contrast after it takes back ("I agree with the first
+            return not negates(ws[:end], t) and not any(   # engineer's diagnosis, though not with the
+                opening(w, t, contrast=False) == "negated" or (w[:1] and w[0] in t.contrast and negates(w, t))
+                for w in said[n + 1:])   # plan", sealed151 b.s1534)
+    return False
 
 
 def disputes(concepts: Concepts, sentence: str) -> bool:

@@ -127,15 +127,19 @@ def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
         if not named and concepts.context and answers_no(concepts.words(sentence), concepts.context):
             a.says_no.append(line)   # "My answer to the director is no.": the case's question
             continue
+        heads = not any(concepts.find(k, sentence.split(":")[0]) for k in ("claim", "lever"))
         if not named and n and agrees(concepts, sentence) and _verdict_quoted(a, concepts, read[n - 1]):
             continue   # 'A colleague said "it's launch overhead, not bandwidth". I agree with her.'
-        if not named and agrees(concepts, sentence) and not refuted_after(concepts, read[n + 1:]):
+        if heads and agrees(concepts, sentence) and not refuted_after(concepts, read[n + 1:]):
             claim = agreed_claim(concepts, read, n, text)
             if claim is not None and claim not in a.endorsed:   # "I agree with the second engineer.
                 #   ... the memory-bound ops are not on the critical path"
                 a.endorsed.append(claim)   # (not "I agree with the goal. The second engineer says
                 a.statuses.append((line, "meaning", sentence.strip()))   # "..." - that is wrong",
-        elif not named and disputes(concepts, sentence):   # sealed135 b.s1372) / "I disagree with ..."
+        elif not named and disputes(concepts, sentence) and not (   # sealed135 b.s1372) / "I disagree
+                n + 1 < len(read) and agrees(concepts, read[n + 1])):   # with ...", not what the next
+            #   sentence agrees with ("... the memory-bound ops shouldn't matter much. I think that's
+            #   right", sealed282 b.s2844, instructor 5)
             claim_by_meaning(a, concepts, line, text, quoted=False)
     for sentence in sentences_[opener + 1:] if opener is not None else []:   # "... both proposals
         if concepts.find("regime", sentence):   # come from not looking at it closely. ... So my
