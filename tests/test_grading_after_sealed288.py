@@ -47,3 +47,32 @@ def test_an_agreement_whose_reason_names_a_lever_still_agrees(grader, tmp_path):
             "hand-fusion would be mostly wasted.\n")
     a = read_body(grader, tmp_path, "b_training_run", said)
     assert _CLAIM in a.endorsed and _CLAIM not in {c for m in a.rejects for c in m.concepts}
+
+
+def test_set_aside_refuses(grader, tmp_path):
+    """sealed281 c.s2837 and sealed284 d.s2869 (instructors 100 and 70, graded 78 and 25 with the
+    refused lever recommended): 'Considered, set aside: batching the prefills.' and '... int4 was
+    the first one I looked at, ... but I'd set it aside' refuse what they set aside."""
+    label = ("1. **Fix 1: FlashAttention** — tiles stay in on-chip memory.\n"
+             "2. **Considered, set aside: batching the prefills.** It sounds like it would raise "
+             "utilization, but one prompt already saturates compute.\n")
+    a = read_body(grader, tmp_path, "c_document_summarizer", label)
+    assert "raise_batch" not in {c for m in a.fixes for c in m.concepts}
+    assert "raise_batch" in _rejected(grader, tmp_path, "c_document_summarizer", label)
+    said = ("The API is compute-bound: 71% of peak FLOPs and only 30% of bandwidth. int4 was the first one "
+            "I looked at, since it's what the vendor is pushing, but I'd set it aside — it saves memory "
+            "traffic, and memory traffic isn't what's slowing us down.\n")
+    assert "quantize_int4" in _rejected(grader, tmp_path, "d_high_throughput_api", said)
+
+
+def test_a_refusal_pointing_back_across_a_semicolon(grader, tmp_path):
+    """sealed285 c.s2880 (instructor 100, graded 78 with batching recommended): under Fixes,
+    'Batching was my first thought, ...; I'm setting it aside — ... so batching only stretches
+    every request's TTFT.' The second sentence refuses what the first named, and names nothing
+    new; one that names another lever ('no - bigger batch or int8 weights cut bytes/step ...',
+    sealed212 e.s2142) is read on its own."""
+    said = ("## Fixes\nBatching was my first thought, because 20% sounds like an idle GPU; I'm setting it "
+            "aside — a 25k prefill is already compute-bound, so batching only stretches every request's "
+            "TTFT.\n\n1. FlashAttention: the scores live in on-chip tiles.\n")
+    a = read_body(grader, tmp_path, "c_document_summarizer", said)
+    assert [m.concepts for m in a.fixes] == [("flash_attention",)]

@@ -217,10 +217,13 @@ def student_refuses(ws: list[str], t: Triggers) -> bool:
     while ws and ws[-1] in t.elliptical:   # "I'd turn down as well"
         ws = ws[:-1]
     return bool(ws) and ws[0] in ("i", "we") and any(   # "we'd avoid": after its modal
-        s == "negated" and forward and (start <= 1 or (start == 2 and ws[1] in t.generic))
-        and (end >= len(ws) - 1 or ws[end] in t.anaphora)
+        s == "negated" and (
+            (forward and (start <= 1 or (start == 2 and ws[1] in t.generic))
+             and (end >= len(ws) - 1 or ws[end] in t.anaphora))
+            or (not forward and start <= 3 and bool(set(ws[start:end]) & t.anaphora)))
         for s, start, end, forward in triggers(ws, t))   # "..., I doubt it would buy anything"
-    #   (sealed157 a.s1593): the refusal's object points back to what was named
+    #   (sealed157 a.s1593): the refusal's object points back to what was named; so does a
+    #   backward trigger holding the word that points back ("; I'm setting it aside", sealed285 c.s2880)
 
 
 def refuses_it(ws: list[str], t: Triggers) -> bool:

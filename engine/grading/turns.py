@@ -10,7 +10,7 @@ from regime.engine.grading.answer import SENTENCE, Answer, Mention
 from regime.engine.grading.concepts import Concepts, clauses
 from regime.engine.grading.judged import Judged, as_status
 from regime.engine.grading.layout import EMPHASIS
-from regime.engine.grading.scopes import CARRIED, cued, negates, opening
+from regime.engine.grading.scopes import CARRIED, cued, negates, opening, refuses_it
 from regime.engine.grading.triggers import Triggers
 
 
@@ -18,20 +18,33 @@ def conditioned(concepts: Concepts, sentences: list[str]) -> list[str]:
     """The sentences, each naming nothing and opening with a condition joined to the one before:
     "Don't: start with hand-fused kernels. Only if 1+2 leave a gap." (sealed92 b.s943) puts the
     refused step later, as one sentence judged whole would (`judge` reads the two together); so
-    is one that takes up the words reported before it ("I agree with the vendor; roll it out.")."""
+    is one that takes up the words reported before it ("I agree with the vendor; roll it out."), and
+    one that opens refusing what it points back to and names nothing new ("Batching was my first
+    thought ...; I'm setting it aside — ... so batching only stretches every request's TTFT",
+    sealed285 c.s2880, instructor 100)."""
     out: list[str] = []
     t = concepts.context
     for s in sentences:
-        first = next(iter(clauses(s)), "")
-        if out and t is not None and ((not concepts.find("lever", s)
-                                       and opening(concepts.words(s), t, contrast=False) in CARRIED[:2])
-                                      or (_a_label(concepts, out[-1]) and not concepts.find("lever", first)
-                                          and negates(concepts.words(first), t))
-                                      or (not concepts.find("lever", s) and taken_up(concepts, t, s))):
+        if out and t is not None and _joins(concepts, t, out[-1], s):
             out[-1] = f"{out[-1]} {s}"
         else:
             out.append(s)
     return out
+
+
+def _joins(concepts: Concepts, t: Triggers, before: str, s: str) -> bool:
+    """Whether sentence `s` only qualifies, takes up or refuses what the one `before` it named."""
+    first = next(iter(clauses(s)), "")
+    bare, bare_first = not concepts.find("lever", s), not concepts.find("lever", first)
+    return (bare and opening(concepts.words(s), t, contrast=False) in CARRIED[:2]) \
+        or (_a_label(concepts, before) and bare_first and negates(concepts.words(first), t)) \
+        or (bare and taken_up(concepts, t, s)) \
+        or (bare_first and refuses_it(concepts.words(first), t)
+            and _named(concepts, s) <= _named(concepts, before))
+
+
+def _named(concepts: Concepts, text: str) -> set[str]:
+    return {c for m in concepts.find("lever", text) for c in m.concepts}
 
 
 def _a_label(concepts: Concepts, sentence: str) -> bool:
