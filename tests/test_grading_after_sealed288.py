@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from conftest import read_body
 
+from regime.engine.grading.reading import read_against
+
 _CLAIM = "memory_ops_irrelevant_when_compute_bound"
 
 
@@ -76,3 +78,25 @@ def test_a_refusal_pointing_back_across_a_semicolon(grader, tmp_path):
             "TTFT.\n\n1. FlashAttention: the scores live in on-chip tiles.\n")
     a = read_body(grader, tmp_path, "c_document_summarizer", said)
     assert [m.concepts for m in a.fixes] == [("flash_attention",)]
+
+
+def _read(grader, tmp_path, case: str, body: str):
+    a = read_body(grader, tmp_path, case, body)
+    return read_against(a, grader.key(a, None)[0], grader.concepts.context.menu_share, grader.concepts)
+
+
+def test_a_sentence_opening_on_a_condition_offers_the_lever(grader, tmp_path):
+    """sealed286 c.s2887 (instructor 76, graded 93 with batching read as refused for now): 'If
+    several long documents tend to arrive at the same moment, batching their prefills into one pass
+    would be worth turning on too.' A lever the key rejects outright, offered on a condition: left
+    open, as 'only if' leaves it. A condition contrary to fact ('If this endpoint were running at
+    batch 1 I'd say yes to the vendor', sealed97 d.s997, instructor 100) offers nothing."""
+    said = ("Prefill is compute-bound. The main fix is FlashAttention, which keeps the scores on chip.\n\n"
+            "If several long documents tend to arrive at the same moment, batching their prefills into one "
+            "pass would be worth turning on too.\n")
+    read = _read(grader, tmp_path, "c_document_summarizer", said)
+    assert "raise_batch" in read.leans and "raise_batch" not in read.rejects
+    counterfactual = ("The endpoint is compute-bound: 71% of peak FLOPs, 30% of bandwidth.\n\n"
+                      "If this endpoint were running at batch 1 I'd say yes to the vendor straight away: "
+                      "int4 cuts the weight bytes 4x and batch-1 decode is all bytes.\n")
+    assert "quantize_int4" not in _read(grader, tmp_path, "d_high_throughput_api", counterfactual).leans

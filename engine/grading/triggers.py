@@ -43,6 +43,7 @@ class Triggers:
     fallback: tuple[Phrase, ...] = ()            # "if graphs don't close the gap, ...": kept in reserve
     offered_if: tuple[Phrase, ...] = ()          # "int8 only if memory is still tight": offered
     remote: tuple[Phrase, ...] = ()              # "... only if ITL ever becomes the complaint": declined
+    offered_opening: tuple[Phrase, ...] = ()     # "If several documents arrive together, batch them"
     reopens: tuple[Phrase, ...] = ()             # "Still, int4 might ...": turns back on the item's verdict
     continuing: frozenset[str] = frozenset()     # "And weight quantization: ...": goes on refusing
     adds_subject: frozenset[str] = frozenset()   # "int4; also the idea to bump batch": one more subject
@@ -210,6 +211,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.reopens = phrases(raw.get("reopens"))
     t.offered_if = phrases(raw.get("offered_if"))
     t.remote = phrases(raw.get("remote"))
+    t.offered_opening = phrases(raw.get("offered_opening"))
     t.continuing = frozenset(w for p in phrases(raw.get("continuing")) for w in p)
     t.adds_subject = frozenset(w for p in phrases(raw.get("adds_subject")) for w in p)
     t.same = phrases(raw.get("same"))

@@ -153,8 +153,9 @@ def offered_if(concepts: Concepts, item: str, concept: str) -> bool:
         return False
     said = [concepts.words(s) for s in SENTENCE.split(item)
             if any(concept in m.concepts for m in concepts.find("lever", s))]
-    return any(cued(ws, t.offered_if) for ws in said) \
-        and not any(negates(ws, t) or cued(ws, t.remote) for ws in said)
+    offered = any(cued(ws, t.offered_if) or any(tuple(ws[:len(p)]) == p for p in t.offered_opening)
+                  for ws in said)
+    return offered and not any(negates(ws, t) or cued(ws, t.remote) for ws in said)
 
 
 _BREAK = re.compile(r"\s[—–-]{1,2}\s|[:;]\s")   # a dash between words, a colon or a semicolon
