@@ -100,3 +100,18 @@ def test_a_sentence_opening_on_a_condition_offers_the_lever(grader, tmp_path):
                       "If this endpoint were running at batch 1 I'd say yes to the vendor straight away: "
                       "int4 cuts the weight bytes 4x and batch-1 decode is all bytes.\n")
     assert "quantize_int4" not in _read(grader, tmp_path, "d_high_throughput_api", counterfactual).leans
+
+
+def test_a_wrong_value_beside_a_right_one_is_the_wrong_reason(grader, tmp_path):
+    """sealed283 a.s2856 (instructor 88: 'a wrong value loses the int8 item', graded 100): 'int8
+    weights: 26 GB → 13 GB, which takes the ceiling to about 300 tok/s.' The right 13 GB does not
+    excuse the ceiling the item gets wrong (the key's is ~408 tokens/s)."""
+    body = ("## Regime\nMemory-bandwidth-bound decode at batch 1: 78% of peak bandwidth, 4% of FLOPs.\n\n"
+            "## Fixes\n1. Continuous batching: one weight read per step serves many users.\n"
+            "2. int8 weights: 26 GB → 13 GB, which takes the ceiling to about {} tok/s.\n")
+    fb = {}
+    for ceiling in ("300", "408"):
+        p = tmp_path / f"a{ceiling}.md"
+        p.write_text(f"---\ncase: a_chatbot\nstudent: s1\n---\n{body.format(ceiling)}", encoding="utf-8")
+        fb[ceiling] = " ".join(f for x in grader.grade(p).parts if x.part == "fixes" for f in x.feedback)
+    assert "quantize int8" in fb["300"] and "quantize int8" not in fb["408"]

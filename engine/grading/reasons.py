@@ -297,10 +297,10 @@ def judge(reason: str, written: str, concept: str, key: Key, concepts: Concepts,
         return NONE
     items = [item, *(i for c in sorted(named - {concept}) if (i := key.item(c)) is not None)]
     cited = [key.figures[n] for i in items for n in i.cites if n in key.figures]
+    if off_key(numbers, cited, key.figures.values(), tolerance, idx.off_value):
+        return WRONG   # a cited figure written wrong (rubric.yaml reasons.off_value), whatever else is right
     if any(matches(q, v, f.unit, tolerance) for q in numbers for f in cited for v in f.readings()):
         return RIGHT
-    if off_key(numbers, cited, key.figures.values(), tolerance, idx.off_value):
-        return WRONG   # a cited figure written wrong (rubric.yaml reasons.off_value)
     rejected = any(i.id == concept for i in key.rejects)
     if not rejected and _elsewhere(concepts, reason, concept):
         return WRONG
