@@ -115,3 +115,14 @@ def test_a_wrong_value_beside_a_right_one_is_the_wrong_reason(grader, tmp_path):
         p.write_text(f"---\ncase: a_chatbot\nstudent: s1\n---\n{body.format(ceiling)}", encoding="utf-8")
         fb[ceiling] = " ".join(f for x in grader.grade(p).parts if x.part == "fixes" for f in x.feedback)
     assert "quantize int8" in fb["300"] and "quantize int8" not in fb["408"]
+
+
+def test_an_item_labelled_with_another_part_in_a_plan(grader, tmp_path):
+    """sealed282 c.s2850 (instructor 92, graded 48 with no regime): under 'Plan for the summarizer'
+    (a Fixes heading), '1. Diagnosis: prefill, compute-bound.' is the Regime part's item; the items
+    after it are still the plan's."""
+    said = ("Plan for the summarizer\n\n1. Diagnosis: prefill, compute-bound. TTFT is the prefill metric.\n"
+            "2. Fix: FlashAttention — the score tiles stay on chip.\n3. Then chunked prefill.\n")
+    a = read_body(grader, tmp_path, "c_document_summarizer", said)
+    assert a.regime == "compute_bound"
+    assert [m.concepts for m in a.fixes][:1] == [("flash_attention",)]

@@ -73,10 +73,14 @@ def read_written(path: Path, text: str, concepts: Concepts) -> Answer:
             verdict = (line in rows and name not in (PROSE, "fixes", "reject")) \
                 or (line in plans and name not in ("fixes", "reject"))   # a table of verdicts, a plan
             item = _STEP_CELL.sub("|", item) if line in plans else item   # '| 4 | quantize weights |':
-            head = item.partition(":")[0] if line in rows else ""   # a step, not int4; '| Regime | ... |':
-            if concepts.heading(head) in ("regime", "evidence"):   # a row of the template's own part
-                verdict, name, item = False, str(concepts.heading(head)), item.partition(":")[2]
-            part, item = labelled_item(concepts, item) if name == PROSE else (name, item)
+            head = item.partition(":")[0] if line in rows or name == "fixes" else ""   # a step, not int4;
+            own = concepts.heading(_EMPHASIS.sub("", head))
+            if own in ("regime", "evidence"):   # '| Regime | ... |': a row of the template's own part;
+                #   an item labelled with one in a plan ("Plan for the summarizer / 1. Diagnosis:
+                #   prefill, compute-bound.", sealed282 c.s2850, instructor 92), that item only
+                verdict, part, item = False, str(own), item.partition(":")[2]
+            else:
+                part, item = labelled_item(concepts, item) if name == PROSE else (name, item)
             if part == "fixes" and crossed(item):   # '✗ A GPU with more FLOPs' among the fixes refuses
                 part, item = labelled_item(concepts, item)   # it, as the cross in a table's row does
             _read_item(a, concepts, "fixes" if verdict else part, line, item)   # under Evidence
