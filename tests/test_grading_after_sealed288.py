@@ -126,3 +126,12 @@ def test_an_item_labelled_with_another_part_in_a_plan(grader, tmp_path):
     a = read_body(grader, tmp_path, "c_document_summarizer", said)
     assert a.regime == "compute_bound"
     assert [m.concepts for m in a.fixes][:1] == [("flash_attention",)]
+
+
+def test_doubling_the_batch_is_raising_it(grader, tmp_path):
+    """sealed281 d.s2838 (instructor 100, graded 72 with the batch left unrefused): 'A colleague
+    suggested we simply double the batch to 512. I don't think that buys much: past the ridge ...'"""
+    said = ("The endpoint is compute-bound: 71% of FLOPs, 30% of bandwidth.\n\nA colleague suggested we "
+            "simply double the batch to 512. I don't think that buys much: past the ridge, extra batch "
+            "adds step time about as fast as it adds tokens.\n")
+    assert "raise_batch" in _rejected(grader, tmp_path, "d_high_throughput_api", said)
