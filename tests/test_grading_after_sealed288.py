@@ -135,3 +135,20 @@ def test_doubling_the_batch_is_raising_it(grader, tmp_path):
             "simply double the batch to 512. I don't think that buys much: past the ridge, extra batch "
             "adds step time about as fast as it adds tokens.\n")
     assert "raise_batch" in _rejected(grader, tmp_path, "d_high_throughput_api", said)
+
+
+def test_a_suggestion_taken_up_in_prose_is_recommended_unless_on_a_condition(grader, tmp_path):
+    """sealed288 e.s2904 (instructor 95, graded 68 with graph capture only described): 'A colleague
+    suggested capturing the step in a CUDA graph. I agree — it's the first thing to do: ...' An
+    agreement on a condition ('I agree, if the users can accept slightly higher latency', sealed238
+    e.s2407, instructor 73) takes up nothing outright."""
+    said = ("1. Regime: overhead-bound.\n2. A colleague suggested capturing the step in a CUDA graph. "
+            "I agree — it's the first thing to do: the step is static in shape, so it can be replayed as "
+            "one launch.\n"
+            "3. Second, torch.compile.\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", said)
+    assert [m.concepts for m in a.fixes] == [("cuda_graphs",), ("torch_compile",)]
+    iffy = ("1. Regime: overhead-bound.\n2. Fix: CUDA graphs.\n3. A colleague suggested raising the batch. "
+            "I agree, if the users can accept slightly higher latency.\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", iffy)
+    assert "raise_batch" not in {c for m in a.fixes for c in m.concepts}

@@ -189,7 +189,8 @@ def taken_up(concepts: Concepts, t: Triggers, sentence: str) -> bool:
         ws = ws[1:]
     return any(tuple(ws[:len(p)]) == p for p in t.takes_up) and not any(
         negates(w, t) or (w[:1] and w[0] in t.terminators and w[0] != "so")
-        for w in map(concepts.words, said))
+        or opening(w, t, contrast=False) in ("hypothetical", "deferred")   # "I agree, if the users
+        for w in map(concepts.words, said))   # can accept slightly higher latency" (sealed238 e.s2407)
 
 
 def answers_yes(concepts: Concepts, t: Triggers, sentence: str) -> str | None:
