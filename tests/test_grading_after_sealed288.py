@@ -6,6 +6,7 @@ from __future__ import annotations
 from conftest import read_body
 
 from regime.engine.grading.reading import read_against
+from regime.engine.grading.submission import read_answer
 
 _CLAIM = "memory_ops_irrelevant_when_compute_bound"
 
@@ -152,3 +153,17 @@ def test_a_suggestion_taken_up_in_prose_is_recommended_unless_on_a_condition(gra
             "I agree, if the users can accept slightly higher latency.\n")
     a = read_body(grader, tmp_path, "e_doesnt_add_up", iffy)
     assert "raise_batch" not in {c for m in a.fixes for c in m.concepts}
+
+
+def test_a_yaml_defer_verdict_overrides_the_fixes_list(grader, tmp_path):
+    """sealed290 e.s2922 and sealed296 e.s2982 (instructors 100, graded 62 and 67 with int8
+    recommended): 'fixes:' lists int8 with a 'when:' the format does not define, and 'verdicts:
+    {quantize_int8: defer}' puts it later: the verdict is the student's."""
+    p = tmp_path / "e.yaml"
+    p.write_text("case: e_doesnt_add_up\nstudent: s1\nregime: launch_overhead_bound\nfixes:\n"
+                 "  - {lever: cuda_graphs, why: one submission for hundreds of launches}\n"
+                 "  - {lever: quantize_int8, when: same, after graphs and compile}\n"
+                 "verdicts: {quantize_int8: defer}\n", encoding="utf-8")
+    a = read_answer(p, grader.concepts, 1 << 20, p.read_text(encoding="utf-8"))
+    assert "quantize_int8" not in {c for m in a.fixes for c in m.concepts}
+    assert "quantize_int8" in {c for m in a.deferred for c in m.concepts}

@@ -213,8 +213,12 @@ def _verdict(a: Answer, concepts: Concepts, name: str, said: str, line: int) -> 
         return
     if verdict in VERDICTS:
         a.verdicts[found[0]] = verdict
-    else:   # a later step or a hedge, as the same words make a fix's bound one
+    else:   # a later step or a hedge, as the same words make a fix's bound one; a later step is the
+        #     student's verdict on a lever the fixes list too ("fixes: ... {lever: quantize_int8, when: same,
+        #     after graphs and compile}" and "verdicts: {quantize_int8: defer}", sealed290 e.s2922)
         mention = Mention(found, name, line, kind, reason=said, later=verdict == "deferred")
+        if mention.later:
+            a.fixes = [m for m in a.fixes if not set(m.concepts) & set(found)]
         (a.deferred if mention.later else a.hedged).append(mention)
 
 
