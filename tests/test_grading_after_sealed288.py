@@ -167,3 +167,13 @@ def test_a_yaml_defer_verdict_overrides_the_fixes_list(grader, tmp_path):
     a = read_answer(p, grader.concepts, 1 << 20, p.read_text(encoding="utf-8"))
     assert "quantize_int8" not in {c for m in a.fixes for c in m.concepts}
     assert "quantize_int8" in {c for m in a.deferred for c in m.concepts}
+
+
+def test_not_a_good_use_of_time_refuses(grader, tmp_path):
+    """sealed294 b.s2964 (instructor 5, graded 30 with hand fusion recommended): '... so spending two
+    weeks hand-fusing them (the first engineer's plan) is not a good use of time.'"""
+    said = ("The run is compute-bound at 61% of peak.\n\nThe kernels come to only 22%, so spending two weeks "
+            "hand-fusing them (the first engineer's plan) is not a good use of time.\n")
+    a = read_body(grader, tmp_path, "b_training_run", said)
+    assert "hand_fused_kernels" not in {c for m in a.fixes for c in m.concepts}
+    assert "hand_fused_kernels" in {c for m in a.rejects for c in m.concepts}
