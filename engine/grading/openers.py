@@ -128,7 +128,7 @@ def agrees(concepts: Concepts, sentence: str) -> bool:
     t = concepts.context
     if t is None:
         return False
-    said = [concepts.words(c) for c in clauses(sentence)]
+    said = [t.plain(concepts.words(c)) for c in clauses(sentence)]
     for n, ws in enumerate(said):
         end = next((i + len(c) for i in range(len(ws)) for c in t.agree
                     if tuple(ws[i:i + len(c)]) == c), None)

@@ -66,7 +66,17 @@ def commits(a: Answer, concepts: Concepts, j: Judged, paragraph: str, heard: set
     at = next((i for i, c in enumerate(said) if c.strip() == j.clause_text.strip()), -1)   # ("the
     lead = " ".join(concepts.words(j.clause_text)[:j.match.start])   # fix is to ...: fuse X")
     cues = [*said[max(at - 1, 0):at], lead]
-    return at >= 0 and any(recommends(concepts, c, concepts.context) for c in cues)
+    return (at >= 0 and any(recommends(concepts, c, concepts.context) for c in cues)) \
+        or _step_alone(concepts, concepts.context, j)
+
+
+def _step_alone(concepts: Concepts, t: Triggers, j: Judged) -> bool:
+    """A clause that is the lever's name and step words only: "... before anyone has tried
+    torch.compile, which fuses exactly these ops. Compile first; hand-write kernels only for what
+    is still left" (sealed294 b.s2969, instructor 94) puts it in the plan."""
+    ws = concepts.words(j.clause_text)
+    rest = ws[:j.match.start] + ws[j.match.start + (len(concepts.words(j.match.phrase)) or 1):]
+    return bool(rest) and set(rest) <= t.steps
 
 
 def _takes_up(concepts: Concepts, t: Triggers, sentence: str) -> bool:

@@ -17,11 +17,25 @@ def carried_status(ws: list[str], t: Triggers) -> str | None:
     trigger may stand anywhere in it ("and if we are finally bandwidth-bound, that is when ...").
     So does a report whose reported words open with a premise: "the second says that since the
     step is compute-bound, memory-bound ops are irrelevant" (sealed236 b.s2382) reports its main
-    clause too, after the comma."""
+    clause too, after the comma. Not a trigger inside the subject of a statement of its own."""
     hits = triggers(ws, t)
-    return next((s for s, *_ in hits if s in CARRIED), None) or next(
+    return next((s for s, start, end, _ in hits if s in CARRIED
+                 and not _describes(ws, start, end, t)), None) or next(
         ("attributed" for s, _, end, forward in hits if s == "attributed" and forward
          and ws[end:end + 1] and ws[end] in t.premise), None)
+
+
+def _describes(ws: list[str], start: int, end: int, t: Triggers) -> bool:
+    """A trigger within a subject that a copula then predicates, after words of that subject and
+    not the student's: "the 4 ms inter-token latency afterwards is perfectly healthy" (sealed295
+    c.s2973), "(the 4 ms between later tokens is fine)" (sealed296 c.s2988) put nothing off; "once
+    the step is bandwidth-bound" and "we'd do that only once it is" do."""
+    before = [w for w in ws[:start] if w not in t.terminators | t.continuing | _FOCUS]   # "Then, and
+    #   only if a meaningful gap is left, ..." (sealed254 b.s2562) is a condition
+    after = ws[end:end + 3]
+    k = next((i for i, w in enumerate(after) if w in _BEING), -1)
+    return bool(before) and not set(before) & _PERSONS \
+        and k >= 0 and not set(after[:k]) & (_PRONOUNS | _PERSONS | t.determiners)
 
 
 def predicate(ws: list[str], t: Triggers, words: int = 1) -> str | None:
@@ -47,6 +61,9 @@ def predicate(ws: list[str], t: Triggers, words: int = 1) -> str | None:
 
 _COPULA = frozenset({"is", "are", "was", "were", "be", "would", "will", "seems", "seem", "looks", "sounds"})
 _PRONOUNS = frozenset({"they", "it", "both"})
+_BEING = frozenset({"is", "are", "was", "were"})
+_PERSONS = frozenset({"i", "we", "you"})
+_FOCUS = frozenset({"only", "even", "just", "then"})
 
 
 def opening(ws: list[str], t: Triggers, contrast: bool, qualified: bool = True) -> str | None:
@@ -251,8 +268,10 @@ def refuses_it(ws: list[str], t: Triggers) -> bool:
 
 def _own_subject(before: list[str], t: Triggers) -> bool:
     """Words of a subject of its own before the refusal: "Tuning kernels won't do it" (sealed257
-    a.s2591, after "... or we shrink the weights") refuses the tuning, not what came before."""
-    return len(before) > 1 and not set(before) & (t.anaphora | {"i", "we", "you"})
+    a.s2591, after "... or we shrink the weights") refuses the tuning, not what came before. Not a
+    frame opening on a preposition: "For this workload I'd advise against it" (sealed289 c.s2917)."""
+    return len(before) > 1 and not set(before) & (t.anaphora | {"i", "we", "you"}) \
+        and before[0] not in t.frames
 
 
 def _own(ws: list[str], start: int, end: int, t: Triggers) -> list[str]:

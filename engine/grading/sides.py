@@ -20,7 +20,7 @@ def sides(concepts: Concepts, sentence: str) -> bool:
         return False
     cues = (*t.agree, *t.sides)
     for clause in clauses(sentence):
-        ws = concepts.words(clause)
+        ws = t.plain(concepts.words(clause))
         at = next((i for i in range(len(ws)) for c in cues if tuple(ws[i:i + len(c)]) == c), None)
         if at is not None and not negates(ws[:at], t):
             rest = concepts.words(sentence[sentence.find(clause) + len(clause):])

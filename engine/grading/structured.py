@@ -176,6 +176,7 @@ def _unknown_keys(raw: dict) -> list[tuple[str, str]]:
 
 
 _MAX_UNKNOWN = 5
+_JOINT = re.compile(r"\s+and\s+|\s*[,/&;]\s*")   # names, or values, written in one entry
 _MAX_STATED = 400   # characters of an unknown key's text read for figures
 
 
@@ -190,7 +191,12 @@ def _figures_in_text(a: Answer, concepts: Concepts, figure: str, value: str, lin
     milliseconds: sealed90 c.s926); text stating none, or a bare number in words ("N bananas"),
     costs that item only."""
     found = quantities(value)
-    if len(found) > 1 or any(q.unit for q in found):
+    names, values = _JOINT.split(figure), _JOINT.split(value)
+    if len(found) > 1 and len(names) == len(values) == len(found):   # '{figure: bw_util and
+        for name, q in zip(names, found, strict=True):                # flop_util, value: 14% and 3%}'
+            a.numbers.append(Said(q, tuple(concepts.words(name)), line))   # (sealed290 e.s2922): as
+            a.named.setdefault(name.strip(), (q, line))                     # two entries
+    elif len(found) > 1 or any(q.unit for q in found):
         a.said(concepts, value, line, label=figure)
     else:
         a.unread.append(("evidence", f"line {line}: I could not read this figure: {err}"))

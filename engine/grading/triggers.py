@@ -106,6 +106,8 @@ class Triggers:
     refutes: tuple[Phrase, ...] = ()             # '"memory ops don't matter": wrong': after a quotation
     answers_yes: frozenset[str] = frozenset()    # "Chunk the prefill? Yes, but second.": asked, then taken
     takes_up: tuple[Phrase, ...] = ()            # '... told us to X, and I agree': theirs, now ours
+    frames: frozenset[str] = frozenset()         # "For this workload, I'd ...": a frame, not a subject
+    softeners: frozenset[str] = frozenset()      # "I think that's basically right": skipped in an agreement
     doubting: frozenset[Phrase] = frozenset()    # "not sure X is wise": a doubt ...
     merits: tuple[Phrase, ...] = ()              # ... of the merit after X: a refusal
     concessions: tuple[Phrase, ...] = ()         # "X sounds sensible, but ...": X is refused
@@ -167,6 +169,10 @@ class Triggers:
             if w.endswith("ing") and w not in self.light_verbs:
                 return False
         return False
+
+    def plain(self, ws: list[str]) -> list[str]:
+        """The words without the degree words an agreement may carry (`softeners`)."""
+        return [w for w in ws if w not in self.softeners]
 
     def rank(self, status: str) -> int:
         return self.priority.index(status) if status in self.priority else len(self.priority)
@@ -276,6 +282,8 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.holds_off = tuple(phrases(raw.get("holds_off")))
     t.refutes = phrases(raw.get("refutes"))
     t.takes_up = phrases(raw.get("takes_up"))
+    t.frames = frozenset(str(w).lower() for w in raw.get("frames") or [])   # raw words
+    t.softeners = frozenset(w for p in phrases(raw.get("softeners")) for w in p)
     t.doubting = frozenset(phrases(raw.get("doubting")))
     t.merits = phrases(raw.get("merits"))
     t.answers_yes = frozenset(w for p in phrases(raw.get("answers_yes")) for w in p)

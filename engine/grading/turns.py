@@ -184,7 +184,7 @@ def taken_up(concepts: Concepts, t: Triggers, sentence: str) -> bool:
     .... I agree with the vendor; roll it out.' (sealed247 d.s2500). `sentence` is what comes
     after their words."""
     said = clauses(sentence)
-    ws = concepts.words(said[0]) if said else []
+    ws = t.plain(concepts.words(said[0])) if said else []
     while ws and (ws[0] == "so" or ws[0] in t.continuing):
         ws = ws[1:]
     return any(tuple(ws[:len(p)]) == p for p in t.takes_up) and not any(
