@@ -84,3 +84,48 @@ def test_not_on_my_list_refuses(grader, tmp_path):
             "and is only 7% of the step.\n")
     a = read_body(grader, tmp_path, "b_training_run", said)
     assert "fuse_attention" in _levers(a.rejects) and "fuse_attention" not in _levers(a.fixes)
+
+
+def test_a_bare_no_answers_the_question_before_it(grader, tmp_path):
+    """sealed291 d.s2939 (instructor 100, graded 70 with batching unjudged): a table row '| Raise
+    batch? | no — past the ridge, more batch adds step time about 1:1 and hurts latency |'. The
+    'no' answers the question though its sentence goes on to name the lever."""
+    for said in ("Raise batch? No — past the ridge, more batch adds step time about 1:1 and hurts latency.\n",
+                 "| | |\n|---|---|\n| Regime | compute-bound |\n| Raise batch? | no — past the ridge, "
+                 "more batch adds step time about 1:1 and hurts latency |\n"):
+        a = read_body(grader, tmp_path, "d_high_throughput_api", said)
+        assert "raise_batch" in _levers(a.rejects) and "raise_batch" not in _levers(a.fixes)
+
+
+def test_the_students_refusal_of_it_after_a_modal_and_a_hedge(grader, tmp_path):
+    """sealed291 d.s2939: '| int4 for throughput | I probably wouldn't buy it: it trims bytes and
+    bytes aren't the limit |', as 'Int4 for throughput: I wouldn't buy it' (read as recommending
+    int4 before): a verb and the word pointing back after the student's refusal."""
+    for said in ("Int4 for throughput: I wouldn't buy it: it trims bytes and bytes aren't the limit.\n",
+                 "| | |\n|---|---|\n| Regime | compute-bound |\n| int4 for throughput | I probably "
+                 "wouldn't buy it: it trims bytes and bytes aren't the limit |\n"):
+        a = read_body(grader, tmp_path, "d_high_throughput_api", said)
+        assert "quantize_int4" in _levers(a.rejects) and "quantize_int4" not in _levers(a.fixes)
+
+
+def test_the_way_to_close_them_recommends(grader, tmp_path):
+    """sealed296 e.s2988 (instructor 48 with the graph credited, graded 12.5 with it only
+    described): '... the gaps between kernels add up to a big part of the step, and the way to close
+    them is to record the step once as a CUDA graph and replay it'."""
+    said = ("Regime: overhead-bound.\n\nThe gaps between kernels add up to a big part of the step, and "
+            "the way to close them is to record the step once as a CUDA graph and replay it.\n")
+    assert "cuda_graphs" in _levers(read_body(grader, tmp_path, "e_doesnt_add_up", said).fixes)
+
+
+def test_holding_both_refuses_them_and_holding_until_waits_for_the_other(grader, tmp_path):
+    """sealed286 e.s2883 (instructor 100, graded 70 with the fixes read as a keyword list): 'A
+    colleague suggested we raise the batch right away, and the quantization proposal is still on
+    the table. I'd hold both for now.' And sealed113 a.s1160 (instructor 100): "I'd hold int8
+    until batching is in" puts off int8, not the batching it waits for."""
+    said = ("Regime: overhead-bound.\n\nA colleague suggested we raise the batch right away, and the "
+            "quantization proposal is still on the table. I'd hold both for now.\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", said)
+    assert {"raise_batch", "quantize_int8"} <= _levers(a.rejects) and not a.fixes
+    until = "Regime: bandwidth-bound.\n\nI'd hold int8 until batching is in.\n"
+    a = read_body(grader, tmp_path, "a_chatbot", until)
+    assert "raise_batch" not in _levers(a.rejects) and "quantize_int8" in _levers(a.deferred)

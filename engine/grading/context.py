@@ -45,6 +45,7 @@ from regime.engine.grading.sentences import CLAUSE, QUOTED, clauses_of, sentence
 from regime.engine.grading.status_label import labelled_own, status_label
 from regime.engine.grading.triggers import Triggers
 from regime.engine.grading.turns import (
+    answers_no,
     answers_yes,
     asked,
     conceded_before,
@@ -99,6 +100,8 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
         if cond in CARRIED[:2]:   # "Don't: start with hand-fused kernels. Only if 1+2 leave a gap."
             out[-len(last):] = last = [_as(j, cond) if j.status == "negated" else j for j in last]
             continue   # (sealed92 b.s943): not now, not never
+        if found and last and all(j.status == "asked" for j in last) and answers_no(concepts, t, sentence):
+            out[-len(last):] = last = named = [_as(j, "negated") for j in last]   # "Raise batch? No — ..."
         heard = all(j.status == "attributed" for j in last)
         if found and last and _opens_refusing(concepts, t, kinds, sentence, heard):   # "I would not do it:
             out[-len(last):] = _refused(last)   # ... a perfect fusion would not show up"
@@ -305,6 +308,9 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                 #   or deferral from the clause before reaches "... and we should do it now"
             if status == "negated" and until >= before[0]:   # "Don't: spend two weeks
                 status = "deferred"   # hand-fusing before step 1" (sealed124 b.s1264): later, not never
+            elif status == "negated" and 0 <= until < m.start and any(   # "I'd hold int8 until batching
+                    s == "negated" and fw and b <= until for s, _, b, fw in hits):   # is in" (sealed113
+                status = "prerequisite"   # a.s1160): what the refusal waits for, not refused
             if carried is not None and status == carried and condition:   # what the deferred step
                 found = [_as(j, "prerequisite") if j in condition else j for j in found]   # waits for
                 condition = []

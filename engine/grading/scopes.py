@@ -64,6 +64,7 @@ _PRONOUNS = frozenset({"they", "it", "both"})
 _BEING = frozenset({"is", "are", "was", "were"})
 _PERSONS = frozenset({"i", "we", "you"})
 _FOCUS = frozenset({"only", "even", "just", "then"})
+_MODALS = frozenset({"would", "will", "should", "could", "do", "did"})
 
 
 def opening(ws: list[str], t: Triggers, contrast: bool, qualified: bool = True) -> str | None:
@@ -233,10 +234,14 @@ def student_refuses(ws: list[str], t: Triggers) -> bool:
         ws = ws[1:]
     while ws and ws[-1] in t.elliptical:   # "I'd turn down as well"
         ws = ws[:-1]
+    hedges = t.forward.get("possible", ())   # "I probably wouldn't buy it" (sealed291 d.s2939, a
+    #   table row after "int4 for throughput", instructor 100): a verb and what points back
     return bool(ws) and ws[0] in ("i", "we") and any(   # "we'd avoid": after its modal
         s == "negated" and (
-            (forward and (start <= 1 or (start == 2 and ws[1] in t.generic))
-             and (end >= len(ws) - 1 or ws[end] in t.anaphora))
+            (forward and (start <= 1 or (start <= 3 and all(
+                w in t.generic or w in _MODALS or (w,) in hedges for w in ws[1:start])))
+             and (end >= len(ws) - 1 or ws[end] in t.anaphora
+                  or (end == len(ws) - 2 and ws[-1] in t.anaphora)))
             or (not forward and start <= 3 and bool(set(ws[start:end]) & t.anaphora)))
         for s, start, end, forward in triggers(ws, t))   # "..., I doubt it would buy anything"
     #   (sealed157 a.s1593): the refusal's object points back to what was named; so does a

@@ -202,6 +202,14 @@ def answers_yes(concepts: Concepts, t: Triggers, sentence: str) -> str | None:
     return "deferred" if set(ws[1:]) & t.steps else "affirmed"
 
 
+def answers_no(concepts: Concepts, t: Triggers, sentence: str) -> bool:
+    """A sentence whose first clause is a bare 'no' answers the question before it, whatever it
+    goes on to say: "Raise batch? No — past the ridge, more batch adds step time about 1:1"
+    (sealed291 d.s2939, instructor 100, a table row '| Raise batch? | no — ... |')."""
+    said = clauses(sentence)
+    return bool(said) and concepts.words(said[0]) == ["no"]
+
+
 def taken_up_within(concepts: Concepts, t: Triggers, sentence: str, found: list[Judged]) -> list[Judged]:
     """Someone else's words the same sentence goes on to agree with ("the vendor's field engineer
     told us to capture ... in a HIP graph, and I agree", sealed171 e.s1740)."""
