@@ -129,3 +129,32 @@ def test_holding_both_refuses_them_and_holding_until_waits_for_the_other(grader,
     until = "Regime: bandwidth-bound.\n\nI'd hold int8 until batching is in.\n"
     a = read_body(grader, tmp_path, "a_chatbot", until)
     assert "raise_batch" not in _levers(a.rejects) and "quantize_int8" in _levers(a.deferred)
+
+
+def test_a_regime_said_of_a_share_of_the_step(grader, tmp_path):
+    """sealed289 b.s2915 (instructor 95, graded 68 as bandwidth-bound): 'Compute-bound in principle,
+    but with a fat tail of memory-bound work that matters.' The tail is memory-bound, the step is
+    not; "Kernel-launch bound." (sealed48 e.s507) is still a verdict."""
+    said = "## Regime\nCompute-bound in principle, but with a fat tail of memory-bound work that matters.\n"
+    assert read_body(grader, tmp_path, "b_training_run", said).regime == "compute_bound"
+    assert read_body(grader, tmp_path, "e_doesnt_add_up", "Regime: kernel-launch bound.\n").regime \
+        == "overhead_bound"
+
+
+def test_what_a_lever_would_help_is_not_this_step(grader, tmp_path):
+    """sealed282 e.s2850 (instructor 95, graded 64 as bandwidth-bound): 'Batching or quantizing the
+    weights would help a loop that is actually limited by memory bandwidth, but here ...'."""
+    said = ("About 38% of the time the GPU is simply waiting for the host to hand it the next kernel. "
+            "Batching or quantizing the weights would help a loop that is actually limited by memory "
+            "bandwidth, but here they would shave bytes off kernels while the gaps stay the same.\n")
+    assert read_body(grader, tmp_path, "e_doesnt_add_up", said).regime == "overhead_bound"
+
+
+def test_a_backward_refusal_after_a_new_subject_is_its_own(grader, tmp_path):
+    """sealed286 d.s2889 (instructor 50, graded 20 with compute-bound denied): "I would not raise the
+    batch past 256, since we're already compute-limited and it would only lengthen each request."
+    'would only' is said of 'it', not of the regime before it."""
+    said = ("I would not raise the batch past 256, since we're already compute-limited and it would only "
+            "lengthen each request.\n")
+    a = read_body(grader, tmp_path, "d_high_throughput_api", said)
+    assert "compute_bound" not in a.regimes_denied and "raise_batch" in _levers(a.rejects)

@@ -181,6 +181,9 @@ _NEAR = 12   # words before a regime that can say what a claim holds for: linear
 
 def _describes_a_part(concepts: Concepts, j: Judged, described: frozenset[str],
                       after: frozenset[str]) -> bool:
+    """A regime said of a part of the step: before a part's noun ("memory-bound kernels"), between
+    a share's noun and what it shares ("a fat tail of memory-bound work that matters", sealed289
+    b.s2915, a compute-bound answer, instructor 95), or after a word of `described_after`."""
     ws = concepts.words(j.clause_text)
     end = j.match.start + len(concepts.words(j.match.phrase))
     t = concepts.context
@@ -192,6 +195,7 @@ def _describes_a_part(concepts: Concepts, j: Judged, described: frozenset[str],
     before = described | (t.described_before if t is not None else frozenset())
     return (end < len(ws) and ws[end] in before) or kind \
         or (j.match.start > 0 and ws[j.match.start - 1] in after) \
+        or (t is not None and j.match.start > 0 and end < len(ws) and ws[j.match.start - 1] in t.parts_of) \
         or _said_of_a_part(ws, j.match.start, described)
 
 

@@ -113,11 +113,23 @@ def status_of(ws: list[str], start: int, n: int, t: Triggers,
                 and not set(ws[_past_adverb(ws, end, t):start]) & t.terminators
                 and not cued(ws[end + (status in _CLAUSAL):start], t.new_subject))
             or (not forward and j >= start + n and j - (start + n) <= t.window
-                and not set(ws[start + n:j]) & t.terminators)]
+                and not set(ws[start + n:j]) & t.terminators and not _subject_between(ws[start + n:j]))]
     if not hits and _fronted(ws, start + n, t):
         return "negated"
     status = min(hits, key=t.rank) if hits else "affirmed"
     return "negated" if status == "possible" and _doubted(ws, start, n, found, t) else status
+
+
+def _subject_between(between: list[str]) -> bool:
+    """A subject of its own between a name and a backward trigger after it, joined on: in
+    "since we're already compute-limited and it would only lengthen each request" (sealed286
+    d.s2889) 'it' is what 'would only' is said of, not the regime."""
+    k = next((i for i, w in enumerate(between) if w in _JOINING), -1)
+    return k >= 0 and bool(set(between[k + 1:k + 2]) & _PRONOUN_SUBJECTS)
+
+
+_JOINING = frozenset({"and", "but", "or"})
+_PRONOUN_SUBJECTS = frozenset({"it", "they", "we", "i", "you"})
 
 
 def _doubted(ws: list[str], start: int, n: int, found: list[tuple[str, int, int, bool]], t: Triggers) -> bool:
