@@ -3,7 +3,7 @@ own sentences."""
 
 from __future__ import annotations
 
-from conftest import read_body
+from conftest import answer_file, read_body
 
 from regime.engine.grading.submission import read_answer
 
@@ -158,3 +158,14 @@ def test_a_backward_refusal_after_a_new_subject_is_its_own(grader, tmp_path):
             "lengthen each request.\n")
     a = read_body(grader, tmp_path, "d_high_throughput_api", said)
     assert "compute_bound" not in a.regimes_denied and "raise_batch" in _levers(a.rejects)
+
+
+def test_tiny_next_to_the_weight_read_is_the_fusions_reason(grader, tmp_path):
+    """sealed266 a.s2685 (instructor 63 with the fusion's rejection in full): 'I doubt fusing the
+    elementwise ops would buy much, since those ops are tiny next to the weight read.' 'tiny' says
+    what 'negligible' says (rubric.yaml reasons.synonyms)."""
+    said = ("Regime: bandwidth-bound.\n\nReject: I doubt fusing the elementwise ops would buy much, since "
+            "those ops are tiny next to the weight read.\n")
+    r = grader.grade(answer_file(tmp_path, "a_chatbot", said))
+    feedback = "\n".join(line for p in r.parts for line in p.feedback)
+    assert "not its reason: fuse elementwise" not in feedback
