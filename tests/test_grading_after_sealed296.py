@@ -169,3 +169,20 @@ def test_tiny_next_to_the_weight_read_is_the_fusions_reason(grader, tmp_path):
     r = grader.grade(answer_file(tmp_path, "a_chatbot", said))
     feedback = "\n".join(line for p in r.parts for line in p.feedback)
     assert "not its reason: fuse elementwise" not in feedback
+
+
+def test_the_regime_of_the_work_dragging_the_average_is_a_parts(grader, tmp_path):
+    """sealed276 c.s2783 (instructor 92, graded 71 as bandwidth-bound): 'prefill over 25k tokens
+    ought to be compute-bound ... That is the memory-bound work dragging the average to 20%'."""
+    said = ("Prefill over 25k tokens ought to be compute-bound. The score matrix goes through HBM several "
+            "times. That is the memory-bound work dragging the average to 20%.\n")
+    assert read_body(grader, tmp_path, "c_document_summarizer", said).regime == "compute_bound"
+
+
+def test_batching_up_the_launches_batches_no_requests(grader, tmp_path):
+    """sealed261 e.s2639 (instructor 36, no batching charged; graded 13 with the idle-GPU batching
+    penalty): 'Fixes: CUDA graphs to batch up the launches.' (concepts.yaml `not_objects`)."""
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", "Fixes: CUDA graphs to batch up the launches.\n")
+    assert _levers(a.fixes) == {"cuda_graphs"}
+    b = read_body(grader, tmp_path, "e_doesnt_add_up", "Fixes: batch up the requests.\n")
+    assert "raise_batch" in _levers(b.fixes)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from regime.engine.grading.concepts_file import ConceptsFile, read_concepts
+from regime.engine.grading.cue_spans import CueSpans
 from regime.engine.grading.wording import Verbs, compounded, words
 from regime.engine.knowledge.model import Knowledge
 from regime.facts.vocabulary import Vocabulary
@@ -47,6 +48,7 @@ class Concepts:
     refusals: dict[str, tuple[str, ...]] = field(default_factory=dict)   # see reading._standing_for
     kin: dict[str, tuple[str, ...]] = field(default_factory=dict)        # see reading._standing_for
     done_by: dict[str, tuple[str, ...]] = field(default_factory=dict)   # see penalties.extras
+    not_objects: dict[str, frozenset[str]] = field(default_factory=dict)   # "batch up the launches"
     stands_for: dict[str, tuple[str, ...]] = field(default_factory=dict)   # see reading.stand_in
     verbs: Verbs = field(default_factory=Verbs)   # 'batch' names levers only as a verb
     headings: dict[tuple[str, ...], str] = field(default_factory=dict)
@@ -146,7 +148,8 @@ class Concepts:
                     concepts = chosen.get(key)
                     if concepts is None:  # the same alias again: the same words around it
                         concepts = chosen[key] = self._disambiguate(kind, table[key], around, key)
-                    out.append(Match(kind, concepts, self.shown[(kind, key)], i, cues.negated(i, n)))
+                    if not self._acts_on_another(concepts, ws[i + n:i + n + 1]):
+                        out.append(Match(kind, concepts, self.shown[(kind, key)], i, cues.negated(i, n)))
                     i += n
                     break
             else:
@@ -155,6 +158,11 @@ class Concepts:
                     out.append(Match(kind, concepts, ws[i], i, cues.negated(i, 1)))
                 i += 1
         return out
+
+    def _acts_on_another(self, concepts: tuple[str, ...], after: tuple[str, ...]) -> bool:
+        """An alias whose object names something else (concepts.yaml `not_objects`): "CUDA graphs
+        to batch up the launches" (sealed261 e.s2639) batches no requests."""
+        return bool(after) and all(after[0] in self.not_objects.get(c, ()) for c in concepts)
 
     def _disambiguate(self, kind: str, concepts: set[str], around: set[str],
                       key: tuple[str, ...]) -> tuple[str, ...]:
@@ -270,29 +278,6 @@ def clauses(text: str) -> list[str]:
     return [c for c in _CLAUSE.split(text) if c and c.strip()]
 
 
-class CueSpans:
-    """Where negation cues occur in one clause, found once, so judging each match is O(1): a
-    'before' cue negates a match it ends before, an 'anywhere' cue one it does not overlap. (Joining
-    the words before and after every match was quadratic in a long answer item.)"""
-
-    def __init__(self, ws: tuple[str, ...], before: tuple[tuple[str, ...], ...],
-                 anywhere: tuple[tuple[str, ...], ...]) -> None:
-        at: dict[str, list[int]] = {}
-        for j, w in enumerate(ws):
-            at.setdefault(w, []).append(j)
-
-        def spans(cue: tuple[str, ...]) -> list[tuple[int, int]]:
-            n = len(cue)
-            return [(j, j + n) for j in at.get(cue[0], ()) if ws[j:j + n] == cue] if n else []
-
-        self.first_end = min((e for cue in (*before, *anywhere) for _, e in spans(cue)), default=None)
-        self.last_start = max((s for cue in anywhere for s, _ in spans(cue)), default=None)
-
-    def negated(self, i: int, n: int) -> bool:
-        return (self.first_end is not None and self.first_end <= i) or \
-            (self.last_start is not None and self.last_start >= i + n)
-
-
 def _contains(ws: list[str], cue: tuple[str, ...]) -> bool:
     n = len(cue)
     return any(tuple(ws[j:j + n]) == cue for j in range(len(ws) - n + 1))
@@ -312,6 +297,8 @@ def load_concepts(k: Knowledge, files: Iterable[Path]) -> Concepts:
     c.kin = {lever: tuple(others) for lever, others in raw.kin.items()}
     c.done_by = {lever: tuple(others) for lever, others in raw.done_by.items()}
     c.stands_for = {lever: tuple(others) for lever, others in raw.stands_for.items()}
+    c.not_objects = {lever: frozenset(w for p in said for w in c.words(p))
+                     for lever, said in raw.not_objects.items()}
     c.verbs = Verbs({w: tuple(ls) for w, ls in raw.verbs.levers.items()},
                     *(frozenset(c.words(" ".join(ws))) for ws in (raw.verbs.before, raw.verbs.not_after)))
     for section, aliases in raw.headings.items():

@@ -89,6 +89,7 @@ class ConceptsFile(_Strict):
     kin: dict[LeverId, list[LeverId]] = {}   # recommending a lever the key has no verdict on recommends these
     done_by: dict[LeverId, list[LeverId]] = {}    # a lever these fixes carry out: no extra beside them
     stands_for: dict[LeverId, list[LeverId]] = {}   # a lever the key has no verdict on names these
+    not_objects: dict[LeverId, Phrases] = {}   # words right after an alias that make it another act
     verbs: VerbLevers = VerbLevers()   # bare words naming levers only as verbs ('batch now')
     claims: dict[ClaimId, Phrases] = {}
     facts: dict[str, Phrases] = {}

@@ -5,7 +5,8 @@ workload a lever pays on rather than this step (a condition, a `serves` word aft
 from __future__ import annotations
 
 from regime.engine.grading.answer import Answer
-from regime.engine.grading.concepts import Concepts, CueSpans, clauses
+from regime.engine.grading.concepts import Concepts, clauses
+from regime.engine.grading.cue_spans import CueSpans
 from regime.engine.grading.scopes import cued
 
 

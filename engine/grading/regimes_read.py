@@ -193,7 +193,10 @@ def _describes_a_part(concepts: Concepts, j: Judged, described: frozenset[str],
     #   loop would have HBM near saturation", "A loop that was really bandwidth-bound would have HBM
     #   pinned" (sealed231 e.s2331): a kind of step, not this one (not "is bandwidth-bound and would")
     before = described | (t.described_before if t is not None else frozenset())
-    return (end < len(ws) and ws[end] in before) or kind \
+    doing = t is not None and end + 1 < len(ws) and ws[end] in t.described_doing \
+        and ws[end + 1].endswith("ing")   # "That is the memory-bound work dragging the average to
+    #   20%" (sealed276 c.s2783, a compute-bound essay, instructor 92), not "compute-bound work that"
+    return (end < len(ws) and ws[end] in before) or kind or doing \
         or (j.match.start > 0 and ws[j.match.start - 1] in after) \
         or (t is not None and j.match.start > 0 and end < len(ws) and ws[j.match.start - 1] in t.parts_of) \
         or _said_of_a_part(ws, j.match.start, described)

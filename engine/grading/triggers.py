@@ -90,6 +90,7 @@ class Triggers:
     described: frozenset[str] = frozenset()      # "memory-bound kernels": the regime of a part, not the step
     described_after: frozenset[str] = frozenset()   # "something memory-bound is eating the time": a part
     parts_of: frozenset[str] = frozenset()       # "a fat tail of memory-bound work": a part
+    described_doing: frozenset[str] = frozenset()   # "the memory-bound work dragging ...": a part
     described_before: frozenset[str] = frozenset()   # "memory-bound time", not "the time is memory-bound"
     generic: frozenset[str] = frozenset()        # "a bandwidth-bound loop would ...": a kind, not this step
     generic_openers: frozenset[str] = frozenset()   # "A bandwidth-bound loop pins HBM": a kind, as subject
@@ -268,6 +269,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.described = frozenset(w for p in phrases(raw.get("described")) for w in p)
     t.described_after = frozenset(w for p in phrases(raw.get("described_after")) for w in p)
     t.parts_of = frozenset(w for p in phrases(raw.get("parts_of")) for w in p)
+    t.described_doing = frozenset(w for p in phrases(raw.get("described_doing")) for w in p)
     t.described_before = frozenset(w for p in phrases(raw.get("described_before")) for w in p)
     t.generic = frozenset(w for p in phrases(raw.get("generic")) for w in p)
     t.generic_openers = frozenset(str(w).lower() for w in raw.get("generic_openers") or [])   # filler words
