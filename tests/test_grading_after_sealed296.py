@@ -186,3 +186,24 @@ def test_batching_up_the_launches_batches_no_requests(grader, tmp_path):
     assert _levers(a.fixes) == {"cuda_graphs"}
     b = read_body(grader, tmp_path, "e_doesnt_add_up", "Fixes: batch up the requests.\n")
     assert "raise_batch" in _levers(b.fixes)
+
+
+def test_a_hedge_right_after_but_reopens_a_lever(grader, tmp_path):
+    """sealed269 d.s2717 (instructor 49, int4 'not rejected', graded 72 with it refused): 'int4 -
+    vendor says 4x. prob not 4x here but int4 might still give a decent speedup, worth piloting for
+    throughput'. The hedge after 'but' leaves int4 open, as one opening on 'Still,' does."""
+    said = ("regime: compute bound i think, 71% flops / 30% bw\nint4 - vendor says 4x. prob not 4x here but "
+            "int4 might still give a decent speedup, worth piloting for throughput\n")
+    a = read_body(grader, tmp_path, "d_high_throughput_api", said)
+    assert "quantize_int4" in _levers(a.hedged) and "quantize_int4" not in _levers(a.rejects)
+
+
+def test_a_condition_after_the_levers_label_offers_it(grader, tmp_path):
+    """sealed277 d.s2796 and sealed288 d.s2910 (instructors 15 and 72, each charging int4 adopted on
+    a condition): 'On int4: if the accuracy eval comes back clean, roll int4 out'. And 'Plain
+    answer: compute-bound.' names the regime: 'plain' is no misspelt 'plan' heading."""
+    said = ("Plain answer: compute-bound. 71% of peak FLOPs vs 30% of peak bandwidth.\n\nOn int4: if the "
+            "accuracy eval comes back clean, roll int4 out — the weights drop from 68 GB to 17 GB.\n")
+    r = grader.grade(answer_file(tmp_path, "d_high_throughput_api", said))
+    assert "leans_to_a_rejected_lever" in {p.id for p in r.penalties}
+    assert read_body(grader, tmp_path, "d_high_throughput_api", said).regime == "compute_bound"

@@ -51,8 +51,9 @@ def _section(concepts: Concepts, head: str) -> str | None:
 @lru_cache(maxsize=4096)
 def _spelled(concepts: Concepts, word: str) -> str:
     """The heading word a label's word misspells, else the word. Unlike the reader's own
-    spelling, a cue word counts: 'rejct' over a list is the Reject heading, not a negation."""
-    if len(word) < _SHORTEST or any(c.isdigit() for c in word):
+    spelling, a cue word counts: 'rejct' over a list is the Reject heading, not a negation. A word
+    the concepts file keeps is no typo: "Plain answer:" is not "Plan" (sealed288 d.s2910)."""
+    if len(word) < _SHORTEST or any(c.isdigit() for c in word) or word in concepts.keep:
         return word
     pool = sorted({w for key in concepts.headings for w in key if w[:1] == word[:1]})
     if word in pool:

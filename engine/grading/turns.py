@@ -128,11 +128,15 @@ def _opens_on_lever(concepts: Concepts, sentence: str) -> bool:
 def reopened(concepts: Concepts, a: Answer, j: Judged, line: int) -> bool:
     """A later mention in an item, hedged in a sentence that turns back on what the item said of
     it (`reopens`): "That's true for the other regime, and we're not in it. Still, int4 might
-    give us something, so a pilot could be worth running" (sealed159 d.s1616). The item's refusal,
+    give us something, so a pilot could be worth running" (sealed159 d.s1616); so does one right
+    before the lever in its clause: "int4 - vendor says 4x. prob not 4x here but int4 might still
+    give a decent speedup, worth piloting for throughput" (sealed269 d.s2717). The item's refusal,
     or its mere discussion, gives way to the hedge: the lever is left open. Says whether it did."""
     t = concepts.context
     ws = concepts.words(j.sentence)
-    if t is None or j.status != "possible" or not any(tuple(ws[:len(p)]) == p for p in t.reopens):
+    pre = concepts.words(j.clause_text)[:j.match.start]
+    if t is None or j.status != "possible" or not any(
+            tuple(ws[:len(p)]) == p or (pre and tuple(pre[-len(p):]) == p) for p in t.reopens):
         return False
     if any(m.concepts == j.match.concepts and m.line == line for m in a.fixes):
         return False   # recommended first: a hedge after it adds nothing
@@ -151,11 +155,19 @@ def offered_if(concepts: Concepts, item: str, concept: str) -> bool:
     t = concepts.context
     if t is None:
         return False
-    said = [concepts.words(s) for s in SENTENCE.split(item)
+    said = [concepts.words(_unlabelled(concepts, s, concept)) for s in SENTENCE.split(item)
             if any(concept in m.concepts for m in concepts.find("lever", s))]
     offered = any(cued(ws, t.offered_if) or any(tuple(ws[:len(p)]) == p for p in t.offered_opening)
                   for ws in said)
     return offered and not any(negates(ws, t) or cued(ws, t.remote) for ws in said)
+
+
+def _unlabelled(concepts: Concepts, sentence: str, concept: str) -> str:
+    """The sentence after a label naming the lever ("Int4: if the vendor's benchmark on our traffic
+    shows a gain, we should adopt it", sealed277 d.s2796, instructor 15: adopted on a condition)."""
+    head, colon, rest = sentence.partition(":")
+    named = colon and any(concept in m.concepts for m in concepts.find("lever", head))
+    return rest if named and len(concepts.words(head)) <= 3 else sentence
 
 
 _BREAK = re.compile(r"\s[—–-]{1,2}\s|[:;]\s")   # a dash between words, a colon or a semicolon
