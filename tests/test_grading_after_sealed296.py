@@ -196,6 +196,10 @@ def test_a_hedge_right_after_but_reopens_a_lever(grader, tmp_path):
             "int4 might still give a decent speedup, worth piloting for throughput\n")
     a = read_body(grader, tmp_path, "d_high_throughput_api", said)
     assert "quantize_int4" in _levers(a.hedged) and "quantize_int4" not in _levers(a.rejects)
+    turned = ("In general int4 is a bandwidth fix, and we are not bandwidth-limited, so on its own it won't "
+              "deliver the promised speedup. However, if the vendor can demonstrate int4 GEMM kernels whose "
+              "dequantization is essentially free, then we should adopt int4 for this endpoint.\n")
+    assert "quantize_int4" in _levers(read_body(grader, tmp_path, "d_high_throughput_api", turned).hedged)
 
 
 def test_a_condition_after_the_levers_label_offers_it(grader, tmp_path):
@@ -207,3 +211,16 @@ def test_a_condition_after_the_levers_label_offers_it(grader, tmp_path):
     r = grader.grade(answer_file(tmp_path, "d_high_throughput_api", said))
     assert "leans_to_a_rejected_lever" in {p.id for p in r.penalties}
     assert read_body(grader, tmp_path, "d_high_throughput_api", said).regime == "compute_bound"
+
+
+def test_agree_with_and_i_am_with_take_a_side(grader, tmp_path):
+    """sealed245 b.s2477 and sealed253 b.s2556 (instructors 1 and 12, graded 27.5 and 31.5 with the
+    claim rejected): 'agree w/ 2nd engineer: were compute bound so the memory-bound ops ... arent the
+    bottleneck' and "I'm with the second engineer here. ... they aren't worth two weeks." Both
+    endorse the claim they state."""
+    for said in ("regime: compute bound, 61% MFU.\nagree w/ 2nd engineer: were compute bound so the "
+                 "memory-bound ops (layernorm, silu, copies) arent the bottleneck, matmuls are.\n",
+                 "**Regime:** compute-bound.\n\n**Diagnosis:** I'm with the second engineer here. When a "
+                 "step is compute-bound the GEMMs set the pace, and the memory-bound ops aren't worth "
+                 "two weeks.\n"):
+        assert _CLAIM in read_body(grader, tmp_path, "b_training_run", said).endorsed

@@ -130,12 +130,15 @@ def reopened(concepts: Concepts, a: Answer, j: Judged, line: int) -> bool:
     it (`reopens`): "That's true for the other regime, and we're not in it. Still, int4 might
     give us something, so a pilot could be worth running" (sealed159 d.s1616); so does one right
     before the lever in its clause: "int4 - vendor says 4x. prob not 4x here but int4 might still
-    give a decent speedup, worth piloting for throughput" (sealed269 d.s2717). The item's refusal,
+    give a decent speedup, worth piloting for throughput" (sealed269 d.s2717); and a condition
+    after the turn offers it as a hedge does ("... so on its own it won't deliver the promised
+    speedup. However, if the vendor can demonstrate ..., then we should adopt int4", sealed256
+    d.s2589, instructor 61: int4 adopted on a condition). The item's refusal,
     or its mere discussion, gives way to the hedge: the lever is left open. Says whether it did."""
     t = concepts.context
     ws = concepts.words(j.sentence)
     pre = concepts.words(j.clause_text)[:j.match.start]
-    if t is None or j.status != "possible" or not any(
+    if t is None or j.status not in ("possible", "hypothetical") or not any(
             tuple(ws[:len(p)]) == p or (pre and tuple(pre[-len(p):]) == p) for p in t.reopens):
         return False
     if any(m.concepts == j.match.concepts and m.line == line for m in a.fixes):
