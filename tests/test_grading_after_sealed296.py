@@ -224,3 +224,14 @@ def test_agree_with_and_i_am_with_take_a_side(grader, tmp_path):
                  "step is compute-bound the GEMMs set the pace, and the memory-bound ops aren't worth "
                  "two weeks.\n"):
         assert _CLAIM in read_body(grader, tmp_path, "b_training_run", said).endorsed
+
+
+def test_the_way_to_use_it_recommends_and_ish_hedges(grader, tmp_path):
+    """sealed244 d.s2465 (instructor 22: the regime hedged, batching the main fix; graded 48.5):
+    'Regime: compute-bound-ish. ... So the memory system has 70% headroom we're not using. The way
+    to use it is to push the batch higher — 512 or more'."""
+    said = ("Regime: compute-bound-ish.\n\nThe numbers: 71% of peak FLOP rate, 30% of peak bandwidth. So the "
+            "memory system has 70% headroom we're not using. The way to use it is to push the batch higher — "
+            "512 or more — so that more requests are in flight.\n\nInt4: no. Bandwidth isn't saturated.\n")
+    a = read_body(grader, tmp_path, "d_high_throughput_api", said)
+    assert a.regime == "compute_bound" and a.regime_hedged and "raise_batch" in _levers(a.fixes)
