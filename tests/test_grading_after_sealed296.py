@@ -235,3 +235,13 @@ def test_the_way_to_use_it_recommends_and_ish_hedges(grader, tmp_path):
             "512 or more — so that more requests are in flight.\n\nInt4: no. Bandwidth isn't saturated.\n")
     a = read_body(grader, tmp_path, "d_high_throughput_api", said)
     assert a.regime == "compute_bound" and a.regime_hedged and "raise_batch" in _levers(a.fixes)
+
+
+def test_someone_elses_fix_taken_up_in_the_same_clause(grader, tmp_path):
+    """sealed269 e.s2717 (instructor 0: int8 the main fix, 'agreeing with a colleague'; graded 21
+    with it reported only): 'A colleague suggested quantizing the weights to int8 and I agree:
+    halving the bytes per step should roughly double tokens/s.'"""
+    said = ("We're 6x below the 215 tok/s ceiling on a batch-1 decode loop, which is a bandwidth-bound "
+            "workload. A colleague suggested quantizing the weights to int8 and I agree: halving the bytes "
+            "per step should roughly double tokens/s.\n")
+    assert "quantize_int8" in _levers(read_body(grader, tmp_path, "e_doesnt_add_up", said).fixes)

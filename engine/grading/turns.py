@@ -208,6 +208,9 @@ def taken_up(concepts: Concepts, t: Triggers, sentence: str) -> bool:
         for w in map(concepts.words, said))   # can accept slightly higher latency" (sealed238 e.s2407)
 
 
+_AND = re.compile(r"\s+and\s+", re.I)
+
+
 def answers_yes(concepts: Concepts, t: Triggers, sentence: str) -> str | None:
     """The status a 'yes' opening the sentence gives what the question before it asked: affirmed,
     or deferred when a step word follows ("Yes, but second")."""
@@ -229,9 +232,12 @@ def taken_up_within(concepts: Concepts, t: Triggers, sentence: str, found: list[
     """Someone else's words the same sentence goes on to agree with ("the vendor's field engineer
     told us to capture ... in a HIP graph, and I agree", sealed171 e.s1740)."""
     heard = [j for j in found if j.status == "attributed" and j.clause_text]
-    if not heard or not taken_up(concepts, t, sentence[sentence.rfind(heard[-1].clause_text)
-                                                      + len(heard[-1].clause_text):]):
-        return found
+    said = heard[-1].clause_text if heard else ""
+    rest = sentence[sentence.rfind(said) + len(said):]
+    joined = _AND.split(said)[-1] if heard and len(_AND.split(said)) > 1 else None   # "A colleague
+    if not heard or not (taken_up(concepts, t, rest) or (   # suggested quantizing the weights to int8
+            joined is not None and taken_up(concepts, t, joined + rest))):   # and I agree: ..." (sealed269
+        return found   # e.s2717, instructor 0: the student's own main fix)
     return [as_status(j, "affirmed") if j.status == "attributed" else j for j in found]
 
 
