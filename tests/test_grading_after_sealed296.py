@@ -245,3 +245,18 @@ def test_someone_elses_fix_taken_up_in_the_same_clause(grader, tmp_path):
             "workload. A colleague suggested quantizing the weights to int8 and I agree: halving the bytes "
             "per step should roughly double tokens/s.\n")
     assert "quantize_int8" in _levers(read_body(grader, tmp_path, "e_doesnt_add_up", said).fixes)
+
+
+def test_a_proposing_question_answered_yes_is_taken_up(grader, tmp_path):
+    """sealed294 e.s2965 (instructor 0, batching adopted as the main fix; graded 26 with it
+    refused): 'The director asked, "can't we just batch more users together?" Yes — that's the
+    right call.' The quotation's question ends a sentence; its "can't we" proposes; the yes takes
+    it up. A concession's "Yes, the step is compute-bound" (sealed16 b.s183) takes up nothing."""
+    said = ("Regime: memory-bandwidth-bound (batch-1 decode).\n\nThe director asked, \"can't we just batch "
+            "more users together?\" Yes — that's the right call. At batch 1 the bandwidth counter shows "
+            "14%.\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", said)
+    assert "raise_batch" in _levers(a.fixes) and "raise_batch" not in _levers(a.rejects)
+    conceded = ('The second engineer says "we\'re compute-bound, so memory-bound ops don\'t matter." That is '
+                "a confusion of two things. Yes, the step is compute-bound, 61% of peak FLOP rate.\n")
+    assert _CLAIM not in read_body(grader, tmp_path, "b_training_run", conceded).endorsed

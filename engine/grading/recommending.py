@@ -12,9 +12,10 @@ from regime.engine.grading.judged import Judged
 from regime.engine.grading.scopes import negates, triggers
 from regime.engine.grading.sentences import CLAUSE, sentences
 from regime.engine.grading.triggers import Triggers
-from regime.engine.grading.turns import taken_up
+from regime.engine.grading.turns import answers_yes, taken_up
 
 LIST_WORDS = {"and", "or", "nor", "also"}
+_QUESTION = re.compile(r"\?[\"”’']?\s*$")   # a sentence that asks, inside a quotation or not
 LABEL_WORDS = 3   # 'For throughput:' labels a list; a longer head before a colon says something,
 GOAL_WORDS = 8    # ... unless it names nothing and holds no trigger: the goal the list serves
 
@@ -36,8 +37,11 @@ def recommended(concepts: Concepts, paragraph: str, j: Judged) -> bool:
         first -= 1
     if first < i and _recommends(concepts, t, said[first]):
         return True
-    if i + 1 < len(said) and (_takes_up(concepts, t, said[i + 1]) or taken_up(concepts, t, said[i + 1])):
-        return True   # ... or one that takes up someone else's words: "A colleague suggested capturing
+    if i + 1 < len(said) and (_takes_up(concepts, t, said[i + 1]) or taken_up(concepts, t, said[i + 1])
+                              or (_QUESTION.search(said[i]) and answers_yes(concepts, t, said[i + 1]))):
+        return True   # ... or answers the question yes ('The director asked, "can't we just batch more
+        #   users together?" Yes — that's the right call.', sealed294 e.s2965), or one that takes up
+        #   someone else's words: "A colleague suggested capturing
         #               the step in a CUDA graph. I agree — it's the first thing to do" (sealed288 e.s2904)
     before = said[i - 1] if i > 0 else ""
     return recommends(concepts, before, t) and not any(   # not "Yes, 61% means the step is compute-bound"

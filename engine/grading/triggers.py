@@ -102,6 +102,7 @@ class Triggers:
     goal_openers: frozenset[str] = frozenset()   # ... after one of these, as written ("for", "to")
     question_words: frozenset[str] = frozenset()   # "X — so why is ...?": a question that asks only its tail
     question_leads: frozenset[str] = frozenset()   # words that may come before one
+    proposing: tuple[Phrase, ...] = ()           # "can't we just batch ...?": a proposal, not a refusal
     holds_for: tuple[tuple[str, ...], ...] = ()   # "true of a loop that waits on ...": not this step
     holds_off: tuple[tuple[str, ...], ...] = ()   # "I'd hold off on the two proposals": announces refusals
     refused_until: tuple[tuple[str, ...], ...] = ()   # "don't hand-fuse before step 1": a deferral
@@ -281,6 +282,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.goal_openers = frozenset(str(w).lower() for w in raw.get("goal_openers") or [])   # raw words
     t.question_words = frozenset(w for p in phrases(raw.get("question_words")) for w in p)
     t.question_leads = frozenset(w for p in phrases(raw.get("question_leads")) for w in p)
+    t.proposing = phrases(raw.get("proposing_questions"))
     t.holds_for = tuple(phrases(raw.get("holds_for")))
     t.refused_until = tuple(phrases(raw.get("refused_until")))
     t.holds_off = tuple(phrases(raw.get("holds_off")))

@@ -181,15 +181,28 @@ def asked(t: Triggers, sentence: str, found: list[Judged]) -> list[Judged]:
     dash, colon or semicolon when that part opens with a question word ("Prefill is a
     compute-bound job — so why is the FLOP rate only 20%?", sealed162 c.s1642): the statement
     before the break stands."""
-    if not sentence.rstrip().endswith("?"):
+    if not sentence.rstrip().rstrip("\"”’'").endswith("?"):
         return found
     breaks = list(_BREAK.finditer(sentence))
     tail = re.findall(r"[a-z]+", sentence[breaks[-1].end():].lower()) if breaks else []
     while tail and tail[0] in t.question_leads:
         tail = tail[1:]
     start = breaks[-1].end() if tail and tail[0] in t.question_words else 0
-    return [as_status(j, "asked") if j.status == "affirmed"
+    return [as_status(j, "asked") if (j.status == "affirmed" or (j.status == "negated" and _proposes(t, j)))
             and (not start or sentence.find(j.clause_text) >= start) else j for j in found]
+
+
+def _proposes(t: Triggers, j: Judged) -> bool:
+    """A question whose clause opens on a proposing negation ("can't we just batch more users
+    together?", context.yaml `proposing_questions`): it asks for the lever, it refuses nothing."""
+    said = _NOT.sub(" not", _CANT.sub(lambda m: _STEMS[m[1].lower()], j.clause_text))
+    ws = [w for w in re.findall(r"[a-z]+", said.lower()) if w not in t.question_leads]
+    return any(tuple(ws[:len(p)]) == p for p in t.proposing)
+
+
+_CANT = re.compile(r"\b(can|won)['’]t\b", re.I)   # the contractions whose stem changes
+_STEMS = {"can": "can not", "won": "will not"}
+_NOT = re.compile(r"n['’]t\b", re.I)
 
 
 def taken_up(concepts: Concepts, t: Triggers, sentence: str) -> bool:
