@@ -86,26 +86,31 @@ def test_not_on_my_list_refuses(grader, tmp_path):
     assert "fuse_attention" in _levers(a.rejects) and "fuse_attention" not in _levers(a.fixes)
 
 
+def _refused_as_prose_and_row(grader, tmp_path, cells: str) -> set[str]:
+    """What both readings refuse, and recommend none of: 'NAME | VERDICT' as a sentence of prose
+    ('NAME: VERDICT', or 'NAME? VERDICT' for a question) and as a row of a headerless table."""
+    head, verdict = (c.strip() for c in cells.split("|"))
+    prose = f"{head}{'' if head.endswith('?') else ':'} {verdict}.\n"
+    table = f"| | |\n|---|---|\n| Regime | compute-bound |\n| {head} | {verdict} |\n"
+    read = [read_body(grader, tmp_path, "d_high_throughput_api", said) for said in (prose, table)]
+    refused = _levers(read[0].rejects) & _levers(read[1].rejects)
+    return refused - _levers(read[0].fixes) - _levers(read[1].fixes)
+
+
 def test_a_bare_no_answers_the_question_before_it(grader, tmp_path):
     """sealed291 d.s2939 (instructor 100, graded 70 with batching unjudged): a table row '| Raise
     batch? | no — past the ridge, more batch adds step time about 1:1 and hurts latency |'. The
     'no' answers the question though its sentence goes on to name the lever."""
-    for said in ("Raise batch? No — past the ridge, more batch adds step time about 1:1 and hurts latency.\n",
-                 "| | |\n|---|---|\n| Regime | compute-bound |\n| Raise batch? | no — past the ridge, "
-                 "more batch adds step time about 1:1 and hurts latency |\n"):
-        a = read_body(grader, tmp_path, "d_high_throughput_api", said)
-        assert "raise_batch" in _levers(a.rejects) and "raise_batch" not in _levers(a.fixes)
+    said = "Raise batch? | no — past the ridge, more batch adds step time about 1:1 and hurts latency"
+    assert _refused_as_prose_and_row(grader, tmp_path, said) == {"raise_batch"}
 
 
 def test_the_students_refusal_of_it_after_a_modal_and_a_hedge(grader, tmp_path):
     """sealed291 d.s2939: '| int4 for throughput | I probably wouldn't buy it: it trims bytes and
     bytes aren't the limit |', as 'Int4 for throughput: I wouldn't buy it' (read as recommending
     int4 before): a verb and the word pointing back after the student's refusal."""
-    for said in ("Int4 for throughput: I wouldn't buy it: it trims bytes and bytes aren't the limit.\n",
-                 "| | |\n|---|---|\n| Regime | compute-bound |\n| int4 for throughput | I probably "
-                 "wouldn't buy it: it trims bytes and bytes aren't the limit |\n"):
-        a = read_body(grader, tmp_path, "d_high_throughput_api", said)
-        assert "quantize_int4" in _levers(a.rejects) and "quantize_int4" not in _levers(a.fixes)
+    said = "int4 for throughput | I probably wouldn't buy it: it trims bytes and bytes aren't the limit"
+    assert _refused_as_prose_and_row(grader, tmp_path, said) == {"quantize_int4"}
 
 
 def test_the_way_to_close_them_recommends(grader, tmp_path):
