@@ -265,3 +265,21 @@ def test_a_proposing_question_answered_yes_is_taken_up(grader, tmp_path):
     conceded = ('The second engineer says "we\'re compute-bound, so memory-bound ops don\'t matter." That is '
                 "a confusion of two things. Yes, the step is compute-bound, 61% of peak FLOP rate.\n")
     assert _CLAIM not in read_body(grader, tmp_path, "b_training_run", conceded).endorsed
+
+
+def test_a_question_answered_not_yet_and_a_when_clause_put_levers_off(grader, tmp_path):
+    """sealed300 e.s3022 (instructor 100, graded 30 with its plan read as a keyword list and
+    batching charged): 'The director asked, "Can't we just batch more users ...?" Not yet.' and
+    '...; when the loop is truly bandwidth-bound, batching and int8 weights become the right next
+    steps.' Both put batching off; "When nothing is saturated, the loop is overhead-bound" is
+    still the verdict."""
+    said = ('Regime: overhead-bound.\n\nThe director asked, "Can\'t we just batch more users together?" Not '
+            "yet.\n\nWhat I'd do: first, capture the decode step in a CUDA graph. Second, use torch.compile. "
+            "Third, measure again; when the loop is truly bandwidth-bound, batching and int8 weights become "
+            "the right next steps.\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", said)
+    assert {"cuda_graphs", "torch_compile"} <= _levers(a.fixes) and not {"raise_batch", "quantize_int8"} \
+        & _levers(a.fixes)
+    assert "raise_batch" in _levers(a.deferred)
+    verdict = "When nothing is saturated, the loop is overhead-bound.\n"
+    assert read_body(grader, tmp_path, "e_doesnt_add_up", verdict).regime == "overhead_bound"

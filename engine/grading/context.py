@@ -98,8 +98,8 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
                 continue
         cond = None if found or not last else opening(concepts.words(sentence), t, contrast=False)
         if cond in CARRIED[:2]:   # "Don't: start with hand-fused kernels. Only if 1+2 leave a gap."
-            out[-len(last):] = last = [_as(j, cond) if j.status == "negated" else j for j in last]
-            continue   # (sealed92 b.s943): not now, not never
+            out[-len(last):] = last = [_as(j, cond) if j.status in ("negated", "asked") else j for j in last]
+            continue   # (sealed92 b.s943): not now, not never; '"Can't we just batch ...?" Not yet.' too
         if found and last and all(j.status == "asked" for j in last) and answers_no(concepts, t, sentence):
             out[-len(last):] = last = named = [_as(j, "negated") for j in last]   # "Raise batch? No — ..."
         heard = all(j.status == "attributed" for j in last)
@@ -282,7 +282,8 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
             elif quoted and cued(ws, t.endorse):   # 'Someone suggested "fuse the elementwise ops" and
                 # I think they're right' (sealed105 a.s1076): the student takes it up
                 found = [_as(j, "affirmed") if j in quoted else j for j in found]
-            carried = (None if cued(ws[:2], t.causes) else carried_status(ws, t)) or carried   # causes
+            carried = (None if cued(ws[:2], t.causes) else carried_status(ws, t, "regime" not in kinds)) \
+                or carried   # causes
             if any(st == "negated" and b == len(ws) and (b <= 2 or (fw and before_quote(body, clause)))
                    for st, _, b, fw in triggers(ws, t)) \
                     or (ws[-1:] and ws[-1] in t.announce and negates(ws, t)):

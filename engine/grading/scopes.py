@@ -12,12 +12,16 @@ from regime.engine.grading.triggers import Phrase, Triggers
 CARRIED = ("hypothetical", "deferred", "counterfactual")   # "If X, Y", "Once X, Y": X covers Y
 
 
-def carried_status(ws: list[str], t: Triggers) -> str | None:
+def carried_status(ws: list[str], t: Triggers, deeds: bool = False) -> str | None:
     """The condition or deferral a clause naming nothing sets up for the clauses after it: its
     trigger may stand anywhere in it ("and if we are finally bandwidth-bound, that is when ...").
     So does a report whose reported words open with a premise: "the second says that since the
     step is compute-bound, memory-bound ops are irrelevant" (sealed236 b.s2382) reports its main
-    clause too, after the comma. Not a trigger inside the subject of a statement of its own."""
+    clause too, after the comma. Not a trigger inside the subject of a statement of its own. For
+    levers (`deeds`), a clause opening on a `when_openers` word defers too: "...; when the loop is
+    truly bandwidth-bound, batching and int8 weights become the right next steps" (sealed300 e.s3022)."""
+    if deeds and ws[:1] and ws[0] in t.when_openers:
+        return "deferred"
     hits = triggers(ws, t)
     return next((s for s, start, end, _ in hits if s in CARRIED
                  and not _describes(ws, start, end, t)), None) or next(

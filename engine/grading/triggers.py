@@ -103,6 +103,7 @@ class Triggers:
     question_words: frozenset[str] = frozenset()   # "X — so why is ...?": a question that asks only its tail
     question_leads: frozenset[str] = frozenset()   # words that may come before one
     proposing: tuple[Phrase, ...] = ()           # "can't we just batch ...?": a proposal, not a refusal
+    when_openers: frozenset[str] = frozenset()   # "when X, batch": a clause that puts a lever off
     holds_for: tuple[tuple[str, ...], ...] = ()   # "true of a loop that waits on ...": not this step
     holds_off: tuple[tuple[str, ...], ...] = ()   # "I'd hold off on the two proposals": announces refusals
     refused_until: tuple[tuple[str, ...], ...] = ()   # "don't hand-fuse before step 1": a deferral
@@ -283,6 +284,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.question_words = frozenset(w for p in phrases(raw.get("question_words")) for w in p)
     t.question_leads = frozenset(w for p in phrases(raw.get("question_leads")) for w in p)
     t.proposing = phrases(raw.get("proposing_questions"))
+    t.when_openers = frozenset(w for p in phrases(raw.get("when_openers")) for w in p)
     t.holds_for = tuple(phrases(raw.get("holds_for")))
     t.refused_until = tuple(phrases(raw.get("refused_until")))
     t.holds_off = tuple(phrases(raw.get("holds_off")))
