@@ -13,7 +13,7 @@ from regime.engine.grading.key import Key
 from regime.engine.grading.penalties import words as _name
 from regime.engine.grading.recommending import ASIDE, names_only
 from regime.engine.grading.scopes import cued
-from regime.engine.grading.turns import offered_if
+from regime.engine.grading.turns import offered_if, waits_elsewhere
 
 
 @dataclass
@@ -144,8 +144,10 @@ def _place_deferred(a: Answer, key: Key, read: Read, concepts: Concepts | None =
     for m in a.deferred:   # "then, not before": a later step of the key's, or one it rejects for now
         for c in _resolve(m, key, "fixes", read):
             said = verdict(key, c)
-            offered = said == "reject" and not m.later and concepts is not None \
-                and not any(i.for_now for i in key.rejects if i.id == c) and offered_if(concepts, m.reason, c)
+            for_now = any(i.for_now for i in key.rejects if i.id == c)
+            offered = said == "reject" and not m.later and concepts is not None and (
+                waits_elsewhere(concepts, m.reason, c, {i.id for i in key.fixes}) if for_now
+                else offered_if(concepts, m.reason, c))
             if said == "reject" and (m.fallback or offered) and c not in read.rejects:
                 read.leans.append(c)   # "if graphs don't close the gap, raise the batch": left open
                 continue

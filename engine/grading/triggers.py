@@ -44,6 +44,7 @@ class Triggers:
     offered_if: tuple[Phrase, ...] = ()          # "int8 only if memory is still tight": offered
     remote: tuple[Phrase, ...] = ()              # "... only if ITL ever becomes the complaint": declined
     offered_opening: tuple[Phrase, ...] = ()     # "If several documents arrive together, batch them"
+    waits_on: tuple[Phrase, ...] = ()            # "if it is still saturated after": the key's own wait
     reopens: tuple[Phrase, ...] = ()             # "Still, int4 might ...": turns back on the item's verdict
     continuing: frozenset[str] = frozenset()     # "And weight quantization: ...": goes on refusing
     adds_subject: frozenset[str] = frozenset()   # "int4; also the idea to bump batch": one more subject
@@ -222,6 +223,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.offered_if = phrases(raw.get("offered_if"))
     t.remote = phrases(raw.get("remote"))
     t.offered_opening = phrases(raw.get("offered_opening"))
+    t.waits_on = phrases(raw.get("waits_on"))
     t.continuing = frozenset(w for p in phrases(raw.get("continuing")) for w in p)
     t.adds_subject = frozenset(w for p in phrases(raw.get("adds_subject")) for w in p)
     t.same = phrases(raw.get("same"))

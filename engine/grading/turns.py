@@ -165,6 +165,19 @@ def offered_if(concepts: Concepts, item: str, concept: str) -> bool:
     return offered and not any(negates(ws, t) or cued(ws, t.remote) for ws in said)
 
 
+def waits_elsewhere(concepts: Concepts, item: str, concept: str, fixes: set[str]) -> bool:
+    """A lever the key refuses only for now, offered on a condition that is not the key's wait
+    (a regime, one of its fixes, a re-measure: `waits_on`): "If users are queueing at peak times,
+    also raise the batch" (sealed297 e.s2998, instructor 69: the rejection lost and 3 more)."""
+    t = concepts.context
+    if t is None or not offered_if(concepts, item, concept):
+        return False
+    said = [s for s in SENTENCE.split(item) if any(concept in m.concepts for m in concepts.find("lever", s))]
+    return not any(concepts.find("regime", s) or cued(concepts.words(s), t.waits_on)
+                   or any(set(m.concepts) & (fixes - {concept}) for m in concepts.find("lever", s))
+                   for s in said)
+
+
 def _unlabelled(concepts: Concepts, sentence: str, concept: str) -> str:
     """The sentence after a label naming the lever ("Int4: if the vendor's benchmark on our traffic
     shows a gain, we should adopt it", sealed277 d.s2796, instructor 15: adopted on a condition)."""
