@@ -6,6 +6,7 @@ from __future__ import annotations
 from conftest import read_body
 
 from regime.engine.grading.reading import read_against
+from regime.engine.grading.reasons import RIGHT, WRONG, judge
 
 
 def _read(grader, tmp_path, case: str, body: str):
@@ -29,3 +30,20 @@ def test_a_lever_refused_for_now_offered_on_another_condition(grader, tmp_path):
                  "3. If the re-measure shows the gaps are gone, raise the batch.\n"):
         read = _read(grader, tmp_path, "e_doesnt_add_up", head + wait)
         assert "raise_batch" not in read.leans and "raise_batch" in read.rejects
+
+
+def test_because_alone_is_no_part_of_the_keys_argument(grader, tmp_path):
+    """sealed303 e.s3054, sealed298 e.s3005 (instructors 49 and 25: graphs 'for a wrong reason',
+    half the item; graded 66 and 50 with the reason right): 'graph-compiled kernels run faster on
+    the GPU because the driver can optimize them together' shared only 'because' and 'kernel'
+    with the graph's justification. A connective weighs nothing toward the key's argument, but
+    still marks a reason given: 'because a bigger batch uses more memory' is a wrong reason, not
+    none (sealed211 e.s2136)."""
+    g = grader
+    key = g.key(read_body(g, tmp_path, "e_doesnt_add_up", "Regime: overhead-bound.\n"), None)[0]
+    wrong = "graph-compiled kernels run faster on the GPU because the driver can optimize them together."
+    assert judge(wrong, "CUDA graphs", "cuda_graphs", key, g.concepts, g.concepts.reasons, 0.1) != RIGHT
+    right = "the ~450 launches go out as one submission, so the gaps between kernels disappear."
+    assert judge(right, "CUDA graphs", "cuda_graphs", key, g.concepts, g.concepts.reasons, 0.1) == RIGHT
+    memory = "Reject raising the batch, because a bigger batch uses more memory."
+    assert judge(memory, "the batch", "raise_batch", key, g.concepts, g.concepts.reasons, 0.1) == WRONG

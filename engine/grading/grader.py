@@ -84,9 +84,7 @@ class Grader:
         self.concepts.context = load_triggers(context_files[-1], self.concepts)
         concept_files += context_files
         self.concepts.reasons = reasons.build_index(
-            self.concepts, [r.because.text for r in self.k.rules], self.rubric.reasons.ignore,
-            self.rubric.reasons.min_weight, self.rubric.reasons.min_words, self.rubric.reasons.synonyms,
-            self.rubric.reasons.same, self.rubric.reasons.off_value)
+            self.concepts, [r.because.text for r in self.k.rules], self.rubric.reasons)
         self.cases_dir = cases_dir or CASES_DIR
         exercise_files = [GRADING_DIR / "variants.yaml", *layer_files(layers, "grading", "variants")]
         second_files = [GRADING_DIR / second_reading.FILE, *layer_files(layers, "grading", "second_reading")]

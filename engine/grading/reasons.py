@@ -79,14 +79,14 @@ def stem(word: str) -> str:
     return word[:-1] if len(word) == 4 and word.endswith("e") else word
 
 
-def build_index(concepts: Concepts, justifications: Iterable[str], ignore: Iterable[str],
-                min_weight: float, min_words: int, synonyms: dict[str, str] | None = None,
-                same: Iterable[str] = (), off_value: tuple[float, float] = (0.0, 0.0)) -> Index:
-    """Weights from the knowledge's rule justifications (their template text)."""
-    idx = Index(ignore=frozenset(w for x in ignore for w in concepts.words(x))
-                | frozenset(concepts.filler) | frozenset(concepts.ignore), min_weight=min_weight,
-                min_words=min_words, synonyms={stem(k): stem(v) for k, v in (synonyms or {}).items()},
-                same=tuple(p for p in (tuple(concepts.words(x)) for x in same) if p), off_value=off_value)
+def build_index(concepts: Concepts, justifications: Iterable[str], part: ReasonsPart) -> Index:
+    """Weights from the knowledge's rule justifications (their template text); a connective
+    ("because") weighs nothing, though it still counts as a word of a reason given."""
+    idx = Index(ignore=frozenset(w for x in part.ignore for w in concepts.words(x))
+                | frozenset(concepts.filler) | frozenset(concepts.ignore), min_weight=part.min_weight,
+                min_words=part.min_words, synonyms={stem(k): stem(v) for k, v in part.synonyms.items()},
+                same=tuple(p for p in (tuple(concepts.words(x)) for x in part.same) if p),
+                off_value=part.off_value)
     idx.ignore |= frozenset(stem(w) for w in idx.ignore) | _trigger_words(concepts)
     docs = [idx.stems(concepts, text) for text in justifications]
     n = len(docs) or 1
@@ -96,6 +96,7 @@ def build_index(concepts: Concepts, justifications: Iterable[str], ignore: Itera
             df[s] = df.get(s, 0) + 1
     idx.weights = {s: math.log((n + 1) / (c + 1)) for s, c in df.items()}
     idx.unknown = math.log(n + 1)
+    idx.weights |= {idx.synonym(stem(w)): 0.0 for x in part.connectives for w in concepts.words(x)}
     return idx
 
 

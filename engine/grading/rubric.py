@@ -102,6 +102,7 @@ class ReasonsPart(_Strict):
     min_weight: float = Field(1.0, ge=0)       # rarity-weight of the words shared with the key's
     min_words: int = Field(2, ge=1)            # words of another argument that make a reason wrong
     ignore: list[str] = []                     # words that are never a reason
+    connectives: list[str] = []                # words that mark a reason but weigh nothing
     synonyms: dict[str, str] = {}              # a student's word -> the knowledge's word for it
     same: list[str] = []                       # "same reason": the item before gives the reason
     off_value: tuple[float, float] = (0.0, 0.0)   # a number this far from a figure the item cites, and
