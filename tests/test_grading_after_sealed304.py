@@ -9,6 +9,10 @@ from regime.engine.grading.reading import read_against
 from regime.engine.grading.reasons import RIGHT, WRONG, judge
 
 
+def _levers(found) -> set[str]:
+    return {c for m in found for c in m.concepts}
+
+
 def _read(grader, tmp_path, case: str, body: str):
     a = read_body(grader, tmp_path, case, body)
     return read_against(a, grader.key(a, None)[0], grader.concepts.context.menu_share, grader.concepts)
@@ -47,3 +51,15 @@ def test_because_alone_is_no_part_of_the_keys_argument(grader, tmp_path):
     assert judge(right, "CUDA graphs", "cuda_graphs", key, g.concepts, g.concepts.reasons, 0.1) == RIGHT
     memory = "Reject raising the batch, because a bigger batch uses more memory."
     assert judge(memory, "the batch", "raise_batch", key, g.concepts, g.concepts.reasons, 0.1) == WRONG
+
+
+def test_a_quotation_predicated_of_a_noun_of_speech_is_reported(grader, tmp_path):
+    """sealed298 e.s3009 (instructor 100, graded 35 as a keyword list): 'Ravi's suggestion in the
+    standup was "just batch it and quantize, that's how the chatbot got faster." I don't think
+    that's right for this loop.' The quotation is Ravi's, through the copula, and refuted."""
+    said = ("Ravi's suggestion in the standup was \"just batch it and quantize, that's how the chatbot got "
+            "faster.\" I don't think that's right for this loop.\n\nThe plan: first capture the decode step "
+            "as a CUDA graph, then run torch.compile.\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", said)
+    assert _levers(a.fixes) == {"cuda_graphs", "torch_compile"} and not a.stuffed
+    assert {"raise_batch", "quantize_int8"} & _levers(a.rejects)

@@ -41,7 +41,7 @@ from regime.engine.grading.scopes import (
     student_refuses,
     triggers,
 )
-from regime.engine.grading.sentences import CLAUSE, QUOTED, clauses_of, sentences
+from regime.engine.grading.sentences import CLAUSE, QUOTED, clauses_of, reported_quote, sentences
 from regime.engine.grading.status_label import labelled_own, status_label
 from regime.engine.grading.triggers import Triggers
 from regime.engine.grading.turns import (
@@ -215,9 +215,7 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
     found: list[Judged] = []
     carried: str | None = None
     quotes = [(q[1] or q[2]).strip() for q in QUOTED.finditer(body)]
-    reported = bool(quotes) and (any(s == "attributed" for s, *_ in triggers(concepts.words(body), t)) or any(
-        set(concepts.words(body[:q.start()])[-2:]) & t.speech for q in QUOTED.finditer(body))   # 'said "'
-        or _speaker_label(body, t))   # 'Engineer A: "give me two weeks and I'll hand-fuse ..."'
+    reported = bool(quotes) and reported_quote(concepts, t, body)
     taken_up = bool(quotes) and cued(concepts.words(body[:body.find(quotes[0])]), t.endorse)   # "The second
     #   engineer has it right: \"we're compute-bound, ...\"" (sealed106 b.s1083): the student's own claim
     quoted: list[Judged] = []
@@ -333,15 +331,6 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
         found = [_as(j, trailing) if j.status == "negated" else j for j in found]
     found = asked(t, sentence, found)   # "Should we buy the vendor's int4 quantization?" asks
     return _named_then_judged(concepts, t, sentence, found)
-
-
-def _speaker_label(body: str, t: Triggers) -> bool:
-    """A label naming a speaker before a quotation ('Engineer A: "..."', sealed137 b.s1393; "The
-    vendor's pitch, as relayed to me:", sealed157 d.s1599), not one first addressing someone ('Note to')."""
-    q = QUOTED.search(body)
-    head = re.findall(r"[a-z]+", (label := body[:q.start()].rstrip() if q else "").lower())
-    who = next((i for i, w in enumerate(head) if w in t.speakers), None)
-    return label.endswith(":") and who is not None and not set(head[:who]) & t.addressed
 
 
 def _named_then_judged(concepts: Concepts, t: Triggers, sentence: str, found: list[Judged]) -> list[Judged]:

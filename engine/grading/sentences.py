@@ -7,7 +7,7 @@ import re
 
 from regime.engine.grading.answer import SHORTENED
 from regime.engine.grading.concepts import Concepts
-from regime.engine.grading.scopes import cued, opening
+from regime.engine.grading.scopes import cued, opening, triggers
 from regime.engine.grading.triggers import Triggers
 
 _SENTENCE = re.compile(rf"(?<=[.!?;]){SHORTENED}\s+|(?<=[!?][\"”])\s+(?=[A-Z])")   # not after 'prob.',
@@ -46,3 +46,30 @@ def names_a_regime(concepts: Concepts, clause: str) -> bool:
     """A regime, a word it shortens to ('maybe memory') or any '-bound' ('maybe attention-bound')."""
     return bool(concepts.find("regime", clause) or concepts.find("regime_word", clause)
                 or "bound" in concepts.words(clause))
+
+
+def reported_quote(concepts: Concepts, t: Triggers, body: str) -> bool:
+    """Whether a sentence's quotation is someone else's words: an `attributed` trigger, a verb or
+    noun of speech right before a quotation mark ('said "'), or as the subject of a copula before
+    it ('Ravi's suggestion in the standup was "just batch it and quantize"', sealed298 e.s3009,
+    instructor 100, graded 35 with both read as the student's fixes), or a speaker's label."""
+    if any(s == "attributed" for s, *_ in triggers(concepts.words(body), t)):
+        return True
+    for q in QUOTED.finditer(body):
+        ws = concepts.words(body[:q.start()])
+        if set(ws[-2:]) & t.speech or (ws[-1:] and ws[-1] in _COPULAS and set(ws[-_SUBJECT:]) & t.speech):
+            return True
+    return _speaker_label(body, t)   # 'Engineer A: "give me two weeks and I'll hand-fuse ..."'
+
+
+_COPULAS = frozenset({"is", "was", "were", "are"})
+_SUBJECT = 6   # words back to the noun of speech a copula predicates ("suggestion in the standup was")
+
+
+def _speaker_label(body: str, t: Triggers) -> bool:
+    """A label naming a speaker before a quotation ('Engineer A: "..."', sealed137 b.s1393; "The
+    vendor's pitch, as relayed to me:", sealed157 d.s1599), not one first addressing someone ('Note to')."""
+    q = QUOTED.search(body)
+    head = re.findall(r"[a-z]+", (label := body[:q.start()].rstrip() if q else "").lower())
+    who = next((i for i, w in enumerate(head) if w in t.speakers), None)
+    return label.endswith(":") and who is not None and not set(head[:who]) & t.addressed
