@@ -63,3 +63,14 @@ def test_a_quotation_predicated_of_a_noun_of_speech_is_reported(grader, tmp_path
     a = read_body(grader, tmp_path, "e_doesnt_add_up", said)
     assert _levers(a.fixes) == {"cuda_graphs", "torch_compile"} and not a.stuffed
     assert {"raise_batch", "quantize_int8"} & _levers(a.rejects)
+
+
+def test_a_bare_negation_before_a_quotation_refuses_only_the_quotation(grader, tmp_path):
+    """sealed298 b.s3009 (instructor 100, graded 43 with no regime): 'Compute-bound, 61% of peak
+    FLOPs — but not "nothing to gain".' The negation ends its clause where a quotation opens: it
+    refuses what it quotes, not the verdict before it. Without a quotation, "but not yet" still
+    re-judges what came before."""
+    said = 'Compute-bound, 61% of peak FLOPs — but not "nothing to gain".\n'
+    assert read_body(grader, tmp_path, "b_training_run", said).regime == "compute_bound"
+    later = read_body(grader, tmp_path, "e_doesnt_add_up", "Raise the batch, but not yet.\n")
+    assert "raise_batch" in _levers(later.deferred) and not later.fixes

@@ -235,7 +235,9 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
             #   but only if memory is still tight (after flash)": a condition on it (sealed143 c.s1460)
         if not matches:
             status = opening(ws, t, contrast=True, qualified="regime" not in kinds)
-            if status and found:   # "..., but not yet": re-judges what came before; not a refusal
+            if status == "negated" and before_quote(body, clause):
+                pass   # 'Compute-bound — but not "nothing to gain"': it refuses the quotation (below)
+            elif status and found:   # "..., but not yet": re-judges what came before; not a refusal
                 found = [j if (status in ("historical", "attributed") and j.status == "negated") or (
                     status == "deferred" and j.match.kind == "regime") else _as(j, status)
                          for j in found]   # that "— already fused" gives its reason (sealed124 b.s1266),
