@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from conftest import read_body
 
+from regime.engine.grading.labels import section
 from regime.engine.grading.reading import read_against
 from regime.engine.grading.reasons import RIGHT, WRONG, judge
 
@@ -74,3 +75,13 @@ def test_a_bare_negation_before_a_quotation_refuses_only_the_quotation(grader, t
     assert read_body(grader, tmp_path, "b_training_run", said).regime == "compute_bound"
     later = read_body(grader, tmp_path, "e_doesnt_add_up", "Raise the batch, but not yet.\n")
     assert "raise_batch" in _levers(later.deferred) and not later.fixes
+
+
+def test_a_heading_of_two_words_with_a_qualifier(grader):
+    """sealed304 e.s3063 (instructor 100, graded 48 as a keyword list): 'dont (yet)' over the
+    refused levers. "dont" is the two-word heading "do not"; a qualifier after a heading of two
+    words names it too, as one after a heading of one word did ('Reject (for now)'). A lever
+    after the heading is no qualifier: 'int4 reject' is a verdict, not a heading."""
+    for head in ("dont (yet)", "don't yet", "Reject (for now)"):
+        assert section(grader.concepts, head) == "reject"
+    assert section(grader.concepts, "int4 reject") is None

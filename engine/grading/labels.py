@@ -39,11 +39,12 @@ def _section(concepts: Concepts, head: str) -> str | None:
         return named
     ws = tuple(_spelled(concepts, w) for w in concepts.words(head))
     named = concepts.headings.get(ws)
-    if named is not None or len(ws) < 2 or len(ws) > 1 + _QUALIFIER_WORDS:
+    if named is not None or len(ws) < 2:
         return named
-    first, rest = concepts.headings.get(ws[:1]), " ".join(ws[1:])
-    if first is None or any(concepts.headings.get((w,)) not in (None, first) for w in ws[1:]) \
-            or concepts.find("lever", rest):
+    k = next((k for k in range(len(ws) - 1, 0, -1) if ws[:k] in concepts.headings), 0)   # "do not (yet)":
+    first, rest = concepts.headings.get(ws[:k]), " ".join(ws[k:])   # the heading "dont" and a qualifier
+    if first is None or len(ws) - k > _QUALIFIER_WORDS or concepts.find("lever", rest) \
+            or any(concepts.headings.get((w,)) not in (None, first) for w in ws[k:]):
         return None
     return first
 
