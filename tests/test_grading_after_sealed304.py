@@ -85,3 +85,21 @@ def test_a_heading_of_two_words_with_a_qualifier(grader):
     for head in ("dont (yet)", "don't yet", "Reject (for now)"):
         assert section(grader.concepts, head) == "reject"
     assert section(grader.concepts, "int4 reject") is None
+
+
+def test_someone_elses_idea_refused_in_the_sentences_after_it(grader, tmp_path):
+    """sealed298 a.s3004 (instructor 97, graded 64 with the fusion unjudged and the GPU
+    recommended), under a 'What to do' heading: 'A colleague suggested we fuse the elementwise
+    kernels. I don't think that buys anything here ... Someone else floated a GPU with more FLOPs;
+    I'm not sure that is wise when we are using 4% of the FLOPs.' 'floated' reports a proposal; a
+    sentence refusing 'that' joins the one it points back to, inside a Fixes item as in prose; a
+    doubt of its merit refuses it. So does 'I would not spend time there' (sealed179 a.s1817)."""
+    said = ("A colleague suggested we fuse the elementwise kernels. I don't think that buys anything here. "
+            "Someone else floated a GPU with more FLOPs; I'm not sure that is wise when we are using 4% of "
+            "the FLOPs.")
+    for body in (said, f"## Regime\nBandwidth-bound.\n\n## What to do\n\n{said}"):
+        a = read_body(grader, tmp_path, "a_chatbot", body + "\n")
+        assert {"fuse_elementwise", "buy_more_flops"} <= _levers(a.rejects) and not a.fixes
+    spent = ("Someone also floated fusing the elementwise kernels. At batch 1 those touch a negligible share "
+             "of the bytes, so I would not spend time there.\n")
+    assert "fuse_elementwise" in _levers(read_body(grader, tmp_path, "a_chatbot", spent).rejects)

@@ -49,6 +49,7 @@ from regime.engine.grading.turns import (
     answers_yes,
     asked,
     conceded_before,
+    points_back_in,
     refuted_first,
     taken_up,
     taken_up_within,
@@ -160,7 +161,7 @@ def _refuses_last(concepts: Concepts, t: Triggers, sentence: str, verdict: bool 
         ws = concepts.words(c) if c.strip() else []
         if carried_status(ws, t) == "hypothetical" or set(ws) & t.speech:
             return False
-        if ws and (refuses_it(ws, t) or (not verdict and _points_back_in(words(c), t))):
+        if ws and (refuses_it(ws, t) or (not verdict and points_back_in(words(c), t))):
             return True   # (a verdict is not undone by "overhead-bound; not saturating either resource")
     return False
 
@@ -175,7 +176,7 @@ def _opens_refusing(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sen
     if labelled_own(concepts, t, kinds, sentence):
         return False
     return not any(concepts.find(k, first) for k in kinds) and (
-        refuses_it(concepts.words(first), t) or _points_back_in(words(first), t)
+        refuses_it(concepts.words(first), t) or points_back_in(words(first), t)
         or (heard and cued(concepts.words(first), t.refutes)))   # 'My teammate said "just batch it,
     #   batching always helps decode." I disagree, and I wouldn't quantize yet' (sealed147 e.s1499)
 
@@ -185,15 +186,6 @@ def _in_order(concepts: Concepts, t: Triggers, sentence: str, levers: int) -> bo
     graphs, then torch.compile, then ...'): a plan written in one line, not a list."""
     cues = sum(w in t.steps for w in concepts.words(sentence))
     return cues >= max(2, levers - t.max_levers + 1)
-
-
-def _points_back_in(full: list[str], t: Triggers) -> bool:
-    """A forward refusal with a word pointing back after it, among the clause's words as written
-    ('that' and 'this' are filler elsewhere): "I don't think that buys anything here" (sealed84
-    a.s863, sealed93 a.s953, after "Someone suggested fusing the elementwise ops")."""
-    return any(status == "negated" and forward and set(full[end:end + 3]) & t.anaphora_written
-               and (start == 0 or (start == 1 and full[0] in ("i", "we")))   # the student's own: not
-               for status, start, end, forward in triggers(full, t))         # "justified against that"
 
 
 def _continued(concepts: Concepts, t: Triggers, sentence: str, found: list[Judged]) -> list[Judged]:

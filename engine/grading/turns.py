@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 
 from regime.engine.grading.answer import SENTENCE, Answer, Mention
-from regime.engine.grading.concepts import Concepts, clauses
+from regime.engine.grading.concepts import Concepts, clauses, words
 from regime.engine.grading.judged import Judged, as_status
 from regime.engine.grading.layout import EMPHASIS
-from regime.engine.grading.scopes import CARRIED, cued, negates, opening, refuses_it
+from regime.engine.grading.scopes import CARRIED, cued, negates, opening, refuses_it, triggers
 from regime.engine.grading.triggers import Triggers
 
 
@@ -39,8 +39,8 @@ def _joins(concepts: Concepts, t: Triggers, before: str, s: str) -> bool:
     return (bare and opening(concepts.words(s), t, contrast=False) in CARRIED[:2]) \
         or (_a_label(concepts, before) and bare_first and negates(concepts.words(first), t)) \
         or (bare and taken_up(concepts, t, s)) \
-        or (bare_first and refuses_it(concepts.words(first), t)
-            and _named(concepts, s) <= _named(concepts, before))
+        or (bare_first and (refuses_it(concepts.words(first), t) or points_back_in(words(first), t))
+            and _named(concepts, s) <= _named(concepts, before))   # "I don't think that buys anything"
 
 
 def _named(concepts: Concepts, text: str) -> set[str]:
@@ -293,3 +293,16 @@ def same_as_before(concepts: Concepts, a: Answer, judged: list[Judged], text: st
                                                       and cued(concepts.words(rest)[:4], t.same))):
         return judged
     return [as_status(j, last) if j.status == "affirmed" and j.match.kind == "lever" else j for j in judged]
+
+
+def points_back_in(full: list[str], t: Triggers) -> bool:
+    """A forward refusal with a word pointing back after it, among the clause's words as written
+    ('that' and 'this' are filler elsewhere): "I don't think that buys anything here" (sealed84
+    a.s863, sealed93 a.s953, after "Someone suggested fusing the elementwise ops"); so is a doubt
+    of its merit: "I'm not sure that is wise" (sealed298 a.s3004, after "Someone else floated a GPU
+    with more FLOPs", instructor 97: refused)."""
+    return any(forward and set(full[end:end + 3]) & t.anaphora_written and (
+        (status == "negated" and (start == 0 or (start == 1 and full[0] in ("i", "we"))))   # the student's
+        or (tuple(full[start:end]) in t.doubting and full[:1] in (["i"], ["we"]) and start <= 2   # own:
+            and cued(full[end + 1:end + 1 + t.window], t.merits)))   # not "justified against that"
+        for status, start, end, forward in triggers(full, t))
