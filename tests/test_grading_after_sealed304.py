@@ -9,6 +9,8 @@ from regime.engine.grading.labels import section
 from regime.engine.grading.reading import read_against
 from regime.engine.grading.reasons import RIGHT, WRONG, judge
 
+_CLAIM = "memory_ops_irrelevant_when_compute_bound"
+
 
 def _levers(found) -> set[str]:
     return {c for m in found for c in m.concepts}
@@ -103,3 +105,19 @@ def test_someone_elses_idea_refused_in_the_sentences_after_it(grader, tmp_path):
     spent = ("Someone also floated fusing the elementwise kernels. At batch 1 those touch a negligible share "
              "of the bytes, so I would not spend time there.\n")
     assert "fuse_elementwise" in _levers(read_body(grader, tmp_path, "a_chatbot", spent).rejects)
+
+
+def test_a_label_refused_by_a_doubt_and_a_speakers_words_in_brackets(grader, tmp_path):
+    """sealed297 c.s2997 (instructor 100, graded 73 with int8 recommended): 'Quantizing weights: I'm
+    not sure that's wise here; 16 GB over 25k tokens is ~0.6 MB/token'. sealed299 b.s3011
+    (instructor 100, graded 70 with the claim endorsed): 'Second engineer (compute-bound, therefore
+    the memory-bound ops are irrelevant): wrong.' The claim in brackets is the speaker's, refuted
+    after the colon; the regime in it is the speaker's too, neither endorsed nor denied."""
+    quant = ("Regime: compute-bound.\n\n8. Quantizing weights: I'm not sure that's wise here; 16 GB over 25k "
+             "tokens is ~0.6 MB/token.\n")
+    assert "quantize_int8" in _levers(read_body(grader, tmp_path, "c_document_summarizer", quant).rejects)
+    claim = ("1. Regime: compute-bound.\n5. Second engineer (compute-bound, therefore the memory-bound ops "
+             "are irrelevant): wrong. Compute-bound is a statement about the FLOP-heavy kernels.\n")
+    a = read_body(grader, tmp_path, "b_training_run", claim)
+    assert _CLAIM in _levers(a.rejects) and _CLAIM not in a.endorsed
+    assert a.regime == "compute_bound" and not a.regimes_denied

@@ -51,6 +51,7 @@ from regime.engine.grading.turns import (
     conceded_before,
     points_back_in,
     refuted_first,
+    speaker_refuted,
     taken_up,
     taken_up_within,
 )
@@ -324,7 +325,7 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
     if trailing:   # a condition after the refusal: not now, not never (the later word stands)
         found = [_as(j, trailing) if j.status == "negated" else j for j in found]
     found = asked(t, sentence, found)   # "Should we buy the vendor's int4 quantization?" asks
-    return _named_then_judged(concepts, t, sentence, found)
+    return _named_then_judged(concepts, t, sentence, speaker_refuted(concepts, t, sentence, found))
 
 
 def _named_then_judged(concepts: Concepts, t: Triggers, sentence: str, found: list[Judged]) -> list[Judged]:
@@ -351,6 +352,8 @@ def _named_then_judged(concepts: Concepts, t: Triggers, sentence: str, found: li
     if status is None and clauses and refuses_it(clauses[0], t) and [   # "Batch: raising it further
             s for s, *_ in triggers(clauses[0], t)].count("negated") == 1:   # would not help" (sealed259
         status = "negated"   # d.s2614); not "Int4: I'm not fully convinced it's useless" (two negations)
+    if status is None and points_back_in(words(CLAUSE.split(m[2])[0]), t):   # "Quantizing weights: I'm
+        status = "negated"   # not sure that's wise here" (sealed297 c.s2997, instructor 100)
     own = ("regime", "regime_word", "lever", "claim")
     if status is None or (status == "negated" and _named_first(concepts, m[2], own)) or _numbered(rest[1:]):
         return found   # "FlashAttention (tiled): no 40 GB buffer" negates a quantity (sealed65 c.s676)

@@ -11,6 +11,7 @@ from regime.engine.grading.concepts import Concepts, clauses, words
 from regime.engine.grading.judged import Judged, as_status
 from regime.engine.grading.layout import EMPHASIS
 from regime.engine.grading.scopes import CARRIED, cued, negates, opening, refuses_it, triggers
+from regime.engine.grading.sentences import CLAUSE
 from regime.engine.grading.triggers import Triggers
 
 
@@ -306,3 +307,20 @@ def points_back_in(full: list[str], t: Triggers) -> bool:
         or (tuple(full[start:end]) in t.doubting and full[:1] in (["i"], ["we"]) and start <= 2   # own:
             and cued(full[end + 1:end + 1 + t.window], t.merits)))   # not "justified against that"
         for status, start, end, forward in triggers(full, t))
+
+
+_SAYS = re.compile(r"^\s*(?P<who>[^:(]{1,30})\((?P<said>[^)]{1,240})\)\s*:\s*(?P<rest>.*)$", re.S)
+
+
+def speaker_refuted(concepts: Concepts, t: Triggers, sentence: str, found: list[Judged]) -> list[Judged]:
+    """A speaker's label with what they said in brackets, refuted after its colon: "Second engineer
+    (compute-bound, therefore the memory-bound ops are irrelevant): wrong." (sealed299 b.s3011,
+    instructor 100, graded 70 with the claim endorsed). The regime they name is theirs."""
+    m = _SAYS.match(sentence)
+    if not m or not set(concepts.words(m["who"])) & t.speakers:
+        return found
+    first = concepts.words(CLAUSE.split(m["rest"])[0])
+    if not (cued(first, t.refutes) or refuses_it(first, t)):
+        return found
+    return [as_status(j, "negated") if j.match.kind != "regime" and j.clause_text.strip()
+            and j.clause_text.strip() in m["said"] else j for j in found]
