@@ -121,3 +121,16 @@ def test_a_label_refused_by_a_doubt_and_a_speakers_words_in_brackets(grader, tmp
     a = read_body(grader, tmp_path, "b_training_run", claim)
     assert _CLAIM in _levers(a.rejects) and _CLAIM not in a.endorsed
     assert a.regime == "compute_bound" and not a.regimes_denied
+
+
+def test_i_would_say_no_after_someone_elses_question_and_better_options(grader, tmp_path):
+    """sealed303 d.s3057 (instructor 63, graded 37 with int4 unjudged and no fixes): 'Int4: the
+    director asked whether the vendor's int4 would roughly double our throughput. I'd say no.' A
+    verb of speech the student says is no report of someone else's. 'Better options: speculative
+    decoding ..., and fp8 for the GEMMs.' recommends them."""
+    said = ("Regime: compute-bound.\n\nInt4: the director asked whether the vendor's int4 would roughly "
+            "double our throughput. I'd say no.\n\nBetter options: speculative decoding to cut the FLOPs "
+            "per token, and fp8 for the GEMMs.\n")
+    a = read_body(grader, tmp_path, "d_high_throughput_api", said)
+    assert "quantize_int4" in _levers(a.rejects)
+    assert {"speculative_decoding", "fp8_gemm"} <= _levers(a.fixes)

@@ -160,11 +160,16 @@ def _refuses_last(concepts: Concepts, t: Triggers, sentence: str, verdict: bool 
     "just fuse the small kernels" — I disagree' refutes the colleague (sealed265 a.s2673)."""
     for c in CLAUSE.split(sentence):
         ws = concepts.words(c) if c.strip() else []
-        if carried_status(ws, t) == "hypothetical" or set(ws) & t.speech:
-            return False
+        if carried_status(ws, t) == "hypothetical" or set(ws) & t.speech - set(_own_speech(ws)):
+            return False   # (but "I'd say no" is the student's own: sealed303 d.s3057)
         if ws and (refuses_it(ws, t) or (not verdict and points_back_in(words(c), t))):
             return True   # (a verdict is not undone by "overhead-bound; not saturating either resource")
     return False
+
+
+def _own_speech(ws: list[str]) -> list[str]:
+    """Verbs of speech the student says ("I'd say no", "we'd tell them no")."""
+    return [w for n, w in enumerate(ws) if n and set(ws[max(n - 2, 0):n]) & {"i", "we"}]
 
 
 def _opens_refusing(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence: str,
