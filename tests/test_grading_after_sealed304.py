@@ -134,3 +134,16 @@ def test_i_would_say_no_after_someone_elses_question_and_better_options(grader, 
     a = read_body(grader, tmp_path, "d_high_throughput_api", said)
     assert "quantize_int4" in _levers(a.rejects)
     assert {"speculative_decoding", "fp8_gemm"} <= _levers(a.fixes)
+
+
+def test_a_run_of_kernel_shares_reads_the_profile_and_hand_written_fused(grader, tmp_path):
+    """sealed290 b.s2921 (instructor 100, graded 83 with the cast fix ahead of compile and no hand
+    fusion): an Evidence paragraph read as prose, '8% layer_norm, 9% add/mul/silu and 5% to_copy',
+    reads the profile, not a fix; 'spend engineer time on hand-written fused norm/activation
+    kernels' names hand fusion."""
+    said = ("Add up the kernels that do essentially no arithmetic: 8% layer_norm, 9% add/mul/silu and 5% "
+            "to_copy, 22% of kernel time together.\n\nOnly if compile plus the cast fix leave a real gap, "
+            "spend engineer time on hand-written fused norm/activation kernels.\n")
+    a = read_body(grader, tmp_path, "b_training_run", said)
+    assert "fix_dtype_casts" not in _levers(a.fixes)
+    assert "hand_fused_kernels" in _levers(a.deferred)

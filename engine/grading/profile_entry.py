@@ -20,10 +20,14 @@ def profile_entry(concepts: Concepts, j: Judged) -> bool:
     shared = at >= 0 and not after and _SHARE_AFTER.match(j.sentence[at + len(j.clause_text):]) is not None
     clause = j.clause_text.lower()
     target = _TARGET.search(clause, max(clause.find(j.match.phrase.lower()), 0)) is not None
-    return (bool(rest) and all(_figure(w) for w in rest)) or shared \
+    listed = _SHARES.match(j.clause_text) is not None
+    return (bool(rest) and all(_figure(w) for w in rest)) or shared or listed \
         or (bool(after) and _figure(after[0]) and not target)
 
 
+# "9% add/mul/silu and 5% to_copy" (sealed290 b.s2921, an Evidence paragraph read as prose): a run of
+# shares, each before its kernel's name
+_SHARES = re.compile(r"^\s*(?:[~≈]?\d+(?:\.\d+)?\s*%\s+[\w/.-]+(?:\s*(?:,|\+|\band\b|\bplus\b)\s*|\s*$))+$")
 _TARGET = re.compile(r"\bto\s+[~≈]?\d")   # "raise the batch to 512" (sealed271 d.s2735): where it goes
 # "... and to_copy (5%) add up to 22%" (sealed107 b.s1091): a share of the profile after a name;
 # not "int8 weights (13 GB)"
