@@ -147,3 +147,16 @@ def test_a_run_of_kernel_shares_reads_the_profile_and_hand_written_fused(grader,
     a = read_body(grader, tmp_path, "b_training_run", said)
     assert "fix_dtype_casts" not in _levers(a.fixes)
     assert "hand_fused_kernels" in _levers(a.deferred)
+
+
+def test_i_would_also_not_do_and_i_would_rather_not_refuse(grader, tmp_path):
+    """sealed289 c.s2912 (instructor 92, graded 70 with batching recommended): 'Batching several
+    documents together I would also not do — prefill is already compute-bound'. sealed299 c.s3015
+    (instructor 76, graded 57 with int8 recommended): 'Quantizing the weights: I'd rather not, int8
+    can hurt summary quality.' An adverb between the modal and the refusal, and 'rather not'."""
+    for said, lever in (("Batching several documents together I would also not do — prefill is already "
+                         "compute-bound.", "raise_batch"),
+                        ("Quantizing the weights: I'd rather not, int8 can hurt summary quality.",
+                         "quantize_int8")):
+        a = read_body(grader, tmp_path, "c_document_summarizer", f"Regime: compute-bound.\n\n{said}\n")
+        assert lever in _levers(a.rejects) and lever not in _levers(a.fixes)

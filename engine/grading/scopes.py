@@ -68,7 +68,8 @@ _PRONOUNS = frozenset({"they", "it", "both"})
 _BEING = frozenset({"is", "are", "was", "were"})
 _PERSONS = frozenset({"i", "we", "you"})
 _FOCUS = frozenset({"only", "even", "just", "then"})
-_MODALS = frozenset({"would", "will", "should", "could", "do", "did"})
+_MODALS = frozenset({"would", "will", "should", "could", "do", "did",
+                     "also", "just", "really", "definitely", "certainly"})   # "I would also not do"
 
 
 def opening(ws: list[str], t: Triggers, contrast: bool, qualified: bool = True) -> str | None:
