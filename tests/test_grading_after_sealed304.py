@@ -160,3 +160,21 @@ def test_i_would_also_not_do_and_i_would_rather_not_refuse(grader, tmp_path):
                          "quantize_int8")):
         a = read_body(grader, tmp_path, "c_document_summarizer", f"Regime: compute-bound.\n\n{said}\n")
         assert lever in _levers(a.rejects) and lever not in _levers(a.fixes)
+
+
+def test_a_recommendation_two_sentences_back_and_only_once_after_the_levers(grader, tmp_path):
+    """sealed304 a.s3066 (instructor 82, graded 56 with batching only described): 'What would
+    actually help is letting requests share a step. Our traffic is bursty, ... wait in line; with
+    continuous batching they ride along in the same decode step'. A recommending sentence naming
+    nothing reaches past one more sentence naming nothing. 'batching/quantization only once it's
+    truly bandwidth-bound' (sealed222 e.s2242, instructor 94) defers the levers before 'only once',
+    so reaching 'Then measure again vs.' two sentences back recommends neither."""
+    said = ("What would actually help is letting requests share a step. Our traffic is bursty, so when two "
+            "chats are active at once they wait in line; with continuous batching they ride along in the "
+            "same decode step.\n")
+    assert "continuous_batching" in _levers(read_body(grader, tmp_path, "a_chatbot", said).fixes)
+    later = ("Regime: launch-overhead-bound.\n\n6. Then measure again vs. the 215 tok/s ceiling; "
+             "batching/quantization only once it's truly bandwidth-bound.\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", later)
+    assert not {"raise_batch", "quantize_int8"} & _levers(a.fixes)
+    assert {"raise_batch", "quantize_int8"} <= _levers(a.deferred)

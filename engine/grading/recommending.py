@@ -43,11 +43,16 @@ def recommended(concepts: Concepts, paragraph: str, j: Judged) -> bool:
         #   users together?" Yes — that's the right call.', sealed294 e.s2965), or one that takes up
         #   someone else's words: "A colleague suggested capturing
         #               the step in a CUDA graph. I agree — it's the first thing to do" (sealed288 e.s2904)
-    before = said[i - 1] if i > 0 else ""
-    return recommends(concepts, before, t) and not any(   # not "Yes, 61% means the step is compute-bound"
-        concepts.find(k, before) for k in ("lever", "claim", "regime")) \
-        and not negates(concepts.words(before), t)   # nor 'What I'd tell the director: "Not for this
-    #   endpoint.' (sealed89 d.s911): a refusal recommends nothing after it
+    for before in reversed(said[max(i - _BACK, 0):i]):   # the nearest sentences before it naming nothing
+        if any(concepts.find(k, before) for k in ("lever", "claim", "regime")):
+            return False   # not "Yes, 61% means the step is compute-bound"
+        if recommends(concepts, before, t):   # nor 'What I'd tell the director: "Not for this
+            return not negates(concepts.words(before), t)   # endpoint.' (sealed89 d.s911): a refusal
+    return False   # recommends nothing after it; "What would actually help is letting requests share a
+    #   step. Our traffic is bursty, ...; with continuous batching they ride along" (sealed304 a.s3066)
+
+
+_BACK = 2   # sentences naming nothing back to the one that recommends what comes next
 
 
 def commits(a: Answer, concepts: Concepts, j: Judged, paragraph: str, heard: set[tuple[str, ...]]) -> bool:
