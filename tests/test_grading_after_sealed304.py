@@ -178,3 +178,19 @@ def test_a_recommendation_two_sentences_back_and_only_once_after_the_levers(grad
     a = read_body(grader, tmp_path, "e_doesnt_add_up", later)
     assert not {"raise_batch", "quantize_int8"} & _levers(a.fixes)
     assert {"raise_batch", "quantize_int8"} <= _levers(a.deferred)
+
+
+def test_and_they_do_nothing_here_refuses_what_the_clause_before_named(grader, tmp_path):
+    """sealed309 e.s3111 (instructor 100, graded 70 as a keyword list, after the measurement): 'The
+    two proposals on the table — raise the batch, quantize the weights — are the standard remedies
+    for a real bandwidth-bound decode, and they do nothing here yet'. A clause joined by 'and' whose
+    subject points back, refusing, refuses what was named; 'the second engineer is wrong that they
+    don't matter' after a profile's figures still refuses nothing of them (sealed21 b.s240)."""
+    said = ("Regime: overhead-bound.\n\nThe two proposals on the table — raise the batch, quantize the "
+            "weights — are the standard remedies for a real bandwidth-bound decode, and they do nothing "
+            "here yet.\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", said)
+    assert {"raise_batch", "quantize_int8"} <= _levers(a.rejects) and not a.fixes
+    profile = ("Compute-bound. The memory-bound kernels (layer_norm 8%, add/mul/silu 9%, to_copy 5%) add up "
+               "to 22%, so the second engineer is wrong that they don't matter.\n")
+    assert "fix_dtype_casts" not in _levers(read_body(grader, tmp_path, "b_training_run", profile).rejects)

@@ -167,6 +167,9 @@ def _refuses_last(concepts: Concepts, t: Triggers, sentence: str, verdict: bool 
     return False
 
 
+_THEY = frozenset({"they"})   # a subject pointing back, in a clause joined to what it names
+
+
 def _own_speech(ws: list[str]) -> list[str]:
     """Verbs of speech the student says ("I'd say no", "we'd tell them no")."""
     return [w for n, w in enumerate(ws) if n and set(ws[max(n - 2, 0):n]) & {"i", "we"}]
@@ -256,12 +259,14 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                          for j in found]
             elif found and predicate(ws, t, words=4) == "hypothetical":   # "X, Y - are the ones you'd make
                 found = [_as(j, "hypothetical") if j.status == "affirmed" else j for j in found]   # for it"
-            elif found and ws[:1] and ws[0] in t.terminators and set(ws) & t.anaphora and any(
+            elif found and ws[:1] and ((ws[0] in t.terminators and set(ws) & t.anaphora) or (
+                    ws[0] == "and" and ws[1:2] and ws[1] in t.anaphora | _THEY)) and any(
                     s == "negated" and (not forward or (ws[b] in ("i", "we") and "regime" not in kinds))
                     for s, b, _, forward in triggers(ws, t)):
                 # "..., so I wouldn't do them", "so I would not spend time on it": a backward
                 # trigger, or the student's own refusal, and a word pointing back (not "so rather
-                # than queueing them, slot each ...", nor "but ... where the waste is")
+                # than queueing them, slot each ...", nor "but ... where the waste is"); "..., and they
+                # do nothing here yet" too (sealed309 e.s3111)
                 found = [_as(j, "negated") if j.status == "affirmed" else j for j in found]
             elif found and denies_it(ws, t):
                 # "... a decode loop that is actually bandwidth-bound, and this one is not"
