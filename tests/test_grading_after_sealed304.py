@@ -145,8 +145,7 @@ def test_a_run_of_kernel_shares_reads_the_profile_and_hand_written_fused(grader,
             "to_copy, 22% of kernel time together.\n\nOnly if compile plus the cast fix leave a real gap, "
             "spend engineer time on hand-written fused norm/activation kernels.\n")
     a = read_body(grader, tmp_path, "b_training_run", said)
-    assert "fix_dtype_casts" not in _levers(a.fixes)
-    assert "hand_fused_kernels" in _levers(a.deferred)
+    assert "fix_dtype_casts" not in _levers(a.fixes) and "hand_fused_kernels" in _levers(a.deferred)
 
 
 def test_i_would_also_not_do_and_i_would_rather_not_refuse(grader, tmp_path):
@@ -175,9 +174,8 @@ def test_a_recommendation_two_sentences_back_and_only_once_after_the_levers(grad
     assert "continuous_batching" in _levers(read_body(grader, tmp_path, "a_chatbot", said).fixes)
     later = ("Regime: launch-overhead-bound.\n\n6. Then measure again vs. the 215 tok/s ceiling; "
              "batching/quantization only once it's truly bandwidth-bound.\n")
-    a = read_body(grader, tmp_path, "e_doesnt_add_up", later)
-    assert not {"raise_batch", "quantize_int8"} & _levers(a.fixes)
-    assert {"raise_batch", "quantize_int8"} <= _levers(a.deferred)
+    a, put_off = read_body(grader, tmp_path, "e_doesnt_add_up", later), {"raise_batch", "quantize_int8"}
+    assert not put_off & _levers(a.fixes) and put_off <= _levers(a.deferred)
 
 
 def test_and_they_do_nothing_here_refuses_what_the_clause_before_named(grader, tmp_path):
