@@ -192,3 +192,15 @@ def test_and_they_do_nothing_here_refuses_what_the_clause_before_named(grader, t
     profile = ("Compute-bound. The memory-bound kernels (layer_norm 8%, add/mul/silu 9%, to_copy 5%) add up "
                "to 22%, so the second engineer is wrong that they don't matter.\n")
     assert "fix_dtype_casts" not in _levers(read_body(grader, tmp_path, "b_training_run", profile).rejects)
+
+
+def test_a_limit_that_is_neither_memory_nor_math_is_the_launch_overhead(grader, tmp_path):
+    """sealed310 e.s3122 (instructor 98, graded 71 as bandwidth-bound, after the measurement): 'When
+    both numbers are that low, the limit is neither memory nor math; it is the overhead of launching
+    work.' A limiter's word after a denial is denied; 'the overhead of launching work' names the
+    regime."""
+    said = ("When both numbers are that low, the limit is neither memory nor math; it is the overhead of "
+            "launching work.\n")
+    assert read_body(grader, tmp_path, "e_doesnt_add_up", said).regime == "overhead_bound"
+    plain = "The loop is limited by memory bandwidth.\n"
+    assert read_body(grader, tmp_path, "e_doesnt_add_up", plain).regime == "bandwidth_bound"

@@ -57,11 +57,15 @@ def _limited_by(concepts: Concepts, clause: str) -> str | None:
         for j in (j for j in range(len(ws) - n + 1) if ws[j:j + n] == cue and not cues.negated(j, n)
                   and not _conditioned(concepts, ws[:j])):
             after = ws[j + n:j + n + concepts.limiter_within]
-            hit = next((words[p] for k in range(len(after)) for p in words
-                        if after[k:k + len(p)] == p), None)   # "how fast the weights can be read"
-            if hit is not None and len(hit) == 1:
-                return next(iter(hit))
+            k, hit = next(((k, words[p]) for k in range(len(after)) for p in words
+                           if after[k:k + len(p)] == p), (0, None))   # "how fast the weights can be read"
+            if hit is not None and len(hit) == 1 and not set(after[:k]) & _DENYING:
+                return next(iter(hit))   # not "the limit is neither memory nor math; it is the
+                #                          overhead of launching work" (sealed310 e.s3122, instructor 98)
     return None
+
+
+_DENYING = frozenset({"neither", "not", "no"})   # before the limiter's word: it is denied
 
 
 def _conditioned(concepts: Concepts, before: tuple[str, ...]) -> bool:
