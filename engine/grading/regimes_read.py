@@ -12,7 +12,7 @@ from regime.engine.grading.concepts import Concepts, clauses
 from regime.engine.grading.context import judge
 from regime.engine.grading.judged import Judged
 from regime.engine.grading.limiters import served
-from regime.engine.grading.scopes import cued
+from regime.engine.grading.scopes import BEING, cued
 from regime.engine.grading.sentences import hedges_between
 from regime.engine.grading.wording import words
 
@@ -205,11 +205,8 @@ def _describes_a_part(concepts: Concepts, j: Judged, described: frozenset[str],
 def _said_of_a_part(ws: list[str], start: int, described: frozenset[str]) -> bool:
     """A regime said of a part through a copula, an adverb or so between: "The attention kernels
     are memory-bound in practice" (sealed238 c.s2404, a compute-bound answer, instructor 92)."""
-    copula = next((i for i in range(start - 1, max(start - 3, 0) - 1, -1) if ws[i] in _COPULAS), None)
+    copula = next((i for i in range(start - 1, max(start - 3, 0) - 1, -1) if ws[i] in BEING), None)
     return copula is not None and copula > 0 and ws[copula - 1] in described
-
-
-_COPULAS = frozenset({"is", "are", "was", "were"})
 
 
 def _kinds_as_subject(concepts: Concepts, judged: list[Judged], openers: frozenset[str]) -> set[int]:

@@ -37,7 +37,7 @@ def _describes(ws: list[str], start: int, end: int, t: Triggers) -> bool:
     before = [w for w in ws[:start] if w not in t.terminators | t.continuing | _FOCUS]   # "Then, and
     #   only if a meaningful gap is left, ..." (sealed254 b.s2562) is a condition
     after = ws[end:end + 3]
-    k = next((i for i, w in enumerate(after) if w in _BEING), -1)
+    k = next((i for i, w in enumerate(after) if w in BEING), -1)
     return bool(before) and not set(before) & _PERSONS \
         and k >= 0 and not set(after[:k]) & (_PRONOUNS | _PERSONS | t.determiners)
 
@@ -65,7 +65,7 @@ def predicate(ws: list[str], t: Triggers, words: int = 1) -> str | None:
 
 _COPULA = frozenset({"is", "are", "was", "were", "be", "would", "will", "seems", "seem", "looks", "sounds"})
 _PRONOUNS = frozenset({"they", "it", "both"})
-_BEING = frozenset({"is", "are", "was", "were"})
+BEING = frozenset({"is", "are", "was", "were"})   # the copulas, one set for the reader
 _PERSONS = frozenset({"i", "we", "you"})
 _FOCUS = frozenset({"only", "even", "just", "then"})
 _MODALS = frozenset({"would", "will", "should", "could", "do", "did",

@@ -7,7 +7,7 @@ import re
 
 from regime.engine.grading.answer import SHORTENED
 from regime.engine.grading.concepts import Concepts
-from regime.engine.grading.scopes import cued, opening, triggers
+from regime.engine.grading.scopes import BEING, cued, opening, triggers
 from regime.engine.grading.triggers import Triggers
 
 _SENTENCE = re.compile(rf"(?<=[.!?;]){SHORTENED}\s+|(?<=[!?][\"”])\s+(?=[A-Z])")   # not after 'prob.',
@@ -57,12 +57,11 @@ def reported_quote(concepts: Concepts, t: Triggers, body: str) -> bool:
         return True
     for q in QUOTED.finditer(body):
         ws = concepts.words(body[:q.start()])
-        if set(ws[-2:]) & t.speech or (ws[-1:] and ws[-1] in _COPULAS and set(ws[-_SUBJECT:]) & t.speech):
+        if set(ws[-2:]) & t.speech or (ws[-1:] and ws[-1] in BEING and set(ws[-_SUBJECT:]) & t.speech):
             return True
     return _speaker_label(body, t)   # 'Engineer A: "give me two weeks and I'll hand-fuse ..."'
 
 
-_COPULAS = frozenset({"is", "was", "were", "are"})
 _SUBJECT = 6   # words back to the noun of speech a copula predicates ("suggestion in the standup was")
 
 
