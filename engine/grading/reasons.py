@@ -19,14 +19,14 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from regime.engine.grading.answer import Answer, Mention
-from regime.engine.grading.concepts import Concepts
+from regime.engine.grading.concepts import Concepts, clauses
 from regime.engine.grading.context import judge as statuses
 from regime.engine.grading.figures import matches, off_key, quantities
 from regime.engine.grading.key import Item, Key
 from regime.engine.grading.reading import Read
 from regime.engine.grading.rubric import ReasonsPart
 from regime.engine.grading.scopes import cued, negates
-from regime.engine.grading.sentences import QUOTED, sentences
+from regime.engine.grading.sentences import sentences, unreported
 from regime.engine.grading.sides import naming
 
 RIGHT, WRONG, NONE = "right", "wrong", "none"
@@ -35,7 +35,6 @@ CARRIED = "carried"       # a bare fix the answer argues elsewhere, in words
 
 _SUFFIX = re.compile(r"(?:ing|ed|es|e|ly|ion|ation)$")
 _STEM = 6
-_FIRST_PERSON = frozenset({"i", "we", "my", "our"})
 
 
 @dataclass
@@ -50,6 +49,7 @@ class Index:
     synonyms: dict[str, str] = field(default_factory=dict)   # stem -> the knowledge's stem
     same: tuple[tuple[str, ...], ...] = ()   # "same reason": the reason is the item's before
     off_value: tuple[float, float] = (0.0, 0.0)   # rubric.yaml reasons.off_value: a wrong value
+    misreads: dict[str, tuple[frozenset[str], ...]] = field(default_factory=dict)   # rubric: misreads
     _seen: dict[tuple[str, frozenset[str]], frozenset[str]] = field(default_factory=dict)
 
     def stems(self, concepts: Concepts, text: str, own: frozenset[str] = frozenset()) -> frozenset[str]:
@@ -79,6 +79,10 @@ def stem(word: str) -> str:
     return word[:-1] if len(word) == 4 and word.endswith("e") else word
 
 
+def _stems(concepts: Concepts, text: str) -> frozenset[str]:
+    return frozenset(stem(w) for w in concepts.words(text))
+
+
 def build_index(concepts: Concepts, justifications: Iterable[str], part: ReasonsPart) -> Index:
     """Weights from the knowledge's rule justifications (their template text); a connective
     ("because") weighs nothing, though it still counts as a word of a reason given."""
@@ -86,7 +90,8 @@ def build_index(concepts: Concepts, justifications: Iterable[str], part: Reasons
                 | frozenset(concepts.filler) | frozenset(concepts.ignore), min_weight=part.min_weight,
                 min_words=part.min_words, synonyms={stem(k): stem(v) for k, v in part.synonyms.items()},
                 same=tuple(p for p in (tuple(concepts.words(x)) for x in part.same) if p),
-                off_value=part.off_value)
+                off_value=part.off_value, misreads={lever: tuple(_stems(concepts, x) for x in xs)
+                                                    for lever, xs in part.misreads.items()})
     idx.ignore |= frozenset(stem(w) for w in idx.ignore) | _trigger_words(concepts)
     docs = [idx.stems(concepts, text) for text in justifications]
     n = len(docs) or 1
@@ -286,7 +291,7 @@ def judge(reason: str, written: str, concept: str, key: Key, concepts: Concepts,
     levers argues for them together: any of their justifications counts. For a rejection the
     case's regime argument is an accepted reason too ("the FLOPs are idle" for not buying FLOPs)."""
     item = key.item(concept)
-    reason = _unreported(concepts, reason)
+    reason = unreported(concepts, reason)
     if item is None or not reason.strip():
         return NONE
     named, own = _named(concepts, reason)
@@ -303,6 +308,9 @@ def judge(reason: str, written: str, concept: str, key: Key, concepts: Concepts,
     if any(matches(q, v, f.unit, tolerance) for q in numbers for f in cited for v in f.readings()):
         return RIGHT
     rejected = any(i.id == concept for i in key.rejects)
+    misread = idx.misreads.get(concept, ())
+    if not rejected and any(g <= _stems(concepts, c) for c in clauses(reason) for g in misread):
+        return WRONG   # a mechanism the lever lacks (rubric.yaml reasons.misreads)
     if not rejected and _elsewhere(concepts, reason, concept):
         return WRONG
     argued = idx.stems(concepts, ". ".join([*(i.because for i in items),
@@ -316,22 +324,6 @@ def judge(reason: str, written: str, concept: str, key: Key, concepts: Concepts,
     meaning = frozenset(stem(w) for w in concepts.meanings.get(concept, ()))
     other = said - meaning     # words that only describe the lever are no argument
     return WRONG if len(other) >= idx.min_words else NONE
-
-
-def _unreported(concepts: Concepts, reason: str) -> str:
-    """The reason without what it reports someone else saying: 'The vendor says "int4 means 4x
-    fewer bytes, so up to 4x the throughput." I would still say no: accuracy' answers the vendor's
-    figures with accuracy (sealed142 d.s1443, instructor: the wrong reason). A quotation counts as
-    reported after a verb of speech or a speaker (context.yaml `speech`, `speakers`), not the
-    student's own words quoted ("what I'd tell the director: ...", sealed92 d.s941)."""
-    t = concepts.context
-    if t is None or ('"' not in reason and "“" not in reason):
-        return reason
-    for q in reversed(list(QUOTED.finditer(reason))):
-        before = set(concepts.words(reason[:q.start()])[-5:])
-        if before & (t.speech | t.speakers) and not before & _FIRST_PERSON:
-            reason = f"{reason[:q.start()]} {reason[q.end():]}"
-    return reason
 
 
 def _not_its_regime(concepts: Concepts, m: Mention, concept: str, key: Key) -> bool:

@@ -16,6 +16,7 @@ _SENTENCE = re.compile(rf"(?<=[.!?;]){SHORTENED}\s+|(?<=[!?][\"”])\s+(?=[A-Z])
 QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")   # a quotation: its words in group 1 or 2
 CLAUSE = re.compile(rf"[;:!?()\[\]—–|→⇒]|,(?=\s|$)|\.{SHORTENED}(?=\s|$)|\s-\s|\s=?-+>?\s|\"|“|”")
 #   (not at the comma of "32,768", nor at the stop of 'prob.')
+FIRST_PERSON = frozenset({"i", "we", "my", "our"})
 
 
 def sentences(text: str) -> list[str]:
@@ -72,3 +73,19 @@ def _speaker_label(body: str, t: Triggers) -> bool:
     head = re.findall(r"[a-z]+", (label := body[:q.start()].rstrip() if q else "").lower())
     who = next((i for i, w in enumerate(head) if w in t.speakers), None)
     return label.endswith(":") and who is not None and not set(head[:who]) & t.addressed
+
+
+def unreported(concepts: Concepts, reason: str) -> str:
+    """The reason without what it reports someone else saying: 'The vendor says "int4 means 4x
+    fewer bytes, so up to 4x the throughput." I would still say no: accuracy' answers the vendor's
+    figures with accuracy (sealed142 d.s1443, instructor: the wrong reason). A quotation counts as
+    reported after a verb of speech or a speaker (context.yaml `speech`, `speakers`), not the
+    student's own words quoted ("what I'd tell the director: ...", sealed92 d.s941)."""
+    t = concepts.context
+    if t is None or ('"' not in reason and "“" not in reason):
+        return reason
+    for q in reversed(list(QUOTED.finditer(reason))):
+        before = set(concepts.words(reason[:q.start()])[-5:])
+        if before & (t.speech | t.speakers) and not before & FIRST_PERSON:
+            reason = f"{reason[:q.start()]} {reason[q.end():]}"
+    return reason
