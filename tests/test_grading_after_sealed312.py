@@ -40,3 +40,29 @@ def test_he_has_a_point_takes_up_the_claim_reported_before_it(grader, tmp_path):
             "{} the GEMMs set the pace, and layer_norm and the casts just ride along.\n")
     agreed = grader.grade(answer_file(tmp_path, "b_training_run", body.format("He has a point:")))
     assert "memory_ops_dismissed_when_compute_bound" in {p.id for p in agreed.penalties}
+
+
+def test_wrong_after_a_reported_claim_in_an_item_refutes_it(grader, tmp_path):
+    """sealed305 b.s3079 (instructor 100; graded 75.2 with the claim left unrefuted): in a list
+    read as fixes, each sentence is read on its own, so 'Second engineer said memory-bound ops don't
+    matter because we're compute-bound. Wrong: that label is about the FLOP-carrying kernels' lost
+    its refutation to the next sentence. A sentence opening on a refutation and naming nothing new
+    joins the report before it (turns._joins)."""
+    body = ("Regime: compute-bound.\n\n6. Hand-fused kernels: not yet, only if compile leaves a gap.\n"
+            "8. Second engineer said memory-bound ops don't matter because we're compute-bound. Wrong: "
+            "that label is about the FLOP-carrying kernels, not the 22% with no FLOPs.\n")
+    a = read_body(grader, tmp_path, "b_training_run", body)
+    assert "memory_ops_irrelevant_when_compute_bound" in {c for m in a.rejects for c in m.concepts}
+
+
+def test_a_lever_and_now_alone_recommends_it_in_prose(grader, tmp_path):
+    """sealed305 b.s3079 (instructor 100; graded 75.2 with torch.compile read as described):
+    '4. torch.compile now. It fuses exactly this kind of elementwise chain' is the name and when,
+    a recommendation as the name alone is. 'Not now' still refuses."""
+    def levers(group) -> set[str]:
+        return {c for m in group for c in m.concepts}
+    head = "Regime: compute-bound overall. MFU = 61%.\n3. Tokens/pass = 8 x 4096 = 32,768.\n"
+    now = read_body(grader, tmp_path, "b_training_run", head + "4. torch.compile now. It fuses this chain.\n")
+    assert "torch_compile" in levers(now.fixes)
+    later = read_body(grader, tmp_path, "b_training_run", head + "4. torch.compile: not now.\n")
+    assert "torch_compile" not in levers(later.fixes)

@@ -144,7 +144,8 @@ def names_only(concepts: Concepts, sentence: str, prose: bool = False) -> bool:
     found = concepts.find("lever", sentence)
     named = {w for m in found for w in concepts.words(m.phrase)}
     extra = set(concepts.words(sentence)) - named - LIST_WORDS   # a word or two qualify a list
-    #   (not a trigger: 'maybe bigger batch')
+    #   (not a trigger: 'maybe bigger batch'); "torch.compile now." is the name and when (sealed305 b.s3079)
+    extra -= {p[0] for p in (t.now if t is not None else ()) if len(p) == 1}
     levers = {m.concepts for m in found}   # one lever twice is one name ('Int4 shrinks weight
     #   bytes.': 'int4' and 'shrink the weights', sealed82 d.s841, a description)
     return bool(named) and len(extra) < len(levers) and not (t is not None and extra & set(t.by_first()))

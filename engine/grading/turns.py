@@ -40,8 +40,15 @@ def _joins(concepts: Concepts, t: Triggers, before: str, s: str) -> bool:
     return (bare and opening(concepts.words(s), t, contrast=False) in CARRIED[:2]) \
         or (_a_label(concepts, before) and bare_first and negates(concepts.words(first), t)) \
         or (bare and taken_up(concepts, t, s)) \
-        or (bare_first and (refuses_it(concepts.words(first), t) or points_back_in(words(first), t))
+        or (bare_first and (refuses_it(concepts.words(first), t) or points_back_in(words(first), t)
+                            or (cued(concepts.words(first), t.refutes) and _reports(concepts, t, before)))
             and _named(concepts, s) <= _named(concepts, before))   # "I don't think that buys anything"
+
+
+def _reports(concepts: Concepts, t: Triggers, sentence: str) -> bool:
+    """A sentence reporting someone ("Second engineer said memory-bound ops don't matter ..."):
+    "Wrong: that label is about the FLOP-carrying kernels" after it refutes them (sealed305 b.s3079)."""
+    return bool(set(concepts.words(sentence)) & (t.speech | t.speakers))
 
 
 def _named(concepts: Concepts, text: str) -> set[str]:
