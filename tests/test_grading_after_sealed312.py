@@ -3,7 +3,7 @@ own sentences."""
 
 from __future__ import annotations
 
-from conftest import answer_file, read_body
+from conftest import answer_file, lever_statuses, read_body
 
 from regime.engine.grading.reasons import RIGHT, WRONG, judge
 
@@ -66,3 +66,13 @@ def test_a_lever_and_now_alone_recommends_it_in_prose(grader, tmp_path):
     assert "torch_compile" in levers(now.fixes)
     later = read_body(grader, tmp_path, "b_training_run", head + "4. torch.compile: not now.\n")
     assert "torch_compile" not in levers(later.fixes)
+
+
+def test_an_adverb_after_the_copula_keeps_the_refusal_of_an_appositive(grader):
+    """sealed308 a.s3104 (instructor 97; graded 77.5 with the GPU bought): 'The other suggestion, a
+    GPU with more FLOPs, is also off the table, since we use 4% of the compute' refuses what the
+    appositive names, as the same sentence without 'also' does."""
+    for said in ("The other suggestion, a GPU with more FLOPs, is also off the table.",
+                 "The other suggestion, a GPU with more FLOPs, is likewise off the table.",
+                 "The other suggestion, a GPU with more FLOPs, is off the table."):
+        assert lever_statuses(grader, said) == {"buy_more_flops": "negated"}, said

@@ -55,6 +55,8 @@ def predicate(ws: list[str], t: Triggers, words: int = 1) -> str | None:
         bare = bare[1:]
     while bare[:1] and bare[0] in _COPULA:
         bare = bare[1:]
+        while bare[:1] and bare[0] in _ALSO:   # "..., a GPU with more FLOPs, is also off the table"
+            bare = bare[1:]                      # (sealed308 a.s3104)
         while bare[:1] and (bare[0],) in t.forward.get("possible", ()):   # "..., it's probably not
             bare = bare[1:]   # worth much here" (sealed97 a.s993): a hedged refusal leans to refusing,
             #                   as ConText ranks a negation over a hedge (not "might be unnecessary
@@ -65,6 +67,7 @@ def predicate(ws: list[str], t: Triggers, words: int = 1) -> str | None:
 
 _COPULA = frozenset({"is", "are", "was", "were", "be", "would", "will", "seems", "seem", "looks", "sounds"})
 _PRONOUNS = frozenset({"they", "it", "both"})
+_ALSO = frozenset({"also", "likewise", "equally", "similarly", "too", "clearly", "simply", "just"})
 BEING = frozenset({"is", "are", "was", "were"})   # the copulas, one set for the reader
 _PERSONS = frozenset({"i", "we", "you"})
 _FOCUS = frozenset({"only", "even", "just", "then"})
