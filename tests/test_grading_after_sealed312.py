@@ -76,3 +76,14 @@ def test_an_adverb_after_the_copula_keeps_the_refusal_of_an_appositive(grader):
                  "The other suggestion, a GPU with more FLOPs, is likewise off the table.",
                  "The other suggestion, a GPU with more FLOPs, is off the table."):
         assert lever_statuses(grader, said) == {"buy_more_flops": "negated"}, said
+
+
+def test_a_lever_that_is_out_is_refused(grader):
+    """sealed305 c.s3079 (instructor 91; graded 63 with both refusals missed): 'Batching is out
+    (already compute-bound with one prompt; ...)'. So is 'ruled out' and 'out of the question';
+    'figure out the batch' refuses nothing."""
+    for said in ("Batching is out (already compute-bound with one prompt).", "Batching is ruled out.",
+                 "Batching is out of the question."):
+        assert set(lever_statuses(grader, said).values()) == {"negated"}, said
+    found = lever_statuses(grader, "Batching: figure out the batch that fills the GPU.")
+    assert "negated" not in found.values()
