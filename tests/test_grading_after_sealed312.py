@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from conftest import answer_file, lever_statuses, read_body
 
+from regime.engine.grading.figures import quantities
 from regime.engine.grading.reasons import RIGHT, WRONG, judge
 
 
@@ -87,3 +88,38 @@ def test_a_lever_that_is_out_is_refused(grader):
         assert set(lever_statuses(grader, said).values()) == {"negated"}, said
     found = lever_statuses(grader, "Batching: figure out the batch that fills the GPU.")
     assert "negated" not in found.values()
+
+
+def test_thousands_set_off_by_spaces_and_formula_symbols():
+    """'8 × 4096 = 32 768 tokens per pass' (sealed57 b.s600) is 32,768 tokens, not 768; the '2d' of
+    'crossover N = p_layer / 2d' (sealed32 c.s341) is a symbol, not two days."""
+    spaced = quantities("8 × 4096 = 32 768 tokens per pass.")
+    assert (32768.0, "tokens") in [(q.value, q.unit) for q in spaced]
+    assert [q.unit for q in quantities("N = p_layer / 2d ≈ 26.6k tokens")] == ["", "tokens"]
+    assert [q.value for q in quantities("batch 1 and 256, 25,000 tokens")] == [1.0, 256.0, 25000.0]
+
+
+def test_an_item_stated_right_and_contradicted_by_its_other_figure_is_not_credited(grader, tmp_path):
+    """sealed312 b.s3146 (instructor 82: '-13: wrong crossover: ~8,000 tokens and ~4x past it, not
+    ~2,300 and ~14x'; graded 95): the tokens per pass right and the crossover they are weighed
+    against written wrong is the item's argument wrong. The feedback gives the right value."""
+    head = ("## Regime\nCompute-bound overall.\n\n## Evidence\n- 61% of peak FLOPs.\n- 22% of kernel time "
+            "in zero-FLOP kernels (layer_norm 8, add/mul/silu 9, to_copy 5).\n- 8 × 4096 = 32,768 tokens "
+            "per pass")
+    right = grader.grade(answer_file(tmp_path, "b_training_run", head + ", ~14x past the ~2,300-token "
+                                     "elementwise crossover.\n"))
+    wrong = grader.grade(answer_file(tmp_path, "b_training_run", head + ", so the elementwise crossover "
+                                     "is ~8,000 tokens and we are ~4x past it.\n", "y.md"))
+    ev = {p.part: p for p in right.parts}["evidence"], {p.part: p for p in wrong.parts}["evidence"]
+    assert ev[1].points < ev[0].points
+    assert any("8,000 tokens" in line and "2300 tokens" in line for line in ev[1].feedback)
+
+
+def test_a_value_of_one_figure_of_an_item_is_not_another_written_wrong(grader, tmp_path):
+    """The batch-1 ceiling of case A is one item of two figures, 204 tokens/s from the weights and
+    201 with the KV cache read: '204 tokens/s' states the first and is no wrong value of the second
+    (answers/a_chatbot.tempting_fuse.yaml)."""
+    body = ("regime: bandwidth_bound\nevidence:\n  - {figure: ceiling_tokens_per_s, value: 204 tokens/s}\n"
+            "  - {figure: ceiling_fraction, value: 78%}\n")
+    r = grader.grade(answer_file(tmp_path, "a_chatbot", body, "x.yaml"))
+    assert not any("you give" in line for p in r.parts for line in p.feedback)

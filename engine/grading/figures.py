@@ -19,10 +19,12 @@ from regime.core import numbers, units
 if TYPE_CHECKING:   # key.py's figures, read with this module
     from regime.engine.grading.key import Figure
 
-_NUMBER = re.compile(rf"(?<![\w.])(?P<num>[+-]?{numbers.DIGITS}(?:\.\d+)?(?:[eE][+-]?\d+)?)"
+_SPACED = r"\d{1,3}(?:[ \u2009\u202f]\d{3})+(?![\d,]|\.\d)"   # '32 768 tokens': thousands set off by spaces
+_NUMBER = re.compile(rf"(?<![\w.])(?P<num>[+-]?(?:{_SPACED}|{numbers.DIGITS})(?:\.\d+)?(?:[eE][+-]?\d+)?)"
                      r"(?=(?P<after>[^\n]{0,40}))")
 _UNIT_HEAD = re.compile(r"^\s*(?P<unit>%|×|[xX](?![A-Za-z])|[A-Za-zµ]+(?:\s*/\s*[A-Za-zµ]+)*)")
 _RATIO = ("×", "x", "X")
+_SYMBOLS = ("d",)   # 'p_layer / 2d': a symbol of a formula; no figure of a profile is in days
 # '25k', '2.3k-token', '1.5M tokens': a multiplier written against the digits (not 'kB', 'kW')
 _SHORTHAND = re.compile(r"^(?P<m>[kKM])(?=[-\s]|$)-?")
 _MULTIPLIERS = {"k": 1e3, "K": 1e3, "M": 1e6}
@@ -57,7 +59,7 @@ class Quantity:
 def parse_number(text: str) -> tuple[float, float]:
     """'12,345' -> (12345, 0.5); '0.07' -> (0.07, 0.005). Raises ValueError for a number no
     float holds ('1e309'): the slack is parsed from text too, so no exponent can overflow."""
-    plain = numbers.plain(text)
+    plain = re.sub(r"[ \u2009\u202f]", "", numbers.plain(text))
     value = float(plain)
     if not math.isfinite(value):
         raise ValueError(f"'{text}' is not a finite number")
@@ -189,6 +191,8 @@ def _readable_unit(text: str) -> str:
         return "1"
     if text == "%":
         return "%"
+    if text in _SYMBOLS:
+        return ""
     parts = [_as_cased(p) for p in re.split(r"\s*/\s*", text)]
     while parts:
         candidate = "/".join(parts)

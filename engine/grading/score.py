@@ -10,7 +10,7 @@ from itertools import combinations
 from regime.engine.grading import reasons
 from regime.engine.grading.answer import Answer
 from regime.engine.grading.concepts import Concepts
-from regime.engine.grading.figures import as_taught
+from regime.engine.grading.figures import as_taught, matches, quantities
 from regime.engine.grading.key import Figure, Item, Key
 from regime.engine.grading.penalties import Applied, borrowed_penalty, charge, extras, refused_with
 from regime.engine.grading.penalties import asked as _asked
@@ -186,6 +186,11 @@ def _decisive_line(a: Answer, item: list[Figure], tol: float, concepts: Concepts
     """None when the answer states one of an item's figures; else the value it gives wrong for
     the item's own figure (the first), or the figure it misses (and the others that would do)."""
     said = [stated(a, f, tol, concepts, key) for f in item]
+    wrong = next(((f, x) for f, x in zip(item, said, strict=True) if isinstance(x, str)
+                  and not _one_of(x, item, tol)), None)
+    if True in said and wrong is not None:   # the tokens per pass right, the crossover they are
+        #   weighed against written wrong (sealed312 b.s3146): the item's argument is wrong
+        return f"{say(wrong[0].name).capitalize()}: you give {wrong[1]}; the key has {wrong[0].text}"
     if True in said:
         return None
     if said[0]:
@@ -193,6 +198,13 @@ def _decisive_line(a: Answer, item: list[Figure], tol: float, concepts: Concepts
     also = "; or ".join(list(dict.fromkeys(f"{say(f.name)}, {f.text}" for f in item[1:]
                                            if f.text != item[0].text))[:2])
     return f"Missing figure: {say(item[0].name)}, {item[0].text}" + (f" (or {also})" if also else "")
+
+
+def _one_of(said: str, item: list[Figure], tol: float) -> bool:
+    """A value given for one of the item's figures: the weight-read ceiling is not the ceiling
+    with the KV cache read written wrong."""
+    return any(matches(q, v, f.unit, tol) for q in quantities(said.split(" (line")[0])
+               for f in item for v in f.readings())
 
 
 def _fixes(read: Read, key: Key, rubric: Rubric, charged: set[tuple[str, str]],
