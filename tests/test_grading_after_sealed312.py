@@ -123,3 +123,14 @@ def test_a_value_of_one_figure_of_an_item_is_not_another_written_wrong(grader, t
             "  - {figure: ceiling_fraction, value: 78%}\n")
     r = grader.grade(answer_file(tmp_path, "a_chatbot", body, "x.yaml"))
     assert not any("you give" in line for p in r.parts for line in p.feedback)
+
+
+def test_something_other_than_memory_or_math_is_the_idle_regime(grader, tmp_path):
+    """sealed310 e.s3127, sealed307 e.s3095 (instructors 65 and 71; graded 28 and 50 as
+    bandwidth-bound, the nominal regime taken for the verdict): 'a batch-1 decode loop that ought
+    to be bandwidth-bound. Something other than memory or math is holding it back.' Neither
+    resource is the limit: the regime of nothing saturated, as 'neither resource is saturated' is."""
+    said = ("Both utilizations are tiny, which is strange for a batch-1 decode loop that ought to be "
+            "bandwidth-bound. Something other than memory or math is holding it back.\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", said)
+    assert (a.regime, a.nominal_regime) == ("overhead_bound", "bandwidth_bound")
