@@ -134,3 +134,18 @@ def test_something_other_than_memory_or_math_is_the_idle_regime(grader, tmp_path
             "bandwidth-bound. Something other than memory or math is holding it back.\n")
     a = read_body(grader, tmp_path, "e_doesnt_add_up", said)
     assert (a.regime, a.nominal_regime) == ("overhead_bound", "bandwidth_bound")
+
+
+def test_siding_on_what_while_calling_the_claim_a_confusion_refutes_it(grader, tmp_path):
+    """sealed303 b.s3056 (instructor 100; graded 61.7 with the claim endorsed and the cast fix
+    read as described): 'So I side with the first engineer on what, not on how. The "compute-bound,
+    so it doesn't matter" argument confuses where the FLOP work bottlenecks with where the time
+    goes' refutes the claim; 'Have someone chase the to_copy kernels' hands the fix to someone."""
+    body = ("The step is compute-bound: 61% of peak FLOP rate. 22% of the step is layer_norm, add/mul/silu "
+            "and to_copy.\n\nSo I side with the first engineer on what, not on how. The \"compute-bound, so "
+            "it doesn't matter\" argument confuses where the FLOP work bottlenecks with where the time goes."
+            "\n\nMy recommendation: turn on torch.compile this week. Have someone chase the to_copy kernels, "
+            "which smell like an fp32 upcast inside the norm.\n")
+    a = read_body(grader, tmp_path, "b_training_run", body)
+    assert "memory_ops_irrelevant_when_compute_bound" not in a.endorsed
+    assert "fix_dtype_casts" in {c for m in a.fixes for c in m.concepts}
