@@ -149,3 +149,18 @@ def test_siding_on_what_while_calling_the_claim_a_confusion_refutes_it(grader, t
     a = read_body(grader, tmp_path, "b_training_run", body)
     assert "memory_ops_irrelevant_when_compute_bound" not in a.endorsed
     assert "fix_dtype_casts" in {c for m in a.fixes for c in m.concepts}
+
+
+def test_the_batch_kept_where_it_is_refuses_raising_it(grader):
+    """sealed304 d.s3070 (instructor 100; graded 54.7): 'For throughput on this endpoint, the levers
+    are on the compute side: fp8 GEMMs, fused attention, and speculative decoding. I'd also leave the
+    batch where it is rather than raise it' named no lever in its second sentence, so its refusal
+    went back to the compute fixes. The batch left as it is is raising it refused (concepts.yaml
+    `kept`); refused in turn, it is taken up."""
+    said = ("For throughput on this endpoint, the levers are on the compute side: fp8 GEMMs, fused "
+            "attention, and speculative decoding. I'd also leave the batch where it is rather than raise it.")
+    assert lever_statuses(grader, said) == {"fp8_gemm": "affirmed", "fuse_attention": "affirmed",
+                                            "speculative_decoding": "affirmed", "raise_batch": "negated"}
+    for kept in ("Keep the batch at 256.", "I'd hold the batch at 256 — we're past the ridge."):
+        assert lever_statuses(grader, kept) == {"raise_batch": "negated"}, kept
+    assert lever_statuses(grader, "Don't keep the batch at 256: raise it.") == {"raise_batch": "affirmed"}

@@ -49,6 +49,7 @@ class Concepts:
     kin: dict[str, tuple[str, ...]] = field(default_factory=dict)        # see reading._standing_for
     done_by: dict[str, tuple[str, ...]] = field(default_factory=dict)   # see penalties.extras
     not_objects: dict[str, frozenset[str]] = field(default_factory=dict)   # "batch up the launches"
+    kept: frozenset[tuple[str, ...]] = frozenset()   # "keep the batch where it is": refuses raise_batch
     stands_for: dict[str, tuple[str, ...]] = field(default_factory=dict)   # see reading.stand_in
     verbs: Verbs = field(default_factory=Verbs)   # 'batch' names levers only as a verb
     headings: dict[tuple[str, ...], str] = field(default_factory=dict)
@@ -215,7 +216,8 @@ class Concepts:
                 if (kind == "claim") != (concept in self.claim_ids):
                     continue
                 cached[concept] = meaning | {w for key, owners in self.phrases.get(kind, {}).items()
-                                             if concept in owners for w in key}
+                                             if concept in owners and key not in self.kept for w in key}
+                #   (not "keep the batch where it is": its words say what is left alone, not the lever)
             users: dict[str, int] = {}
             for vocab in cached.values():
                 for w in vocab:
@@ -299,6 +301,7 @@ def load_concepts(k: Knowledge, files: Iterable[Path]) -> Concepts:
     c.stands_for = {lever: tuple(others) for lever, others in raw.stands_for.items()}
     c.not_objects = {lever: frozenset(w for p in said for w in c.words(p))
                      for lever, said in raw.not_objects.items()}
+    c.kept = frozenset(tuple(c.words(p)) for said in raw.kept.values() for p in said)
     c.verbs = Verbs({w: tuple(ls) for w, ls in raw.verbs.levers.items()},
                     *(frozenset(c.words(" ".join(ws))) for ws in (raw.verbs.before, raw.verbs.not_after)))
     for section, aliases in raw.headings.items():
@@ -336,7 +339,8 @@ def _aliases(c: Concepts, k: Knowledge, raw: ConceptsFile) -> None:
     """Levers and claims by their ids, the packs' aliases and the concepts file's; regimes and
     facts by their names and the concepts file's words."""
     for lever in k.levers.values():
-        for alias in (lever.id, lever.id.replace("_", " "), *lever.aliases, *raw.levers.get(lever.id, [])):
+        for alias in (lever.id, lever.id.replace("_", " "), *lever.aliases, *raw.levers.get(lever.id, []),
+                      *raw.kept.get(lever.id, [])):
             c.add("lever", lever.id, alias)
         c.meanings[lever.id] = set(c.words(" ".join([lever.meaning, *lever.aliases]))) - c.ignore
         c.relieves[lever.id] = frozenset(raw.resources[r] for r in lever.attacks if r in raw.resources)
@@ -362,7 +366,7 @@ def _aliases(c: Concepts, k: Knowledge, raw: ConceptsFile) -> None:
 def _spelling(c: Concepts, raw: ConceptsFile) -> None:
     """Every word an alias, heading, cue or meaning uses (a typo is read as one of them, by first
     letter), less the negation cue and filler words, and the words never read as typos."""
-    vocab = {w for table in c.phrases.values() for key in table for w in key}
+    vocab = {w for table in c.phrases.values() for key in table if key not in c.kept for w in key}
     vocab |= {w for key in c.headings for w in key}
     cue_words = {w for cue in (*c.neg_before, *c.neg_anywhere) for w in cue}   # a typo never negates
     vocab |= cue_words | {w for cue in c.nominal for w in cue}   # 'nominaly' is 'nominal'

@@ -90,6 +90,7 @@ class ConceptsFile(_Strict):
     done_by: dict[LeverId, list[LeverId]] = {}    # a lever these fixes carry out: no extra beside them
     stands_for: dict[LeverId, list[LeverId]] = {}   # a lever the key has no verdict on names these
     not_objects: dict[LeverId, Phrases] = {}   # words right after an alias that make it another act
+    kept: dict[LeverId, Phrases] = {}   # what a lever changes, named as left as it is: its refusal
     verbs: VerbLevers = VerbLevers()   # bare words naming levers only as verbs ('batch now')
     claims: dict[ClaimId, Phrases] = {}
     facts: dict[str, Phrases] = {}

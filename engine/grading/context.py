@@ -49,6 +49,7 @@ from regime.engine.grading.turns import (
     answers_yes,
     asked,
     conceded_before,
+    kept,
     points_back_in,
     refuted_first,
     speaker_refuted,
@@ -121,7 +122,8 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
         out += found
         last = found
         named = found or named
-    return [_as(j, "affirmed") if j.match.kind == "claim" and j.status == "deferred" else j for j in out]
+    return [_as(j, "affirmed") if j.match.kind == "claim" and j.status == "deferred" else kept(concepts, j)
+            for j in out]
     #   a claim is stated, not postponed ("ops matter less once you're compute bound", sealed128 b.s1310)
 
 

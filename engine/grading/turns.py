@@ -331,3 +331,12 @@ def speaker_refuted(concepts: Concepts, t: Triggers, sentence: str, found: list[
         return found
     return [as_status(j, "negated") if j.match.kind != "regime" and j.clause_text.strip()
             and j.clause_text.strip() in m["said"] else j for j in found]
+
+
+def kept(concepts: Concepts, j: Judged) -> Judged:
+    """A lever named as what it would change left as it is ("keep the batch where it is",
+    concepts.yaml `kept`): affirmed, it refuses the lever; refused, it takes it up."""
+    if tuple(concepts.words(j.match.phrase)) not in concepts.kept:
+        return j
+    flipped = {"affirmed": "negated", "negated": "affirmed"}.get(j.status)
+    return as_status(j, flipped) if flipped else j
