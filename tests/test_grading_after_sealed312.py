@@ -164,3 +164,14 @@ def test_the_batch_kept_where_it_is_refuses_raising_it(grader):
     for kept in ("Keep the batch at 256.", "I'd hold the batch at 256 — we're past the ridge."):
         assert lever_statuses(grader, kept) == {"raise_batch": "negated"}, kept
     assert lever_statuses(grader, "Don't keep the batch at 256: raise it.") == {"raise_batch": "affirmed"}
+
+
+def test_a_regime_said_of_kernels_a_relative_clause_restricts_describes_them(grader, tmp_path):
+    """sealed300 c.s3028 (instructor 63; graded 37.7 as bandwidth-bound): 'Prefill over 25k tokens
+    should be compute-bound ... the kernels that write and re-read it are memory-bound, dragging the
+    FLOP rate down' says what those kernels are, not the step; the verdict is compute-bound."""
+    said = ("Prefill over 25k tokens should be compute-bound, yet the profiler only shows 20% of peak FLOPs. "
+            "That buffer is the score matrix, and the kernels that write and re-read it are memory-bound, "
+            "dragging the FLOP rate down.\n")
+    a = read_body(grader, tmp_path, "c_document_summarizer", said)
+    assert a.regime == "compute_bound"

@@ -199,7 +199,7 @@ def _describes_a_part(concepts: Concepts, j: Judged, described: frozenset[str],
     return (end < len(ws) and ws[end] in before) or kind or doing \
         or (j.match.start > 0 and ws[j.match.start - 1] in after) \
         or (t is not None and j.match.start > 0 and end < len(ws) and ws[j.match.start - 1] in t.parts_of) \
-        or _said_of_a_part(ws, j.match.start, described)
+        or _said_of_a_part(ws, j.match.start, described) or _said_of_a_relative(j, described)
 
 
 def _said_of_a_part(ws: list[str], start: int, described: frozenset[str]) -> bool:
@@ -207,6 +207,15 @@ def _said_of_a_part(ws: list[str], start: int, described: frozenset[str]) -> boo
     are memory-bound in practice" (sealed238 c.s2404, a compute-bound answer, instructor 92)."""
     copula = next((i for i in range(start - 1, max(start - 3, 0) - 1, -1) if ws[i] in BEING), None)
     return copula is not None and copula > 0 and ws[copula - 1] in described
+
+
+def _said_of_a_relative(j: Judged, described: frozenset[str]) -> bool:
+    """... or of a part a relative clause restricts: "the kernels that write and re-read it are
+    memory-bound, dragging the FLOP rate down" (sealed300 c.s3028, a compute-bound essay)."""
+    raw = words(j.clause_text)
+    copula = max((i for i, w in enumerate(raw) if w in BEING), default=None)   # the regime after it
+    return copula is not None and copula >= len(raw) - 4 and sum(w in BEING for w in raw) == 1 and any(
+        raw[i] in described and raw[i + 1] in _RELATIVE for i in range(copula - 1))
 
 
 def _kinds_as_subject(concepts: Concepts, judged: list[Judged], openers: frozenset[str]) -> set[int]:
