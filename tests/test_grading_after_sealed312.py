@@ -175,3 +175,13 @@ def test_a_regime_said_of_kernels_a_relative_clause_restricts_describes_them(gra
             "dragging the FLOP rate down.\n")
     a = read_body(grader, tmp_path, "c_document_summarizer", said)
     assert a.regime == "compute_bound"
+
+
+def test_a_prompt_that_fills_the_gpu_with_matrix_work_is_compute_bound(grader, tmp_path):
+    """sealed289 c.s2917 (instructor 75, the regime in full; graded 46.7 with none): 'a single
+    25,000-token prompt already fills the GPU with matrix work, so putting more documents in the
+    same pass only makes each of them wait longer' says what limits the step."""
+    said = ("You suggested batching the prefills. For this workload I'd advise against it: a single "
+            "25,000-token prompt already fills the GPU with matrix work, so putting more documents in the "
+            "same pass only makes each of them wait longer for its first token.\n")
+    assert read_body(grader, tmp_path, "c_document_summarizer", said).regime == "compute_bound"
