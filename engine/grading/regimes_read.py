@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import lru_cache
 
 from regime.engine.grading.answer import Answer
 from regime.engine.grading.concepts import Concepts, clauses
@@ -212,7 +213,14 @@ def _said_of_a_part(ws: list[str], start: int, described: frozenset[str]) -> boo
 def _said_of_a_relative(j: Judged, described: frozenset[str]) -> bool:
     """... or of a part a relative clause restricts: "the kernels that write and re-read it are
     memory-bound, dragging the FLOP rate down" (sealed300 c.s3028, a compute-bound essay)."""
-    raw = words(j.clause_text)
+    return _relative_subject(j.clause_text, described)
+
+
+@lru_cache(maxsize=1024)
+def _relative_subject(clause: str, described: frozenset[str]) -> bool:
+    """A clause whose one copula, near its end, follows a part's noun and a relative pronoun
+    (once per clause: a Regime section of many names is one long clause)."""
+    raw = words(clause)
     copula = max((i for i, w in enumerate(raw) if w in BEING), default=None)   # the regime after it
     return copula is not None and copula >= len(raw) - 4 and sum(w in BEING for w in raw) == 1 and any(
         raw[i] in described and raw[i + 1] in _RELATIVE for i in range(copula - 1))
