@@ -185,3 +185,15 @@ def test_a_prompt_that_fills_the_gpu_with_matrix_work_is_compute_bound(grader, t
             "25,000-token prompt already fills the GPU with matrix work, so putting more documents in the "
             "same pass only makes each of them wait longer for its first token.\n")
     assert read_body(grader, tmp_path, "c_document_summarizer", said).regime == "compute_bound"
+
+
+def test_a_later_clause_setting_it_aside_refuses_the_item_named_before(grader, tmp_path):
+    """sealed301 e.s3036 (instructor 71; graded 47.5 with the batch recommended): '3. A bigger batch.
+    I looked at it, but I'm setting it aside: it speeds up a bandwidth-bound loop'. The refusal
+    pointing back comes after a first clause that only looks; it still refuses the item's name."""
+    body = ("## Regime\noverhead-bound\n\n## Fixes\n1. CUDA graphs, so the launches go out as one.\n"
+            "2. torch.compile, fewer and bigger kernels.\n3. A bigger batch. I looked at it, but I'm setting "
+            "it aside: it speeds up a bandwidth-bound loop, and this one leaves the GPU idle.\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", body)
+    assert "raise_batch" in {c for m in a.rejects for c in m.concepts}
+    assert "raise_batch" not in {c for m in a.fixes for c in m.concepts}

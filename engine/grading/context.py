@@ -55,6 +55,7 @@ from regime.engine.grading.turns import (
     speaker_refuted,
     taken_up,
     taken_up_within,
+    turns_to_refusing,
 )
 
 _SCARE = re.compile(r"[\"“]([\w'-]+(?: [\w'-]+)?)[\"”]")   # 'it "should" be ...': emphasis, not a quote
@@ -187,9 +188,9 @@ def _opens_refusing(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sen
     if labelled_own(concepts, t, kinds, sentence):
         return False
     return not any(concepts.find(k, first) for k in kinds) and (
-        refuses_it(concepts.words(first), t) or points_back_in(words(first), t)
-        or (heard and cued(concepts.words(first), t.refutes)))   # 'My teammate said "just batch it,
-    #   batching always helps decode." I disagree, and I wouldn't quantize yet' (sealed147 e.s1499)
+        refuses_it(concepts.words(first), t) or points_back_in(words(first), t) or turns_to_refusing(
+            concepts, t, sentence) or (heard and cued(concepts.words(first), t.refutes)))   # 'My teammate
+    #   said "just batch it, batching always helps decode." I disagree, and I wouldn't quantize' (sealed147)
 
 
 def _in_order(concepts: Concepts, t: Triggers, sentence: str, levers: int) -> bool:

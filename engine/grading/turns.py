@@ -41,8 +41,22 @@ def _joins(concepts: Concepts, t: Triggers, before: str, s: str) -> bool:
         or (_a_label(concepts, before) and bare_first and negates(concepts.words(first), t)) \
         or (bare and taken_up(concepts, t, s)) \
         or (bare_first and (refuses_it(concepts.words(first), t) or points_back_in(words(first), t)
-                            or (cued(concepts.words(first), t.refutes) and _reports(concepts, t, before)))
+                            or (cued(concepts.words(first), t.refutes) and _reports(concepts, t, before))
+                            or turns_to_refusing(concepts, t, s))
             and _named(concepts, s) <= _named(concepts, before))   # "I don't think that buys anything"
+
+
+def turns_to_refusing(concepts: Concepts, t: Triggers, s: str) -> bool:
+    """A later clause that refuses what it points back to, before the sentence names
+    anything: "A bigger batch. I looked at it, but I'm setting it aside: it speeds up a bandwidth-
+    bound loop" (sealed301 e.s3036, instructor: the batch refused)."""
+    for n, c in enumerate(clauses(s)):
+        if concepts.find("lever", c):
+            return False
+        ws = concepts.words(c)
+        if n and (refuses_it(ws, t) or points_back_in(words(c), t)):
+            return True
+    return False
 
 
 def _reports(concepts: Concepts, t: Triggers, sentence: str) -> bool:
