@@ -31,6 +31,20 @@ def test_a_reason_crediting_a_lever_with_a_mechanism_it_lacks_is_wrong(grader, t
         assert _judge(grader, tmp_path, case, right, "CUDA graphs", "cuda_graphs") == RIGHT, right
 
 
+def test_flash_attention_argued_by_fewer_flops_is_the_wrong_reason(grader, tmp_path):
+    """sealed316 c.s3185, sealed319 c.s3216 (instructors: FlashAttention 'for fewer FLOPs', half the
+    item): FlashAttention keeps the scores on chip and does the same FLOPs; a figure it cites ('so
+    the 55% shrinks') does not make that reason right. 'far less HBM traffic and the FLOP rate
+    climbs' is the key's own argument."""
+    case, c = "c_document_summarizer", "flash_attention"
+    for wrong in ("it computes attention with fewer FLOPs, so the 55% shrinks.",
+                  "We are at 20% of peak and attention is 55% of prefill time. The fix is FlashAttention, "
+                  "which cuts the attention FLOPs from quadratic to linear."):   # (sealed115 c.s1174)
+        assert _judge(grader, tmp_path, case, wrong, "FlashAttention", c) == WRONG, wrong
+    right = "the score matrix stays on chip, so there is far less HBM traffic and the FLOP rate climbs."
+    assert _judge(grader, tmp_path, case, right, "FlashAttention", c) == RIGHT
+
+
 def test_he_has_a_point_takes_up_the_claim_reported_before_it(grader, tmp_path):
     """sealed307 b.s3094, sealed304 b.s3065 (instructors 8 and 6: the claim endorsed as the main
     argument; graded 33.5 and 27.5 with it read as refused): 'The second engineer pointed out that

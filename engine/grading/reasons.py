@@ -13,16 +13,16 @@ not content. Words are compared by a light stem ('limited' is 'limit', 'tiles' i
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from regime.engine.grading.answer import Answer, Mention
-from regime.engine.grading.concepts import Concepts, clauses
+from regime.engine.grading.concepts import Concepts
 from regime.engine.grading.context import judge as statuses
 from regime.engine.grading.figures import matches, off_key, quantities
 from regime.engine.grading.key import Item, Key
+from regime.engine.grading.misreads import misreads, stem, stems
 from regime.engine.grading.reading import Read
 from regime.engine.grading.rubric import ReasonsPart
 from regime.engine.grading.scopes import cued, negates
@@ -33,8 +33,6 @@ RIGHT, WRONG, NONE = "right", "wrong", "none"
 ELSEWHERE = "elsewhere"   # a bare rejection the answer argues elsewhere
 CARRIED = "carried"       # a bare fix the answer argues elsewhere, in words
 
-_SUFFIX = re.compile(r"(?:ing|ed|es|e|ly|ion|ation)$")
-_STEM = 6
 
 
 @dataclass
@@ -49,7 +47,7 @@ class Index:
     synonyms: dict[str, str] = field(default_factory=dict)   # stem -> the knowledge's stem
     same: tuple[tuple[str, ...], ...] = ()   # "same reason": the reason is the item's before
     off_value: tuple[float, float] = (0.0, 0.0)   # rubric.yaml reasons.off_value: a wrong value
-    misreads: dict[str, tuple[frozenset[str], ...]] = field(default_factory=dict)   # rubric: misreads
+    misreads: dict[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)   # rubric: misreads
     _seen: dict[tuple[str, frozenset[str]], frozenset[str]] = field(default_factory=dict)
 
     def stems(self, concepts: Concepts, text: str, own: frozenset[str] = frozenset()) -> frozenset[str]:
@@ -72,17 +70,6 @@ class Index:
         return sum(self.weights.get(s, self.unknown) for s in stems)
 
 
-def stem(word: str) -> str:
-    """'fuses', 'fused' and 'fuse' are one stem (a four-letter word drops only its final e)."""
-    if len(word) > 4:
-        return _SUFFIX.sub("", word)[:_STEM]
-    return word[:-1] if len(word) == 4 and word.endswith("e") else word
-
-
-def _stems(concepts: Concepts, text: str) -> frozenset[str]:
-    return frozenset(stem(w) for w in concepts.words(text))
-
-
 def build_index(concepts: Concepts, justifications: Iterable[str], part: ReasonsPart) -> Index:
     """Weights from the knowledge's rule justifications (their template text); a connective
     ("because") weighs nothing, though it still counts as a word of a reason given."""
@@ -90,7 +77,7 @@ def build_index(concepts: Concepts, justifications: Iterable[str], part: Reasons
                 | frozenset(concepts.filler) | frozenset(concepts.ignore), min_weight=part.min_weight,
                 min_words=part.min_words, synonyms={stem(k): stem(v) for k, v in part.synonyms.items()},
                 same=tuple(p for p in (tuple(concepts.words(x)) for x in part.same) if p),
-                off_value=part.off_value, misreads={lever: tuple(_stems(concepts, x) for x in xs)
+                off_value=part.off_value, misreads={lever: tuple(tuple(stems(concepts, x)) for x in xs)
                                                     for lever, xs in part.misreads.items()})
     idx.ignore |= frozenset(stem(w) for w in idx.ignore) | _trigger_words(concepts)
     docs = [idx.stems(concepts, text) for text in justifications]
@@ -303,14 +290,14 @@ def judge(reason: str, written: str, concept: str, key: Key, concepts: Concepts,
         return NONE
     items = [item, *(i for c in sorted(named - {concept}) if (i := key.item(c)) is not None)]
     cited = [key.figures[n] for i in items for n in i.cites if n in key.figures]
+    misread = idx.misreads.get(concept, ()) if not any(i.id == concept for i in key.rejects) else ()
+    if misreads(concepts, misread, reason):
+        return WRONG   # a mechanism the lever lacks (rubric.yaml reasons.misreads), whatever it cites
     if off_key(numbers, cited, key.figures.values(), tolerance, idx.off_value):
         return WRONG   # a cited figure written wrong (rubric.yaml reasons.off_value), whatever else is right
     if any(matches(q, v, f.unit, tolerance) for q in numbers for f in cited for v in f.readings()):
         return RIGHT
     rejected = any(i.id == concept for i in key.rejects)
-    misread = idx.misreads.get(concept, ())
-    if not rejected and any(g <= _stems(concepts, c) for c in clauses(reason) for g in misread):
-        return WRONG   # a mechanism the lever lacks (rubric.yaml reasons.misreads)
     if not rejected and _elsewhere(concepts, reason, concept):
         return WRONG
     argued = idx.stems(concepts, ". ".join([*(i.because for i in items),

@@ -107,8 +107,8 @@ class ReasonsPart(_Strict):
     same: list[str] = []                       # "same reason": the item before gives the reason
     off_value: tuple[float, float] = (0.0, 0.0)   # a number this far from a figure the item cites, and
     #   none of the key's: a wrong value ("the ceiling goes to 430 tokens/s" where the key has 408)
-    misreads: dict[str, list[str]] = {}   # lever -> words that, in one clause, credit it with a
-    #   mechanism it lacks ("graph-captured kernels run faster"): a wrong reason
+    misreads: dict[str, list[str]] = {}   # lever -> phrases that credit it with a mechanism it
+    #   lacks ("graph-captured kernels run faster"): a wrong reason
 
 
 class Borrowed(_Strict):
