@@ -1,8 +1,9 @@
-"""Classes from the sealed305-312 sets, now development data (issue 27), each with the student's
+"""Classes from the sealed289-320 sets, now development data (issue 27), each with the student's
 own sentences."""
 
 from __future__ import annotations
 
+import pytest
 from conftest import answer_file, lever_statuses, read_body
 
 from regime.engine.grading.figures import quantities
@@ -180,25 +181,21 @@ def test_the_batch_kept_where_it_is_refuses_raising_it(grader):
     assert lever_statuses(grader, "Don't keep the batch at 256: raise it.") == {"raise_batch": "affirmed"}
 
 
-def test_a_regime_said_of_kernels_a_relative_clause_restricts_describes_them(grader, tmp_path):
-    """sealed300 c.s3028 (instructor 63; graded 37.7 as bandwidth-bound): 'Prefill over 25k tokens
-    should be compute-bound ... the kernels that write and re-read it are memory-bound, dragging the
-    FLOP rate down' says what those kernels are, not the step; the verdict is compute-bound."""
-    said = ("Prefill over 25k tokens should be compute-bound, yet the profiler only shows 20% of peak FLOPs. "
-            "That buffer is the score matrix, and the kernels that write and re-read it are memory-bound, "
-            "dragging the FLOP rate down.\n")
-    a = read_body(grader, tmp_path, "c_document_summarizer", said)
-    assert a.regime == "compute_bound"
-
-
-def test_a_prompt_that_fills_the_gpu_with_matrix_work_is_compute_bound(grader, tmp_path):
-    """sealed289 c.s2917 (instructor 75, the regime in full; graded 46.7 with none): 'a single
-    25,000-token prompt already fills the GPU with matrix work, so putting more documents in the
-    same pass only makes each of them wait longer' says what limits the step."""
-    said = ("You suggested batching the prefills. For this workload I'd advise against it: a single "
-            "25,000-token prompt already fills the GPU with matrix work, so putting more documents in the "
-            "same pass only makes each of them wait longer for its first token.\n")
-    assert read_body(grader, tmp_path, "c_document_summarizer", said).regime == "compute_bound"
+@pytest.mark.parametrize(("case", "said"), [
+    # sealed300 c.s3028 (instructor 63; graded 37.7 as bandwidth-bound): what "the kernels that ..."
+    # are is said of those kernels, not the step
+    ("c_document_summarizer", "Prefill over 25k tokens should be compute-bound, yet the profiler only shows "
+     "20% of peak FLOPs. That buffer is the score matrix, and the kernels that write and re-read it are "
+     "memory-bound, dragging the FLOP rate down.\n"),
+    # sealed289 c.s2917 (instructor 75, the regime in full; graded 46.7 with none): what limits the step
+    ("c_document_summarizer", "You suggested batching the prefills. For this workload I'd advise against "
+     "it: a single 25,000-token prompt already fills the GPU with matrix work, so putting more documents "
+     "in the same pass only makes each of them wait longer for its first token.\n"),
+])
+def test_a_compute_bound_verdict_read_through_what_the_sentences_say_of_parts(grader, tmp_path, case, said):
+    """A regime said of a part a relative clause restricts describes the part; a prompt that fills
+    the GPU with matrix work names the step's limit."""
+    assert read_body(grader, tmp_path, case, said).regime == "compute_bound"
 
 
 def test_a_later_clause_setting_it_aside_refuses_the_item_named_before(grader, tmp_path):
