@@ -200,7 +200,7 @@ def _describes_a_part(concepts: Concepts, j: Judged, described: frozenset[str],
     return (end < len(ws) and ws[end] in before) or kind or doing \
         or (j.match.start > 0 and ws[j.match.start - 1] in after) \
         or (t is not None and j.match.start > 0 and end < len(ws) and ws[j.match.start - 1] in t.parts_of) \
-        or _said_of_a_part(ws, j.match.start, described) or _said_of_a_relative(j, described)
+        or _said_of_a_part(ws, j.match.start, described) or _relative_subject(j.clause_text, described)
 
 
 def _said_of_a_part(ws: list[str], start: int, described: frozenset[str]) -> bool:
@@ -210,16 +210,12 @@ def _said_of_a_part(ws: list[str], start: int, described: frozenset[str]) -> boo
     return copula is not None and copula > 0 and ws[copula - 1] in described
 
 
-def _said_of_a_relative(j: Judged, described: frozenset[str]) -> bool:
-    """... or of a part a relative clause restricts: "the kernels that write and re-read it are
-    memory-bound, dragging the FLOP rate down" (sealed300 c.s3028, a compute-bound essay)."""
-    return _relative_subject(j.clause_text, described)
-
-
 @lru_cache(maxsize=1024)
 def _relative_subject(clause: str, described: frozenset[str]) -> bool:
-    """A clause whose one copula, near its end, follows a part's noun and a relative pronoun
-    (once per clause: a Regime section of many names is one long clause)."""
+    """A regime said of a part a relative clause restricts: the clause's one copula, near its end,
+    follows a part's noun and a relative pronoun ("the kernels that write and re-read it are
+    memory-bound, dragging the FLOP rate down", sealed300 c.s3028, a compute-bound essay). Read
+    once per clause: a Regime section of many names is one long clause."""
     raw = words(clause)
     copula = max((i for i, w in enumerate(raw) if w in BEING), default=None)   # the regime after it
     return copula is not None and copula >= len(raw) - 4 and sum(w in BEING for w in raw) == 1 and any(
