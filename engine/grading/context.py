@@ -61,6 +61,8 @@ from regime.engine.grading.turns import (
 _SCARE = re.compile(r"[\"“]([\w'-]+(?: [\w'-]+)?)[\"”]")   # 'it "should" be ...': emphasis, not a quote
 _ASIDE = re.compile(r"\([^()]*\)")
 _TOPIC = re.compile(r"^\s*([^:]{1,60}):\s*(.*)$", re.S)   # a name heading what follows, with its words
+_DASHED = re.compile(r"^\s*([^:—–]{1,60}?)(?:\s*[—–]\s*|\s+--?\s+)((?:I|we)\b.*)$", re.S | re.I)
+#   ... or a dash before the student's own verdict: "Batching — I'd hold off" (sealed319 c.s3217)
 
 def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) -> list[Judged]:
     """Every concept of the first of `kinds` found in each clause of `text`, with its status.
@@ -203,7 +205,7 @@ def _in_order(concepts: Concepts, t: Triggers, sentence: str, levers: int) -> bo
 def _continued(concepts: Concepts, t: Triggers, sentence: str, found: list[Judged]) -> list[Judged]:
     """A sentence after a refusal that opens with a continuing word and a bare name before a colon
     ("And weight quantization: at 25,000 tokens per pass ...", sealed37 c.s391) refuses that name too."""
-    m = _TOPIC.match(sentence)
+    m = _TOPIC.match(sentence) or _DASHED.match(sentence)
     ws = concepts.words(m[1]) if m else []
     if not ws or ws[0] not in t.continuing:
         return found
@@ -345,7 +347,7 @@ def _named_then_judged(concepts: Concepts, t: Triggers, sentence: str, found: li
     """'Int4: not for this endpoint now.': a name alone before a colon, and a trigger opening
     what follows it, is the verdict on that name, whatever words follow the trigger (an
     elliptical clause elsewhere may hold only `elliptical` words: "TTFT problem, not ITL")."""
-    m = _TOPIC.match(sentence)
+    m = _TOPIC.match(sentence) or _DASHED.match(sentence)
     if not m:
         return found
     head = [x for k in sorted({j.match.kind for j in found}) for x in concepts.find(k, m[1])]

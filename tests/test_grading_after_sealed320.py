@@ -1,0 +1,56 @@
+"""Classes from the sealed313-320 sets, now development data (issue 27), each with the student's
+own sentences."""
+
+from __future__ import annotations
+
+from conftest import lever_statuses, read_body
+
+
+def _levers(group) -> set[str]:
+    return {c for m in group for c in m.concepts}
+
+
+def test_one_after_another_is_an_order_of_arrival_not_a_deferral(grader, tmp_path):
+    """sealed318 a.s3209 (instructor 94, batching recommended; graded 64.4 with it deferred):
+    'requests are handled strictly one after another ..., and we should switch that to continuous
+    batching'. 'after' there orders requests; it puts nothing after anything (context.yaml
+    `pseudo`). 'After that, continuous batching' still defers."""
+    said = "Requests are handled one after another, and we should switch that to continuous batching."
+    assert lever_statuses(grader, said) == {"continuous_batching": "affirmed"}
+    later = "Fix the loop first. After that, continuous batching."
+    assert lever_statuses(grader, later) == {"continuous_batching": "deferred"}
+
+
+def test_the_textbook_move_named_to_be_argued_away_is_not_recommended(grader, tmp_path):
+    """sealed319 a.s3218 (instructor 81: 'talks itself out of the biggest win'; graded 100):
+    'The textbook move would be continuous batching, but ... there would be nothing to batch.'
+    The textbook move that 'would be' is a condition the student sets against the case, as 'would
+    be the textbook move' after the name already was."""
+    for said in ("The textbook move would be continuous batching, but traffic is low-volume.",
+                 "Continuous batching would be the textbook move, but traffic is low-volume."):
+        assert lever_statuses(grader, said) == {"continuous_batching": "hypothetical"}, said
+    assert lever_statuses(grader, "The move is continuous batching.") == {"continuous_batching": "affirmed"}
+
+
+def test_the_thing_to_ship_is_a_recommendation(grader, tmp_path):
+    """sealed315 c.s3180 (instructor 87, FlashAttention first; graded 69 with it described): 'Most of
+    the team's attention has been on the proposals, but the thing to actually ship is
+    FlashAttention, which avoids ever writing that score matrix to HBM' (context.yaml `recommend`)."""
+    head = "Regime: compute-bound prefill.\n\n"
+    said = ("Most of the team's attention has been on the proposals, but the thing to actually ship is "
+            "FlashAttention, which avoids ever writing that score matrix to HBM.\n")
+    case = "c_document_summarizer"
+    assert "flash_attention" in _levers(read_body(grader, tmp_path, case, head + said).fixes)
+    told = "FlashAttention avoids ever writing that score matrix to HBM.\n"
+    assert "flash_attention" not in _levers(read_body(grader, tmp_path, case, head + told).fixes)
+
+
+def test_a_name_then_a_dash_and_the_students_own_hedged_verdict(grader):
+    """sealed319 c.s3217 (instructor 92: batching refused with a hedge; graded 73 with it raised):
+    'Batching — I'd probably hold off.' A dash heads the verdict as a colon does when the student
+    gives it in their own voice; 'FlashAttention — no materialised scores' describes the fix."""
+    for said in ("Batching — I'd probably hold off.", "Batching—I'd probably hold off.",
+                 "Batching - we'd probably hold off."):
+        assert set(lever_statuses(grader, said).values()) == {"deferred"}, said
+    described = "FlashAttention — no materialised scores, the 40 GB and the 5 TB disappear."
+    assert lever_statuses(grader, described) == {"flash_attention": "affirmed"}
