@@ -54,3 +54,25 @@ def test_a_name_then_a_dash_and_the_students_own_hedged_verdict(grader):
         assert set(lever_statuses(grader, said).values()) == {"deferred"}, said
     described = "FlashAttention — no materialised scores, the 40 GB and the 5 TB disappear."
     assert lever_statuses(grader, described) == {"flash_attention": "affirmed"}
+
+
+def test_compressing_the_weights_names_quantization(grader):
+    """sealed318 c.s3209 (instructor 84, both proposals declined; graded with int8 not refused):
+    'compressing the weights does nothing for a prompt this long, so I'd skip both'."""
+    said = "Compressing the weights does nothing for a prompt this long, so I'd skip it."
+    assert lever_statuses(grader, said) == {"quantize_int8": "negated", "quantize_int4": "negated"}
+
+
+def test_a_shared_labels_refusal_of_another_lever_leaves_the_offer_open(grader):
+    """sealed316 e.s3186 (instructor 81: the batch raised 'if users are queueing up', conditional):
+    under "Batch / quant:" the words 'quantizing doesn't help ..., skip it' refuse quantization,
+    not the batch the label shares with it; the batch's own sentence offers it on a condition. A
+    label naming only the lever still carries the words after it ('Int4: if the eval passes, roll
+    it out; it frees 51 GB for more batch' offers int4)."""
+    from regime.engine.grading.turns import offered_if
+    c = grader.concepts
+    shared = ("**Batch / quant:** quantizing doesn't help while the GPU is idle, skip it. If users are "
+              "queueing up, though, raising the batch is an easy win, so I'd do that now as well.")
+    assert offered_if(c, shared, "raise_batch")
+    own = "Int4: if the accuracy evaluation passes, roll it out; it frees about 51 GB for more batch."
+    assert offered_if(c, own, "quantize_int4")

@@ -180,8 +180,7 @@ def offered_if(concepts: Concepts, item: str, concept: str) -> bool:
     t = concepts.context
     if t is None:
         return False
-    said = [concepts.words(_unlabelled(concepts, s, concept)) for s in SENTENCE.split(item)
-            if any(concept in m.concepts for m in concepts.find("lever", s))]
+    said = [concepts.words(s) for s in _said_of(concepts, item, concept)]
     offered = any(cued(ws, t.offered_if) or any(tuple(ws[:len(p)]) == p for p in t.offered_opening)
                   for ws in said)
     return offered and not any(negates(ws, t) or cued(ws, t.remote) for ws in said)
@@ -194,10 +193,29 @@ def waits_elsewhere(concepts: Concepts, item: str, concept: str, fixes: set[str]
     t = concepts.context
     if t is None or not offered_if(concepts, item, concept):
         return False
-    said = [s for s in SENTENCE.split(item) if any(concept in m.concepts for m in concepts.find("lever", s))]
+    said = _said_of(concepts, item, concept)
     return not any(concepts.find("regime", s) or cued(concepts.words(s), t.waits_on)
                    or any(set(m.concepts) & (fixes - {concept}) for m in concepts.find("lever", s))
                    for s in said)
+
+
+def _said_of(concepts: Concepts, item: str, concept: str) -> list[str]:
+    """The item's sentences naming `concept`, each after a label naming it, but not one whose label
+    it shares with another lever the words after the label speak of instead: under "Batch / quant:
+    quantizing doesn't help ..., skip it." the refusal is quantization's; the batch is offered in
+    the next sentence, "If users are queueing up, though, raising the batch is an easy win"
+    (sealed316 e.s3186, instructor 81)."""
+    said = []
+    for s in SENTENCE.split(item):
+        if not any(concept in m.concepts for m in concepts.find("lever", s)):
+            continue
+        rest = _unlabelled(concepts, s, concept)
+        label = s.partition(":")[0] if rest != s else ""
+        head = {c for m in concepts.find("lever", label) for c in m.concepts}
+        named = {c for m in concepts.find("lever", rest) for c in m.concepts}
+        if concept in named or not named & (head - {concept}):
+            said.append(rest)
+    return said
 
 
 def _unlabelled(concepts: Concepts, sentence: str, concept: str) -> str:
