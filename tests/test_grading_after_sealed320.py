@@ -76,3 +76,29 @@ def test_a_shared_labels_refusal_of_another_lever_leaves_the_offer_open(grader):
     assert offered_if(c, shared, "raise_batch")
     own = "Int4: if the accuracy evaluation passes, roll it out; it frees about 51 GB for more batch."
     assert offered_if(c, own, "quantize_int4")
+
+
+def test_a_claim_refuted_under_evidence_is_rejected(grader, tmp_path):
+    """sealed300 b.s3027 (instructor 100, the claim refuted; graded 87.5 without the rejection): '##
+    Evidence / - The second engineer's "we're compute-bound, so ... doesn't matter" mixes two things
+    up.' A refutation is a verdict wherever it stands; stated as the student's own it endorses."""
+    claim = "memory_ops_irrelevant_when_compute_bound"
+    head = ("## Regime\nCompute-bound, 61% of peak FLOP rate.\n\n"
+            "## Evidence\n- 22% of kernel time has no FLOPs.\n")
+    refuted = head + ("- The second engineer's \"we're compute-bound, so memory ops don't matter\" mixes two "
+                      "things up: the 22% carries no FLOPs.\n")
+    a = read_body(grader, tmp_path, "b_training_run", refuted)
+    assert claim in _levers(a.rejects) and claim not in a.endorsed
+    own = read_body(grader, tmp_path, "b_training_run",
+                    head + "- We're compute-bound, so memory ops don't matter.\n")
+    assert claim in own.endorsed and claim not in _levers(own.rejects)
+
+
+def test_calling_the_claim_a_confusion_refutes_it(grader):
+    """sealed210 b.s2122 (instructor 87): "the second engineer's line, compute-bound means the
+    memory ops don't matter, is a confusion: the compute-bound label describes the matmuls"."""
+    from regime.engine.grading.context import judge
+    said = ("The second engineer's line, that memory ops don't matter, is a confusion: the label "
+            "describes the matmuls.")
+    found = judge(grader.concepts, grader.concepts.context, ("claim",), said)
+    assert [j.status for j in found] == ["negated"]

@@ -218,6 +218,9 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
         for j in judge(concepts, concepts.context, ("claim",), text):
             if j.status == "affirmed":
                 a.endorsed.extend(c for c in j.match.concepts if c not in a.endorsed)
+            elif j.status == "negated":   # '- The second engineer's "..., so the memory-bound stuff
+                #   doesn't matter" mixes two things up.' under Evidence refutes it (sealed300 b.s3027)
+                a.rejects.append(Mention(j.match.concepts, j.match.phrase, line, j.match.kind, text))
 
 
 def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, text: str,
