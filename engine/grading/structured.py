@@ -176,7 +176,8 @@ def _unknown_keys(raw: dict) -> list[tuple[str, str]]:
 
 
 _MAX_UNKNOWN = 5
-_JOINT = re.compile(r"\s+and\s+|\s*[,/&;]\s*")   # names, or values, written in one entry
+_JOINT = re.compile(r"\s+(?:and|vs\.?|versus)\s+|\s*[,/&;]\s*")   # names, or values, in one entry
+#   ('{figure: flop_util vs bw_util, value: 71% vs 30%}', sealed315 d.s3175, instructor 100)
 _MAX_STATED = 400   # characters of an unknown key's text read for figures
 
 
