@@ -102,3 +102,25 @@ def test_calling_the_claim_a_confusion_refutes_it(grader):
             "describes the matmuls.")
     found = judge(grader.concepts, grader.concepts.context, ("claim",), said)
     assert [j.status for j in found] == ["negated"]
+
+
+def test_a_yaml_entry_setting_two_figures_against_each_other_states_both(grader, tmp_path):
+    """sealed315 d.s3175, sealed298 d.s3002 (instructors 100; graded 86.8 with both figures
+    missing): '{figure: flop_util vs bw_util, value: 71% vs 30%}' states two figures, as 'and'
+    between them already did."""
+    for joint in ("vs", "vs.", "versus", "and"):
+        body = (f"regime: compute_bound\nevidence:\n  - {{figure: flop_util {joint} bw_util, "
+                f"value: 71% {joint} 30%}}\n")
+        a = read_body(grader, tmp_path, "d_high_throughput_api", body, name="x.yaml")
+        assert {"flop_util", "bw_util"} <= set(a.named), joint
+
+
+def test_a_possible_lever_set_aside_in_the_next_clause_is_refused(grader):
+    """sealed305 d.s3077 (instructor 90: the batch named and set aside; graded 75.4 with it left
+    open): 'We could raise the batch again, but I'd set that aside: we're already past the ridge.'
+    The student's own refusal after 'but' re-judges a possibility as it does a statement; 'that'
+    is filler to the reader, so the refusal is elliptical rather than pointing back."""
+    for said in ("We could raise the batch again, but I'd set that aside: we're already past the ridge.",
+                 "We could raise the batch again, but I'd set it aside."):
+        assert lever_statuses(grader, said) == {"raise_batch": "negated"}, said
+    assert lever_statuses(grader, "We could raise the batch again.") == {"raise_batch": "possible"}

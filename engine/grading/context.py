@@ -264,15 +264,15 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                          for j in found]
             elif found and predicate(ws, t, words=4) == "hypothetical":   # "X, Y - are the ones you'd make
                 found = [_as(j, "hypothetical") if j.status == "affirmed" else j for j in found]   # for it"
-            elif found and ws[:1] and ((ws[0] in t.terminators and set(ws) & t.anaphora) or (
-                    ws[0] == "and" and ws[1:2] and ws[1] in t.anaphora | _THEY)) and any(
+            elif found and ws[:1] and ((ws[0] in t.terminators and (set(ws) & t.anaphora or refuses_it(
+                    ws, t))) or (ws[0] == "and" and ws[1:2] and ws[1] in t.anaphora | _THEY)) and any(
                     s == "negated" and (not forward or (ws[b] in ("i", "we") and "regime" not in kinds))
                     for s, b, _, forward in triggers(ws, t)):
                 # "..., so I wouldn't do them", "so I would not spend time on it": a backward
                 # trigger, or the student's own refusal, and a word pointing back (not "so rather
                 # than queueing them, slot each ...", nor "but ... where the waste is"); "..., and they
-                # do nothing here yet" too (sealed309 e.s3111)
-                found = [_as(j, "negated") if j.status == "affirmed" else j for j in found]
+                # do nothing here yet" too (sealed309 e.s3111); "We could raise it, but I'd set that aside"
+                found = [_as(j, "negated") if j.status in ("affirmed", "possible") else j for j in found]
             elif found and denies_it(ws, t):
                 # "... a decode loop that is actually bandwidth-bound, and this one is not"
                 # (sealed39 e.s414): it denies what was named
