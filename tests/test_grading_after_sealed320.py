@@ -124,3 +124,14 @@ def test_a_possible_lever_set_aside_in_the_next_clause_is_refused(grader):
                  "We could raise the batch again, but I'd set it aside."):
         assert lever_statuses(grader, said) == {"raise_batch": "negated"}, said
     assert lever_statuses(grader, "We could raise the batch again.") == {"raise_batch": "possible"}
+
+
+def test_doubting_a_lever_is_worth_anyones_time_refuses_it(grader):
+    """sealed301 b.s3033 (instructor 97: attention fusion refused; graded 81 with it left open):
+    "I'm not sure fusing attention is worth anyone's time: it's flash-attention already". A doubt
+    of its worth in time refuses, as 'not sure it is wise' does; 'not sure it is worth it' stays a
+    hedge (sealed262 b.s2650, sealed128 b.s1310)."""
+    said = "I'm not sure fusing attention is worth anyone's time: it's flash-attention already."
+    assert lever_statuses(grader, said)["fuse_attention"] == "negated"
+    hedge = "I'm not sure fusing attention is worth it."
+    assert lever_statuses(grader, hedge) == {"fuse_attention": "possible"}
