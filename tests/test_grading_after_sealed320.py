@@ -135,3 +135,14 @@ def test_doubting_a_lever_is_worth_anyones_time_refuses_it(grader):
     assert lever_statuses(grader, said)["fuse_attention"] == "negated"
     hedge = "I'm not sure fusing attention is worth it."
     assert lever_statuses(grader, hedge) == {"fuse_attention": "possible"}
+
+
+def test_it_after_what_is_already_in_place_refuses_nothing_before(grader):
+    """sealed284 d.s2869 (instructor 70: fp8 and speculative decoding recommended; graded 51.5
+    with both refused): "What would help is ...: fp8 matrix multiplies, or speculative decoding.
+    The batch of 256 already does its job, so I'd leave it alone." The 'it' left alone is the
+    batch in place, not the levers of the sentence before; 'I'd leave it alone' alone still is."""
+    levers = "What would help is making the compute side cheaper: fp8 matrix multiplies."
+    kept = levers + " The batch of 256 already does its job, so I'd leave it alone."
+    assert lever_statuses(grader, kept) == {"fp8_gemm": "affirmed"}
+    assert lever_statuses(grader, levers + " I'd leave it alone.") == {"fp8_gemm": "negated"}

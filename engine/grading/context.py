@@ -51,6 +51,7 @@ from regime.engine.grading.turns import (
     conceded_before,
     kept,
     points_back_in,
+    refuses_last,
     refuted_first,
     speaker_refuted,
     taken_up,
@@ -84,7 +85,7 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
             found = [_as(j, "topic") for j in found]   # ... I disagree for now" (sealed263 e.s2658): a
             #   heading; a verdict after it ("**On fusing attention.** No.") still points back to it
         label = _carried_label(concepts, t, kinds, sentence, label)
-        if not found and last and _refuses_last(concepts, t, sentence, "regime" in kinds):   # "I'd skip it"
+        if not found and last and refuses_last(concepts, t, sentence, "regime" in kinds):   # "I'd skip it"
             out[-len(last):] = last = named = _refused(last, "it" in concepts.words(sentence)[:3])
             levers_before = [j for j in last if j.match.kind == "lever"] or levers_before
             continue
@@ -158,26 +159,7 @@ def _refused(last: list[Judged], it: bool = False) -> list[Judged]:
             or (it and j.match != last[0].match) else _as(j, "negated") for j in last]
 
 
-def _refuses_last(concepts: Concepts, t: Triggers, sentence: str, verdict: bool = False) -> bool:
-    """A sentence naming nothing that refuses what the sentence before named ("I'd skip it"),
-    unless a condition opens it: "if it's a dedicated summarizer box, it isn't needed" (sealed40
-    c.s425) keeps the fix for the other case; nor one that reports someone first: 'A colleague said
-    "just fuse the small kernels" — I disagree' refutes the colleague (sealed265 a.s2673)."""
-    for c in CLAUSE.split(sentence):
-        ws = concepts.words(c) if c.strip() else []
-        if carried_status(ws, t) == "hypothetical" or set(ws) & t.speech - set(_own_speech(ws)):
-            return False   # (but "I'd say no" is the student's own: sealed303 d.s3057)
-        if ws and (refuses_it(ws, t) or (not verdict and points_back_in(words(c), t))):
-            return True   # (a verdict is not undone by "overhead-bound; not saturating either resource")
-    return False
-
-
 _THEY = frozenset({"they"})   # a subject pointing back, in a clause joined to what it names
-
-
-def _own_speech(ws: list[str]) -> list[str]:
-    """Verbs of speech the student says ("I'd say no", "we'd tell them no")."""
-    return [w for n, w in enumerate(ws) if n and set(ws[max(n - 2, 0):n]) & {"i", "we"}]
 
 
 def _opens_refusing(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence: str,

@@ -10,7 +10,7 @@ from regime.engine.grading.answer import SENTENCE, Answer, Mention
 from regime.engine.grading.concepts import Concepts, clauses, words
 from regime.engine.grading.judged import Judged, as_status
 from regime.engine.grading.layout import EMPHASIS
-from regime.engine.grading.scopes import CARRIED, cued, negates, opening, refuses_it, triggers
+from regime.engine.grading.scopes import CARRIED, carried_status, cued, negates, opening, refuses_it, triggers
 from regime.engine.grading.sentences import CLAUSE
 from regime.engine.grading.triggers import Triggers
 
@@ -372,3 +372,27 @@ def kept(concepts: Concepts, j: Judged) -> Judged:
         return j
     flipped = {"affirmed": "negated", "negated": "affirmed"}.get(j.status)
     return as_status(j, flipped) if flipped else j
+
+
+def refuses_last(concepts: Concepts, t: Triggers, sentence: str, verdict: bool = False) -> bool:
+    """A sentence naming nothing that refuses what the sentence before named ("I'd skip it"),
+    unless a condition opens it: "if it's a dedicated summarizer box, it isn't needed" (sealed40
+    c.s425) keeps the fix for the other case; nor one that reports someone first: 'A colleague said
+    "just fuse the small kernels" — I disagree' refutes the colleague (sealed265 a.s2673); nor one
+    whose first clause says what is in place, what a later "it" means: "The batch of 256 already
+    does its job, so I'd leave it alone" (sealed284 d.s2869, instructor 70)."""
+    for c in CLAUSE.split(sentence):
+        ws = concepts.words(c) if c.strip() else []
+        if carried_status(ws, t) == "hypothetical" or set(ws) & t.speech - set(_own_speech(ws)):
+            return False   # (but "I'd say no" is the student's own: sealed303 d.s3057)
+        if ws and (refuses_it(ws, t) or (not verdict and points_back_in(words(c), t))):
+            return True   # (a verdict is not undone by "overhead-bound; not saturating either resource")
+        if ws[:1] and ws[0] not in t.anaphora | {"i", "we"} \
+                and "historical" in [s for s, *_ in triggers(ws, t)]:
+            return False
+    return False
+
+
+def _own_speech(ws: list[str]) -> list[str]:
+    """Verbs of speech the student says ("I'd say no", "we'd tell them no")."""
+    return [w for n, w in enumerate(ws) if n and set(ws[max(n - 2, 0):n]) & {"i", "we"}]
