@@ -146,3 +146,13 @@ def test_it_after_what_is_already_in_place_refuses_nothing_before(grader):
     kept = levers + " The batch of 256 already does its job, so I'd leave it alone."
     assert lever_statuses(grader, kept) == {"fp8_gemm": "affirmed"}
     assert lever_statuses(grader, levers + " I'd leave it alone.") == {"fp8_gemm": "negated"}
+
+
+def test_considered_and_set_aside_after_a_topic_refuses_it(grader):
+    """sealed326 c.s3309 (instructor 100; graded 57.5 with both proposals recommended, measured
+    once and then development data): '7. Batching the prefills: considered and set aside — already
+    compute-bound ...', '8. Weight quantization: also set aside; ...'."""
+    said = "Batching the prefills: considered and set aside — already compute-bound at one sequence."
+    assert lever_statuses(grader, said) == {"raise_batch": "negated"}
+    also = "Weight quantization: also set aside; 16 GB over 25k tokens is nothing."
+    assert set(lever_statuses(grader, also).values()) == {"negated"}
