@@ -218,8 +218,9 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
         for j in judge(concepts, concepts.context, ("claim",), text):
             if j.status == "affirmed":
                 a.endorsed.extend(c for c in j.match.concepts if c not in a.endorsed)
-            elif j.status == "negated":   # '- The second engineer's "..., so the memory-bound stuff
-                #   doesn't matter" mixes two things up.' under Evidence refutes it (sealed300 b.s3027)
+            elif j.status == "negated":   # '- The second engineer's "we're compute-bound, so memory
+                #   ops don't matter" mixes two things up.' under Evidence refutes it (the class of sealed300
+                #   b.s3027, whose own wording, "the memory-bound stuff", the claim's aliases still miss)
                 a.rejects.append(Mention(j.match.concepts, j.match.phrase, line, j.match.kind, text))
 
 
