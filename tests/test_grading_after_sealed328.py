@@ -1,0 +1,23 @@
+"""Classes from the sealed321-328 sets, now development data (issue 27), each with the student's
+own sentences."""
+
+from __future__ import annotations
+
+from conftest import lever_statuses
+
+
+def test_what_cannot_help_is_refused(grader):
+    """sealed327 e.s3337 (instructor 81: batching and quantization refused; graded 30 with both
+    recommended): '... until then they can't help'. 'can't help' refuses as 'won't help' does
+    (context.yaml `negated.backward`)."""
+    for said in ("Batching can't help.", "Batching cannot help here.", "Batching could not help."):
+        assert set(lever_statuses(grader, said).values()) == {"negated"}, said
+    assert set(lever_statuses(grader, "Batching can help.").values()) == {"affirmed"}
+
+
+def test_a_lever_for_another_kind_of_loop_is_a_condition(grader):
+    """The same answer: 'Batching and quantization are for a loop that's really bandwidth-bound'
+    says what kind of loop they treat, not that this one gets them (`hypothetical.backward`)."""
+    said = "Quantization is for a loop that's really bandwidth-bound."
+    assert set(lever_statuses(grader, said).values()) == {"hypothetical"}
+    assert set(lever_statuses(grader, "Quantization is the fix for this loop.").values()) == {"affirmed"}
