@@ -3,7 +3,7 @@ own sentences."""
 
 from __future__ import annotations
 
-from conftest import lever_statuses
+from conftest import lever_statuses, read_body
 
 
 def test_what_cannot_help_is_refused(grader):
@@ -21,3 +21,15 @@ def test_a_lever_for_another_kind_of_loop_is_a_condition(grader):
     said = "Quantization is for a loop that's really bandwidth-bound."
     assert set(lever_statuses(grader, said).values()) == {"hypothetical"}
     assert set(lever_statuses(grader, "Quantization is the fix for this loop.").values()) == {"affirmed"}
+
+
+def test_the_gpu_doing_compute_bound_work_is_a_verdict(grader, tmp_path):
+    """sealed318 c.s3209 (instructor 84, graded 44 with no regime found): 'the GPU is doing
+    compute-bound work on a 25,000-token prompt'. After 'doing' a regime names a part of the step
+    unless the step itself does it (context.yaml `whole`); 'attention is doing memory-bound work'
+    still names a part (test_grading_after_sealed115)."""
+    case = "c_document_summarizer"
+    said = "The GPU is doing compute-bound work on a 25,000-token prompt.\n"
+    assert read_body(grader, tmp_path, case, said).regime == "compute_bound"
+    part = "Attention is doing memory-bound work.\n"
+    assert read_body(grader, tmp_path, case, part).regime != "bandwidth_bound"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from functools import lru_cache
+from itertools import pairwise
 
 from regime.engine.grading.answer import Answer
 from regime.engine.grading.concepts import Concepts, clauses
@@ -15,6 +16,7 @@ from regime.engine.grading.judged import Judged
 from regime.engine.grading.limiters import served
 from regime.engine.grading.scopes import BEING, cued
 from regime.engine.grading.sentences import hedges_between
+from regime.engine.grading.triggers import Triggers
 from regime.engine.grading.wording import words
 
 _SLASHED = re.compile(r"\s+/\s+")
@@ -198,9 +200,17 @@ def _describes_a_part(concepts: Concepts, j: Judged, described: frozenset[str],
         and ws[end + 1].endswith("ing")   # "That is the memory-bound work dragging the average to
     #   20%" (sealed276 c.s2783, a compute-bound essay, instructor 92), not "compute-bound work that"
     return (end < len(ws) and ws[end] in before) or kind or doing \
-        or (j.match.start > 0 and ws[j.match.start - 1] in after) \
+        or (j.match.start > 0 and ws[j.match.start - 1] in after \
+            and not _whole_subject(ws, j.match.start - 1, t)) \
         or (t is not None and j.match.start > 0 and end < len(ws) and ws[j.match.start - 1] in t.parts_of) \
         or _said_of_a_part(ws, j.match.start, described) or _relative_subject(j.clause_text, described)
+
+
+def _whole_subject(ws: list[str], verb: int, t: Triggers | None) -> bool:
+    """The word before the regime is a verb whose subject is the whole step: "the GPU is (already)
+    doing compute-bound work" (sealed318 c.s3209), not "attention is doing memory-bound work"."""
+    near = ws[max(verb - 4, 0):verb]
+    return t is not None and any(w in t.whole and nxt in BEING | {"s"} for w, nxt in pairwise(near))
 
 
 def _said_of_a_part(ws: list[str], start: int, described: frozenset[str]) -> bool:

@@ -90,6 +90,7 @@ class Triggers:
     approximate_within: float = 0.0              # ... at most this share of its value off
     described: frozenset[str] = frozenset()      # "memory-bound kernels": the regime of a part, not the step
     described_after: frozenset[str] = frozenset()   # "something memory-bound is eating the time": a part
+    whole: frozenset[str] = frozenset()          # "the GPU is doing compute-bound work": the step
     parts_of: frozenset[str] = frozenset()       # "a fat tail of memory-bound work": a part
     described_doing: frozenset[str] = frozenset()   # "the memory-bound work dragging ...": a part
     described_before: frozenset[str] = frozenset()   # "memory-bound time", not "the time is memory-bound"
@@ -272,6 +273,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.approximate_within = float(raw.get("approximate_within", 0.0))
     t.described = frozenset(w for p in phrases(raw.get("described")) for w in p)
     t.described_after = frozenset(w for p in phrases(raw.get("described_after")) for w in p)
+    t.whole = frozenset(w for p in phrases(raw.get("whole")) for w in p)
     t.parts_of = frozenset(w for p in phrases(raw.get("parts_of")) for w in p)
     t.described_doing = frozenset(w for p in phrases(raw.get("described_doing")) for w in p)
     t.described_before = frozenset(w for p in phrases(raw.get("described_before")) for w in p)
