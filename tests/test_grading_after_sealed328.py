@@ -33,3 +33,30 @@ def test_the_gpu_doing_compute_bound_work_is_a_verdict(grader, tmp_path):
     assert read_body(grader, tmp_path, case, said).regime == "compute_bound"
     part = "Attention is doing memory-bound work.\n"
     assert read_body(grader, tmp_path, case, part).regime != "bandwidth_bound"
+
+
+def _claims(grader, said: str) -> dict[str, str]:
+    from regime.engine.grading.context import judge
+    return {c: j.status for j in judge(grader.concepts, grader.concepts.context, ("claim",), said)
+            for c in j.match.concepts}
+
+
+def test_what_the_engineer_argued_is_reported(grader):
+    """sealed328 b.s3317 (instructor 95: the claim refuted; graded 57.5 with it taken up): 'Our
+    second engineer argued that since we're compute-bound the memory-bound ops don't matter.' The
+    past of a verb of arguing reports, as its present does (`attributed.forward`)."""
+    for verb in ("argued", "claimed", "insisted"):
+        said = f"Our second engineer {verb} that since we're compute-bound the memory-bound ops don't matter."
+        assert set(_claims(grader, said).values()) == {"attributed"}, said
+    own = "Since we're compute-bound the memory-bound ops don't matter."
+    assert set(_claims(grader, own).values()) == {"affirmed"}
+
+
+def test_a_topic_framed_before_a_comma_heads_the_students_verdict(grader):
+    """The same answer: 'On fusing attention, I'm not sure that's wise: it is already flash-attention'.
+    A topic opener and a comma head the student's own verdict as a colon does (context.yaml
+    `topic_openers`); 'On balance, I would fuse attention' frames nothing."""
+    for said in ("On fusing attention, I'm not sure that's wise: it is already flash-attention.",
+                 "As for fusing attention, I'm not sure that's wise."):
+        assert lever_statuses(grader, said)["fuse_attention"] == "negated", said
+    assert lever_statuses(grader, "On balance, I would fuse attention.") == {"fuse_attention": "affirmed"}

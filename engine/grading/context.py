@@ -64,6 +64,8 @@ _ASIDE = re.compile(r"\([^()]*\)")
 _TOPIC = re.compile(r"^\s*([^:]{1,60}):\s*(.*)$", re.S)   # a name heading what follows, with its words
 _DASHED = re.compile(r"^\s*([^:—–]{1,60}?)(?:\s*[—–]\s*|\s+--?\s+)((?:I|we)\b.*)$", re.S | re.I)
 #   ... or a dash before the student's own verdict: "Batching — I'd hold off" (sealed319 c.s3217)
+_FRAMED = re.compile(r"^\s*([^,:]{1,60}?),\s*((?:I|we)\b.*)$", re.S | re.I)
+#   ... or a topic opener's frame and a comma: "On fusing attention, I'm not sure that's wise"
 
 def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) -> list[Judged]:
     """Every concept of the first of `kinds` found in each clause of `text`, with its status.
@@ -134,8 +136,24 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
 def _topic_only(concepts: Concepts, t: Triggers, sentence: str, found: list[Judged]) -> bool:
     """A sentence that is a topic opener ('on', 'about') and the names of what it heads, no more."""
     ws = concepts.words(sentence)
-    return bool(found and ws) and ws[0] in t.topic_openers and all(j.status == "affirmed" for j in found) \
-        and _bare_names(concepts, found, " ".join(ws[1:]), t.heading)
+    lead = _opener(ws, t)
+    return bool(found and lead) and all(j.status == "affirmed" for j in found) \
+        and _bare_names(concepts, found, " ".join(ws[lead:]), t.heading)
+
+
+def _opener(ws: list[str], t: Triggers) -> int:
+    """How many words of a topic opener ('on', 'as for') open the words; 0 for none."""
+    return max((len(p) for p in t.topic_openers if tuple(ws[:len(p)]) == p), default=0)
+
+
+def _headed(concepts: Concepts, t: Triggers, sentence: str) -> re.Match[str] | None:
+    """A name heading what follows: before a colon, before a dash and the student's own verdict,
+    or framed by a topic opener before a comma and that verdict ("On fusing attention, I'm not
+    sure that's wise", sealed328 b.s3317, instructor 95: refused; graded as recommended)."""
+    framed = _FRAMED.match(sentence)
+    if framed and _opener(concepts.words(framed[1]), t):
+        return framed
+    return _TOPIC.match(sentence) or _DASHED.match(sentence)
 
 
 def _carried_label(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence: str,
@@ -187,7 +205,7 @@ def _in_order(concepts: Concepts, t: Triggers, sentence: str, levers: int) -> bo
 def _continued(concepts: Concepts, t: Triggers, sentence: str, found: list[Judged]) -> list[Judged]:
     """A sentence after a refusal that opens with a continuing word and a bare name before a colon
     ("And weight quantization: at 25,000 tokens per pass ...", sealed37 c.s391) refuses that name too."""
-    m = _TOPIC.match(sentence) or _DASHED.match(sentence)
+    m = _headed(concepts, t, sentence)
     ws = concepts.words(m[1]) if m else []
     if not ws or ws[0] not in t.continuing:
         return found
@@ -329,7 +347,7 @@ def _named_then_judged(concepts: Concepts, t: Triggers, sentence: str, found: li
     """'Int4: not for this endpoint now.': a name alone before a colon, and a trigger opening
     what follows it, is the verdict on that name, whatever words follow the trigger (an
     elliptical clause elsewhere may hold only `elliptical` words: "TTFT problem, not ITL")."""
-    m = _TOPIC.match(sentence) or _DASHED.match(sentence)
+    m = _headed(concepts, t, sentence)
     if not m:
         return found
     head = [x for k in sorted({j.match.kind for j in found}) for x in concepts.find(k, m[1])]

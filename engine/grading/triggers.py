@@ -38,7 +38,7 @@ class Triggers:
     after_no: frozenset[str] = frozenset()       # "no for throughput": a bare no, not "no 5 TB"
     answer_leads: tuple[Phrase, ...] = ()        # "My answer is no": a bare no after its lead
     follows_on: frozenset[Phrase] = frozenset()   # "After that, I'd add X": a step after the last
-    topic_openers: frozenset[str] = frozenset()   # "On batching and int8.": a heading, no verdict
+    topic_openers: tuple[Phrase, ...] = ()       # "On batching and int8.": a heading, no verdict
     now: tuple[Phrase, ...] = ()                 # "... and we should do it now": no condition carried
     fallback: tuple[Phrase, ...] = ()            # "if graphs don't close the gap, ...": kept in reserve
     offered_if: tuple[Phrase, ...] = ()          # "int8 only if memory is still tight": offered
@@ -217,7 +217,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.after_no = frozenset(w for p in phrases(raw.get("after_no")) for w in p)
     t.answer_leads = phrases(raw.get("answer_leads"))
     t.follows_on = frozenset(phrases(raw.get("follows_on")))
-    t.topic_openers = frozenset(w for p in phrases(raw.get("topic_openers")) for w in p)
+    t.topic_openers = tuple(phrases(raw.get("topic_openers")))
     t.now = phrases(raw.get("now"))
     t.fallback = phrases(raw.get("fallback"))
     t.reopens = phrases(raw.get("reopens"))
