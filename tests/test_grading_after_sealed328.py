@@ -55,7 +55,7 @@ def test_what_the_engineer_argued_is_reported(grader):
 def test_a_topic_framed_before_a_comma_heads_the_students_verdict(grader):
     """The same answer: 'On fusing attention, I'm not sure that's wise: it is already flash-attention'.
     A topic opener and a comma head the student's own verdict as a colon does (context.yaml
-    `topic_openers`); 'On balance, I would fuse attention' frames nothing."""
+    `topic_openers`, `heading`); "On balance, I would fuse attention" frames nothing."""
     for said in ("On fusing attention, I'm not sure that's wise: it is already flash-attention.",
                  "As for fusing attention, I'm not sure that's wise."):
         assert lever_statuses(grader, said)["fuse_attention"] == "negated", said
