@@ -60,3 +60,14 @@ def test_a_topic_framed_before_a_comma_heads_the_students_verdict(grader):
                  "As for fusing attention, I'm not sure that's wise."):
         assert lever_statuses(grader, said)["fuse_attention"] == "negated", said
     assert lever_statuses(grader, "On balance, I would fuse attention.") == {"fuse_attention": "affirmed"}
+
+
+def test_a_share_spelled_out_is_a_figure(grader, tmp_path):
+    """sealed313 b.s3159 (instructor 34, the 22% share credited; graded 2.4 without it): 'the
+    elementwise kernels ... are about a fifth of the time'. A share spelled out is the percent it
+    names (context.yaml `fractions`), round when hedged: 20 ± 2 reaches 22."""
+    said = "Regime: compute-bound.\n\nThe elementwise kernels are about a fifth of the time.\n"
+    found = [n.q for n in read_body(grader, tmp_path, "b_training_run", said).numbers]
+    assert [(q.value, q.unit, q.slack) for q in found] == [(20, "%", 2)]
+    plain = "Regime: compute-bound.\n\nThe elementwise kernels take some time.\n"
+    assert read_body(grader, tmp_path, "b_training_run", plain).numbers == []

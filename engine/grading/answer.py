@@ -95,10 +95,18 @@ class Answer:
             ws = concepts.words(before)
             return any(tuple(ws[-len(h):]) == h for h in hedges)
         for sentence in SENTENCE.split(text):
-            found = quantities(sentence, hedged, within)
+            found = quantities(_spelled(sentence, getattr(concepts.context, "fractions", ())), hedged, within)
             if found:
                 context = tuple(concepts.words(f"{label} {sentence}"))
                 self.numbers += [Said(q, context, line) for q in found]
+
+
+def _spelled(sentence: str, fractions: tuple[tuple[re.Pattern[str], str], ...]) -> str:
+    """The sentence with each share spelled out as the percent it names, for its numbers only:
+    "about a fifth of the step" states the 22% share (sealed313 b.s3159, instructor: credited)."""
+    for pattern, percent in fractions:
+        sentence = pattern.sub(percent, sentence)
+    return sentence
 
 
 def read_text(path: Path, max_bytes: int) -> str:

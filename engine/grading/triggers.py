@@ -3,6 +3,7 @@ word tuples by the answer reader's own normalizing (context.py judges with them)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -88,6 +89,7 @@ class Triggers:
     secondary: tuple[Phrase, ...] = ()           # "could partly be launch-bound too": a factor, not a verdict
     approximate: tuple[Phrase, ...] = ()         # "about 40%": round, read to its last non-zero digit
     approximate_within: float = 0.0              # ... at most this share of its value off
+    fractions: tuple[tuple[re.Pattern[str], str], ...] = ()   # "a fifth of the step": 20% of it
     described: frozenset[str] = frozenset()      # "memory-bound kernels": the regime of a part, not the step
     described_after: frozenset[str] = frozenset()   # "something memory-bound is eating the time": a part
     whole: frozenset[str] = frozenset()          # "the GPU is doing compute-bound work": the step
@@ -271,6 +273,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.secondary = phrases(raw.get("secondary"))
     t.approximate = phrases(raw.get("approximate"))
     t.approximate_within = float(raw.get("approximate_within", 0.0))
+    t.fractions = _fractions(raw.get("fractions"), path)
     t.described = frozenset(w for p in phrases(raw.get("described")) for w in p)
     t.described_after = frozenset(w for p in phrases(raw.get("described_after")) for w in p)
     t.whole = frozenset(w for p in phrases(raw.get("whole")) for w in p)
@@ -340,3 +343,15 @@ def _verdict_words(raw: object, phrases: Callable[[list | None], tuple[Phrase, .
             raise RegimeError(f"unknown verdict '{k}' (verdicts: {', '.join(VERDICT_WORDS)})",
                               file=str(path), field=f"verdict_words.{k}")
     return tuple((str(k), phrases(v)) for k, v in raw.items())
+
+
+def _fractions(raw: object, path: Path) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """`fractions`: a share spelled out -> the percent it names ("a fifth" -> 20), each a
+    whole-word, any-case pattern and the figure that stands for it."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict) or not all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                            and 0 < v <= 100 for v in raw.values()):
+        raise RegimeError("maps a share as written ('a fifth') to the percent it names (20)",
+                          file=str(path), field="fractions")
+    return tuple((re.compile(rf"\b{re.escape(str(k))}\b", re.I), f"{v:g}%") for k, v in raw.items())
