@@ -71,3 +71,12 @@ def test_a_share_spelled_out_is_a_figure(grader, tmp_path):
     assert [(q.value, q.unit, q.slack) for q in found] == [(20, "%", 2)]
     plain = "Regime: compute-bound.\n\nThe elementwise kernels take some time.\n"
     assert read_body(grader, tmp_path, "b_training_run", plain).numbers == []
+
+
+def test_a_gpu_saturating_nothing_is_overhead_bound(grader, tmp_path):
+    """sealed322 e.s3286 (instructor 58, the regime in full; graded 24.3 with none found):
+    'nominally bandwidth-bound, but the 14% bandwidth / 3% FLOPs combination means the GPU is not
+    saturating anything — there's overhead in the way' (concepts.yaml `overhead_bound`)."""
+    said = ("Regime: nominally bandwidth-bound, but the 14% bandwidth / 3% FLOPs combination means the "
+            "GPU is not saturating anything — there's overhead in the way.\n")
+    assert read_body(grader, tmp_path, "e_doesnt_add_up", said).regime == "overhead_bound"
