@@ -80,3 +80,10 @@ def test_a_gpu_saturating_nothing_is_overhead_bound(grader, tmp_path):
     said = ("Regime: nominally bandwidth-bound, but the 14% bandwidth / 3% FLOPs combination means the "
             "GPU is not saturating anything — there's overhead in the way.\n")
     assert read_body(grader, tmp_path, "e_doesnt_add_up", said).regime == "overhead_bound"
+
+
+def test_a_memory_bound_leak_is_a_part_of_the_step(grader, tmp_path):
+    """sealed314 b.s3169 (instructor 87, compute-bound credited; graded as bandwidth-bound): 'I'd
+    call this compute-bound in principle, but with a real memory-bound leak' (`described`)."""
+    said = "I'd call this compute-bound in principle, but with a real memory-bound leak.\n"
+    assert read_body(grader, tmp_path, "b_training_run", said).regime == "compute_bound"
