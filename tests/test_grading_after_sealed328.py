@@ -87,3 +87,12 @@ def test_a_memory_bound_leak_is_a_part_of_the_step(grader, tmp_path):
     call this compute-bound in principle, but with a real memory-bound leak' (`described`)."""
     said = "I'd call this compute-bound in principle, but with a real memory-bound leak.\n"
     assert read_body(grader, tmp_path, "b_training_run", said).regime == "compute_bound"
+
+
+def test_going_after_compute_pursues_it(grader):
+    """sealed325 d.s3309 (instructor 85: fp8 GEMMs and fused attention recommended; graded with
+    both deferred): 'For throughput I'd go after compute with fp8 GEMMs and fused attention'. 'go
+    after' pursues (context.yaml `pseudo`); 'After that, fp8 GEMMs' still defers."""
+    said = "For throughput I'd go after compute with fp8 GEMMs and fused attention."
+    assert lever_statuses(grader, said) == {"fp8_gemm": "affirmed", "fuse_attention": "affirmed"}
+    assert lever_statuses(grader, "After that, fp8 GEMMs.") == {"fp8_gemm": "deferred"}
