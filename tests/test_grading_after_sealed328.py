@@ -96,3 +96,20 @@ def test_going_after_compute_pursues_it(grader):
     said = "For throughput I'd go after compute with fp8 GEMMs and fused attention."
     assert lever_statuses(grader, said) == {"fp8_gemm": "affirmed", "fuse_attention": "affirmed"}
     assert lever_statuses(grader, "After that, fp8 GEMMs.") == {"fp8_gemm": "deferred"}
+
+
+def test_a_yaml_figures_commentary_says_what_it_is(grader, tmp_path):
+    """sealed320 c.s3225 (instructor 72: the 40 GB identified as the N^2 scores, 8 of 12; graded
+    without it): '{figure: transient_memory, value: 40 GB, note: attention scores, N^2 per head}'.
+    An entry's commentary is read with its figure's name as the words that say what the value is."""
+    from regime.engine.grading.submission import read_answer
+    body = ("case: c_document_summarizer\nstudent: s1\nregime: compute_bound\nevidence:\n"
+            "  - {figure: transient_memory, value: 40 GB, note: attention scores, N^2 per head}\n")
+    path = tmp_path / "a.yaml"
+    path.write_text(body, encoding="utf-8")
+    a = read_answer(path, grader.concepts, grader.rubric.limits.max_bytes)
+    forty = [n for n in a.numbers if n.q.value == 40]
+    assert forty and all({"attention", "score"} <= set(n.context) for n in forty)
+    graded = grader.grade(path)
+    missing = "Missing figure: the attention score matrix"
+    assert not [x for p in graded.parts for x in p.feedback if x.startswith(missing)]

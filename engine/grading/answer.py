@@ -64,6 +64,7 @@ class Answer:
     limiter: tuple[str, int, str] | None = None   # "limited by HBM" (regime, line, sentence): the
     #   verdict only where the whole answer names no regime (a later "compute-bound" wins)
     named: dict[str, tuple[Quantity, int]] = field(default_factory=dict)   # figure name -> value
+    asides: dict[int, str] = field(default_factory=dict)   # line -> a YAML entry's commentary
     numbers: list[Said] = field(default_factory=list)                       # every number given
     fixes: list[Mention] = field(default_factory=list)
     rejects: list[Mention] = field(default_factory=list)

@@ -101,7 +101,9 @@ def read_structured(path: Path, text: str, concepts: Concepts) -> Answer:
             raise RegimeError(str(err), **where) from None
         if q.value < 0 or not math.isfinite(q.value):
             raise RegimeError(f"{q.written} is negative; figures here are magnitudes", **where)
-        a.numbers.append(Said(q, tuple(concepts.words(e.figure)), where["line"] or 0))
+        about = f"{e.figure} {a.asides.get(where['line'] or 0, '')}"   # '{figure: transient_memory,
+        #   value: 40 GB, note: attention scores, N^2 per head}' says what the 40 GB is (sealed320 c.s3225)
+        a.numbers.append(Said(q, tuple(concepts.words(about)), where["line"] or 0))
         a.named.setdefault(e.figure, (q, where["line"] or 0))
         if isinstance(e.value, str) and len(quantities(e.value)) > 1:   # "32 x 25000^2 x 2 B = 40 GB":
             a.said(concepts, e.value, where["line"] or 0, e.figure)      # the derivation's operands too
@@ -283,6 +285,8 @@ def _asides(model: type[_Strict], body: dict, a: Answer, concepts: Concepts, lin
     if "reason" in fields:
         kept["reason"] = f"{kept.get('reason') or ''} {text}".strip()
     a.said(concepts, text, line, str(kept.get("figure") or kept.get("lever") or ""))
+    if "figure" in fields:
+        a.asides[line] = text
     a.notes.append(f"line {line}: {', '.join(extra)}: not a key of the answer format; I read it as "
                    "commentary on its entry")
     return kept
