@@ -113,3 +113,18 @@ def test_a_yaml_figures_commentary_says_what_it_is(grader, tmp_path):
     graded = grader.grade(path)
     missing = "Missing figure: the attention score matrix"
     assert not [x for p in graded.parts for x in p.feedback if x.startswith(missing)]
+
+
+def test_it_wont_after_a_reported_claim_refutes_it(grader):
+    """sealed318 d.s3205 (instructor 95: int4 refused; graded with it unrefused): 'The vendor claims
+    int4 will speed up this API. It won't: int4 reduces weight bytes.' The reported verb denied
+    refutes the report (context.yaml `refutes`), as 'That's wrong' does."""
+    said = "The vendor claims int4 will speed up this API. It won't: int4 reduces weight bytes."
+    assert "negated" in {j.status for j in _judged(grader, said)}
+    agreed = "The vendor claims int4 will speed up this API. It will, for small batches."
+    assert "negated" not in {j.status for j in _judged(grader, agreed)}
+
+
+def _judged(grader, said: str):
+    from regime.engine.grading.context import judge
+    return judge(grader.concepts, grader.concepts.context, ("lever",), said)
