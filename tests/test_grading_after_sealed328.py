@@ -128,3 +128,20 @@ def test_it_wont_after_a_reported_claim_refutes_it(grader):
 def _judged(grader, said: str):
     from regime.engine.grading.context import judge
     return judge(grader.concepts, grader.concepts.context, ("lever",), said)
+
+
+def _fixes(grader, tmp_path, case: str, body: str) -> list[tuple[str, ...]]:
+    return [m.concepts for m in read_body(grader, tmp_path, case, body).fixes]
+
+
+def test_agreeing_with_a_reported_fix_that_the_sentence_names_again(grader, tmp_path):
+    """sealed318 d.s3209 (instructor 65: fp8 recommended; graded without it): 'A colleague suggested
+    fp8 matmuls instead. I agree with her, since fp8 raises the math throughput'. A sentence that
+    takes up the words before it recommends the lever both name; a lever only it names is still
+    described ('I think that's right — ... to_copy kernels ride along', sealed322 b.s3254)."""
+    case = "d_high_throughput_api"
+    said = ("Compute-bound.\n\nA colleague suggested fp8 GEMMs instead. I agree with her, since fp8 GEMMs "
+            "raise the math throughput.\n")
+    assert _fixes(grader, tmp_path, case, said) == [("fp8_gemm",)]
+    alone = "Compute-bound.\n\nA colleague suggested fp8 GEMMs instead.\n"
+    assert _fixes(grader, tmp_path, case, alone) == []

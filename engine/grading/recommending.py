@@ -32,6 +32,10 @@ def recommended(concepts: Concepts, paragraph: str, j: Judged) -> bool:
         return True
     said = sentences(paragraph)
     i = next((k for k, s in enumerate(said) if s == j.sentence), 0)
+    if i and taken_up(concepts, t, j.sentence) and any(
+            set(j.match.concepts) & set(m.concepts) for m in concepts.find("lever", said[i - 1])):
+        return True   # ... or takes up the words before it that named it ("A colleague suggested fp8
+        #   matmuls instead. I agree with her, since fp8 raises the math throughput", sealed318 d.s3209)
     first = i
     while first > 0 and _ENUMERATED.match(said[first]) and _ENUMERATION.search(said[first - 1]):
         first -= 1
@@ -68,7 +72,7 @@ def commits(a: Answer, concepts: Concepts, j: Judged, paragraph: str, heard: set
         return False
     if any(set(j.match.concepts) < set(m.concepts) for m in a.discussed):
         return True
-    before = j.match.concepts in heard or any(set(j.match.concepts) & set(m.concepts) for m in a.discussed)
+    before = _heard(j, heard) or any(set(j.match.concepts) & set(m.concepts) for m in a.discussed)
     if not paragraph or not before or concepts.context is None:
         return False
     said = clauses(j.sentence)   # the cue before it in its clause, or in the clause it completes
@@ -76,7 +80,12 @@ def commits(a: Answer, concepts: Concepts, j: Judged, paragraph: str, heard: set
     lead = " ".join(concepts.words(j.clause_text)[:j.match.start])   # fix is to ...: fuse X")
     cues = [*said[max(at - 1, 0):at], lead]
     return (at >= 0 and any(recommends(concepts, c, concepts.context) for c in cues)) \
-        or _step_alone(concepts, concepts.context, j)
+        or _step_alone(concepts, concepts.context, j) \
+        or (before and taken_up(concepts, concepts.context, j.sentence))   # (sealed318 d.s3209)
+
+
+def _heard(j: Judged, heard: set[tuple[str, ...]]) -> bool:
+    return any(set(j.match.concepts) & set(h) for h in heard)
 
 
 def _step_alone(concepts: Concepts, t: Triggers, j: Judged) -> bool:
