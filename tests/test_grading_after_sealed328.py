@@ -145,3 +145,16 @@ def test_agreeing_with_a_reported_fix_that_the_sentence_names_again(grader, tmp_
     assert _fixes(grader, tmp_path, case, said) == [("fp8_gemm",)]
     alone = "Compute-bound.\n\nA colleague suggested fp8 GEMMs instead.\n"
     assert _fixes(grader, tmp_path, case, alone) == []
+
+
+def test_a_sentence_wrapped_before_not_is_not_a_label(grader, tmp_path):
+    """sealed326 b.s3293 (instructor 94: the second engineer refuted; graded 66.7 with the claim
+    taken up): '... because we are compute-bound, does' over 'not hold up: being compute-bound
+    only describes ...'. A line that ends on a word no sentence ends on goes on into the next one,
+    whose 'not ...:' is then no label (breaks.wraps_into); 'reject (for now): ...' under a long
+    terse line is still one (sealed271 e.s2732)."""
+    said = ("Compute-bound.\n\nSo the second engineer's line, that memory-bound ops don't matter because "
+            "we are compute-bound, does\nnot hold up: being compute-bound only describes the FLOP kernels.\n")
+    a = read_body(grader, tmp_path, "b_training_run", said)
+    assert [m.concepts for m in a.rejects] == [("memory_ops_irrelevant_when_compute_bound",)]
+    assert "memory_ops_irrelevant_when_compute_bound" not in a.endorsed

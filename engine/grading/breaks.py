@@ -38,6 +38,14 @@ def _broken(block: list[int], texts: list[str]) -> list[int]:
             and (notes or (len(texts[i]) < _SHORT * width and len(texts[i].split()) > _LABEL_WORDS))]
 
 
+def wraps_into(line: str, after: str) -> bool:
+    """`line` goes on into `after`, which opens in lower case: it ends on a word that cannot end a
+    sentence ("... because we are compute-bound, does" over "not hold up: being compute-bound
+    only describes ...", sealed326 b.s3293): a label there is a sentence's words, not a label."""
+    last = line.rsplit(None, 1)[-1].lower() if line.strip() else ""
+    return last in _UNENDING and after.lstrip()[:1].islower()
+
+
 def _goes_on(line: str, after: str) -> bool:
     """`line` is wrapped into `after`: it ends on punctuation or a word that cannot end a
     sentence ('... ~38% of' over 'each step, ...', sealed224 e.s2262), or `after` opens with
@@ -56,5 +64,6 @@ _UNENDING = frozenset({"a", "an", "the", "of", "to", "in", "on", "at", "by", "fo
                        "as", "than", "and", "or", "but", "nor", "so", "is", "are", "was", "were", "be",
                        "been", "being", "that", "which", "who", "whose", "whom", "this", "these",
                        "those", "its", "their", "our", "your", "my", "his", "her", "if", "when",
-                       "while", "because", "since", "into", "onto", "via", "per"})
+                       "while", "because", "since", "into", "onto", "via", "per",
+                       "does", "do", "did", "will", "would", "can", "could", "should", "shall", "must"})
 _CLOSERS = " \t\"')]*_”’»"   # a sentence may end inside a quote or brackets ('... quantization."')

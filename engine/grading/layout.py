@@ -11,7 +11,7 @@ from typing import Any
 
 from regime.core.errors import RegimeError, did_you_mean
 from regime.engine.grading.answer import Answer, read_text
-from regime.engine.grading.breaks import hand_broken
+from regime.engine.grading.breaks import hand_broken, wraps_into
 from regime.engine.grading.concepts import Concepts
 from regime.engine.grading.items import CROSSES, crossed, joined, sub_item
 from regime.engine.grading.items import HEADING as _HEADING
@@ -147,8 +147,8 @@ def sections_of(text: str, start: int, concepts: Concepts, a: Answer, labels: bo
             parent = len(item["indent"].expandtabs(4)) if concepts.find("lever", item["text"]) else None
         elif not line.strip():
             open_item = False
-        elif open_item and current and lineno not in notes and not _verdict_label(concepts, line) \
-                and not crossed(line):
+        elif open_item and current and lineno not in notes and not crossed(line) \
+                and not _verdict_label(concepts, line, text.splitlines()[lineno - 2]):
             current[-1] = (current[-1][0], current[-1][1] + " " + line.strip())
         else:   # a line of its own, or one that opens with a label ("Don't: fuse ...", sealed112 a.s1150)
             current.append((lineno, f"{topic}: {line.strip()}" if topic else line.strip()))
@@ -182,13 +182,13 @@ def _with_preamble(sections: dict[str, list[tuple[int, str]]],
     return {PROSE: before, **sections}
 
 
-def _verdict_label(concepts: Concepts, line: str) -> bool:
+def _verdict_label(concepts: Concepts, line: str, before: str = "") -> bool:
     """A line that opens with one of context.yaml's `labels` and a colon ("Don't: fuse the
     elementwise ops", "Maybe later: int8"): an item of its own, not the last item's next line."""
     head, *said = _VERDICT_END.split(line.strip(), maxsplit=1)   # ':' or ' - ' ("dont go past bs 256 -
     t = concepts.context                                       # past ridge", sealed179 d.s1818)
     ws = tuple(concepts.words(head))   # ... or opens with one: "dont raise batch more: past ridge"
-    return bool(said) and t is not None and any(   # (sealed204 d.s2070, after a 'fixes:' line)
+    return bool(said) and t is not None and not wraps_into(before, line) and any(   # (sealed204 d.s2070)
         ws[:len(p)] == p for phrases in t.labels.values() for p in phrases)
 
 
@@ -225,7 +225,7 @@ def prose(text: str, start: int, intro: Callable[[str], str | None] = lambda _: 
             into.append((lineno, line.strip()))
             open_paragraph = False
         elif open_paragraph and not item and lineno not in notes \
-                and not (concepts and _verdict_label(concepts, line)):
+                and not (concepts and _verdict_label(concepts, line, previous)):
             into[-1] = (into[-1][0], into[-1][1] + " " + line.strip())
         elif not item and into is paragraphs and paragraphs and paragraphs[-1][1].endswith(":") \
                 and intro(_introducing(paragraphs[-1][1])) is None:
