@@ -158,3 +158,15 @@ def test_a_sentence_wrapped_before_not_is_not_a_label(grader, tmp_path):
     a = read_body(grader, tmp_path, "b_training_run", said)
     assert [m.concepts for m in a.rejects] == [("memory_ops_irrelevant_when_compute_bound",)]
     assert "memory_ops_irrelevant_when_compute_bound" not in a.endorsed
+
+
+def test_the_cheapest_real_gain_recommends_it(grader, tmp_path):
+    """sealed321 a.s3233 (instructor 94: batching then int8; graded 67.4 with batching described):
+    '... the cheapest real gain is to fold new requests into the running batch as they arrive
+    (continuous batching)' (context.yaml `recommend`); the same lever only described is not."""
+    case = "a_chatbot"
+    said = ("Bandwidth-bound.\n\nThe cheapest real gain is to fold new requests into the running batch as "
+            "they arrive (continuous batching).\n")
+    assert _fixes(grader, tmp_path, case, said) == [("continuous_batching",)]
+    told = "Bandwidth-bound.\n\nContinuous batching folds new requests into the running batch.\n"
+    assert _fixes(grader, tmp_path, case, told) == []
