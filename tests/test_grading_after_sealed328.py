@@ -170,3 +170,16 @@ def test_the_cheapest_real_gain_recommends_it(grader, tmp_path):
     assert _fixes(grader, tmp_path, case, said) == [("continuous_batching",)]
     told = "Bandwidth-bound.\n\nContinuous batching folds new requests into the running batch.\n"
     assert _fixes(grader, tmp_path, case, told) == []
+
+
+def test_behaving_like_a_memory_bound_job_describes_it(grader, tmp_path):
+    """sealed310 c.s3122 (instructor 100, graded 74.2 as bandwidth-bound): 'in principle a
+    compute-bound one ... But it is behaving like a memory-bound job, because the attention
+    implementation is materializing its scores' (`described_after`); 'looks like BW-bound decode
+    on paper' still names the nominal regime (sealed34 e.s365)."""
+    said = ("This is a prefill problem, and in principle a compute-bound one. But it is behaving like a "
+            "memory-bound job, because attention is materializing its scores.\n")
+    assert read_body(grader, tmp_path, "c_document_summarizer", said).regime == "compute_bound"
+    looks = "Launch-overhead bound (looks like BW-bound decode on paper).\n"
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", looks)
+    assert (a.regime, a.nominal_regime) == ("overhead_bound", "bandwidth_bound")

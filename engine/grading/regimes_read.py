@@ -201,16 +201,20 @@ def _describes_a_part(concepts: Concepts, j: Judged, described: frozenset[str],
     #   20%" (sealed276 c.s2783, a compute-bound essay, instructor 92), not "compute-bound work that"
     return (end < len(ws) and ws[end] in before) or kind or doing \
         or (j.match.start > 0 and ws[j.match.start - 1] in after \
-            and not _whole_subject(ws, j.match.start - 1, t)) \
+            and not _of_the_step(ws, j.match.start - 1, t)) \
         or (t is not None and j.match.start > 0 and end < len(ws) and ws[j.match.start - 1] in t.parts_of) \
         or _said_of_a_part(ws, j.match.start, described) or _relative_subject(j.clause_text, described)
 
 
-def _whole_subject(ws: list[str], verb: int, t: Triggers | None) -> bool:
-    """The word before the regime is a verb whose subject is the whole step: "the GPU is (already)
-    doing compute-bound work" (sealed318 c.s3209), not "attention is doing memory-bound work"."""
-    near = ws[max(verb - 4, 0):verb]
-    return t is not None and any(w in t.whole and nxt in BEING | {"s"} for w, nxt in pairwise(near))
+def _of_the_step(ws: list[str], at: int, t: Triggers | None) -> bool:
+    """The word `at`, before the regime, says the regime of the step after all: a verb whose subject
+    is the whole step ("the GPU is (already) doing compute-bound work", sealed318 c.s3209; not
+    "attention is doing memory-bound work"), or the end of an appearance ("looks like BW-bound
+    decode on paper", sealed34 e.s365: the nominal regime; not "it is behaving like a memory-bound
+    job", sealed310 c.s3122)."""
+    near = ws[max(at - 4, 0):at]
+    return t is not None and (any(tuple(ws[at + 1 - len(p):at + 1]) == p for p in t.appearances) or (
+        ws[at].endswith("ing") and any(w in t.whole and nxt in BEING | {"s"} for w, nxt in pairwise(near))))
 
 
 def _said_of_a_part(ws: list[str], start: int, described: frozenset[str]) -> bool:
