@@ -183,3 +183,12 @@ def test_behaving_like_a_memory_bound_job_describes_it(grader, tmp_path):
     looks = "Launch-overhead bound (looks like BW-bound decode on paper).\n"
     a = read_body(grader, tmp_path, "e_doesnt_add_up", looks)
     assert (a.regime, a.nominal_regime) == ("overhead_bound", "bandwidth_bound")
+
+
+def test_a_lever_that_should_be_dropped_is_refused(grader):
+    """sealed318 b.s3203 (instructor 94: attention fusion refused; graded as recommended): 'Fusing
+    attention should be dropped from the list — it is flash-attention already' (the passive in
+    `negated.backward`)."""
+    for said in ("Fusing attention should be dropped from the list.", "Fusing attention should be skipped."):
+        assert lever_statuses(grader, said) == {"fuse_attention": "negated"}, said
+    assert lever_statuses(grader, "Fusing attention should be done first.") == {"fuse_attention": "affirmed"}
