@@ -192,3 +192,14 @@ def test_a_lever_that_should_be_dropped_is_refused(grader):
     for said in ("Fusing attention should be dropped from the list.", "Fusing attention should be skipped."):
         assert lever_statuses(grader, said) == {"fuse_attention": "negated"}, said
     assert lever_statuses(grader, "Fusing attention should be done first.") == {"fuse_attention": "affirmed"}
+
+
+def test_a_topic_whose_later_clause_refuses_it(grader):
+    """sealed316 d.s3190 (instructor 77: int4 refused for throughput; graded with it recommended):
+    'On int4: it reduces the bytes we move, but we are not short of bandwidth, so don't expect a
+    throughput win'. After a topic's colon, a later clause naming nothing that refuses refuses the
+    topic (turns.turns_to_refusing; 'do not expect a win' in `negated.forward`)."""
+    said = ("On int4: it reduces the bytes we move, but we are not short of bandwidth, so don't expect a "
+            "throughput win.")
+    assert lever_statuses(grader, said) == {"quantize_int4": "negated"}
+    assert lever_statuses(grader, "Int4: it reduces the bytes we move.") == {"quantize_int4": "affirmed"}

@@ -64,8 +64,7 @@ _ASIDE = re.compile(r"\([^()]*\)")
 _TOPIC = re.compile(r"^\s*([^:]{1,60}):\s*(.*)$", re.S)   # a name heading what follows, with its words
 _DASHED = re.compile(r"^\s*([^:—–]{1,60}?)(?:\s*[—–]\s*|\s+--?\s+)((?:I|we)\b.*)$", re.S | re.I)
 #   ... or a dash before the student's own verdict: "Batching — I'd hold off" (sealed319 c.s3217)
-_FRAMED = re.compile(r"^\s*([^,:]{1,60}?),\s*((?:I|we)\b.*)$", re.S | re.I)
-#   ... or a topic opener's frame and a comma: "On fusing attention, I'm not sure that's wise"
+_FRAMED = re.compile(r"^\s*([^,:]{1,60}?),\s*((?:I|we)\b.*)$", re.S | re.I)   # "On X, I ...": _headed
 
 def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) -> list[Judged]:
     """Every concept of the first of `kinds` found in each clause of `text`, with its status.
@@ -367,8 +366,9 @@ def _named_then_judged(concepts: Concepts, t: Triggers, sentence: str, found: li
     if status is None and clauses and refuses_it(clauses[0], t) and [   # "Batch: raising it further
             s for s, *_ in triggers(clauses[0], t)].count("negated") == 1:   # would not help" (sealed259
         status = "negated"   # d.s2614); not "Int4: I'm not fully convinced it's useless" (two negations)
-    if status is None and points_back_in(words(CLAUSE.split(m[2])[0]), t):   # "Quantizing weights: I'm
-        status = "negated"   # not sure that's wise here" (sealed297 c.s2997, instructor 100)
+    if status is None and (points_back_in(words(CLAUSE.split(m[2])[0]), t)   # "Quantizing weights: I'm not
+                           or turns_to_refusing(concepts, t, m[2])):   # sure that's wise here" (sealed297
+        status = "negated"   # c.s2997); "On int4: ..., so don't expect a win" (sealed316 d.s3190)
     own = ("regime", "regime_word", "lever", "claim")
     if status is None or (status == "negated" and _named_first(concepts, m[2], own)) or _numbered(rest[1:]):
         return found   # "FlashAttention (tiled): no 40 GB buffer" negates a quantity (sealed65 c.s676)
