@@ -203,3 +203,15 @@ def test_a_topic_whose_later_clause_refuses_it(grader):
             "throughput win.")
     assert lever_statuses(grader, said) == {"quantize_int4": "negated"}
     assert lever_statuses(grader, "Int4: it reduces the bytes we move.") == {"quantize_int4": "affirmed"}
+
+
+def test_bound_by_kernel_launches_is_overhead_bound(grader, tmp_path):
+    """sealed326 e.s3329 and sealed317 e.s3198 (instructors 100, graded ~70 as bandwidth-bound):
+    'bandwidth-bound on paper, but right now it's bound by kernel launches', 'It's nominally a
+    bandwidth-bound decode at batch 1, but what actually limits it is the time between kernels'
+    (concepts.yaml `overhead_bound`): the nominal regime, then the real one."""
+    for said in ("Verdict: bandwidth-bound on paper, but right now it's bound by kernel launches.\n",
+                 "It's nominally a bandwidth-bound decode at batch 1, but what actually limits it is the "
+                 "time between kernels.\n"):
+        a = read_body(grader, tmp_path, "e_doesnt_add_up", said)
+        assert (a.regime, a.nominal_regime) == ("overhead_bound", "bandwidth_bound"), said
