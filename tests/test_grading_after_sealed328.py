@@ -215,3 +215,11 @@ def test_bound_by_kernel_launches_is_overhead_bound(grader, tmp_path):
                  "time between kernels.\n"):
         a = read_body(grader, tmp_path, "e_doesnt_add_up", said)
         assert (a.regime, a.nominal_regime) == ("overhead_bound", "bandwidth_bound"), said
+
+
+def test_a_plan_tables_change_column_holds_its_fixes(grader, tmp_path):
+    """sealed326 a.s3284 (instructor 86: int8 then batching; graded 64.4 with no fix): a **Plan**
+    table '| step | change | why |' names its fixes in the 'change' column (`plan_columns`)."""
+    said = ("**Regime:** bandwidth-bound\n\n**Plan**\n\n| step | change | why |\n|---|---|---|\n"
+            "| 1 | int8 weights | 26 -> 13 GB |\n| 2 | continuous batching | one weight read for all |\n")
+    assert _fixes(grader, tmp_path, "a_chatbot", said) == [("quantize_int8",), ("continuous_batching",)]
