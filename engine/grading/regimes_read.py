@@ -209,9 +209,9 @@ def _describes_a_part(concepts: Concepts, j: Judged, described: frozenset[str],
 def _of_the_step(ws: list[str], at: int, t: Triggers | None) -> bool:
     """The word `at`, before the regime, says the regime of the step after all: a verb whose subject
     is the whole step ("the GPU is (already) doing compute-bound work", sealed318 c.s3209; not
-    "attention is doing memory-bound work"), or the end of an appearance ("looks like BW-bound
-    decode on paper", sealed34 e.s365: the nominal regime; not "it is behaving like a memory-bound
-    job", sealed310 c.s3122)."""
+    "attention is doing memory-bound work"), or the end of an appearance ("looks like BW-bound ...
+    on paper", sealed34 e.s365: the nominal regime; not "it is behaving like a memory-bound job",
+    sealed310 c.s3122)."""
     near = ws[max(at - 4, 0):at]
     return t is not None and (any(tuple(ws[at + 1 - len(p):at + 1]) == p for p in t.appearances) or (
         ws[at].endswith("ing") and any(w in t.whole and nxt in BEING | {"s"} for w, nxt in pairwise(near))))
