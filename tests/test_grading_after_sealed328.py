@@ -223,3 +223,17 @@ def test_a_plan_tables_change_column_holds_its_fixes(grader, tmp_path):
     said = ("**Regime:** bandwidth-bound\n\n**Plan**\n\n| step | change | why |\n|---|---|---|\n"
             "| 1 | int8 weights | 26 -> 13 GB |\n| 2 | continuous batching | one weight read for all |\n")
     assert _fixes(grader, tmp_path, "a_chatbot", said) == [("quantize_int8",), ("continuous_batching",)]
+
+
+def test_that_is_what_i_would_do_first_recommends_what_came_before(grader, tmp_path):
+    """sealed324 e.s3309 (instructor 47, the graph recommended; graded with no fix): '... the
+    cleanest remedy I found is capturing the whole decode step as a CUDA graph ...; that is what I
+    would do first'. 'that' as written, in the student's own voice, points back to it; 'that is a
+    neat trick' does not recommend, nor does 'That should win back ...' (sealed109 b.s1113)."""
+    def said(tail: str) -> str:
+        return ("The timeline shows a gap after almost every kernel, so I'd call it launch-overhead-bound. "
+                "I read about how PyTorch dispatches kernels, and the cleanest remedy I found "
+                f"is capturing the decode step as a CUDA graph so the host submits it once; {tail}\n")
+    case = "e_doesnt_add_up"
+    assert _fixes(grader, tmp_path, case, said("that is what I would do first.")) == [("cuda_graphs",)]
+    assert _fixes(grader, tmp_path, case, said("that is a neat trick.")) == []

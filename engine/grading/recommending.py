@@ -10,9 +10,10 @@ from regime.engine.grading.answer import Answer
 from regime.engine.grading.concepts import Concepts, clauses
 from regime.engine.grading.judged import Judged
 from regime.engine.grading.scopes import negates, triggers
-from regime.engine.grading.sentences import CLAUSE, sentences
+from regime.engine.grading.sentences import CLAUSE, FIRST_PERSON, sentences
 from regime.engine.grading.triggers import Triggers
 from regime.engine.grading.turns import answers_yes, taken_up
+from regime.engine.grading.wording import words
 
 LIST_WORDS = {"and", "or", "nor", "also"}
 _QUESTION = re.compile(r"\?[\"”’']?\s*$")   # a sentence that asks, inside a quotation or not
@@ -105,8 +106,11 @@ def _takes_up(concepts: Concepts, t: Triggers, sentence: str) -> bool:
     ws = concepts.words(first)
     if tuple(ws) in t.follows_on:   # "... so the 40 GB never exists. After that, I'd add chunked prefill"
         return recommends(concepts, sentence, t)   # (sealed270 c.s2724): a next step after it
-    return bool(set(ws) & t.anaphora) and recommends(concepts, first, t) and not triggers(ws, t) \
-        and not any(concepts.find(k, first) for k in ("lever", "claim", "regime"))
+    back = set(ws) & t.anaphora or (set(words(first)[:1]) & t.anaphora_written and set(ws) & FIRST_PERSON)
+    return bool(back) and recommends(concepts, first, t) and not triggers(ws, t) \
+        and not any(concepts.find(k, first) for k in ("lever", "claim", "regime"))   # "...; that is what
+    #   I would do first" (sealed324 e.s3309, instructor 47: the graph recommended), not "That should
+    #   win back a good part of the 22%" (sealed109 b.s1113), which says what it does
 
 
 def _recommends(concepts: Concepts, t: Triggers, sentence: str) -> bool:
