@@ -101,8 +101,8 @@ def sections_of(text: str, start: int, concepts: Concepts, a: Answer, labels: bo
     headed = any((h := _HEADING.match(line)) and (section(concepts, EMPHASIS.sub("", h["text"])) or (
         not line.lstrip().startswith("# ") and intro(EMPHASIS.sub("", h["text"]))))   # a template
         for line in text.splitlines()[start:])   # section under a '##' heading, not under a title
-    notes = hand_broken(text.splitlines(), start)
-    for lineno, line in enumerate(text.splitlines()[start:], start + 1):
+    notes = hand_broken(lines := text.splitlines(), start)
+    for lineno, line in enumerate(lines[start:], start + 1):
         label = (_LABEL_LINE.match(line) or RUN_IN.match(line) or _BARE_LABEL.match(line)) if labels \
             else _alone(line) if headed else None
         #   a line that is only a section's name ('fixes' over '1) torch.compile ...', sealed175
@@ -148,7 +148,7 @@ def sections_of(text: str, start: int, concepts: Concepts, a: Answer, labels: bo
         elif not line.strip():
             open_item = False
         elif open_item and current and lineno not in notes and not crossed(line) \
-                and not _verdict_label(concepts, line, text.splitlines()[lineno - 2]):
+                and not _verdict_label(concepts, line, lines[lineno - 2]):
             current[-1] = (current[-1][0], current[-1][1] + " " + line.strip())
         else:   # a line of its own, or one that opens with a label ("Don't: fuse ...", sealed112 a.s1150)
             current.append((lineno, f"{topic}: {line.strip()}" if topic else line.strip()))
