@@ -116,8 +116,9 @@ def status_of(ws: list[str], start: int, n: int, t: Triggers,
     """The highest-priority status whose trigger's scope reaches the words [start, start + n).
     Triggers are found longest first ('not yet' is one deferral, not a 'not')."""
     found = found if found is not None else triggers(ws, t)
-    hits = [status for status, j, end, forward in found
-            if (forward and end <= start and start - end <= t.window
+    hits = [status for status, j, end, forward in found   # a condition opening the clause reaches all
+            #   of it: "Once the graphs and compile are in and the loop is actually bandwidth-bound, ..."
+            if (forward and end <= start and (start - end <= t.window or (j == 0 and status in CARRIED))
                 and not set(ws[_past_adverb(ws, end, t):start]) & t.terminators
                 and not cued(ws[end + (status in _CLAUSAL):start], t.new_subject))
             or (not forward and j >= start + n and j - (start + n) <= t.window

@@ -10,9 +10,12 @@ from regime.engine.grading.concepts import Concepts
 from regime.engine.grading.scopes import BEING, cued, opening, triggers
 from regime.engine.grading.triggers import Triggers
 
-_SENTENCE = re.compile(rf"(?<=[.!?;]){SHORTENED}\s+|(?<=[!?][\"”])\s+(?=[A-Z])")   # not after 'prob.',
-#   'approx.'; after a quoted question: 'The director asked, "can't we just batch more users together?"
-#   Yes — that's the right call.' (sealed294 e.s2965, instructor 0: the batching taken up)
+_SENTENCE = re.compile(rf"(?<=[.!?;]){SHORTENED}(?:(?<!\betc\.)\s+|\s+(?=[A-Z0-9]))"
+                       rf"|(?<=[!?][\"”])\s+(?=[A-Z])")
+#   not after 'prob.', 'approx.', nor 'etc.' before a small letter ("(norms, RoPE etc. are a
+#   negligible slice) and a higher-FLOP GPU" under "Not worth it:", sealed336 a.s3384); after a
+#   quoted question: 'The director asked, "can't we just batch more users together?" Yes — that's
+#   the right call.' (sealed294 e.s2965, instructor 0: the batching taken up)
 QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")   # a quotation: its words in group 1 or 2
 CLAUSE = re.compile(rf"[;:!?()\[\]—–|→⇒]|,(?=\s|$)|\.{SHORTENED}(?=\s|$)|\s-\s|\s=?-+>?\s|\"|“|”")
 #   (not at the comma of "32,768", nor at the stop of 'prob.')

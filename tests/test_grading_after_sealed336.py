@@ -1,0 +1,40 @@
+"""Classes from the sealed329-336 sets, now development data (issue 27), each with the student's
+own sentences."""
+
+from __future__ import annotations
+
+from conftest import lever_statuses, read_body
+
+
+def test_a_clause_opened_by_a_deferral_defers_all_of_it(grader, tmp_path):
+    """sealed334 e.s3361 (instructor 100, graded 61 with bandwidth-bound as the verdict): 'Once the
+    graphs and compile are in and the loop is actually bandwidth-bound, batching and quantization
+    become the next steps.' A condition or deferral that opens its clause reaches the whole clause,
+    past the word window, so the regime it waits for is no verdict."""
+    case = "e_doesnt_add_up"
+    verdict = "It isn't bound by anything right now. The diagnosis is launch/overhead-bound.\n"
+    later = ("Once the graphs and compile are in and the loop is actually bandwidth-bound, batching "
+             "and quantization become the next steps.\n")
+    assert read_body(grader, tmp_path, case, verdict + later).regime == "overhead_bound"
+    stated = "The graphs and compile are in and the loop is actually bandwidth-bound.\n"
+    assert read_body(grader, tmp_path, case, stated).regime == "bandwidth_bound"
+
+
+def test_etc_before_a_small_letter_ends_no_sentence(grader):
+    """sealed336 a.s3384 (instructor 98, graded 80 with the FLOPs upgrade not refused): 'Not worth
+    it: elementwise fusion (norms, RoPE etc. are a negligible slice of the bytes at batch 1) and a
+    higher-FLOP GPU (4% of the FLOPs are in use).' The label reaches both."""
+    said = ("Not worth it: elementwise fusion (norms, RoPE etc. are a negligible slice of the bytes at "
+            "batch 1) and a higher-FLOP GPU (4% of the FLOPs are in use).")
+    assert lever_statuses(grader, said) == {"fuse_elementwise": "negated", "buy_more_flops": "negated"}
+    two = "Fuse the norms, RoPE etc. Buy a higher-FLOP GPU."
+    assert lever_statuses(grader, "Not worth it: elementwise fusion. " + two)["buy_more_flops"] == "affirmed"
+
+
+def test_the_effort_on_attention_is_the_attention_work(grader):
+    """sealed330 b.s3326 (instructor 100: attention softly declined; graded 87.5 with it not
+    refused): "I'm not sure spending effort on attention is wise." The effort named by where it
+    goes is the attention work the key refuses (concepts.yaml `fuse_attention`)."""
+    said = "I'm not sure spending effort on attention is wise."
+    assert lever_statuses(grader, said) == {"fuse_attention": "negated"}
+    assert lever_statuses(grader, "Spend the effort on attention instead.") == {"fuse_attention": "affirmed"}
