@@ -38,3 +38,18 @@ def test_the_effort_on_attention_is_the_attention_work(grader):
     said = "I'm not sure spending effort on attention is wise."
     assert lever_statuses(grader, said) == {"fuse_attention": "negated"}
     assert lever_statuses(grader, "Spend the effort on attention instead.") == {"fuse_attention": "affirmed"}
+
+
+def _fixes(a) -> set[str]:
+    return {c for m in a.fixes for c in m.concepts}
+
+
+def test_other_fixes_label_the_fixes(grader, tmp_path):
+    """sealed329 d.s3315 (instructor 17: the batch pushed to ~384 charged as recommended; graded
+    as only discussed): '**Other fixes:** fp8 GEMMs to raise the compute ceiling. Also push the
+    batch up to ~384 so the idle 70% of bandwidth gets used.' The label heads every sentence of
+    its paragraph as Fixes does (concepts.yaml `headings`)."""
+    body = ("**Regime:** compute-bound.\n\n**Other fixes:** fp8 GEMMs to raise the compute ceiling. Also "
+            "push the batch up to ~384 so the idle 70% of bandwidth gets used.\n")
+    assert _fixes(read_body(grader, tmp_path, "d_high_throughput_api", body)) == {"fp8_gemm", "raise_batch"}
+
