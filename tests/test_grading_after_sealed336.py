@@ -53,3 +53,40 @@ def test_other_fixes_label_the_fixes(grader, tmp_path):
             "push the batch up to ~384 so the idle 70% of bandwidth gets used.\n")
     assert _fixes(read_body(grader, tmp_path, "d_high_throughput_api", body)) == {"fp8_gemm", "raise_batch"}
 
+
+
+def test_a_regime_stated_before_a_colon_is_no_topic(grader, tmp_path):
+    """sealed344 d.s3461 (instructor 100, graded 61 with compute-bound denied): 'That is
+    compute-bound: the opposite pattern to a single-user chatbot.' A regime said with a copula
+    before the colon is a statement, not a topic the words after the colon judge; a bare topic
+    still is ('Bandwidth-bound: no.')."""
+    case = "d_high_throughput_api"
+    said = "That is compute-bound: the opposite pattern to a single-user chatbot.\n"
+    assert read_body(grader, tmp_path, case, said).regime == "compute_bound"
+    assert "bandwidth_bound" in read_body(grader, tmp_path, case, "Bandwidth-bound: no.\n").regimes_denied
+
+
+def test_what_limited_the_step_before_is_left(grader, tmp_path):
+    """sealed342 d.s3442 (instructor 100, graded 61 as bandwidth-bound): 'we have crossed over
+    from being limited by memory to being limited by math.' A limiter after `left`'s word is the
+    one the step has left; the other is its limit."""
+    case = "d_high_throughput_api"
+    said = "We have crossed over from being limited by memory to being limited by math.\n"
+    assert read_body(grader, tmp_path, case, said).regime == "compute_bound"
+    assert read_body(grader, tmp_path, case, "We are limited by memory.\n").regime == "bandwidth_bound"
+
+
+def test_levers_that_become_the_right_tools_are_put_off(grader):
+    """sealed341 e.s3431 (instructor 100, graded 70 with its plan read as a keyword list): '... the
+    loop should really be bandwidth-bound, and then batching and weight quantization become the
+    right tools.' What becomes the right tool later is deferred (`deferred.backward`)."""
+    said = "Then batching and weight quantization become the right tools."
+    assert set(lever_statuses(grader, said).values()) == {"deferred"}
+    now = "Batching and weight quantization are the right tools."
+    assert set(lever_statuses(grader, now).values()) == {"affirmed"}
+
+
+def test_what_has_stopped_is_denied(grader, tmp_path):
+    """sealed344 d.s3461: 'Batching worked: at this size, decode has stopped waiting on memory.'"""
+    said = "At this size, decode has stopped waiting on memory.\n"
+    assert read_body(grader, tmp_path, "d_high_throughput_api", said).regime != "bandwidth_bound"

@@ -41,7 +41,7 @@ from regime.engine.grading.scopes import (
     student_refuses,
     triggers,
 )
-from regime.engine.grading.sentences import CLAUSE, QUOTED, clauses_of, reported_quote, sentences
+from regime.engine.grading.sentences import CLAUSE, QUOTED, clauses_of, reported_quote, sentences, stated
 from regime.engine.grading.status_label import labelled_own, status_label
 from regime.engine.grading.triggers import Triggers
 from regime.engine.grading.turns import (
@@ -352,7 +352,7 @@ def _named_then_judged(concepts: Concepts, t: Triggers, sentence: str, found: li
     head = [x for k in sorted({j.match.kind for j in found}) for x in concepts.find(k, m[1])]
     named = [j for j in found[:len(head)] if j.status == "affirmed"]   # "batching, int8 weights: only
     #   if ..." (sealed105 e.s1077): a list of names heads it as one name does
-    if not named or not _bare_names(concepts, named, m[1], t.heading):
+    if not named or not _bare_names(concepts, named, m[1], t.heading) or stated(concepts, named, m[1]):
         return found
     if all(set(j.match.concepts) <= _named_first(concepts, m[2]) for j in named):
         return [j for j in found if j not in named]   # "Recommendation on int4: I would not adopt

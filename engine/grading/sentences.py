@@ -7,6 +7,7 @@ import re
 
 from regime.engine.grading.answer import SHORTENED
 from regime.engine.grading.concepts import Concepts
+from regime.engine.grading.judged import Judged
 from regime.engine.grading.scopes import BEING, cued, opening, triggers
 from regime.engine.grading.triggers import Triggers
 
@@ -92,3 +93,11 @@ def unreported(concepts: Concepts, reason: str) -> str:
         if before & (t.speech | t.speakers) and not before & FIRST_PERSON:
             reason = f"{reason[:q.start()]} {reason[q.end():]}"
     return reason
+
+
+def stated(concepts: Concepts, named: list[Judged], head: str) -> bool:
+    """A regime said with a copula before a colon is a statement, not a topic the words after the
+    colon judge: "That is compute-bound: the opposite pattern to a single-user chatbot." (sealed344
+    d.s3461, instructor 100, graded 61 with compute-bound denied)."""
+    regime = any(j.match.kind in ("regime", "regime_word") for j in named)
+    return regime and bool(set(concepts.words(head)) & BEING)
