@@ -90,3 +90,48 @@ def test_what_has_stopped_is_denied(grader, tmp_path):
     """sealed344 d.s3461: 'Batching worked: at this size, decode has stopped waiting on memory.'"""
     said = "At this size, decode has stopped waiting on memory.\n"
     assert read_body(grader, tmp_path, "d_high_throughput_api", said).regime != "bandwidth_bound"
+
+
+def _rejects(a) -> set[str]:
+    return {c for m in a.rejects for c in m.concepts}
+
+
+def test_a_hedged_refusal_in_a_table_cell_is_the_rows_verdict(grader, tmp_path):
+    """sealed343 c.s3453 (instructor 100, graded 70.5 with quantization recommended): '| Weight
+    quantization | Probably not worth it — 16 GB of weights amortized over 25k tokens is tiny |'. A
+    cell that opens with a hedge and refuses leans to refusing, as after a colon (layout._verdict_cell)."""
+    table = ("| Item | My answer |\n|---|---|\n| Regime | Prefill, compute-bound |\n"
+             "| Weight quantization | Probably not worth it — 16 GB of weights over 25k tokens is tiny |\n")
+    a = read_body(grader, tmp_path, "c_document_summarizer", table)
+    assert _rejects(a) == {"quantize_int4", "quantize_int8"} and not _fixes(a)
+
+
+def test_another_levers_name_the_key_argues_with_is_a_reason(grader):
+    """sealed343 b.s3460 (instructor 81, the rejection in full; graded 'not its reason'): 'Attention
+    fusion I'd leave alone; it is already flash-attention.' A lever's name is no argument, unless the
+    key's own argument names it: attention is already flash-attention (reasons.judge)."""
+    from pathlib import Path
+
+    from regime.engine.grading import reasons
+    key = grader.key_for_case(Path(__file__).parents[1] / "cases" / "b_training_run.yaml")
+    c = grader.concepts
+    said = "Attention fusion I'd leave alone; it is already flash-attention."
+    assert reasons.judge(said, "attention fusion", "fuse_attention", key, c, c.reasons, 0.05) == reasons.RIGHT
+    bare = "Attention fusion I'd leave alone."
+    assert reasons.judge(bare, "attention fusion", "fuse_attention", key, c, c.reasons, 0.05) != reasons.RIGHT
+
+
+def test_a_doubt_with_an_adverb_refuses(grader):
+    """sealed339 c.s3412 (instructor 92, graded 68.5 with quantization recommended): 'I also doubt
+    quantizing the weights is worth it — 16 GB of weights spread over 25,000 tokens is a tiny cost.'"""
+    said = "I also doubt quantizing the weights is worth it."
+    assert set(lever_statuses(grader, said).values()) == {"negated"}
+
+
+def test_the_bigger_step_recommends_what_the_next_sentence_names(grader, tmp_path):
+    """sealed340 a.s3422 (instructor 94, graded 75 with batching only described): 'The bigger step
+    is to stop serving one request at a time. With continuous batching, new requests join the decode
+    batch already in flight ...' (context.yaml `recommend`)."""
+    body = ("We are limited by memory bandwidth.\n\nThe bigger step is to stop serving one request at a "
+            "time. With continuous batching, new requests join the decode batch already in flight.\n")
+    assert "continuous_batching" in _fixes(read_body(grader, tmp_path, "a_chatbot", body))

@@ -19,7 +19,7 @@ from regime.engine.grading.items import ITEM as _ITEM
 from regime.engine.grading.items import NUMBERED as _NUMBERED
 from regime.engine.grading.items import ROW as _ROW
 from regime.engine.grading.labels import RUN_IN, section
-from regime.engine.grading.scopes import opening
+from regime.engine.grading.scopes import hedged_refusal, opening
 from regime.engine.grading.triggers import Triggers
 
 _RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")   # its |---|---| line
@@ -349,14 +349,15 @@ def _verdict_cell(cells: list[str], concepts: Concepts, t: Triggers, first: int 
     until the gaps are gone |' (sealed94 e.s965) defers the quantization as 'Quantize weights: not
     until the gaps are gone' does; so is one opening with a `refusing_cells` word ('| bigger batch |
     little, we're past the ridge |', sealed110 d.s1126), or a plan's action column (`first`, after
-    the row's name) with a `plan_refusals` phrase. A cell that names a lever of its own says
-    something else."""
+    the row's name) with a `plan_refusals` phrase, or a hedged refusal ('| Weight quantization |
+    Probably not worth it — ... |', sealed343 c.s3453). A cell naming a lever says something else."""
     at = next((k for k, c in enumerate(cells) if any(ch.isalpha() for ch in c)), None)
     if at is None or not any(concepts.find(kind, cells[at]) for kind in ("lever", "claim")):
         return None   # '| HBM BW | 14% | not saturated |': a figure's reading, not a verdict
     for k in range(max(at + 1, first), len(cells)):
         ws = concepts.words(cells[k])
-        if (ws and (opening(ws, t, contrast=False) in t.verdict_cells or _refusing(ws, t, k == first > 0))
+        if (ws and (hedged_refusal([ws], t, opening(ws, t, contrast=False)) in t.verdict_cells
+                    or _refusing(ws, t, k == first > 0))
                 and not _no_noun(cells[k], ws, t) and not concepts.find("lever", cells[k])):
             return k
     return None
@@ -378,7 +379,6 @@ def _no_noun(cell: str, ws: list[str], t: Triggers) -> bool:
 
 
 _BARE_NO = re.compile(r"(?i)\W*no\b\s*[,.;:!—–-]")
-
 
 
 def _cells(row: str) -> list[str]:

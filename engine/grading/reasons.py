@@ -281,7 +281,10 @@ def judge(reason: str, written: str, concept: str, key: Key, concepts: Concepts,
     reason = unreported(concepts, reason)
     if item is None or not reason.strip():
         return NONE
-    named, own = _named(concepts, reason)
+    named, own = _named(concepts, reason)   # another lever's name the key argues with argues: "Attention
+    argues = idx.stems(concepts, item.because) & _named(concepts, reason, concept)[1]   # fusion I'd leave
+    own = frozenset(w for w in own if w not in argues and stem(w) not in argues)   # alone; it is already
+    #                                                              flash-attention" (sealed343 b.s3460)
     given = concepts.words(f"{written} {concept.replace('_', ' ')}")
     own = own | frozenset(given) | frozenset(stem(w) for w in given)
     said = idx.stems(concepts, reason, own)
@@ -355,13 +358,13 @@ def _off_resource(concepts: Concepts, idx: Index, reason: str, concept: str,
 
 
 @lru_cache(maxsize=4096)
-def _named(concepts: Concepts, text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """The levers and claims named in `text`, and their words (and stems): they name, they do
-    not argue."""
+def _named(concepts: Concepts, text: str, other_than: str = "") -> tuple[frozenset[str], frozenset[str]]:
+    """The levers and claims named in `text` (but those naming `other_than`), and their words (and
+    stems): they name, they do not argue."""
     concepts_named: set[str] = set()
     ws: set[str] = set()
     for kind in ("lever", "claim"):   # the whole text: 'torch.compile' is one name, not two clauses
-        for m in concepts.find(kind, text):
+        for m in (m for m in concepts.find(kind, text) if other_than not in m.concepts):
             ws |= set(concepts.words(m.phrase))
             concepts_named |= set(m.concepts)
     return frozenset(concepts_named), frozenset(ws | {stem(w) for w in ws})
