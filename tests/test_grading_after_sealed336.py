@@ -135,3 +135,22 @@ def test_the_bigger_step_recommends_what_the_next_sentence_names(grader, tmp_pat
     body = ("We are limited by memory bandwidth.\n\nThe bigger step is to stop serving one request at a "
             "time. With continuous batching, new requests join the decode batch already in flight.\n")
     assert "continuous_batching" in _fixes(read_body(grader, tmp_path, "a_chatbot", body))
+
+
+def test_not_for_after_what_it_is_for_contrasts_the_purpose(grader):
+    """sealed342 c.s3446 (instructor 92: chunked prefill recommended; graded as refused): 'After
+    that, chunked prefill so a single long document doesn't block everyone else's decode (good for
+    their ITL, not for this TTFT).' An elliptical 'not for X' after a clause naming nothing that
+    says what it is for contrasts the two; after the lever's own clause it still refuses."""
+    said = "Chunked prefill, good for their ITL, not for TTFT."
+    assert lever_statuses(grader, said) == {"chunked_prefill": "affirmed"}
+    assert set(lever_statuses(grader, "Batching might help, but not for TTFT.").values()) == {"negated"}
+    row = "int4 weights for throughput: not for this endpoint"
+    assert lever_statuses(grader, row) == {"quantize_int4": "negated"}
+
+
+def test_splitting_the_prompt_into_chunks_is_chunked_prefill(grader):
+    """sealed341 c.s3432: 'splitting the prompt into chunks and interleaving them with decode keeps
+    everyone else's latency steady' names chunked prefill (concepts.yaml `chunked_prefill`)."""
+    said = "Splitting the prompt into chunks keeps everyone else's latency steady."
+    assert set(lever_statuses(grader, said)) == {"chunked_prefill"}

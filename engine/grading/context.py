@@ -42,7 +42,7 @@ from regime.engine.grading.scopes import (
     triggers,
 )
 from regime.engine.grading.sentences import CLAUSE, QUOTED, clauses_of, reported_quote, sentences, stated
-from regime.engine.grading.status_label import labelled_own, status_label
+from regime.engine.grading.status_label import carried_label, labelled_own, status_label
 from regime.engine.grading.triggers import Triggers
 from regime.engine.grading.turns import (
     answers_no,
@@ -85,7 +85,7 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
         if _topic_only(concepts, t, sentence, found):   # "**On batching and int8.** A colleague argued
             found = [_as(j, "topic") for j in found]   # ... I disagree for now" (sealed263 e.s2658): a
             #   heading; a verdict after it ("**On fusing attention.** No.") still points back to it
-        label = _carried_label(concepts, t, kinds, sentence, label)
+        label = carried_label(concepts, t, kinds, sentence, label)
         if not found and last and refuses_last(concepts, t, sentence, "regime" in kinds):   # "I'd skip it"
             out[-len(last):] = last = named = _refused(last, "it" in concepts.words(sentence)[:3])
             levers_before = [j for j in last if j.match.kind == "lever"] or levers_before
@@ -155,15 +155,6 @@ def _headed(concepts: Concepts, t: Triggers, sentence: str) -> re.Match[str] | N
     return _TOPIC.match(sentence) or _DASHED.match(sentence)
 
 
-def _carried_label(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence: str,
-                   label: str | None) -> str | None:
-    """The status label a sentence ending in a semicolon passes on: "No: batching (...); weight
-    quant (...)" refuses both (sealed128 c.s1303)."""
-    if not sentence.rstrip().endswith(";"):
-        return None
-    return status_label(concepts, t, sentence, "regime" in kinds)[0] or label
-
-
 def _refused(last: list[Judged], it: bool = False) -> list[Judged]:
     """What a refusal pointing back refuses: all the sentence before named but what a deferral
     there waited for ("... Until then both are pointless", sealed96 e.s983); 'it' the first only
@@ -227,7 +218,7 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
     condition: list[Judged] = []   # "Only after graphs + compile, ... do batching/int8 make sense"
     trailing: str | None = None    # "Don't: hand-fuse up front - only if 1+2 leave a gap"
     mark, quoting = 0, False
-    for n, (inside, clause) in enumerate(clauses_of(body)):
+    for n, (inside, clause) in enumerate(parts := clauses_of(body)):
         said = found[mark:] if quoting else None   # what the clause before named, if a quotation
         mark, quoting = len(found), clause.strip() in quotes
         ws = concepts.words(clause)
@@ -239,7 +230,10 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
             found = [_as(j, "hypothetical") if j.status == "affirmed" else j for j in found]   # "int8,
             #   but only if memory is still tight (after flash)": a condition on it (sealed143 c.s1460)
         if not matches:
-            status = opening(ws, t, contrast=True, qualified="regime" not in kinds)
+            prev = parts[n - 1][1] if n else ""   # "good for their ITL, not for this TTFT" (sealed342)
+            pair = set(ws[1:2]) & t.after_no & set(concepts.words(prev))   # contrasts what it is for
+            status = opening(ws, t, contrast=True, qualified="regime" not in kinds and not (
+                pair and not any(concepts.find(k, prev) for k in kinds)))
             if status == "negated" and before_quote(body, clause):
                 pass   # 'Compute-bound — but not "nothing to gain"': it refuses the quotation (below)
             elif status and found:   # "..., but not yet": re-judges what came before; not a refusal
@@ -272,9 +266,7 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                 # than queueing them, slot each ...", nor "but ... where the waste is"); "..., and they
                 # do nothing here yet" too (sealed309 e.s3111); "We could raise it, but I'd set that aside"
                 found = [_as(j, "negated") if j.status in ("affirmed", "possible") else j for j in found]
-            elif found and denies_it(ws, t):
-                # "... a decode loop that is actually bandwidth-bound, and this one is not"
-                # (sealed39 e.s414): it denies what was named
+            elif found and denies_it(ws, t):   # "... a loop that is really bandwidth-bound, and this is not"
                 found = [_as(j, "negated") if j.status == "affirmed" else j for j in found]
             elif found and conceded(ws, t):   # "... would be the standard moves
                 # for a bandwidth-bound decoder, but this one isn't limited by bandwidth" (sealed130 e.s1323)

@@ -66,3 +66,12 @@ def status_label(concepts: Concepts, t: Triggers, sentence: str,
     if refusal and not elliptical and not any(concepts.find(k, m[1]) for k in ("lever", "claim", "regime")):
         return "negated", m[2]   # "One more thing I would not do: push the batch much higher."
     return None, sentence
+
+
+def carried_label(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence: str,
+                  label: str | None) -> str | None:
+    """The status label a sentence ending in a semicolon passes on: "No: batching (...); weight
+    quant (...)" refuses both (sealed128 c.s1303)."""
+    if not sentence.rstrip().endswith(";"):
+        return None
+    return status_label(concepts, t, sentence, "regime" in kinds)[0] or label
