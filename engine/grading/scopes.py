@@ -20,13 +20,20 @@ def carried_status(ws: list[str], t: Triggers, deeds: bool = False) -> str | Non
     clause too, after the comma. Not a trigger inside the subject of a statement of its own. For
     levers (`deeds`), a clause opening on a `when_openers` word defers too: "...; when the loop is
     truly bandwidth-bound, batching and int8 weights become the right next steps" (sealed300 e.s3022)."""
-    if deeds and ws[:1] and ws[0] in t.when_openers:
+    if deeds and ws[:1] and ws[0] in t.when_openers and not _told(ws[1:3]):
         return "deferred"
     hits = triggers(ws, t)
     return next((s for s, start, end, _ in hits if s in CARRIED
                  and not _describes(ws, start, end, t)), None) or next(
         ("attributed" for s, _, end, forward in hits if s == "attributed" and forward
          and ws[end:end + 1] and ws[end] in t.premise), None)
+
+
+def _told(ws: list[str]) -> bool:
+    """A time the student tells of, not a condition: "When I looked at how our other training jobs
+    handled the same pattern, the team there simply turned on torch.compile ..., so that's what I
+    would do here first" (sealed348 b.s3505, instructor 76: compile recommended, graded deferred)."""
+    return len(ws) == 2 and ws[0] in _PERSONS and ws[1].endswith("ed")
 
 
 def _describes(ws: list[str], start: int, end: int, t: Triggers) -> bool:

@@ -62,12 +62,13 @@ def reported_quote(concepts: Concepts, t: Triggers, body: str) -> bool:
         return True
     for q in QUOTED.finditer(body):
         ws = concepts.words(body[:q.start()])
-        if set(ws[-2:]) & t.speech or (ws[-1:] and ws[-1] in BEING and set(ws[-_SUBJECT:]) & t.speech):
+        if set(ws[-_SAID:]) & t.speech or (ws[-1:] and ws[-1] in BEING and set(ws[-_SUBJECT:]) & t.speech):
             return True
     return _speaker_label(body, t)   # 'Engineer A: "give me two weeks and I'll hand-fuse ..."'
 
 
 _SUBJECT = 6   # words back to the noun of speech a copula predicates ("suggestion in the standup was")
+_SAID = 4      # words back to a verb of speech: 'Ravi said in standup, "batch the prefills"' (sealed348)
 
 
 def _speaker_label(body: str, t: Triggers) -> bool:
