@@ -55,3 +55,21 @@ def test_a_topic_naming_the_ops_a_lever_fuses_takes_the_verdict_after_its_colon(
     a percent of the bytes the weights do.' (context.yaml `heading`)"""
     said = "Fusing the norms/RoPE/residuals: I'm not sure that's wise at batch 1."
     assert lever_statuses(grader, said) == {"fuse_elementwise": "negated"}
+
+
+def test_what_an_engineer_told_you_is_reported(grader):
+    """sealed352 b.s3548 (instructor 94, graded 69 with the claim endorsed): 'The second engineer told
+    you that since we are compute-bound, the memory-bound ops "don't matter". I'd push back on that.'"""
+    from regime.engine.grading.context import judge
+    said = "The second engineer told you that since we are compute-bound, the memory-bound ops don't matter."
+    got = {j.status for j in judge(grader.concepts, grader.concepts.context, ("claim",), said)}
+    assert got == {"attributed"}
+
+
+def test_a_doubt_of_a_lever_as_the_opening_move_puts_it_later(grader):
+    """sealed350 b.s3527 (instructor 100: hand fusion kept for what compile leaves; graded as refused):
+    "I'm not sure spending two weeks on hand-fused kernels is wise as the opening move, though."""
+    said = "I'm not sure spending two weeks on hand-fused kernels is wise as the opening move, though."
+    assert lever_statuses(grader, said) == {"hand_fused_kernels": "deferred"}
+    doubt = "I'm not sure hand-fused kernels are wise."
+    assert lever_statuses(grader, doubt) == {"hand_fused_kernels": "negated"}
