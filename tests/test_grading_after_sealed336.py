@@ -99,7 +99,7 @@ def _rejects(a) -> set[str]:
 def test_a_hedged_refusal_in_a_table_cell_is_the_rows_verdict(grader, tmp_path):
     """sealed343 c.s3453 (instructor 100, graded 70.5 with quantization recommended): '| Weight
     quantization | Probably not worth it — 16 GB of weights amortized over 25k tokens is tiny |'. A
-    cell that opens with a hedge and refuses leans to refusing, as after a colon (layout._verdict_cell)."""
+    cell that opens with a hedge and refuses leans to refusing, as after a colon (tables._verdict_cell)."""
     table = ("| Item | My answer |\n|---|---|\n| Regime | Prefill, compute-bound |\n"
              "| Weight quantization | Probably not worth it — 16 GB of weights over 25k tokens is tiny |\n")
     a = read_body(grader, tmp_path, "c_document_summarizer", table)

@@ -11,6 +11,7 @@ ITEM = re.compile(r"^(?P<indent>\s*)(?:[-*+•▪]|\d{1,3}[.)]|\(\d{1,3}\)|[a-z]
                   r"(?P<text>.*)$")
 NUMBERED = re.compile(r"^\s*(?:\d{1,3}[.)]|\(\d{1,3}\)|[a-z][.)]|\([a-z]\))\s")
 HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.+?)\s*#*\s*$")   # a Markdown heading
+RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")   # a table's |---|---| line
 ROW = re.compile(r"^\s*\|")                                            # a Markdown table row
 CROSSES = frozenset("✗✘❌✖×")
 _SUB = 2   # an item indented this much more than the item above it is that item's sub-item

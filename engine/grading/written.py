@@ -20,7 +20,7 @@ from regime.engine.grading.items import crossed
 from regime.engine.grading.judged import Judged
 from regime.engine.grading.labels import steps
 from regime.engine.grading.layout import EMPHASIS as _EMPHASIS
-from regime.engine.grading.layout import PROSE, front_matter, labelled, prose, sections_of, verdict_rows
+from regime.engine.grading.layout import PROSE, front_matter, labelled, prose, sections_of
 from regime.engine.grading.limiters import adopt_limiter, read_limiter
 from regime.engine.grading.openers import (
     agrees,
@@ -39,6 +39,7 @@ from regime.engine.grading.regimes_read import read_regimes
 from regime.engine.grading.scopes import after_aside, answers_no, coordinated, cued, negates, refuses_for_now
 from regime.engine.grading.sentences import QUOTED
 from regime.engine.grading.sides import agreed_claim, sided
+from regime.engine.grading.tables import verdict_rows
 from regime.engine.grading.turns import conditioned, own_reasons, reopened, same_as_before
 
 
