@@ -232,8 +232,9 @@ def prose(text: str, start: int, intro: Callable[[str], str | None] = lambda _: 
         else:
             note = not item and lineno in notes and lineno - 1 in notes   # 'fixes:' over '1 cuda graphs'
             said = item["text"] if item else line.strip()
-            if not item and not note:   # a paragraph of prose again
-                into = paragraphs
+            if not item and not note:   # a paragraph of prose again; its bold label run in is a label
+                into = paragraphs   # as one before a colon is ('**Not now.** Raising the batch ...',
+                said = _as_label(said, concepts)   # sealed353 e.s3556: 'Not now: Raising the batch ...')
             elif into is paragraphs and paragraphs and _introducing(paragraphs[-1][1]) \
                     and (section := intro(_introducing(paragraphs[-1][1]))) is not None:
                 into, under = listed.setdefault(section, []), last   # the list the paragraph introduces
@@ -245,6 +246,14 @@ def prose(text: str, start: int, intro: Callable[[str], str | None] = lambda _: 
         previous = line
     out = {PROSE: paragraphs} if paragraphs else {}
     return {**out, **listed}
+
+
+def _as_label(paragraph: str, concepts: Concepts | None) -> str:
+    """A bold label naming a lever ('**Int4.** ...') stays: it is the paragraph's topic."""
+    run_in = RUN_IN.match(paragraph)
+    if not run_in or not run_in["rest"].strip() or (concepts and concepts.find("lever", run_in["head"])):
+        return paragraph
+    return f"{run_in['head']}: {run_in['rest']}"
 
 
 _BOLD_LINE = re.compile(r"^\s*(\*\*|__)(?P<text>[^*_]{1,60}?)\1\s*:?\s*$")   # '**What I'd do**'

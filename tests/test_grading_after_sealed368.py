@@ -1,0 +1,37 @@
+"""Classes from the sealed353-368 sets, development data once measured (issue 27), each with the
+student's own sentences."""
+
+from __future__ import annotations
+
+from conftest import lever_statuses, read_body
+
+_NOT_NOW = ("**Regime.** Launch-bound: neither memory nor compute is anywhere near busy.\n\n"
+            "**Fixes.**\n1. Graph capture of the decode step.\n"
+            "2. torch.compile to fuse the small kernels.\n\n"
+            "**Not now.** Raising the batch and quantizing the weights: both are right for a loop that "
+            "is truly bandwidth-bound, but here the GPU sits idle a third of the time.\n")
+
+
+def test_a_bold_label_run_in_reads_as_a_label_before_a_colon(grader, tmp_path):
+    """sealed353 e.s3556 (instructor 100, graded 45 with batching and quantization recommended):
+    '**Not now.** Raising the batch and quantizing the weights: both are right for a loop that is
+    truly bandwidth-bound, but ...' puts both off, as 'Not now: raising the batch ...' does."""
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", _NOT_NOW)
+    assert {c for m in a.fixes for c in m.concepts} >= {"cuda_graphs", "torch_compile"}
+    assert not {c for m in a.fixes for c in m.concepts} & {"raise_batch", "quantize_int8", "quantize_int4"}
+    assert {c for m in a.rejects + a.deferred for c in m.concepts} >= {"raise_batch", "quantize_int8"}
+
+
+def test_at_that_point_puts_what_follows_off(grader):
+    """sealed353 e.s3556: '3. Then measure again against 215 tok/s; at that point the usual bandwidth
+    playbook (batching, fewer weight bytes) applies.' The instructor read it as the solution's own
+    order (batching after the gaps are gone), not as recommending batching now."""
+    said = "Then measure again against 215 tok/s; at that point the usual playbook (batching) applies."
+    assert lever_statuses(grader, said).get("raise_batch") == "deferred"
+
+
+def test_someone_on_the_team_said_reports_it(grader):
+    """sealed353 e.s3556: 'Someone on the team said we should just get a GPU with more FLOPs. That
+    doesn't follow: we use 3% of the FLOPs we have.' The suggestion is the team's, refuted."""
+    said = "Someone on the team said we should just get a GPU with more FLOPs."
+    assert lever_statuses(grader, said).get("buy_more_flops") != "affirmed"
