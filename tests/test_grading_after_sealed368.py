@@ -35,3 +35,19 @@ def test_someone_on_the_team_said_reports_it(grader):
     doesn't follow: we use 3% of the FLOPs we have.' The suggestion is the team's, refuted."""
     said = "Someone on the team said we should just get a GPU with more FLOPs."
     assert lever_statuses(grader, said).get("buy_more_flops") != "affirmed"
+
+
+def test_a_limit_said_of_a_part_of_the_step_is_not_the_steps(grader, tmp_path):
+    """sealed358 d.s3610 (instructor 90, graded 51 as bandwidth-bound): under 'Compute-bound in
+    principle, but int4 still has a place', 'Fewer weight bytes only helps the part of the step that
+    waits on memory' says what limits a part, not the step."""
+    said = ("## Regime\nCompute-bound in principle, but int4 still has a place.\n\n## Int4\nFor throughput: "
+            "no. Fewer weight bytes only helps the part of the step that waits on memory.\n")
+    assert read_body(grader, tmp_path, "d_high_throughput_api", said).regime == "compute_bound"
+
+
+def test_a_label_asking_what_limits_the_step_is_answered_after_its_colon(grader, tmp_path):
+    """sealed353 a.s3551 (instructor 100, graded 65 with no regime): '**What is limiting it.** Memory
+    bandwidth. The profiler shows the matrix cores at 4% of their peak ...'."""
+    said = "Hi Priya,\n\n**What is limiting it.** Memory bandwidth. The matrix cores sit at 4% of peak.\n"
+    assert read_body(grader, tmp_path, "a_chatbot", said).regime == "bandwidth_bound"

@@ -27,8 +27,12 @@ def served(concepts: Concepts, before: list[str]) -> bool:
 
 def read_limiter(a: Answer, concepts: Concepts, line: int, sentence: str) -> None:
     """An essay's verdict in words of what limits it ("limited by how fast we can stream the
-    weights out of HBM, not by arithmetic", sealed22 a.s241), kept for `adopt_limiter`."""
-    found = {r for clause in clauses(sentence) if (r := _limited_by(concepts, clause))}
+    weights out of HBM, not by arithmetic", sealed22 a.s241), kept for `adopt_limiter`. A label
+    asking what limits it is answered after its colon ("What is limiting it: memory bandwidth.")."""
+    head, colon, rest = sentence.partition(":")
+    short = colon and clauses(rest) and len(head.split()) <= _HEAD_WORDS
+    answered = [f"{head} {clauses(rest)[0]}"] if short else []
+    found = {r for clause in [*answered, *clauses(sentence)] if (r := _limited_by(concepts, clause))}
     found = found or {r for r in [_the_limit(concepts, sentence)] if r}
     found = found or {r for clause in clauses(sentence) if (r := _problem(concepts, clause))}
     if len(found) == 1 and a.limiter is None:
@@ -55,7 +59,8 @@ def _limited_by(concepts: Concepts, clause: str) -> str | None:
     for cue in concepts.limiters:
         n = len(cue)
         for j in (j for j in range(len(ws) - n + 1) if ws[j:j + n] == cue and not cues.negated(j, n)
-                  and not _conditioned(concepts, ws[:j]) and not _left(concepts, ws[max(j - 2, 0):j])):
+                  and not _conditioned(concepts, ws[:j]) and not _left(concepts, ws[max(j - 2, 0):j])
+                  and not _a_part(concepts, ws[max(j - _PART_WORDS, 0):j])):
             after = ws[j + n:j + n + concepts.limiter_within]
             k, hit = next(((k, words[p]) for k in range(len(after)) for p in words
                            if after[k:k + len(p)] == p), (0, None))   # "how fast the weights can be read"
@@ -66,6 +71,15 @@ def _limited_by(concepts: Concepts, clause: str) -> str | None:
 
 
 _DENYING = frozenset({"neither", "not", "no"})   # before the limiter's word: it is denied
+_HEAD_WORDS = 6   # a label asking what limits the step: 'What is holding it back:'
+_PART_WORDS = 2   # "the part of the step that waits on memory": the part's noun this near the limiter
+
+
+def _a_part(concepts: Concepts, before: tuple[str, ...]) -> bool:
+    """A limit said of a part of the step, not the step: "Fewer weight bytes only helps the part of
+    the step that waits on memory" (sealed358 d.s3610, a compute-bound answer, instructor 90)."""
+    t = concepts.context
+    return t is not None and bool(set(before) & t.parts_of)
 
 
 def _left(concepts: Concepts, before: tuple[str, ...]) -> bool:
