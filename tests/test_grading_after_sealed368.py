@@ -51,3 +51,13 @@ def test_a_label_asking_what_limits_the_step_is_answered_after_its_colon(grader,
     bandwidth. The profiler shows the matrix cores at 4% of their peak ...'."""
     said = "Hi Priya,\n\n**What is limiting it.** Memory bandwidth. The matrix cores sit at 4% of peak.\n"
     assert read_body(grader, tmp_path, "a_chatbot", said).regime == "bandwidth_bound"
+
+
+def test_a_limit_someone_else_assumes_is_not_the_steps(grader, tmp_path):
+    """sealed367 d.s3700 (instructor 85, graded 49 as bandwidth-bound): 'Compute-bound in principle,
+    but only just ... his claim of a big speedup assumes weight reads are the bottleneck, and here
+    they aren't'. The vendor's assumption says nothing of this step."""
+    said = ("Compute-bound in principle, but only just: 71% of the FLOP rate against 30% of bandwidth.\n\n"
+            "So on the vendor: his claim of a big speedup assumes weight reads are the bottleneck, and here "
+            "they aren't.\n")
+    assert read_body(grader, tmp_path, "d_high_throughput_api", said).regime == "compute_bound"

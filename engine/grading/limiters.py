@@ -96,6 +96,8 @@ def _conditioned(concepts: Concepts, before: tuple[str, ...]) -> bool:
     t = concepts.context
     ws = list(before)
     return t is not None and (cued(ws, t.forward.get("hypothetical", ())) or cued(ws, t.holds_for)
+                              or cued(ws, t.forward.get("attributed", ()))   # "his claim ... assumes
+                              #   weight reads are the bottleneck" (sealed367 d.s3700): someone else's
                               or served(concepts, ws) or bool(set(ws) & concepts.limit_conditions))
 
 
@@ -112,7 +114,7 @@ def _the_limit(concepts: Concepts, sentence: str) -> str | None:
                 denial = next((c for c in concepts.neg_before if tuple(ws[max(i - len(c), 0):i]) == c), None)
                 if hit and denial == ("nor",):   # "neither bandwidth nor compute is saturated": the
                     break                        # whole list is denied
-                if hit and len(hit) == 1 and denial is None:
+                if hit and len(hit) == 1 and denial is None and not _conditioned(concepts, tuple(ws[:i])):
                     return next(iter(hit))
     return None
 
