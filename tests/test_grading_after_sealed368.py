@@ -61,3 +61,12 @@ def test_a_limit_someone_else_assumes_is_not_the_steps(grader, tmp_path):
             "So on the vendor: his claim of a big speedup assumes weight reads are the bottleneck, and here "
             "they aren't.\n")
     assert read_body(grader, tmp_path, "d_high_throughput_api", said).regime == "compute_bound"
+
+
+def test_a_limiter_after_only_the_nominal_regime_is_the_verdict(grader, tmp_path):
+    """sealed366 e.s3687 (instructor 100, graded 69 as bandwidth-bound): 'on paper it is
+    bandwidth-bound, but right now it isn't limited by bandwidth or by compute - it is limited by how
+    we launch work on the GPU.' With only the nominal regime named, what limits it is the verdict."""
+    said = "Hi Tom,\n\nOn paper it is bandwidth-bound, but right now it is limited by how we launch work.\n"
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", said)
+    assert (a.regime, a.nominal_regime) == ("overhead_bound", "bandwidth_bound")

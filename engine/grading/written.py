@@ -125,9 +125,11 @@ def _read_prose(a: Answer, concepts: Concepts, line: int, text: str) -> None:
         named_before = set(a.regimes_named)
         if concepts.find("regime", sentence):
             read_regimes(a, concepts, sentence)
-        if a.regimes_named == named_before:   # no regime named, or each one it names ruled out
-            read_limiter(a, concepts, line, sentence)   # ("the reverse of a memory-limited decode:
-            #   the matrix units are busy ...", sealed180 d.s1821): what limits it still reads
+        if a.regimes_named == named_before or (a.regime is None and a.regimes_named == {a.nominal_regime}):
+            read_limiter(a, concepts, line, sentence)   # no regime named, each one ruled out ("the
+            #   reverse of a memory-limited decode: the matrix units are busy ...", sealed180 d.s1821),
+            #   or only the nominal one ("on paper it is bandwidth-bound, but right now it is limited
+            #   by how we launch work", sealed366 e.s3687): what limits it still reads
         named = any(concepts.find(k, sentence) for k in ("claim", "lever"))
         if not named and concepts.context and answers_no(concepts.words(sentence), concepts.context):
             a.says_no.append(line)   # "My answer to the director is no.": the case's question
