@@ -70,3 +70,28 @@ def test_a_limiter_after_only_the_nominal_regime_is_the_verdict(grader, tmp_path
     said = "Hi Tom,\n\nOn paper it is bandwidth-bound, but right now it is limited by how we launch work.\n"
     a = read_body(grader, tmp_path, "e_doesnt_add_up", said)
     assert (a.regime, a.nominal_regime) == ("overhead_bound", "bandwidth_bound")
+
+
+def test_someone_else_wants_reports_a_suggestion(grader):
+    """sealed362 e.s3642 (instructor 100, graded 70 with int8 recommended): 'A colleague suggested
+    raising the batch, and someone else wants to quantize the weights. Not yet.'"""
+    said = "A colleague suggested raising the batch, and someone else wants to quantize the weights."
+    assert "affirmed" not in set(lever_statuses(grader, said).values())
+
+
+def test_what_to_change_heads_the_fixes(grader, tmp_path):
+    """sealed359 a.s3617 (instructor 96, graded 66 with no fix): '### What to change' over
+    '1. Continuous batching: fold each arriving request into the in-flight batch ...'."""
+    said = ("## Regime\nBandwidth-bound.\n\n### What to change\n1. Continuous batching: fold each arriving "
+            "request into the in-flight batch.\n2. int8 weights: 13 GB instead of 26.\n")
+    a = read_body(grader, tmp_path, "a_chatbot", said)
+    assert "continuous_batching" in {c for m in a.fixes for c in m.concepts}
+
+
+def test_a_teammates_suggestion_is_reported_not_recommended(grader):
+    """sealed363 e.s3651 (instructor 100, graded 70 as a keyword list): 'My teammate's suggestion to
+    raise the batch, and the other one to quantize the weights, are both fixes for a loop that is
+    saturating bandwidth. ... Not now.'"""
+    said = ("My teammate's suggestion to raise the batch, and the other one to quantize the weights, are "
+            "both fixes for a loop that is saturating bandwidth.")
+    assert "affirmed" not in set(lever_statuses(grader, said).values())
