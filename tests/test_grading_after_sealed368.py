@@ -95,3 +95,20 @@ def test_a_teammates_suggestion_is_reported_not_recommended(grader):
     said = ("My teammate's suggestion to raise the batch, and the other one to quantize the weights, are "
             "both fixes for a loop that is saturating bandwidth.")
     assert "affirmed" not in set(lever_statuses(grader, said).values())
+
+
+def test_the_director_wants_reports_a_request(grader):
+    """sealed357 e.s3593 (instructor 100, graded 72 with batching recommended): 'Director wants us to
+    just raise the batch. No: batching (and int8) are for a loop that saturates bandwidth'."""
+    said = "Director wants us to just raise the batch."
+    assert lever_statuses(grader, said) == {"raise_batch": "attributed"}
+
+
+def test_the_colleague_who_said_reports_the_claim(grader):
+    """sealed361 b.s3639 (instructor 96, graded 68 with the claim taken up): 'The colleague who said
+    memory-bound ops don't matter because we are compute-bound has it backwards'."""
+    said = ("The colleague who said memory-bound ops don't matter because we are compute-bound has it "
+            "backwards.")
+    from regime.engine.grading.context import judge
+    claims = judge(grader.concepts, grader.concepts.context, ("claim",), said)
+    assert [j.status for j in claims] == ["attributed"]
