@@ -3,7 +3,7 @@ student's own sentences."""
 
 from __future__ import annotations
 
-from conftest import lever_statuses
+from conftest import lever_statuses, read_body
 
 
 def test_wouldnt_hurt_leans_toward_it(grader):
@@ -14,3 +14,24 @@ def test_wouldnt_hurt_leans_toward_it(grader):
     assert lever_statuses(grader, "It can't hurt to try int4 as well.").get("quantize_int4") == "possible"
     said = "No harm in fusing the elementwise ops."
     assert lever_statuses(grader, said).get("fuse_elementwise") == "possible"
+
+
+def test_a_keyword_list_with_a_regime_among_its_terms_commits_to_none_of_its_levers(grader, tmp_path):
+    """sealed395 e.s3980 (instructor 0, graded 28.8 with both fixes in order): 'Possible factors:
+    launch overhead, CUDA graphs, HIP graphs, torch.compile, kernel fusion, bandwidth-bound, ...'.
+    Four levers are not too many for a sentence of prose, but a bare regime among bare lever names
+    makes it a list of terms; sealed114 b.s1169 (instructor 0) is one the key's menu rule took."""
+    said = ("Possible factors: launch overhead, CUDA graphs, HIP graphs, torch.compile, kernel fusion, "
+            "bandwidth-bound, compute-bound, batch size, int8 quantization, 215 tok/s, 14%, 3%, gaps.")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", said)
+    assert not a.fixes and a.regime is None
+    assert grader.grade(_write(tmp_path, "e_doesnt_add_up", said)).score == 0
+    terms = ("torch.compile, fusion, hand kernels, flash attention, compute-bound, memory-bound, to_copy, "
+             "layer norm, MFU, roofline, crossover")
+    assert grader.grade(_write(tmp_path, "b_training_run", terms)).score == 0
+
+
+def _write(tmp_path, case: str, body: str):
+    p = tmp_path / f"{case}.x.md"
+    p.write_text(f"---\ncase: {case}\nstudent: x\n---\n{body}\n", encoding="utf-8")
+    return p

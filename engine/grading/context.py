@@ -21,6 +21,7 @@ import re
 from regime.engine.grading.concepts import Concepts, Match, words
 from regime.engine.grading.judged import Judged
 from regime.engine.grading.judged import as_status as _as
+from regime.engine.grading.keywords import keyword_list
 from regime.engine.grading.scopes import (
     CARRIED,
     JOINED,
@@ -122,7 +123,8 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
         levers_before = [j for j in found if j.match.kind == "lever"] or levers_before   # lever before,
         #   judged where it was first named (a later mention is commentary)
         levers = {j.match.concepts for j in found if j.match.kind == "lever"}   # 'quantization' is one
-        if len(levers) > t.max_levers and not _in_order(concepts, t, sentence, len(levers)):
+        many = len(levers) > t.max_levers and not _in_order(concepts, t, sentence, len(levers))
+        if levers and (many or keyword_list(concepts, sentence)):   # or a regime among them
             found = [Judged(j.match, "listed", j.sentence, j.clause, j.clause_text, j.status) for j in found]
         out += found
         last = found

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from regime.engine.grading.answer import Answer, Mention
 from regime.engine.grading.concepts import Concepts
 from regime.engine.grading.key import Key
+from regime.engine.grading.keywords import keyword_list
 from regime.engine.grading.penalties import words as _name
 from regime.engine.grading.recommending import ASIDE, names_only
 from regime.engine.grading.scopes import cued
@@ -110,8 +111,9 @@ def read_against(a: Answer, key: Key, menu_share: float, concepts: Concepts | No
     proposals = [p for p in key.verdicts if p not in key.claims]
     if a.says_no and len(proposals) == 1 and proposals[0] not in read.fixes + read.rejects:
         read.rejects.append(proposals[0])   # "the answer is no": to the one thing the case asks about
-    lists = [m for group in a.listed
-             if not _menu(_members(group, concepts), key, read, menu_share) for m in group]
+    lists = [m for group in a.listed   # a keyword list with a regime among its terms is no menu
+             if keyword_list(concepts, group[0].reason)
+             or not _menu(_members(group, concepts), key, read, menu_share) for m in group]
     _traps([*a.stuffed, *lists], key, read)
     for c, given in a.verdicts.items():
         target = read.fixes if given == "fix" else read.rejects

@@ -13,6 +13,7 @@ from regime.engine.grading.answer import Answer
 from regime.engine.grading.concepts import Concepts, clauses
 from regime.engine.grading.context import judge
 from regime.engine.grading.judged import Judged
+from regime.engine.grading.keywords import bare_names
 from regime.engine.grading.limiters import served
 from regime.engine.grading.scopes import BEING, cued
 from regime.engine.grading.sentences import hedges_between
@@ -339,12 +340,8 @@ def _keywords(concepts: Concepts, judged: list[Judged]) -> bool:
     compute-bound, bandwidth, int4, fp8, ridge point, speculative decoding, dequantization",
     sealed258 d.s2610, instructor 0: "no regime committed"): a keyword list's term."""
     t = concepts.context
-    for j in (j for j in judged if j.status == "affirmed" and _bare(concepts, j)):
-        names = [c for c in clauses(j.sentence) if (m := concepts.find("lever", c))
-                 and concepts.words(c) == concepts.words(m[0].phrase)]
-        if t is not None and len(names) >= t.keyword_terms:
-            return True
-    return False
+    return t is not None and any(len(bare_names(concepts, "lever", j.sentence)) >= t.keyword_terms
+                                 for j in judged if j.status == "affirmed" and _bare(concepts, j))
 
 
 def _bare(concepts: Concepts, j: Judged) -> bool:
