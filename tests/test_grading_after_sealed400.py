@@ -35,3 +35,31 @@ def _write(tmp_path, case: str, body: str):
     p = tmp_path / f"{case}.x.md"
     p.write_text(f"---\ncase: {case}\nstudent: x\n---\n{body}\n", encoding="utf-8")
     return p
+
+
+def test_a_limit_under_a_condition_is_not_the_steps(grader, tmp_path):
+    """sealed387 d.s3900 (instructor 95, graded 49 as bandwidth-bound): 'Verdict: compute-bound in
+    principle, but only just. ... If the batch dropped much below ~250 we would slide back toward
+    the bandwidth side'. The bandwidth side is where a smaller batch would go, not where it is."""
+    said = ("Verdict: compute-bound in principle, but only just. The profiler agrees, 71% of the FLOP "
+            "peak versus 30% of bandwidth. If the batch dropped much below ~250 we would slide back toward "
+            "the bandwidth side, so this is worth keeping an eye on.")
+    assert read_body(grader, tmp_path, "d_high_throughput_api", said).regime == "compute_bound"
+
+
+def test_what_stops_being_true_is_denied(grader, tmp_path):
+    """sealed398 d.s4001 (instructor 100, graded 57 as bandwidth-bound): '... so we are just past the
+    point where decode stops being bandwidth-bound. Two separate measurements agree: we are
+    compute-bound.'"""
+    said = ("At batch 256 each weight byte is used for roughly 256 FLOPs against a ridge of 247, so we are "
+            "just past the point where decode stops being bandwidth-bound. Two separate measurements "
+            "agree: we are compute-bound.")
+    a = read_body(grader, tmp_path, "d_high_throughput_api", said)
+    assert a.regime == "compute_bound" and "bandwidth_bound" in a.regimes_denied
+
+
+def test_a_doubt_of_the_proposals_merit_under_its_topic_refuses_it(grader):
+    """sealed387 d.s3900: 'On int4. I'm not sure the vendor's offer is wise for this endpoint.' The
+    offer is the topic's lever, as 'I'm not sure it is wise' would be."""
+    said = "On int4. I'm not sure the vendor's offer is wise for this endpoint."
+    assert lever_statuses(grader, said).get("quantize_int4") == "negated"

@@ -101,6 +101,13 @@ def _conditioned(concepts: Concepts, before: tuple[str, ...]) -> bool:
                               or served(concepts, ws) or bool(set(ws) & concepts.limit_conditions))
 
 
+def _supposed(concepts: Concepts, before: tuple[str, ...]) -> bool:
+    """A condition opened before it: "If the batch dropped, we would slide toward the bandwidth side"
+    (sealed387 d.s3900) says where the step would go, not where it is."""
+    t = concepts.context
+    return t is not None and cued(list(before), t.forward.get("hypothetical", ()))
+
+
 def _the_limit(concepts: Concepts, sentence: str) -> str | None:
     """The same verdict with what limits before the phrase, across its commas ("arithmetic, not
     memory, is the limit", sealed7 d.s91): the nearest regime word before it not negated."""
@@ -132,7 +139,7 @@ def _word_ending(words: dict[tuple[str, ...], set[str]], ws: list[str],
 def _problem(concepts: Concepts, clause: str) -> str | None:
     """The regime a clause names as the step's problem ("This one is a memory-bandwidth problem,
     not a compute problem", sealed85 a.s873, instructor 91): regime words right before one of
-    `limiters.nouns`, all of one regime, with no negation cue before them."""
+    `limiters.nouns`, all of one regime, with no negation cue or condition before them."""
     ws = tuple(concepts.words(clause))
     words = concepts.phrases.get("regime_word", {})
     cues = CueSpans(ws, concepts.neg_before, concepts.neg_anywhere)
@@ -143,6 +150,6 @@ def _problem(concepts: Concepts, clause: str) -> str | None:
         while i > 0 and (ws[i - 1],) in words:
             i -= 1
         hits = {c for w2 in ws[i:j] for c in words[(w2,)]}
-        if i < j and len(hits) == 1 and not cues.negated(i, j - i):
-            return hits.pop()
+        if i < j and len(hits) == 1 and not cues.negated(i, j - i) and not _supposed(concepts, ws[:i]):
+            return hits.pop()   # not "If the batch dropped, we would slide toward the bandwidth side"
     return None

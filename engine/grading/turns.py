@@ -340,8 +340,10 @@ def points_back_in(full: list[str], t: Triggers) -> bool:
     ('that' and 'this' are filler elsewhere): "I don't think that buys anything here" (sealed84
     a.s863, sealed93 a.s953, after "Someone suggested fusing the elementwise ops"); so is a doubt
     of its merit: "I'm not sure that is wise" (sealed298 a.s3004, after "Someone else floated a GPU
-    with more FLOPs", instructor 97: refused)."""
-    return any(forward and set(full[end:end + 3]) & t.anaphora_written and (
+    with more FLOPs", instructor 97: refused), and so does a noun of proposing: "On int4. I'm not
+    sure the vendor's offer is wise for this endpoint" (sealed387 d.s3900, instructor 95)."""
+    back = t.anaphora_written | t.announce   # "I'm not sure the vendor's pitch is wise" (sealed387 d.s3900)
+    return any(forward and set(full[end:end + 3]) & back and (
         (status == "negated" and (start == 0 or (start == 1 and full[0] in ("i", "we"))))   # the student's
         or (tuple(full[start:end]) in t.doubting and full[:1] in (["i"], ["we"]) and start <= 2   # own:
             and cued(full[end + 1:end + 1 + t.window], t.merits)))   # not "justified against that"
