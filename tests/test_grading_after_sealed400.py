@@ -63,3 +63,22 @@ def test_a_doubt_of_the_proposals_merit_under_its_topic_refuses_it(grader):
     offer is the topic's lever, as 'I'm not sure it is wise' would be."""
     said = "On int4. I'm not sure the vendor's offer is wise for this endpoint."
     assert lever_statuses(grader, said).get("quantize_int4") == "negated"
+
+
+def test_and_set_it_aside_after_a_comma_refuses_what_came_before(grader):
+    """sealed379 e.s3819 (instructor 100): 'I looked at quantizing first, as asked, and set it aside:
+    it moves fewer bytes per step, but no bytes move in a gap.' The refusal holds the word that
+    points back; the commas before 'and' do not end its reach (sealed377 d.s3799 likewise)."""
+    said = "I looked at quantizing first, as asked, and set it aside: it moves fewer bytes per step."
+    assert lever_statuses(grader, said).get("quantize_int8") == "negated"
+
+
+def test_so_the_problem_is_concludes_over_a_regime_reported_earlier(grader, tmp_path):
+    """sealed381 e.s3832 (instructor 100, graded 66 as bandwidth-bound): the director's reason,
+    'since batch-1 decode is bandwidth-bound', then after the evidence 'So the problem is launch
+    overhead.' The conclusion is the student's verdict."""
+    said = ("You suggested we simply batch more requests, since batch-1 decode is bandwidth-bound and "
+            "batching is the standard cure. That is true on paper, but it isn't what limits this loop.\n\n"
+            "Both utilizations are low: 14% of bandwidth and 3% of FLOPs.\n\n"
+            "So the problem is launch overhead.")
+    assert read_body(grader, tmp_path, "e_doesnt_add_up", said).regime == "overhead_bound"

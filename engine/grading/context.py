@@ -260,7 +260,9 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
             elif found and predicate(ws, t, words=4) == "hypothetical":   # "X, Y - are the ones you'd make
                 found = [_as(j, "hypothetical") if j.status == "affirmed" else j for j in found]   # for it"
             elif found and ws[:1] and ((ws[0] in t.terminators and (set(ws) & t.anaphora or refuses_it(
-                    ws, t))) or (ws[0] == "and" and ws[1:2] and ws[1] in t.anaphora | _THEY)) and any(
+                    ws, t))) or (ws[0] == "and" and ws[1:2] and ws[1] in t.anaphora | _THEY)
+                    or (ws[0] == "and" and any(not fw and set(ws[b:e]) & t.anaphora   # "..., and set
+                                               for _, b, e, fw in triggers(ws, t)))) and any(   # it aside"
                     s == "negated" and (not forward or (ws[b] in ("i", "we") and "regime" not in kinds))
                     for s, b, _, forward in triggers(ws, t)):
                 # "..., so I wouldn't do them", "so I would not spend time on it": a backward
