@@ -82,3 +82,11 @@ def test_so_the_problem_is_concludes_over_a_regime_reported_earlier(grader, tmp_
             "Both utilizations are low: 14% of bandwidth and 3% of FLOPs.\n\n"
             "So the problem is launch overhead.")
     assert read_body(grader, tmp_path, "e_doesnt_add_up", said).regime == "overhead_bound"
+
+
+def test_what_a_pairing_of_figures_says_is_the_students_own_reading(grader, tmp_path):
+    """sealed378 a.s3801 (instructor 100, graded 65 with no regime): 'The profiler has the matrix
+    units at 4% ... while HBM bandwidth sits at 78% of peak. That pairing says we are limited by
+    memory bandwidth'. A pairing of figures is no speaker."""
+    said = "That pairing says we are limited by memory bandwidth."
+    assert read_body(grader, tmp_path, "a_chatbot", said).regime == "bandwidth_bound"
