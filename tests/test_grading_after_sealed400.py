@@ -90,3 +90,16 @@ def test_what_a_pairing_of_figures_says_is_the_students_own_reading(grader, tmp_
     memory bandwidth'. A pairing of figures is no speaker."""
     said = "That pairing says we are limited by memory bandwidth."
     assert read_body(grader, tmp_path, "a_chatbot", said).regime == "bandwidth_bound"
+
+
+def test_someone_is_wrong_that_a_claim_refutes_the_claim(grader, tmp_path):
+    """sealed369 b.s3717 (instructor 52, graded 23 with the claim endorsed): '5. The second engineer
+    is wrong that memory ops don't matter; 22% of the step is wall-clock time whatever the regime.'
+    As a label, 'Engineer 2 is wrong:' still refuses its own subject, not what follows its colon
+    (sealed14 b.s166: the regime after it stands)."""
+    said = "The second engineer is wrong that memory ops don't matter; 22% of the step is wall-clock time."
+    a = read_body(grader, tmp_path, "b_training_run", said)
+    claim = "memory_ops_irrelevant_when_compute_bound"
+    assert claim not in a.endorsed and claim in {c for m in a.rejects for c in m.concepts}
+    label = 'Engineer 2 says "memory ops don\'t matter." Engineer 2 is wrong: the run is compute-bound.'
+    assert read_body(grader, tmp_path, "b_training_run", label).regime == "compute_bound"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from regime.engine.grading.concepts import Concepts
-from regime.engine.grading.scopes import points_before, triggers
+from regime.engine.grading.scopes import BEING, points_before, triggers
 from regime.engine.grading.sentences import names_a_regime
 from regime.engine.grading.triggers import Triggers
 
@@ -54,7 +54,8 @@ def status_label(concepts: Concepts, t: Triggers, sentence: str,
             #   where it pays (sealed34 d.s361); not "Where we are: compute-bound" (a pseudo-trigger)
             return status, sentence
     refusal = any(s == "negated" and not set(head[a:b]) <= t.contrast
-                  and (forward or points_before(list(head), a, forward, t)
+                  and ((forward and not (b == len(head) and head[a] in BEING))   # "Engineer 2 is wrong:"
+                       or points_before(list(head), a, forward, t)
                        or (b == len(head) and set(head[:a]) <= t.clefts and {"i", "we"} & set(head)))
                   for s, a, b, forward in triggers(list(head), t))   # "What I would skip:"; not "Focus on
     #  the compute side instead:", whose 'instead' turns to what follows (sealed22 b.s244), nor "Engineer 2 is
