@@ -103,3 +103,13 @@ def test_someone_is_wrong_that_a_claim_refutes_the_claim(grader, tmp_path):
     assert claim not in a.endorsed and claim in {c for m in a.rejects for c in m.concepts}
     label = 'Engineer 2 says "memory ops don\'t matter." Engineer 2 is wrong: the run is compute-bound.'
     assert read_body(grader, tmp_path, "b_training_run", label).regime == "compute_bound"
+
+
+def test_a_limit_said_of_a_phase_is_not_the_steps(grader, tmp_path):
+    """sealed372 c.s3742 (instructor 92, graded 66 as bandwidth-bound): '... a prefill of this size
+    should be compute-bound. ... moving several terabytes for the whole prompt, and during that time
+    the GPU is waiting on memory rather than computing.' What limits one phase of the prefill."""
+    said = ("So this is a prefill problem, and a prefill of this size should be compute-bound. Writing "
+            "that matrix means moving several terabytes for the whole prompt, and during that time the GPU "
+            "is waiting on memory rather than computing.")
+    assert read_body(grader, tmp_path, "c_document_summarizer", said).regime == "compute_bound"

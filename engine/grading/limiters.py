@@ -60,7 +60,8 @@ def _limited_by(concepts: Concepts, clause: str) -> str | None:
         n = len(cue)
         for j in (j for j in range(len(ws) - n + 1) if ws[j:j + n] == cue and not cues.negated(j, n)
                   and not _conditioned(concepts, ws[:j]) and not _left(concepts, ws[max(j - 2, 0):j])
-                  and not _a_part(concepts, ws[max(j - _PART_WORDS, 0):j])):
+                  and not _a_part(concepts, ws[max(j - _PART_WORDS, 0):j])
+                  and not (concepts.context and set(ws[:j]) & concepts.context.phases)):   # a phase's limit
             after = ws[j + n:j + n + concepts.limiter_within]
             k, hit = next(((k, words[p]) for k in range(len(after)) for p in words
                            if after[k:k + len(p)] == p), (0, None))   # "how fast the weights can be read"
