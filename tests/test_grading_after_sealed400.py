@@ -3,7 +3,7 @@ student's own sentences."""
 
 from __future__ import annotations
 
-from conftest import lever_statuses, read_body
+from conftest import answer_file, lever_statuses, read_body
 
 
 def test_wouldnt_hurt_leans_toward_it(grader):
@@ -25,16 +25,11 @@ def test_a_keyword_list_with_a_regime_among_its_terms_commits_to_none_of_its_lev
             "bandwidth-bound, compute-bound, batch size, int8 quantization, 215 tok/s, 14%, 3%, gaps.")
     a = read_body(grader, tmp_path, "e_doesnt_add_up", said)
     assert not a.fixes and a.regime is None
-    assert grader.grade(_write(tmp_path, "e_doesnt_add_up", said)).score == 0
+    assert grader.grade(answer_file(tmp_path, "e_doesnt_add_up", said)).score == 0
     terms = ("torch.compile, fusion, hand kernels, flash attention, compute-bound, memory-bound, to_copy, "
              "layer norm, MFU, roofline, crossover")
-    assert grader.grade(_write(tmp_path, "b_training_run", terms)).score == 0
+    assert grader.grade(answer_file(tmp_path, "b_training_run", terms, "y.md")).score == 0
 
-
-def _write(tmp_path, case: str, body: str):
-    p = tmp_path / f"{case}.x.md"
-    p.write_text(f"---\ncase: {case}\nstudent: x\n---\n{body}\n", encoding="utf-8")
-    return p
 
 
 def test_a_limit_under_a_condition_is_not_the_steps(grader, tmp_path):
