@@ -3,7 +3,7 @@ student's own sentences."""
 
 from __future__ import annotations
 
-from conftest import answer_file
+from conftest import answer_file, lever_statuses
 
 
 def _evidence_feedback(grader, path) -> str:
@@ -19,3 +19,12 @@ def test_a_bare_figure_in_a_table_is_said_of_its_column(grader, tmp_path):
             "| measured | 71%       | 30%       | compute-bound |\n")
     assert "bandwidth as a share of peak" not in _evidence_feedback(
         grader, answer_file(tmp_path, "d_high_throughput_api", said))
+
+
+def test_a_reason_in_place_after_a_named_verdict_keeps_the_verdict(grader):
+    """sealed407 b.s4096 (instructor 97: attention fusion refused): '| flash-attention | 7% | don't
+    fuse further | already fused; the most it could give is <7% |' under a verdict column. "already
+    fused" gives the refusal's reason; the lever is not merely in place."""
+    said = "Flash-attention: don't fuse further, already fused."
+    assert lever_statuses(grader, said).get("flash_attention") == "negated"
+    assert lever_statuses(grader, "Flash-attention: already fused.").get("flash_attention") == "historical"

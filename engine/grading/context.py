@@ -346,8 +346,10 @@ def _named_then_judged(concepts: Concepts, t: Triggers, sentence: str, found: li
     if not m:
         return found
     head = [x for k in sorted({j.match.kind for j in found}) for x in concepts.find(k, m[1])]
-    named = [j for j in found[:len(head)] if j.status == "affirmed"]   # "batching, int8 weights: only
-    #   if ..." (sealed105 e.s1077): a list of names heads it as one name does
+    named = [j for j in found[:len(head)] if j.status in ("affirmed", "historical")]   # "batching, int8
+    #   weights: only if ..." (sealed105 e.s1077): a list of names heads it as one name does; "already
+    #   fused" after the verdict gives its reason ('| flash-attention: don't fuse further | already
+    #   fused |', sealed407 b.s4096, instructor 97: refused)
     if not named or not _bare_names(concepts, named, m[1], t.heading) or stated(concepts, named, m[1]):
         return found
     if all(set(j.match.concepts) <= _named_first(concepts, m[2]) for j in named):
