@@ -28,3 +28,17 @@ def test_a_reason_in_place_after_a_named_verdict_keeps_the_verdict(grader):
     said = "Flash-attention: don't fuse further, already fused."
     assert lever_statuses(grader, said).get("flash_attention") == "negated"
     assert lever_statuses(grader, "Flash-attention: already fused.").get("flash_attention") == "historical"
+
+
+def test_a_mapping_under_a_key_the_format_lacks_states_its_figures(grader, tmp_path):
+    """sealed408 d.s4102 (instructor 93: the int4 capacity point credited): 'int4_note: {dequant:
+    ..., capacity: frees about 51 GB for longer contexts}' was left out whole; its texts' figures
+    are read as a scalar key's are, and the key is still named as outside the format."""
+    yaml_answer = ("case: d_high_throughput_api\nstudent: x\nregime: compute_bound\n"
+                   "int4_note: {dequant: adds compute on the busy axis, capacity: frees about 51 GB}\n")
+    path = tmp_path / "x.yaml"
+    path.write_text(yaml_answer)
+    assert "memory int4 would free" not in _evidence_feedback(grader, path)
+    r = grader.grade(path)
+    assert any("'int4_note' is not one of the answer's keys" in n and "figures were read" in n
+               for n in r.notes)

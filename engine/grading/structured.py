@@ -150,9 +150,21 @@ def _stated_figures(raw: dict) -> list[tuple[int, str]]:
     """The figures of top-level keys the format does not have, as `key: value` text: "mfu: 0.61"
     states the FLOP rate an instructor credits (sealed161 b.s1634), though no lever or verdict
     in such a key is graded."""
-    return [(line_of(raw, k) or 0, f"{k}: {v}") for k, v in list(raw.items())[:_MAX_UNKNOWN * 4]
-            if k not in AnswerModel.model_fields and isinstance(v, (str, int, float))
-            and not isinstance(v, bool) and len(str(v)) <= _MAX_STATED]
+    return [(line_of(raw, k) or 0, f"{k}{' ' + sub if sub else ''}: {v}")
+            for k, value in list(raw.items())[:_MAX_UNKNOWN * 4] if k not in AnswerModel.model_fields
+            for sub, v in _scalars(value) if len(str(v)) <= _MAX_STATED]
+
+
+def _scalars(value: object) -> list[tuple[str, object]]:
+    """A key's text, or the texts of a mapping under it: "int4_note: {dequant: ..., capacity:
+    frees about 51 GB}" states the memory int4 would free (sealed408 d.s4102, instructor 93)."""
+    if isinstance(value, dict):
+        return [(str(k), v) for k, v in list(value.items())[:_MAX_UNKNOWN * 4] if _scalar(v)]
+    return [("", value)] if _scalar(value) else []
+
+
+def _scalar(v: object) -> bool:
+    return isinstance(v, (str, int, float)) and not isinstance(v, bool)
 
 
 def _unknown_keys(raw: dict) -> list[tuple[str, str]]:
@@ -166,7 +178,7 @@ def _unknown_keys(raw: dict) -> list[tuple[str, str]]:
         near = difflib.get_close_matches(str(key), _PART_OF, n=1, cutoff=0.75)
         hint = did_you_mean(str(key), AnswerModel.model_fields)
         where = f"line {line_of(raw, key)}"
-        scalar = isinstance(raw[key], (str, int, float))
+        scalar = bool(_scalars(raw[key]))
         read = "only its figures were read" if scalar else "it was not graded"
         out.append((_PART_OF[near[0]] if near else "",
                     f"{where}: '{key}' is not one of the answer's keys{hint}; {read}"))
