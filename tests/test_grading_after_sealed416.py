@@ -42,3 +42,22 @@ def test_a_mapping_under_a_key_the_format_lacks_states_its_figures(grader, tmp_p
     r = grader.grade(path)
     assert any("'int4_note' is not one of the answer's keys" in n and "figures were read" in n
                for n in r.notes)
+
+
+def test_english_words_near_an_alias_word_are_not_corrected_into_it(grader):
+    """The typo reader read 'until' as 'util', 'having' as 'halving', 'throughout' as 'throughput',
+    'unfused' as 'unused' and 'deciding' as 'decoding' (every answer through sealed416, 670 times
+    for 'until' alone): "I'm setting that aside until step 3 shows ..." lost its deferral."""
+    said = "until having throughout unfused deciding setting"
+    assert grader.concepts.words(said) == said.split()
+    assert grader.concepts.words("bandwith compiel") == ["bandwidth", "compile"]   # typos still read
+
+
+def test_a_refusal_pointing_back_that_waits_for_something_puts_it_off(grader):
+    """sealed410 e.s4128 (instructor 100: int8 named only to be set aside until step 3): "We could
+    also quantize the weights to int8; I'm setting that aside until step 3 shows the loop is truly
+    bandwidth-bound". Without its condition it is refused; "read once" is no condition."""
+    said = "We could also quantize the weights to int8. I'm setting that aside until step 3 shows it."
+    assert lever_statuses(grader, said).get("quantize_int8") == "deferred"
+    said = "We could also quantize the weights to int8. I'm setting that aside."
+    assert lever_statuses(grader, said).get("quantize_int8") == "negated"

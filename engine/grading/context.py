@@ -87,8 +87,9 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
             found = [_as(j, "topic") for j in found]   # ... I disagree for now" (sealed263 e.s2658): a
             #   heading; a verdict after it ("**On fusing attention.** No.") still points back to it
         label = carried_label(concepts, t, kinds, sentence, label)
-        if not found and last and refuses_last(concepts, t, sentence, "regime" in kinds):   # "I'd skip it"
-            out[-len(last):] = last = named = _refused(last, "it" in concepts.words(sentence)[:3])
+        if not found and last and (refusal := refuses_last(concepts, t, sentence, "regime" in kinds)):
+            out[-len(last):] = last = named = _refused(last, "it" in concepts.words(sentence)[:3],   # "I'd
+                                                       refusal == "deferred")   # skip it"
             levers_before = [j for j in last if j.match.kind == "lever"] or levers_before
             continue
         if not found and last and all(j.status == "asked" for j in last) \
@@ -157,16 +158,17 @@ def _headed(concepts: Concepts, t: Triggers, sentence: str) -> re.Match[str] | N
     return _TOPIC.match(sentence) or _DASHED.match(sentence)
 
 
-def _refused(last: list[Judged], it: bool = False) -> list[Judged]:
+def _refused(last: list[Judged], it: bool = False, waits: bool = False) -> list[Judged]:
     """What a refusal pointing back refuses: all the sentence before named but what a deferral
     there waited for ("... Until then both are pointless", sealed96 e.s983); 'it' the first only
     ("Int8: only if ... after FlashAttention. It won't help TTFT", sealed120 c.s1229). A lever
     deferred after one already put off is what that one waits for: "Batching / int8: only if, after
-    graphs and compile, ... so I'm not doing them yet" (sealed224 e.s2266, instructor 97)."""
-    waits = [j for n, j in enumerate(last) if j.status == "deferred"
-             and any(k.status in ("deferred", "hypothetical") for k in last[:n])]
-    return [_as(j, "prerequisite") if j in waits else j if j.status == "prerequisite"
-            or (it and j.match != last[0].match) else _as(j, "negated") for j in last]
+    graphs and compile, ... so I'm not doing them yet" (sealed224 e.s2266). One that `waits` defers."""
+    put_off = [j for n, j in enumerate(last) if j.status == "deferred"
+               and any(k.status in ("deferred", "hypothetical") for k in last[:n])]
+    status = "deferred" if waits else "negated"
+    return [_as(j, "prerequisite") if j in put_off else j if j.status == "prerequisite"
+            or (it and j.match != last[0].match) else _as(j, status) for j in last]
 
 
 _THEY = frozenset({"they"})   # a subject pointing back, in a clause joined to what it names

@@ -33,6 +33,7 @@ class Triggers:
     new_subject: tuple[Phrase, ...] = ()         # "rather than X I would use Y": a forward scope ends
     compares: frozenset[Phrase] = frozenset()   # "78% against 4%": before a figure, no trigger
     subordinate: frozenset[str] = frozenset()    # "Don't: hand-fuse before ... compile": the label stops
+    waiting: frozenset[str] = frozenset()        # "I'd set that aside until ...": a refusal that waits
     contrast: frozenset[str] = frozenset()      # terminators that turn the argument ("but", not "so")
     adverbs: frozenset[str] = frozenset()       # terminators that, right after a trigger, qualify it
     elliptical_words: int = 3                    # words after the trigger of a turning elliptical clause
@@ -214,6 +215,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.new_subject = phrases(raw.get("new_subject"))
     t.compares = frozenset(phrases(raw.get("compares")))
     t.subordinate = frozenset(w for p in phrases(raw.get("subordinate")) for w in p)
+    t.waiting = frozenset(w for p in phrases(raw.get("waiting")) for w in p)
     t.contrast = frozenset(w for p in phrases(raw.get("contrast")) for w in p) & t.terminators
     t.adverbs = frozenset(w for p in phrases(raw.get("adverbs")) for w in p) & t.terminators
     t.elliptical_words = int(raw.get("elliptical_words", t.elliptical_words))

@@ -376,23 +376,23 @@ def kept(concepts: Concepts, j: Judged) -> Judged:
     return as_status(j, flipped) if flipped else j
 
 
-def refuses_last(concepts: Concepts, t: Triggers, sentence: str, verdict: bool = False) -> bool:
+def refuses_last(concepts: Concepts, t: Triggers, sentence: str, verdict: bool = False) -> str | None:
     """A sentence naming nothing that refuses what the sentence before named ("I'd skip it"),
-    unless a condition opens it: "if it's a dedicated summarizer box, it isn't needed" (sealed40
-    c.s425) keeps the fix for the other case; nor one that reports someone first: 'A colleague said
-    "just fuse the small kernels" — I disagree' refutes the colleague (sealed265 a.s2673); nor one
-    whose first clause says what is in place, what a later "it" means: "The batch of 256 already
-    does its job, so I'd leave it alone" (sealed284 d.s2869, instructor 70)."""
+    'deferred' if it waits ("I'm setting that aside until ...", sealed410 e.s4128). Not one a condition
+    opens ("if it's a dedicated box, it isn't needed", sealed40 c.s425), reports someone first (sealed265
+    a.s2673) or first says what is in place ("... already does its job, so I'd leave it", sealed284)."""
     for c in CLAUSE.split(sentence):
         ws = concepts.words(c) if c.strip() else []
+        cut = next((n for n, w in enumerate(ws) if n > 1 and w in t.waiting), len(ws))
         if carried_status(ws, t) == "hypothetical" or set(ws) & t.speech - set(_own_speech(ws)):
-            return False   # (but "I'd say no" is the student's own: sealed303 d.s3057)
-        if ws and (refuses_it(ws, t) or (not verdict and points_back_in(words(c), t))):
-            return True   # (a verdict is not undone by "overhead-bound; not saturating either resource")
+            return None   # (but "I'd say no" is the student's own: sealed303 d.s3057)
+        for own, status in ((ws, "negated"), (ws[:cut], "deferred"))[:1 + (cut < len(ws))]:
+            if own and (refuses_it(own, t) or (not verdict and points_back_in(words(c), t))):
+                return status   # (a verdict is not undone by "overhead-bound; not saturating either")
         if ws[:1] and ws[0] not in t.anaphora | {"i", "we"} \
                 and "historical" in [s for s, *_ in triggers(ws, t)]:
-            return False
-    return False
+            break
+    return None
 
 
 def _own_speech(ws: list[str]) -> list[str]:
