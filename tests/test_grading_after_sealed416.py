@@ -61,3 +61,15 @@ def test_a_refusal_pointing_back_that_waits_for_something_puts_it_off(grader):
     assert lever_statuses(grader, said).get("quantize_int8") == "deferred"
     said = "We could also quantize the weights to int8. I'm setting that aside."
     assert lever_statuses(grader, said).get("quantize_int8") == "negated"
+
+
+def test_a_sentence_opening_on_it_keeps_what_the_one_before_named(grader):
+    """sealed401 d.s4033 (instructor 97: int4 refused): "Here int4 only shrinks a resource we use
+    30% of ... It could easily come out slower. So: not for throughput on this endpoint." The
+    'It' sentence names nothing and goes on about int4; the refusal after it still reaches int4,
+    as it would with "on this endpoint" left off."""
+    said = ("Here int4 only shrinks a resource we use 30% of. It could easily come out slower. "
+            "So: not for throughput on this endpoint.")
+    assert lever_statuses(grader, said).get("quantize_int4") == "negated"
+    said = "Here int4 only shrinks a resource we use 30% of. The GPU is busy. So: not for throughput."
+    assert lever_statuses(grader, said).get("quantize_int4") != "negated"

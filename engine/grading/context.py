@@ -128,7 +128,7 @@ def judge(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], text: str) ->
         if levers and (many or keyword_list(concepts, sentence)):   # or a regime among them
             found = [Judged(j.match, "listed", j.sentence, j.clause, j.clause_text, j.status) for j in found]
         out += found
-        last = found
+        last = found or (last if concepts.words(sentence)[:1] == ["it"] else found)   # "It could be slower."
         named = found or named
     return [_as(j, "affirmed") if j.match.kind == "claim" and j.status == "deferred" else kept(concepts, j)
             for j in out]

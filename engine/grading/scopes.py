@@ -287,8 +287,8 @@ def refuses_it(ws: list[str], t: Triggers) -> bool:
         ws = ws[1:]   # (sealed164 c.s1666): a hedged refusal leans to refusing, as hedged_refusal reads it
     if ws[:1] == ["no"] and len(ws) <= 1 + t.elliptical_words and (len(ws) == 1 or ws[1] in t.after_no):
         return True   # not "no 5 TB of traffic", which negates a quantity
-    if any(s == "negated" and start == 0 and forward and end < len(ws) <= end + t.elliptical_words
-           and ws[end] in t.after_no for s, start, end, forward in triggers(ws, t)):
+    if any(s == "negated" and start == 0 and fw and ws[end:end + 1] and ws[end] in t.after_no
+           and t.scene_at(ws, end + 2) <= end + t.elliptical_words for s, start, end, fw in triggers(ws, t)):
         return True   # "Reject for throughput." after the vendor's claim (sealed258 d.s2603)
     if any(s == "negated" and end == len(ws) and (start == 0 or (start == 1 and ws[0] in ("i", "we")))
            for s, start, end, _ in triggers(ws, t)) or student_refuses(ws, t):

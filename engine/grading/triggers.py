@@ -37,6 +37,7 @@ class Triggers:
     contrast: frozenset[str] = frozenset()      # terminators that turn the argument ("but", not "so")
     adverbs: frozenset[str] = frozenset()       # terminators that, right after a trigger, qualify it
     elliptical_words: int = 3                    # words after the trigger of a turning elliptical clause
+    scene: frozenset[str] = frozenset()          # "not for throughput on this endpoint": where, not what
     after_no: frozenset[str] = frozenset()       # "no for throughput": a bare no, not "no 5 TB"
     answer_leads: tuple[Phrase, ...] = ()        # "My answer is no": a bare no after its lead
     follows_on: frozenset[Phrase] = frozenset()   # "After that, I'd add X": a step after the last
@@ -180,6 +181,12 @@ class Triggers:
                 return False
         return False
 
+    def scene_at(self, ws: list[str], start: int) -> int:
+        """Where a phrase saying where a refusal holds opens: "Not for throughput on this
+        endpoint" (sealed401 d.s4033, instructor 97: int4 refused) is as elliptical as "Not for
+        throughput"."""
+        return next((n for n in range(start, len(ws)) if ws[n] in self.scene), len(ws))
+
     def plain(self, ws: list[str]) -> list[str]:
         """The words without the degree words an agreement may carry (`softeners`)."""
         return [w for w in ws if w not in self.softeners]
@@ -219,6 +226,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.contrast = frozenset(w for p in phrases(raw.get("contrast")) for w in p) & t.terminators
     t.adverbs = frozenset(w for p in phrases(raw.get("adverbs")) for w in p) & t.terminators
     t.elliptical_words = int(raw.get("elliptical_words", t.elliptical_words))
+    t.scene = frozenset(w for p in phrases(raw.get("scene")) if len(p) == 1 for w in p)
     t.after_no = frozenset(w for p in phrases(raw.get("after_no")) for w in p)
     t.answer_leads = phrases(raw.get("answer_leads"))
     t.follows_on = frozenset(phrases(raw.get("follows_on")))
