@@ -69,7 +69,7 @@ def test_a_shared_labels_refusal_of_another_lever_leaves_the_offer_open(grader):
     not the batch the label shares with it; the batch's own sentence offers it on a condition. A
     label naming only the lever still carries the words after it ('Int4: if the eval passes, roll
     it out; it frees 51 GB for more batch' offers int4)."""
-    from regime.engine.grading.turns import offered_if
+    from regime.engine.grading.offers import offered_if
     c = grader.concepts
     shared = ("**Batch / quant:** quantizing doesn't help while the GPU is idle, skip it. If users are "
               "queueing up, though, raising the batch is an easy win, so I'd do that now as well.")

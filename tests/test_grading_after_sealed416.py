@@ -73,3 +73,17 @@ def test_a_sentence_opening_on_it_keeps_what_the_one_before_named(grader):
     assert lever_statuses(grader, said).get("quantize_int4") == "negated"
     said = "Here int4 only shrinks a resource we use 30% of. The GPU is busy. So: not for throughput."
     assert lever_statuses(grader, said).get("quantize_int4") != "negated"
+
+
+def test_a_reason_after_an_offer_is_not_its_condition(grader):
+    """sealed415 e.s4177 (instructor 79: "raising the batch proposed under a condition", the item
+    and 3 more): "If users are waiting in a queue, raise the batch as well, since that spreads the
+    launch cost over more tokens." The condition is the queue; 'launch' is in the reason, and is
+    no sign of the key's own wait (the launch gaps gone)."""
+    from regime.engine.grading.offers import waits_elsewhere
+    fixes = {"cuda_graphs", "torch_compile"}
+    said = ("If users are waiting in a queue, raise the batch as well, since that spreads the launch "
+            "cost over more tokens.")
+    assert waits_elsewhere(grader.concepts, said, "raise_batch", fixes)
+    said = "If the launch gaps are gone and users are waiting, raise the batch as well."
+    assert not waits_elsewhere(grader.concepts, said, "raise_batch", fixes)

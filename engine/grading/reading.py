@@ -11,10 +11,10 @@ from regime.engine.grading.answer import Answer, Mention
 from regime.engine.grading.concepts import Concepts
 from regime.engine.grading.key import Key
 from regime.engine.grading.keywords import keyword_list
+from regime.engine.grading.offers import offered_if, waits_elsewhere
 from regime.engine.grading.penalties import words as _name
 from regime.engine.grading.recommending import ASIDE, names_only
 from regime.engine.grading.scopes import cued
-from regime.engine.grading.turns import offered_if, waits_elsewhere
 
 
 @dataclass

@@ -1,0 +1,76 @@
+"""A lever offered on a condition ("int8 only if memory is still tight"), and whether that
+condition is the key's own wait ("then, not before") or another ("if users are queueing"): the
+sentences of an item that speak of the lever, after a label naming it, up to a reason."""
+
+from __future__ import annotations
+
+import re
+
+from regime.engine.grading.answer import SENTENCE
+from regime.engine.grading.concepts import Concepts
+from regime.engine.grading.scopes import cued, negates
+
+
+def offered_if(concepts: Concepts, item: str, concept: str) -> bool:
+    """A lever offered on a condition (`offered_if`: "int8 only if memory is still tight") in
+    sentences of the item that name it and refuse nothing: no refusal of it beside the condition,
+    no denial of the condition ("only if memory gets tight; the weights aren't what's slow"), and
+    not one the student does not expect to arise (`remote`: "only if ITL ever becomes the complaint")."""
+    t = concepts.context
+    if t is None:
+        return False
+    said = [concepts.words(s) for s in _said_of(concepts, item, concept)]
+    offered = any(cued(ws, t.offered_if) or any(tuple(ws[:len(p)]) == p for p in t.offered_opening)
+                  for ws in said)
+    return offered and not any(negates(ws, t) or cued(ws, t.remote) for ws in said)
+
+
+def waits_elsewhere(concepts: Concepts, item: str, concept: str, fixes: set[str]) -> bool:
+    """A lever the key refuses only for now, offered on a condition that is not the key's wait
+    (a regime, one of its fixes, a re-measure: `waits_on`): "If users are queueing at peak times,
+    also raise the batch" (sealed297 e.s2998, instructor 69: the rejection lost and 3 more)."""
+    t = concepts.context
+    if t is None or not offered_if(concepts, item, concept):
+        return False
+    said = [_before_reason(concepts, s) for s in _said_of(concepts, item, concept)]   # "..., since that
+    #   spreads the launch cost": the reason is no condition (sealed415 e.s4177, instructor 79)
+    return not any(concepts.find("regime", s) or cued(concepts.words(s), t.waits_on)
+                   or any(set(m.concepts) & (fixes - {concept}) for m in concepts.find("lever", s))
+                   for s in said)
+
+
+def _before_reason(concepts: Concepts, sentence: str) -> str:
+    """The sentence up to a clause giving a reason (", since ...": context.yaml `premise`)."""
+    t = concepts.context
+    return next((sentence[:m.start()] for m in _REASON.finditer(sentence) if t is not None
+                 and concepts.words(m[1])[:1] and concepts.words(m[1])[0] in t.premise), sentence)
+
+
+_REASON = re.compile(r"[,;(]\s*(\w+)")
+
+
+def _said_of(concepts: Concepts, item: str, concept: str) -> list[str]:
+    """The item's sentences naming `concept`, each after a label naming it, but not one whose label
+    it shares with another lever the words after the label speak of instead: under "Batch / quant:
+    quantizing doesn't help ..., skip it." the refusal is quantization's; the batch is offered in
+    the next sentence, "If users are queueing up, though, raising the batch is an easy win"
+    (sealed316 e.s3186, instructor 81)."""
+    said = []
+    for s in SENTENCE.split(item):
+        if not any(concept in m.concepts for m in concepts.find("lever", s)):
+            continue
+        rest = _unlabelled(concepts, s, concept)
+        label = s.partition(":")[0] if rest != s else ""
+        head = {c for m in concepts.find("lever", label) for c in m.concepts}
+        named = {c for m in concepts.find("lever", rest) for c in m.concepts}
+        if concept in named or not named & (head - {concept}):
+            said.append(rest)
+    return said
+
+
+def _unlabelled(concepts: Concepts, sentence: str, concept: str) -> str:
+    """The sentence after a label naming the lever ("Int4: if the vendor's benchmark on our traffic
+    shows a gain, we should adopt it", sealed277 d.s2796, instructor 15: adopted on a condition)."""
+    head, colon, rest = sentence.partition(":")
+    named = colon and any(concept in m.concepts for m in concepts.find("lever", head))
+    return rest if named and len(concepts.words(head)) <= 3 else sentence
