@@ -87,3 +87,12 @@ def test_a_reason_after_an_offer_is_not_its_condition(grader):
     assert waits_elsewhere(grader.concepts, said, "raise_batch", fixes)
     said = "If the launch gaps are gone and users are waiting, raise the batch as well."
     assert not waits_elsewhere(grader.concepts, said, "raise_batch", fixes)
+
+
+def test_not_addressing_the_gaps_argues_a_rejection_as_not_filling_them(grader, tmp_path):
+    """sealed403 e.s4059 (instructor 80: batching and quantization refused for the gaps, with full
+    reasons): "Batching and quantization don't address the idle gaps, so not now." """
+    said = "## Regime\nOverhead-bound.\n\n## Reject\nBatching doesn't address the idle gaps, so not now.\n"
+    r = grader.grade(answer_file(tmp_path, "e_doesnt_add_up", said))
+    feedback = " ".join(next(p for p in r.parts if p.part == "rejections").feedback)
+    assert "Right rejection, not its reason: raise batch" not in feedback
