@@ -96,3 +96,11 @@ def test_not_addressing_the_gaps_argues_a_rejection_as_not_filling_them(grader, 
     r = grader.grade(answer_file(tmp_path, "e_doesnt_add_up", said))
     feedback = " ".join(next(p for p in r.parts if p.part == "rejections").feedback)
     assert "Right rejection, not its reason: raise batch" not in feedback
+
+
+def test_nothing_to_give_refuses_what_it_says_it_of(grader):
+    """sealed404 b.s4066 (instructor 100: attention fusion dismissed): "... so fusing it more has
+    nothing much to give"; and "has little to gain" as its own predicate."""
+    assert lever_statuses(grader, "Fusing attention more has nothing much to give.").get(
+        "fuse_attention") == "negated"
+    assert lever_statuses(grader, "Fusing attention has little to gain.").get("fuse_attention") == "negated"
