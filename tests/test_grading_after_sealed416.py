@@ -3,7 +3,7 @@ student's own sentences."""
 
 from __future__ import annotations
 
-from conftest import answer_file, lever_statuses
+from conftest import answer_file, lever_statuses, read_body
 
 
 def _evidence_feedback(grader, path) -> str:
@@ -104,3 +104,15 @@ def test_nothing_to_give_refuses_what_it_says_it_of(grader):
     assert lever_statuses(grader, "Fusing attention more has nothing much to give.").get(
         "fuse_attention") == "negated"
     assert lever_statuses(grader, "Fusing attention has little to gain.").get("fuse_attention") == "negated"
+
+
+def test_a_purpose_set_against_another_refuses_nothing(grader, tmp_path):
+    """sealed421 e.s4231 (instructor 100, graded 86 once 'on this endpoint' counted as elliptical):
+    "2. torch.compile to merge the many small elementwise kernels ... (Fusion for kernel count here,
+    not for bytes as in a chatbot.)" compares; it does not refuse the compile."""
+    said = ("## Fixes\n1. CUDA graphs: one submission for the step.\n2. torch.compile to merge the many "
+            "small elementwise kernels: fewer kernels, fewer gaps. (Fusion for kernel count here, not "
+            "for bytes as in a chatbot.)\n")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", said)
+    assert any("torch_compile" in m.concepts for m in a.fixes)
+    assert not any("torch_compile" in m.concepts for m in a.rejects)

@@ -184,8 +184,10 @@ class Triggers:
     def scene_at(self, ws: list[str], start: int) -> int:
         """Where a phrase saying where a refusal holds opens: "Not for throughput on this
         endpoint" (sealed401 d.s4033, instructor 97: int4 refused) is as elliptical as "Not for
-        throughput"."""
-        return next((n for n in range(start, len(ws)) if ws[n] in self.scene), len(ws))
+        throughput"; not one after a `premise` word: "..., not for bytes as in a chatbot" compares,
+        a purpose set against another (sealed421 e.s4231, instructor 100: compile recommended)."""
+        return next((n for n in range(start, len(ws)) if ws[n] in self.scene
+                     and ws[n - 1] not in self.premise), len(ws))
 
     def plain(self, ws: list[str]) -> list[str]:
         """The words without the degree words an agreement may carry (`softeners`)."""
