@@ -116,3 +116,16 @@ def test_a_purpose_set_against_another_refuses_nothing(grader, tmp_path):
     a = read_body(grader, tmp_path, "e_doesnt_add_up", said)
     assert any("torch_compile" in m.concepts for m in a.fixes)
     assert not any("torch_compile" in m.concepts for m in a.rejects)
+
+
+def test_a_quotation_after_a_possessive_is_someone_elses(grader, tmp_path):
+    """sealed428 e.s4304 (instructor 95: the director's idea refuted): 'The director's "just quantize
+    it" has the same problem; smaller weights make the busy part shorter ...' was read as the
+    student quantizing. A regime inside such a quotation is still read as before (sealed213 b.s2156:
+    'the second engineer's "it doesn't matter because we're compute-bound" mixes up ...')."""
+    said = "The director's \"just quantize it\" has the same problem."
+    assert lever_statuses(grader, said).get("quantize_int8") == "attributed"
+    body = ("Regime: compute-bound, but the 22% in layer_norm, add/mul/silu and to_copy is overhead worth "
+            "removing — the second engineer's \"it doesn't matter because we're compute-bound\" mixes up "
+            "where the bottleneck is with where the time goes.")
+    assert read_body(grader, tmp_path, "b_training_run", body).regime == "compute_bound"

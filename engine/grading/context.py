@@ -215,7 +215,7 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
     found: list[Judged] = []
     carried: str | None = None
     quotes = [(q[1] or q[2]).strip() for q in QUOTED.finditer(body)]
-    reported = bool(quotes) and reported_quote(concepts, t, body)
+    reported = bool(quotes) and reported_quote(concepts, t, body, "regime" not in kinds)
     taken_up = bool(quotes) and cued(concepts.words(body[:body.find(quotes[0])]), t.endorse)   # "The second
     #   engineer has it right: \"we're compute-bound, ...\"" (sealed106 b.s1083): the student's own claim
     quoted: list[Judged] = []

@@ -53,20 +53,24 @@ def names_a_regime(concepts: Concepts, clause: str) -> bool:
                 or "bound" in concepts.words(clause))
 
 
-def reported_quote(concepts: Concepts, t: Triggers, body: str) -> bool:
+def reported_quote(concepts: Concepts, t: Triggers, body: str, owned: bool = True) -> bool:
     """Whether a sentence's quotation is someone else's words: an `attributed` trigger, a verb or
     noun of speech right before a quotation mark ('said "'), or as the subject of a copula before
     it ('Ravi's suggestion in the standup was "just batch it and quantize"', sealed298 e.s3009,
-    instructor 100, graded 35 with both read as the student's fixes), or a speaker's label."""
+    instructor 100, graded 35 with both read as the student's fixes), a possessive before it where
+    levers and claims are read (`owned`), or a speaker's label."""
     if any(s == "attributed" for s, *_ in triggers(concepts.words(body), t)):
         return True
     for q in QUOTED.finditer(body):
         ws = concepts.words(body[:q.start()])
         if set(ws[-_SAID:]) & t.speech or (ws[-1:] and ws[-1] in BEING and set(ws[-_SUBJECT:]) & t.speech):
             return True
+        if owned and _OWNER.search(body[:q.start()]):   # 'The director's "just quantize it" has the
+            return True   # same problem' (sealed428 e.s4304, instructor 95: refuted): whose words they are
     return _speaker_label(body, t)   # 'Engineer A: "give me two weeks and I'll hand-fuse ..."'
 
 
+_OWNER = re.compile(r"\w['’]s\s*$")   # a possessive right before the quotation mark
 _SUBJECT = 6   # words back to the noun of speech a copula predicates ("suggestion in the standup was")
 _SAID = 4      # words back to a verb of speech: 'Ravi said in standup, "batch the prefills"' (sealed348)
 
