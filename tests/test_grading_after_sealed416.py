@@ -129,3 +129,15 @@ def test_a_quotation_after_a_possessive_is_someone_elses(grader, tmp_path):
             "removing — the second engineer's \"it doesn't matter because we're compute-bound\" mixes up "
             "where the bottleneck is with where the time goes.")
     assert read_body(grader, tmp_path, "b_training_run", body).regime == "compute_bound"
+
+
+def test_nothing_saturated_names_no_limit(grader, tmp_path):
+    """sealed426 e.s4287 (instructor 95: launch-bound): "Both counters are low (14% of peak bandwidth,
+    3% of peak FLOPs), and when nothing on the GPU is saturated, the GPU is simply waiting." was read
+    as compute-bound: 'is saturated' took the nearest resource before it, though its subject is
+    'nothing'."""
+    said = ("Both counters are low (14% of peak bandwidth, 3% of peak FLOPs), and when nothing on the GPU "
+            "is saturated, the GPU is simply waiting.")
+    assert read_body(grader, tmp_path, "e_doesnt_add_up", said).regime is None
+    said = "At 71% of peak FLOPs the matrix cores are the busy side; compute is saturated."
+    assert read_body(grader, tmp_path, "d_high_throughput_api", said, "y.md").regime == "compute_bound"

@@ -72,6 +72,7 @@ def _limited_by(concepts: Concepts, clause: str) -> str | None:
 
 
 _DENYING = frozenset({"neither", "not", "no"})   # before the limiter's word: it is denied
+_NOTHING = frozenset({"nothing", "none", "neither", "nor"})   # the subject saturated: no resource
 _HEAD_WORDS = 6   # a label asking what limits the step: 'What is holding it back:'
 _PART_WORDS = 2   # "the part of the step that waits on memory": the part's noun this near the limiter
 
@@ -122,6 +123,8 @@ def _the_limit(concepts: Concepts, sentence: str) -> str | None:
                 denial = next((c for c in concepts.neg_before if tuple(ws[max(i - len(c), 0):i]) == c), None)
                 if hit and denial == ("nor",):   # "neither bandwidth nor compute is saturated": the
                     break                        # whole list is denied
+                if hit and set(ws[i:j]) & _NOTHING:   # "(... 3% of peak FLOPs), and when nothing on the
+                    break   # GPU is saturated" (sealed426 e.s4287, instructor 95): no resource is
                 if hit and len(hit) == 1 and denial is None and not _conditioned(concepts, tuple(ws[:i])):
                     return next(iter(hit))
     return None
