@@ -65,28 +65,38 @@ def about_a_claim(concepts: Concepts, sentences: list[str], text: str) -> bool:
 
 def unmatched(a: Answer, concepts: Concepts, section: str, line: int, text: str) -> None:
     """An item naming no lever by any alias: read by meaning when its distinctive words point
-    clearly to one lever (and said so), else quoted back with the closest guess."""
+    clearly to one lever (and said so), else quoted back with the closest guess. A negated item
+    under Fixes ("- Don't: accept 'compute-bound, so the memory-bound kernels can be ignored'")
+    rejects as a Reject item does, a claim among what it may reject."""
     shown = text if len(text) <= 60 else text[:57].rstrip() + "…"
     part = "fixes" if section == "fixes" else "rejections"
-    if section == "reject" and concepts.best("claim", text) > concepts.best("lever", text) \
+    head = _verdict_head(text)
+    rejecting = section == "reject" or concepts.negates(head)
+    if rejecting and concepts.best("claim", text) > concepts.best("lever", text) \
             and claim_by_meaning(a, concepts, line, text):   # "The second engineer: memory-bound
         return                                                 # ops do take time, so they matter"
     meant = concepts.guess("lever", text)
     if meant is not None:
         mention = Mention((meant,), shown, line, reason=text)
-        parts = clauses(text)
-        head = parts[0] if parts else text   # "X so one prompt can't hog it": X stands
-        if len(parts) > 1 and text[text.find(head) + len(head):].lstrip().startswith(":"):
-            head = f"{head}: {parts[1]}"   # its label's verdict: 'batch 512: no' (a table's verdict cell)
-        if section == "reject" or concepts.negates(head):
+        if rejecting:
             a.rejects.append(mention)
         else:
             a.fixes.append(mention)
         a.unread.append((part, f"line {line}: I read '{shown}' as {meant.replace('_', ' ')}, the lever "
                                "closest in meaning; name it to be sure"))
         return
-    if section == "reject" and claim_by_meaning(a, concepts, line, text):
+    if rejecting and claim_by_meaning(a, concepts, line, text):
         return   # "memory-bound ops do NOT stop mattering ...": the claim, rejected
     guess = concepts.closest("lever", text)
     hint = f"; did you mean {guess}?" if guess else "; name it as the exercise does (its id or a usual name)"
     a.unread.append((part, f"line {line}: I could not tell which lever '{shown}' means{hint}"))
+
+
+def _verdict_head(text: str) -> str:
+    """The item's first clause, with its label's verdict: "X so one prompt can't hog it": X
+    stands; 'batch 512: no' (a table's verdict cell) keeps its "no"."""
+    parts = clauses(text)
+    head = parts[0] if parts else text
+    if len(parts) > 1 and text[text.find(head) + len(head):].lstrip().startswith(":"):
+        head = f"{head}: {parts[1]}"
+    return head

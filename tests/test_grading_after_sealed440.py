@@ -1,0 +1,25 @@
+"""Classes from the development pool through sealed440 (issue 27), each with the student's own
+sentences."""
+
+from __future__ import annotations
+
+from conftest import read_body
+
+
+def _rejected(grader, tmp_path, case: str, body: str) -> set[str]:
+    return {c for m in read_body(grader, tmp_path, case, body).rejects for c in m.concepts}
+
+
+def test_a_dont_line_under_fixes_rejects_the_claim_it_names_by_meaning(grader, tmp_path):
+    """sealed432 b.s4346 (instructor 100: the second engineer's claim refused): '- Don't: accept
+    "compute-bound, so the memory-bound kernels can be ignored" as settled.' under Fixes names no
+    lever by alias; a negated item there rejects as a Reject item does, the claim included. An
+    affirmed item naming no lever is still no rejection."""
+    said = ("## Fixes\n1. torch.compile first.\n- Don't: accept \"compute-bound, so the memory-bound "
+            "kernels can be ignored\" as settled. Compute-bound describes the FLOP-carrying kernels, "
+            "not the 22% of time in kernels with no FLOPs.\n")
+    claim = "memory_ops_irrelevant_when_compute_bound"
+    assert claim in _rejected(grader, tmp_path, "b_training_run", said)
+    kept = said.replace("Don't: accept", "Accept")
+    assert claim not in _rejected(grader, tmp_path, "b_training_run", kept)
+
