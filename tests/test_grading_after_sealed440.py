@@ -23,3 +23,10 @@ def test_a_dont_line_under_fixes_rejects_the_claim_it_names_by_meaning(grader, t
     kept = said.replace("Don't: accept", "Accept")
     assert claim not in _rejected(grader, tmp_path, "b_training_run", kept)
 
+
+def test_a_label_naming_proposals_the_student_drops_refuses_what_follows(grader, tmp_path):
+    """sealed361 b.s3631 (instructor 100): "One more proposal I'd drop: fusing attention. It
+    already runs as flash-attention ..." refused the fusion as "What I would skip:" does."""
+    for said in ("One more proposal I'd drop: fusing attention.",
+                 "Two proposals I'd decline: fusing attention and raising the batch."):
+        assert "fuse_attention" in _rejected(grader, tmp_path, "b_training_run", said)
