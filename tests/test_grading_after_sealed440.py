@@ -3,7 +3,7 @@ sentences."""
 
 from __future__ import annotations
 
-from conftest import read_body
+from conftest import answer_file, read_body
 
 
 def _rejected(grader, tmp_path, case: str, body: str) -> set[str]:
@@ -30,3 +30,14 @@ def test_a_label_naming_proposals_the_student_drops_refuses_what_follows(grader,
     for said in ("One more proposal I'd drop: fusing attention.",
                  "Two proposals I'd decline: fusing attention and raising the batch."):
         assert "fuse_attention" in _rejected(grader, tmp_path, "b_training_run", said)
+
+
+
+def test_a_gain_written_as_its_factor_states_it(grader, tmp_path):
+    """sealed372 b.s3742 (instructor 94: the bound in full): "61 / (1 - 0.22) ≈ 78% of peak, ~1.28x
+    faster steps, not 2x" states the ~28% step-time gain; a factor of another gain does not."""
+    def missing(said: str) -> bool:
+        r = grader.grade(answer_file(tmp_path, "b_training_run", f"## Evidence\n- {said}\n"))
+        return "step-time gain" in " ".join(next(p for p in r.parts if p.part == "evidence").feedback)
+    assert not missing("Ceiling: 61 / (1 - 0.22) ≈ 78% of peak, ~1.28x faster steps, not 2x.")
+    assert missing("Ceiling: 61 / (1 - 0.22) ≈ 78% of peak, ~1.5x faster steps.")

@@ -74,6 +74,7 @@ class Concepts:
     vocabulary: Vocabulary | None = None          # facts' own words (`say`), which reports use too
     figure_say: dict[str, str] = field(default_factory=dict)                      # fact -> plain name
     figure_words: dict[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
+    figure_factors: frozenset[str] = frozenset()   # gains also written as factors (1 + gain)
     known: frozenset[str] = frozenset()        # every word an alias, heading or cue uses
     known_by_letter: dict[str, tuple[str, ...]] = field(default_factory=dict)
     keep: frozenset[str] = frozenset()         # words never read as typos
@@ -314,6 +315,7 @@ def load_concepts(k: Knowledge, files: Iterable[Path]) -> Concepts:
             c.figure_say[fact] = figure.say
         cues = [*figure.words, fact.replace("_", " ")]
         c.figure_words[fact] = tuple(tuple(c.words(w)) for w in cues if c.words(w))
+    c.figure_factors = frozenset(fact for fact, figure in raw.figures.items() if figure.factor)
     _spread_ambiguity(c)
     c.index()
     _spelling(c, raw)

@@ -79,6 +79,7 @@ class VerbLevers(_Strict):
 class Figure(_Strict):
     say: str = ""
     words: Phrases = []
+    factor: bool = False   # a gain also written as the factor it multiplies by: 28% faster is 1.28x
 
 
 class ConceptsFile(_Strict):
