@@ -41,3 +41,18 @@ def test_a_gain_written_as_its_factor_states_it(grader, tmp_path):
         return "step-time gain" in " ".join(next(p for p in r.parts if p.part == "evidence").feedback)
     assert not missing("Ceiling: 61 / (1 - 0.22) ≈ 78% of peak, ~1.28x faster steps, not 2x.")
     assert missing("Ceiling: 61 / (1 - 0.22) ≈ 78% of peak, ~1.5x faster steps.")
+
+
+def test_a_verdict_qualified_away_from_the_keys_keeps_half_the_regime(grader, tmp_path):
+    """sealed441 b.s4435 (instructor 68: "regime qualified away: half"): "compute-bound on paper,
+    but in practice this step is memory-bound". The key's regime given in principle earns half
+    the part, and its figures are not read to another regime; a plain wrong verdict earns none."""
+    def regime_points(said: str) -> tuple[float, list[str]]:
+        evidence = "## Evidence\n- 61% of peak FLOP rate; 22% of kernel time in no-FLOP ops.\n"
+        r = grader.grade(answer_file(tmp_path, "b_training_run", f"## Regime\n{said}\n\n{evidence}"))
+        parts = {p.part: p for p in r.parts}
+        return parts["regime"].points / parts["regime"].max_points, parts["evidence"].feedback
+    share, feedback = regime_points("Compute-bound on paper, but in practice this step is memory-bound.")
+    assert abs(share - 0.5) < 0.01 and not any("another regime" in f for f in feedback)
+    share, feedback = regime_points("Memory-bound.")
+    assert share == 0.0 and any("another regime" in f for f in feedback)

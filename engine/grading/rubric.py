@@ -47,6 +47,8 @@ class RegimePart(_Strict):
     opined: float = Field(1.0, ge=0, le=1)     # ... when an opinion marker qualifies it ("I think")
     denied_nominal: float = Field(0.0, ge=0, le=1)   # ... when the answer names no regime but rules
     #                                                  out the nominal one the step is not in
+    qualified: float = Field(0.0, ge=0, le=1)   # ... when it names the key's regime, the nominal
+    #   one too, "in principle" and turns to another "in practice"
 
     def verdict(self, hedged: bool, opined: bool) -> float:
         """The share of the verdict's part that a right regime earns as it is committed to."""

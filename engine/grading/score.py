@@ -111,6 +111,14 @@ def _wrong_sides(a: Answer, key: Key, read: Read) -> list[tuple[str, str]]:
 
 # ---- parts -----------------------------------------------------------------------------------------
 
+def _qualified_away(a: Answer, key: Key) -> bool:
+    """The key's regime named as what the step is in principle (where that is also the key's
+    nominal one) and another given as what it is in practice: "compute-bound on paper, but in
+    practice this step is memory-bound" (sealed441 b.s4435)."""
+    return key.nominal_regime == key.regime and a.nominal_regime == key.regime \
+        and a.regime not in (None, key.regime)
+
+
 def _regime(a: Answer, key: Key, rubric: Rubric) -> _Partial:
     if key.regime is None:
         return _Partial(None)
@@ -126,6 +134,7 @@ def _regime(a: Answer, key: Key, rubric: Rubric) -> _Partial:
             "I could not find which regime you name"
         out.feedback.append(f"Regime: {said}; the key says {_regime_name(key.regime)}: {key.regime_because}")
     else:
+        share += (1 - ns) * rubric.regime.qualified if _qualified_away(a, key) else 0.0
         out.feedback.append(f"Regime: you say {_regime_name(a.regime)}; the key says "
                             f"{_regime_name(key.regime)}: {key.regime_because}")
     if key.nominal_regime:
@@ -156,7 +165,8 @@ def _evidence(a: Answer, key: Key, rubric: Rubric, concepts: Concepts | None) ->
     lines = [_decisive_line(a, item, ev.relative_tolerance, concepts, say, key) for item in decisive]
     out = _Partial(0.0, [x for x in lines if x])
     missing_s = [f for f in supporting if stated(a, f, ev.relative_tolerance, concepts, key) is not True]
-    got_d = credited(key, decisive, lines, ev.read_wrong_way, a.regime)   # less for figures read wrong way
+    qualified = _qualified_away(a, key)   # figures for the verdict it gives "in principle"
+    got_d = credited(key, decisive, lines, ev.read_wrong_way, None if qualified else a.regime)
     got_s = len(supporting) - len(missing_s)
     need_s = min(ev.supporting.enough, len(supporting))
     d_share = got_d / len(decisive) if decisive else 1.0
@@ -168,7 +178,7 @@ def _evidence(a: Answer, key: Key, rubric: Rubric, concepts: Concepts | None) ->
         if ev.without_regime < 1:
             out.feedback.append("Figures support a verdict: with no regime named, they earn "
                                 f"{ev.without_regime:.0%} of this part")
-    elif a.regime is not None and key.regime is not None and a.regime != key.regime:
+    elif a.regime is not None and key.regime is not None and a.regime != key.regime and not qualified:
         out.share *= ev.wrong_regime   # right figures read the wrong way
         if ev.wrong_regime < 1:
             out.feedback.append(f"Figures read to another regime earn {ev.wrong_regime:.0%} of this part")
