@@ -3,7 +3,7 @@ sentences."""
 
 from __future__ import annotations
 
-from conftest import read_body
+from conftest import lever_statuses, read_body
 
 
 def _regime(grader, tmp_path, case: str, body: str) -> str | None:
@@ -18,3 +18,16 @@ def test_a_regime_in_name_is_the_nominal_one(grader, tmp_path):
     assert _regime(grader, tmp_path, "e_doesnt_add_up", said) == "overhead_bound"
     plain = "Regime: bandwidth-bound — it's batch-1 decode — and the launches add to it."
     assert _regime(grader, tmp_path, "e_doesnt_add_up", plain) == "bandwidth_bound"
+
+
+def test_a_rollout_after_an_accuracy_check_is_adopted_not_deferred(grader):
+    """sealed460 d.s4624 (instructor 7: int4 adopted as the main fix): "My recommendation is to adopt
+    int4 for this endpoint and roll it out after a short accuracy check" was read as deferred. The
+    check is what the rollout passes, not a step the lever waits for; "only after" still defers."""
+    said = ("My recommendation is to adopt int4 for this endpoint and roll it out after a short "
+            "accuracy check.")
+    assert lever_statuses(grader, said).get("quantize_int4") == "affirmed"
+    waits = "int4 might be worth trying, but only after an accuracy check."
+    assert lever_statuses(grader, waits).get("quantize_int4") == "deferred"
+    later = "Adopt int4 for this endpoint after graph capture."
+    assert lever_statuses(grader, later).get("quantize_int4") == "deferred"
