@@ -3,7 +3,7 @@ sentences."""
 
 from __future__ import annotations
 
-from conftest import lever_statuses, read_body
+from conftest import answer_file, lever_statuses, read_body
 
 
 def _regime(grader, tmp_path, case: str, body: str) -> str | None:
@@ -31,3 +31,17 @@ def test_a_rollout_after_an_accuracy_check_is_adopted_not_deferred(grader):
     assert lever_statuses(grader, waits).get("quantize_int4") == "deferred"
     later = "Adopt int4 for this endpoint after graph capture."
     assert lever_statuses(grader, later).get("quantize_int4") == "deferred"
+
+
+def test_a_condition_after_a_lead_in_offers_the_lever(grader, tmp_path):
+    """sealed460 c.s4627 (instructor 84: "batching recommended under a condition ... item 13 + 3"):
+    "Along the same lines, if several documents come in together, batch their prefills" opens on
+    its condition after a lead-in naming no lever, as "If several documents ..." does (graded 100,
+    the batching read as refused for now). A lead-in that names a lever is no lead-in."""
+    def left_open(said: str) -> bool:
+        body = f"## Fixes\n1. FlashAttention.\n2. {said}\n"
+        r = grader.grade(answer_file(tmp_path, "c_document_summarizer", body))
+        return "leans_to_a_rejected_lever" in {p.id for p in r.penalties}
+    assert left_open("If several documents come in together, batch their prefills.")
+    assert left_open("Along the same lines, if several documents come in together, batch their prefills.")
+    assert not left_open("Not batching, if several documents come in together: it makes TTFT worse.")

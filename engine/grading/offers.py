@@ -19,10 +19,21 @@ def offered_if(concepts: Concepts, item: str, concept: str) -> bool:
     t = concepts.context
     if t is None:
         return False
-    said = [concepts.words(s) for s in _said_of(concepts, item, concept)]
-    offered = any(cued(ws, t.offered_if) or any(tuple(ws[:len(p)]) == p for p in t.offered_opening)
-                  for ws in said)
+    sentences = _said_of(concepts, item, concept)
+    said = [concepts.words(s) for s in sentences]
+    opens = [ws for s in sentences for ws in _openings(concepts, s)]
+    offered = any(cued(ws, t.offered_if) for ws in said) or any(
+        tuple(ws[:len(p)]) == p for ws in opens for p in t.offered_opening)
     return offered and not any(negates(ws, t) or cued(ws, t.remote) for ws in said)
+
+
+def _openings(concepts: Concepts, sentence: str) -> list[list[str]]:
+    """The sentence's words, and those after a lead-in that names no lever: "Along the same lines,
+    if several documents come in together, batch their prefills" (sealed460 c.s4627, instructor 84:
+    batching offered on a condition) opens on its condition as "If several ..." does."""
+    head, comma, rest = sentence.partition(",")
+    lead_in = comma and not concepts.find("lever", head)
+    return [concepts.words(sentence)] + ([concepts.words(rest)] if lead_in else [])
 
 
 def waits_elsewhere(concepts: Concepts, item: str, concept: str, fixes: set[str]) -> bool:
