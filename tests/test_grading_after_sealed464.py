@@ -45,3 +45,21 @@ def test_a_condition_after_a_lead_in_offers_the_lever(grader, tmp_path):
     assert left_open("If several documents come in together, batch their prefills.")
     assert left_open("Along the same lines, if several documents come in together, batch their prefills.")
     assert not left_open("Not batching, if several documents come in together: it makes TTFT worse.")
+
+
+def test_what_really_matters_recommends_the_lever_it_names(grader, tmp_path):
+    """sealed456 a.s4589 (instructor 100: batching recommended, buried in a paragraph): "what
+    really matters is that we stop sending one request at a time — fold arriving requests into the
+    decode batch that is already in flight (continuous batching)" was read as a mention, and the
+    int8 placed after it as a hedge (graded 78). 'Fold' opening its clause is an imperative, as
+    'merge' and 'pack' are; a lever only described is still no fix."""
+    def fixes(said: str) -> set[str]:
+        return {c for m in read_body(grader, tmp_path, "a_chatbot", said).fixes for c in m.concepts}
+    said = ("Honestly the loop is doing fine, and what really matters is that we stop sending one request "
+            "at a time — fold arriving requests into the decode batch that is already in flight "
+            "(continuous batching).")
+    assert "continuous_batching" in fixes(said)
+    fold = "Fold arriving requests into the running batch (continuous batching)."
+    assert "continuous_batching" in fixes(fold)
+    told = "Continuous batching folds arriving requests into the running batch."
+    assert "continuous_batching" not in fixes(told)
