@@ -50,10 +50,9 @@ def _describes(ws: list[str], start: int, end: int, t: Triggers) -> bool:
 
 
 def predicate(ws: list[str], t: Triggers, words: int = 1) -> str | None:
-    """The status of a backward trigger that opens a clause: a predicate with no subject of its
-    own ("..., misses the point even more badly"), so its subject is what the sentence named; after
-    a copula too ("The other suggestion, a GPU with more FLOPs, is even less useful", sealed90 a.s923).
-    Only triggers of at least `words` words count."""
+    """The status of a backward trigger opening a clause: a predicate with no subject of its own
+    ("..., misses the point"), its subject what the sentence named; after a copula too ("a GPU with
+    more FLOPs, is even less useful", sealed90 a.s923). Only triggers of `words` words or more count."""
     bare = list(ws)
     while bare[:1] and bare[0] in t.terminators:   # "..., but they are useless while the GPU
         bare = bare[1:]                              # waits" (sealed129 e.s1313): what it named
@@ -74,7 +73,8 @@ def predicate(ws: list[str], t: Triggers, words: int = 1) -> str | None:
 
 _COPULA = frozenset({"is", "are", "was", "were", "be", "would", "will", "seems", "seem", "looks", "sounds"})
 _PRONOUNS = frozenset({"they", "it", "both"})
-_ALSO = frozenset({"also", "likewise", "equally", "similarly", "too", "clearly", "simply", "just"})
+_ALSO = frozenset({"also", "likewise", "equally", "similarly", "too", "clearly", "simply", "just",
+                   "therefore", "hence"})   # "... are therefore 'not yet'" (sealed492 e.s4941)
 BEING = frozenset({"is", "are", "was", "were"})   # the copulas, one set for the reader
 _PERSONS = frozenset({"i", "we", "you"})
 _FOCUS = frozenset({"only", "even", "just", "then"})

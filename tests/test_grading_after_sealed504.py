@@ -1,0 +1,18 @@
+"""Classes from the development pool through sealed504 (issue 27), each with the student's own
+sentences."""
+
+from __future__ import annotations
+
+from conftest import read_body
+
+
+def test_a_predicate_after_therefore_judges_what_the_sentence_named(grader, tmp_path):
+    """sealed492 e.s4941 (instructor 100, graded 50): "The two proposals on the table — raise the
+    batch, quantize the weights — are therefore "not yet"." read both as recommended, so the
+    answer's fixes named six levers and were read as a keyword list."""
+    for said in ('The two proposals on the table — raise the batch, quantize the weights — are therefore '
+                 '"not yet".', "The two proposals (raise the batch, quantize the weights) are therefore "
+                 "not yet."):
+        a = read_body(grader, tmp_path, "e_doesnt_add_up", said)
+        assert {c for m in a.deferred for c in m.concepts} >= {"raise_batch", "quantize_int8"}
+        assert not a.fixes
