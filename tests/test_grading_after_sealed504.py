@@ -16,3 +16,12 @@ def test_a_predicate_after_therefore_judges_what_the_sentence_named(grader, tmp_
         a = read_body(grader, tmp_path, "e_doesnt_add_up", said)
         assert {c for m in a.deferred for c in m.concepts} >= {"raise_batch", "quantize_int8"}
         assert not a.fixes
+
+
+def test_shrinking_the_weights_and_one_batch_name_their_levers(grader, tmp_path):
+    """sealed469 c.s4718 (instructor 84: both proposals refused): "Two suggestions I'd turn down:
+    running several documents as one batch (...) and shrinking the weights (...)" named neither."""
+    said = ("Two suggestions I'd turn down: running several documents as one batch (each document already "
+            "saturates the GPU) and shrinking the weights (a small cost spread over 25k tokens).")
+    a = read_body(grader, tmp_path, "c_document_summarizer", said)
+    assert {c for m in a.rejects for c in m.concepts} >= {"raise_batch", "quantize_int8"}
