@@ -25,3 +25,14 @@ def test_shrinking_the_weights_and_one_batch_name_their_levers(grader, tmp_path)
             "saturates the GPU) and shrinking the weights (a small cost spread over 25k tokens).")
     a = read_body(grader, tmp_path, "c_document_summarizer", said)
     assert {c for m in a.rejects for c in m.concepts} >= {"raise_batch", "quantize_int8"}
+
+
+def test_the_slice_of_time_spent_waiting_on_memory_is_a_part(grader, tmp_path):
+    """sealed479 d.s4811 (a compute-bound memo, instructor 100, graded 57 as bandwidth-bound):
+    "shrinking them can only speed up the small slice of time spent waiting on memory" names the
+    part of the time that waits, not the step's limit; "most of the time is spent waiting on
+    memory" still does."""
+    part = "Shrinking them can only speed up the small slice of time spent waiting on memory."
+    assert read_body(grader, tmp_path, "d_high_throughput_api", part).regime is None
+    whole = "Most of the time is spent waiting on memory."
+    assert read_body(grader, tmp_path, "d_high_throughput_api", whole).regime == "bandwidth_bound"

@@ -60,7 +60,7 @@ def _limited_by(concepts: Concepts, clause: str) -> str | None:
         n = len(cue)
         for j in (j for j in range(len(ws) - n + 1) if ws[j:j + n] == cue and not cues.negated(j, n)
                   and not _conditioned(concepts, ws[:j]) and not _left(concepts, ws[max(j - 2, 0):j])
-                  and not _a_part(concepts, ws[max(j - _PART_WORDS, 0):j])
+                  and not _a_part(concepts, ws[:j])
                   and not (concepts.context and set(ws[:j]) & concepts.context.phases)):   # a phase's limit
             after = ws[j + n:j + n + concepts.limiter_within]
             k, hit = next(((k, words[p]) for k in range(len(after)) for p in words
@@ -75,13 +75,19 @@ _DENYING = frozenset({"neither", "not", "no"})   # before the limiter's word: it
 _NOTHING = frozenset({"nothing", "none", "neither", "nor"})   # the subject saturated: no resource
 _HEAD_WORDS = 6   # a label asking what limits the step: 'What is holding it back:'
 _PART_WORDS = 2   # "the part of the step that waits on memory": the part's noun this near the limiter
+_SPENT_WORDS = 5  # "the slice of the step spent waiting on memory": ... or this near, after `spent`
 
 
 def _a_part(concepts: Concepts, before: tuple[str, ...]) -> bool:
     """A limit said of a part of the step, not the step: "Fewer weight bytes only helps the part of
-    the step that waits on memory" (sealed358 d.s3610, a compute-bound answer, instructor 90)."""
+    the step that waits on memory" (sealed358 d.s3610, a compute-bound answer, instructor 90); after
+    `spent`, the part's noun a few words further back: "the small slice of time spent waiting on
+    memory" (sealed479 d.s4811, a compute-bound memo, instructor 100, graded 57 as bandwidth-bound)."""
     t = concepts.context
-    return t is not None and bool(set(before) & t.parts_of)
+    if t is None:
+        return False
+    near = _SPENT_WORDS if before[-1:] and before[-1] in t.spent else _PART_WORDS
+    return bool(set(before[-near:]) & t.parts_of)
 
 
 def _left(concepts: Concepts, before: tuple[str, ...]) -> bool:

@@ -96,6 +96,7 @@ class Triggers:
     described_after: frozenset[str] = frozenset()   # "something memory-bound is eating the time": a part
     whole: frozenset[str] = frozenset()          # "the GPU is doing compute-bound work": the step
     parts_of: frozenset[str] = frozenset()       # "a fat tail of memory-bound work": a part
+    spent: frozenset[str] = frozenset()          # "the slice of time spent waiting on memory": a part
     phases: frozenset[str] = frozenset()         # "during that time the GPU waits on memory": a phase
     described_doing: frozenset[str] = frozenset()   # "the memory-bound work dragging ...": a part
     described_before: frozenset[str] = frozenset()   # "memory-bound time", not "the time is memory-bound"
@@ -291,6 +292,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.described_after = frozenset(w for p in phrases(raw.get("described_after")) for w in p)
     t.whole = frozenset(w for p in phrases(raw.get("whole")) for w in p)
     t.parts_of = frozenset(w for p in phrases(raw.get("parts_of")) for w in p)
+    t.spent = frozenset(w for p in phrases(raw.get("spent")) for w in p)
     t.phases = frozenset(w for p in phrases(raw.get("phases")) for w in p)
     t.described_doing = frozenset(w for p in phrases(raw.get("described_doing")) for w in p)
     t.described_before = frozenset(w for p in phrases(raw.get("described_before")) for w in p)
