@@ -36,3 +36,19 @@ def test_the_slice_of_time_spent_waiting_on_memory_is_a_part(grader, tmp_path):
     assert read_body(grader, tmp_path, "d_high_throughput_api", part).regime is None
     whole = "Most of the time is spent waiting on memory."
     assert read_body(grader, tmp_path, "d_high_throughput_api", whole).regime == "bandwidth_bound"
+
+
+def test_where_that_leaves_us_reports_and_whose_weights_are_read_says_bandwidth(grader, tmp_path):
+    """sealed478 a.s4805 (instructor 76, graded 31): "Where that leaves us: bandwidth-bound decode."
+    was a label ("Where int4 would pay:") putting its verdict in doubt, and "with continuous
+    batching we would add arriving requests to the decode batch already in flight" a batching in
+    place. sealed486 a.s4889 (instructor 90, graded 48): "limited by how fast the GPU can read the
+    model's weights, not by arithmetic" named no regime."""
+    def read(said: str):
+        return read_body(grader, tmp_path, "a_chatbot", said)
+    assert read("Where that leaves us: bandwidth-bound decode.").regime == "bandwidth_bound"
+    assert read("It is limited by how fast the GPU can read the model's weights, not by arithmetic.").regime \
+        == "bandwidth_bound"
+    said = ("What would move it is serving more than one request per pass. With continuous batching we would "
+            "add arriving requests to the decode batch already in flight.")
+    assert "continuous_batching" in {c for m in read(said).fixes for c in m.concepts}
