@@ -64,6 +64,9 @@ class ReadWrongWay(_Strict):
     kinds: list[Literal["regime", "nominal_regime", "finding", "fix", "reject"]] = []
     share: float = Field(1.0, ge=0, le=1)   # of an item of only those rules' figures, regime wrong
     spared: list[str] = []                  # verdicts that place the figures between the regimes
+    misreads: dict[str, list[str]] = {}     # regime -> phrases that read its figures the wrong way
+    unless: list[str] = []                  # words that keep a clause from stating such a phrase
+    feedback: str = "Read the wrong way: '{clause}'; these figures earn {share} of their item"
 
 
 class EvidencePart(_Strict):

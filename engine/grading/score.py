@@ -18,7 +18,7 @@ from regime.engine.grading.penalties import words as _name
 from regime.engine.grading.reading import Read, read_against
 from regime.engine.grading.rubric import PARTS, Rubric
 from regime.engine.grading.stated import stated
-from regime.engine.grading.wrong_way import credited
+from regime.engine.grading.wrong_way import credited, misread_clause, misread_line
 
 
 @dataclass
@@ -166,7 +166,11 @@ def _evidence(a: Answer, key: Key, rubric: Rubric, concepts: Concepts | None) ->
     out = _Partial(0.0, [x for x in lines if x])
     missing_s = [f for f in supporting if stated(a, f, ev.relative_tolerance, concepts, key) is not True]
     qualified = _qualified_away(a, key)   # figures for the verdict it gives "in principle"
-    got_d = credited(key, decisive, lines, ev.read_wrong_way, None if qualified else a.regime)
+    misread = misread_clause(a.text, key, ev.read_wrong_way, concepts)
+    got_d = credited(key, decisive, lines, ev.read_wrong_way, None if qualified else a.regime,
+                     misread is not None)
+    if misread is not None and a.regime in (None, key.regime):
+        out.feedback.append(misread_line(misread, ev.read_wrong_way))
     got_s = len(supporting) - len(missing_s)
     need_s = min(ev.supporting.enough, len(supporting))
     d_share = got_d / len(decisive) if decisive else 1.0
