@@ -3,7 +3,7 @@ sentences."""
 
 from __future__ import annotations
 
-from conftest import answer_file
+from conftest import answer_file, read_body
 
 VERDICT = ("Regime: compute-bound. At batch 256 the intensity is about 256 FLOP/byte, past the 247 ridge.\n\n"
            "Evidence: 71% of peak FLOP rate and 30% of peak bandwidth{reading}\n\n"
@@ -40,3 +40,14 @@ def test_headroom_reads_the_wrong_way_only_where_compute_binds(grader, tmp_path)
         return next(p for p in r.parts if p.part == "evidence").points
     assert ev(", so there is little bandwidth headroom left.", "a.md") == ev(".", "b.md")
 
+
+def test_a_resource_at_its_level_is_no_verdict(grader, tmp_path):
+    """sealed476 d.s4786 (instructor: "regime: neither resource is maxed out (wrong)", graded
+    compute-bound): "## Regime / Neither resource is maxed out. Compute is at 71%, ..." says how
+    busy each resource is; the one word a Regime section shortens its verdict to still reads."""
+    levels = ("## Regime\nNeither resource is maxed out. Compute is at 71%, so there's still ~30% left; "
+              "bandwidth is at 30%, so there's a lot of room there.\n")
+    assert read_body(grader, tmp_path, "d_high_throughput_api", levels).regime is None
+    for word, regime in (("Compute.", "compute_bound"), ("Prefill-bound (compute).", "compute_bound"),
+                         ("Memory (78% of peak).", "bandwidth_bound")):
+        assert read_body(grader, tmp_path, "d_high_throughput_api", f"## Regime\n{word}\n").regime == regime

@@ -33,6 +33,8 @@ def read_regimes(a: Answer, concepts: Concepts, text: str, kind: str = "regime")
         a.statuses.append((0, "listed", text.strip()))
         return
     text = _SLASHED.sub(", ", text)
+    if kind == "regime_word":
+        text = ", ".join(c for c in clauses(text) if not _a_level(concepts, c))
     judged = _primary(concepts, judge(concepts, concepts.context, (kind,), text) if concepts.context else [])
     judged = [replace(j, status="possible") if j.status == "asked" and _headed(concepts, j) else j
               for j in judged]   # "Regime: overhead bound? BW 14%, FLOPs 3%": a verdict, hedged
@@ -353,3 +355,19 @@ def _bare(concepts: Concepts, j: Judged) -> bool:
 def _alone(concepts: Concepts, j: Judged) -> bool:
     """A sentence, or list item, that is the regime's name and nothing else."""
     return j.status == "affirmed" and concepts.words(j.sentence) == concepts.words(j.match.phrase)
+
+
+def _a_level(concepts: Concepts, clause: str) -> bool:
+    """A resource's word as the subject of its level ("Compute is at 71%", "bandwidth only at 30%"):
+    how busy it is, not the verdict a Regime section shortens to (context.yaml `levels`)."""
+    t = concepts.context
+    if t is None or not t.levels:
+        return False
+    ws = concepts.words(clause)
+    for m in concepts.find("regime_word", clause):
+        k = m.start + len(concepts.words(m.phrase))
+        while k < len(ws) and ws[k] in t.levels:
+            k += 1
+        if k < len(ws) and ws[k][:1].isdigit():
+            return True
+    return False

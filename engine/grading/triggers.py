@@ -97,6 +97,7 @@ class Triggers:
     whole: frozenset[str] = frozenset()          # "the GPU is doing compute-bound work": the step
     parts_of: frozenset[str] = frozenset()       # "a fat tail of memory-bound work": a part
     spent: frozenset[str] = frozenset()          # "the slice of time spent waiting on memory": a part
+    levels: frozenset[str] = frozenset()         # "Compute is at 71%": a resource's level, no verdict
     phases: frozenset[str] = frozenset()         # "during that time the GPU waits on memory": a phase
     described_doing: frozenset[str] = frozenset()   # "the memory-bound work dragging ...": a part
     described_before: frozenset[str] = frozenset()   # "memory-bound time", not "the time is memory-bound"
@@ -293,6 +294,7 @@ def load_triggers(path: Path, concepts: Concepts) -> Triggers:
     t.whole = frozenset(w for p in phrases(raw.get("whole")) for w in p)
     t.parts_of = frozenset(w for p in phrases(raw.get("parts_of")) for w in p)
     t.spent = frozenset(w for p in phrases(raw.get("spent")) for w in p)
+    t.levels = frozenset(w for p in phrases(raw.get("levels")) for w in p)
     t.phases = frozenset(w for p in phrases(raw.get("phases")) for w in p)
     t.described_doing = frozenset(w for p in phrases(raw.get("described_doing")) for w in p)
     t.described_before = frozenset(w for p in phrases(raw.get("described_before")) for w in p)
