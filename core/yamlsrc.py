@@ -75,10 +75,23 @@ def _construct_mapping(loader: _Loader, node: yaml.Node) -> LineDict:
             raise RegimeError(f"mapping key must be text, got {type(key).__name__}", line=_line(key_node))
         key = str(key)
         if key in result:
+            if _split_text(loader, node, value_node) and result[key] is None:
+                continue   # '{note: write, read, write, read}': an answer's text split at its commas
             raise RegimeError(f"duplicate key '{key}'", line=_line(key_node), field=key)
         result[key] = _within(key, lambda v=value_node: loader.construct_object(v, deep=True))
         result.key_lines[key] = _line(key_node)
     return result
+
+
+class _AnswerLoader(_Loader):
+    """Reads a student's answer, where free text in a flow mapping may hold commas."""
+
+
+def _split_text(loader: _Loader, node: yaml.MappingNode, value: yaml.Node) -> bool:
+    """A repeated bare word in a flow mapping of an answer: text YAML split at its commas (the
+    grader joins such keys back onto the text before them), not a second value for the key."""
+    return (isinstance(loader, _AnswerLoader) and bool(node.flow_style) and isinstance(value, yaml.ScalarNode)
+            and value.tag == _CORE + "null" and value.value in ("", "~", "null"))
 
 
 def _within(step: str, build):
@@ -140,14 +153,15 @@ _Loader.yaml_constructors[_CORE + "seq"] = _construct_sequence
 _Loader.yaml_constructors[None] = _refuse_tag
 
 
-def load_yaml(path: Path | str, text: str | None = None) -> Any:
-    """Parse one YAML file; any problem becomes a RegimeError naming the file and line."""
+def load_yaml(path: Path | str, text: str | None = None, answer: bool = False) -> Any:
+    """Parse one YAML file; any problem becomes a RegimeError naming the file and line. `answer`:
+    a student's, whose flow mappings may repeat a bare word of text split at its commas."""
     path = Path(path)
     try:
         if text is None:
             text = _read(path)
         _prescan(text)
-        return yaml.load(text, Loader=_Loader)
+        return yaml.load(text, Loader=_AnswerLoader if answer else _Loader)
     except RegimeError as err:
         raise err.located(file=str(path), line=1) from None
     except yaml.MarkedYAMLError as err:

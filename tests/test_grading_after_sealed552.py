@@ -3,7 +3,11 @@ sentences."""
 
 from __future__ import annotations
 
+import pytest
 from conftest import answer_file, read_body
+
+from regime.core.errors import RegimeError
+from regime.core.yamlsrc import load_yaml
 
 VERDICT = ("Regime: compute-bound. At batch 256 the intensity is about 256 FLOP/byte, past the 247 ridge.\n\n"
            "Evidence: 71% of peak FLOP rate and 30% of peak bandwidth{reading}\n\n"
@@ -51,3 +55,29 @@ def test_a_resource_at_its_level_is_no_verdict(grader, tmp_path):
     for word, regime in (("Compute.", "compute_bound"), ("Prefill-bound (compute).", "compute_bound"),
                          ("Memory (78% of peak).", "bandwidth_bound")):
         assert read_body(grader, tmp_path, "d_high_throughput_api", f"## Regime\n{word}\n").regime == regime
+
+
+def test_a_rejection_naming_neither_lever_nor_claim_costs_that_item(grader, tmp_path):
+    """sealed529 d.s5315 (instructor 80, not graded at all): a '{note: ...}' entry among the
+    rejections refused the whole answer, where one bad item costs only that item."""
+    said = ("regime: compute-bound\nfixes:\n  - {lever: fp8_gemm, reason: raises the compute ceiling}\n"
+            "reject:\n  - {lever: quantize_int4, reason: bandwidth is only 30% used}\n"
+            "  - {note: int4 also has to be dequantized before the matmul}\n")
+    r = grader.grade(answer_file(tmp_path, "d_high_throughput_api", said, "x.yaml"))
+    assert r.graded and r.score > 0
+    rejections = next(p for p in r.parts if p.part == "rejections")
+    assert rejections.points > 0 and any("names exactly one of" in x for x in rejections.feedback)
+
+
+def test_a_word_repeated_in_split_text_is_no_duplicate_key(grader, tmp_path):
+    """sealed520 c.s5223 (instructor 90, not graded at all): '{figure: ..., note: write, read,
+    write, read}' repeats bare words YAML took for keys; an answer's flow mapping keeps the first
+    (the reader joins them back onto the text), where a pack or a case still refuses a repeat."""
+    said = ("regime: compute_bound\nevidence:\n  - {figure: score-matrix HBM traffic, value: 1.6 TB per "
+            "prefill, note: write, read, write, read}\n"
+            "fixes:\n  - {lever: flash_attention, bound: scores stay on chip}\n")
+    assert grader.grade(answer_file(tmp_path, "c_document_summarizer", said, "x.yaml")).graded
+    with pytest.raises(RegimeError, match="duplicate key 'read'"):
+        load_yaml(tmp_path / "pack.yaml", text="note: {a: write, read, write, read}\n")
+    with pytest.raises(RegimeError, match="duplicate key 'lever'"):
+        load_yaml(tmp_path / "x.yaml", text="fixes:\n  - {lever: a, lever: b}\n", answer=True)
