@@ -81,3 +81,13 @@ def test_a_word_repeated_in_split_text_is_no_duplicate_key(grader, tmp_path):
         load_yaml(tmp_path / "pack.yaml", text="note: {a: write, read, write, read}\n")
     with pytest.raises(RegimeError, match="duplicate key 'lever'"):
         load_yaml(tmp_path / "x.yaml", text="fixes:\n  - {lever: a, lever: b}\n", answer=True)
+
+
+def test_supposed_to_be_names_the_nominal_regime(grader, tmp_path):
+    """sealed545 e.s5473 and sealed544 e.s5469 (instructors 100, graded 38.5 and 63.5 as
+    bandwidth-bound): "supposed to be bandwidth-bound ..., but ... It's bound by launch overhead"
+    sets the regime the batch predicts beside the verdict, as "nominally" does."""
+    said = ("This decode loop is supposed to be bandwidth-bound (batch 1), but right now it isn't bound by "
+            "bandwidth or by compute. It's bound by launch overhead.")
+    a = read_body(grader, tmp_path, "e_doesnt_add_up", said)
+    assert (a.regime, a.nominal_regime) == ("overhead_bound", "bandwidth_bound")
