@@ -9,6 +9,7 @@ import re
 from regime.engine.grading.answer import Answer, Mention
 from regime.engine.grading.concepts import Concepts, clauses
 from regime.engine.grading.recommending import LABEL_WORDS
+from regime.engine.grading.scopes import cued
 from regime.engine.grading.sides import party, sides
 
 
@@ -28,6 +29,16 @@ def claim_by_meaning(a: Answer, concepts: Concepts, line: int, text: str, quoted
     else:
         a.statuses.append((line, "meaning", text.strip()))
     return True
+
+
+def lever_reason(concepts: Concepts, sentence: str) -> bool:
+    """A Reject item's sentence after the one naming its lever, refuting no one and naming no
+    speaker, is why the lever is refused, not a claim refused by meaning: "Two weeks of hand-fusing
+    layer_norm and silu. Those kernels are memory-bound and we are not, so speeding them up would
+    not change the step time." (sealed566 b.s5684, instructor 5) argues the claim it was read as
+    rejecting; "The second engineer is wrong: ..." still answers the claim."""
+    t = concepts.context
+    return t is not None and not cued(concepts.words(sentence), t.refutes) and not party(concepts, sentence)
 
 
 _HEAD = re.compile(r"^\s*([^;:]{1,60})[;:]\s*\S")   # a few words before a semicolon or colon

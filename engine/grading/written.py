@@ -12,7 +12,7 @@ from pathlib import Path
 
 from regime.core.errors import RegimeError
 from regime.engine.grading.answer import SENTENCE, Answer, Mention
-from regime.engine.grading.by_meaning import about_a_claim, claim_by_meaning, unmatched
+from regime.engine.grading.by_meaning import about_a_claim, claim_by_meaning, lever_reason, unmatched
 from regime.engine.grading.concepts import Concepts, clauses
 from regime.engine.grading.context import judge
 from regime.engine.grading.figures import unreadable_numbers
@@ -213,8 +213,9 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
         if not any(named) and concepts.words(text) and not _aside(concepts, text):
             unmatched(a, concepts, section, line, text)
         elif section == "reject":   # "The second engineer's argument conflates ...": a claim by meaning
-            for sentence in (s for s, n in zip(sentences, named, strict=True) if not n):
-                claim_by_meaning(a, concepts, line, sentence, quoted=False)
+            for k, sentence in enumerate(sentences):
+                if not named[k] and not (any(named[:k]) and lever_reason(concepts, sentence)):
+                    claim_by_meaning(a, concepts, line, sentence, quoted=False)
     if section in ("regime", "evidence") and concepts.context is not None and concepts.find("claim", text):
         # a claim stated as the student's own is endorsed; one quoted or reported ('The second
         # engineer says "... memory-bound ops don't matter."') is someone else's (sealed21 b.s234)
