@@ -3,7 +3,7 @@ sentences."""
 
 from __future__ import annotations
 
-from conftest import lever_statuses, read_body
+from conftest import answer_file, lever_statuses, read_body
 
 
 def test_after_each_kernel_places_a_gap_not_a_step(grader):
@@ -36,4 +36,35 @@ def test_a_lever_reason_under_reject_refuses_no_claim(grader, tmp_path):
                     "That view is wrong: compute-bound describes the matmuls, not the 22% of time in "
                     "kernels with no FLOPs."):
         said = f"## Reject\n- Hand-fusing before torch.compile. {answers}\n"
-        assert any(claim in m.concepts for m in read_body(grader, tmp_path, "b_training_run", said).rejects), answers
+        read = read_body(grader, tmp_path, "b_training_run", said)
+        assert any(claim in m.concepts for m in read.rejects), answers
+
+
+def _rejections(grader, tmp_path, case: str, body: str, name: str):
+    r = grader.grade(answer_file(tmp_path, case, body, name))
+    return next(p for p in r.parts if p.part == "rejections"), {p.id for p in r.penalties}
+
+
+def test_a_rejected_lever_offered_on_a_condition_is_left_open(grader, tmp_path):
+    """sealed552 c.s5546 (instructor 74: "-16: batching recommended under a condition") and
+    sealed542 e.s5448 (76: "raising the batch recommended under a condition instead of rejected"):
+    an offer opening on "And if ..." or written under Reject, and one whose purpose names the
+    key's own wait ("to put the idle GPU to work") while its condition is traffic, were credited
+    as rejections. They leave the lever open; the key's own condition still puts it off."""
+    c = ("Regime: prefill, compute-bound.\n\nFixes: FlashAttention first, then chunked prefill. "
+         "{offer}\n\nReject: weight quantization: 16 GB over 25k tokens is negligible per token.\n")
+    offered = ("And if a lot of documents arrive at the same moment, batching their prefills would be "
+               "worth turning on.")
+    part, pens = _rejections(grader, tmp_path, "c_document_summarizer", c.format(offer=offered), "c1.md")
+    refused = "Batching the prefills would not help TTFT: one prompt already saturates compute."
+    kept, _ = _rejections(grader, tmp_path, "c_document_summarizer", c.format(offer=refused), "c2.md")
+    assert part.points < kept.points and "leans_to_a_rejected_lever" in pens
+    e = ("Regime: launch-overhead-bound; nothing is saturated.\n\nFixes: CUDA graphs, then torch.compile.\n\n"
+         "Reject: quantizing the weights: fewer bytes do nothing for idle time.\n\n{offer}\n")
+    traffic = ("If traffic picks up, raising the batch would be worth doing right away to put the idle "
+               "GPU to work.")
+    part, pens = _rejections(grader, tmp_path, "e_doesnt_add_up", e.format(offer=traffic), "e1.md")
+    wait = "If a re-measure after the graphs shows it bandwidth-bound, raise the batch."
+    own, own_pens = _rejections(grader, tmp_path, "e_doesnt_add_up", e.format(offer=wait), "e2.md")
+    assert part.points < own.points and "leans_to_a_rejected_lever" in pens
+    assert "leans_to_a_rejected_lever" not in own_pens

@@ -30,10 +30,16 @@ def offered_if(concepts: Concepts, item: str, concept: str) -> bool:
 def _openings(concepts: Concepts, sentence: str) -> list[list[str]]:
     """The sentence's words, and those after a lead-in that names no lever: "Along the same lines,
     if several documents come in together, batch their prefills" (sealed460 c.s4627, instructor 84:
-    batching offered on a condition) opens on its condition as "If several ..." does."""
+    batching offered on a condition) opens on its condition as "If several ..." does; so does one
+    after a word carrying on from the sentence before (`continuing`): "And if a lot of documents
+    arrive at the same moment, batching their prefills would be worth turning on" (sealed552
+    c.s5546, instructor 74: the rejection and 3 more lost)."""
     head, comma, rest = sentence.partition(",")
     lead_in = comma and not concepts.find("lever", head)
-    return [concepts.words(sentence)] + ([concepts.words(rest)] if lead_in else [])
+    ws = concepts.words(sentence)
+    t = concepts.context
+    carried = t is not None and ws[:1] and ws[0] in t.continuing
+    return [ws] + ([concepts.words(rest)] if lead_in else []) + ([ws[1:]] if carried else [])
 
 
 def waits_elsewhere(concepts: Concepts, item: str, concept: str, fixes: set[str]) -> bool:
@@ -43,11 +49,25 @@ def waits_elsewhere(concepts: Concepts, item: str, concept: str, fixes: set[str]
     t = concepts.context
     if t is None or not offered_if(concepts, item, concept):
         return False
-    said = [_before_reason(concepts, s) for s in _said_of(concepts, item, concept)]   # "..., since that
-    #   spreads the launch cost": the reason is no condition (sealed415 e.s4177, instructor 79)
+    said = [_condition(concepts, s) for s in _said_of(concepts, item, concept)]
     return not any(concepts.find("regime", s) or cued(concepts.words(s), t.waits_on)
                    or any(set(m.concepts) & (fixes - {concept}) for m in concepts.find("lever", s))
                    for s in said)
+
+
+def _condition(concepts: Concepts, sentence: str) -> str:
+    """The condition a sentence sets: up to its first comma where it opens on one ("If traffic
+    picks up, raising the batch would be worth doing right away to put the idle GPU to work",
+    sealed542 e.s5448, instructor 76: the idle GPU is the purpose, traffic the condition), else the
+    sentence up to a reason ("..., since that spreads the launch cost": no condition, sealed415
+    e.s4177, instructor 79)."""
+    t = concepts.context
+    head, comma, _ = sentence.partition(",")
+    ws = concepts.words(head)
+    ws = ws[1:] if t is not None and ws[:1] and ws[0] in t.continuing else ws
+    if comma and t is not None and any(tuple(ws[:len(p)]) == p for p in t.offered_opening):
+        return head
+    return _before_reason(concepts, sentence)
 
 
 def _before_reason(concepts: Concepts, sentence: str) -> str:

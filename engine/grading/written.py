@@ -22,6 +22,7 @@ from regime.engine.grading.labels import steps
 from regime.engine.grading.layout import EMPHASIS as _EMPHASIS
 from regime.engine.grading.layout import PROSE, front_matter, labelled, prose, sections_of
 from regime.engine.grading.limiters import adopt_limiter, read_limiter
+from regime.engine.grading.offers import offered_if
 from regime.engine.grading.openers import (
     agrees,
     announcing,
@@ -269,7 +270,9 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
             supposed.add(j.match.concepts)   # done its job" ... why I would not push the batch higher'
             #                                  (sealed155 d.s1574, instructor 100)
         mention = Mention(j.match.concepts, j.match.phrase, line, j.match.kind, item)
-        in_subject = section == "reject" and j.clause in subject and j.status != "prerequisite"
+        offer = section == "reject" and j.status == "hypothetical" and offered_if(   # "If traffic picks
+            concepts, j.sentence, j.match.concepts[0])   # up, raising the batch would be worth doing"
+        in_subject = section == "reject" and j.clause in subject and j.status != "prerequisite" and not offer
         if in_subject and j.status == "deferred":   # "just not about starting with hand-written kernels":
             a.deferred.append(replace(mention, later=True))   # refused now, the key places it
         if j.match.kind == "claim":
@@ -282,7 +285,7 @@ def _levers_and_claims(a: Answer, concepts: Concepts, section: str, line: int, t
             continue   # batching does nothing for the speed of a reply" (sealed261 a.s2631): a comparison
         elif in_subject or j.status == "negated":
             a.rejects.append(mention)
-        elif section == "reject" and j.status != "prerequisite":
+        elif section == "reject" and j.status != "prerequisite" and not offer:
             continue
         elif j.status == "affirmed" and section == PROSE and not recommended(concepts, text, j):
             a.statuses.append((line, "mentioned", j.sentence.strip()))
