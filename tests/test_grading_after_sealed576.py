@@ -68,3 +68,18 @@ def test_a_rejected_lever_offered_on_a_condition_is_left_open(grader, tmp_path):
     own, own_pens = _rejections(grader, tmp_path, "e_doesnt_add_up", e.format(offer=wait), "e2.md")
     assert part.points < own.points and "leans_to_a_rejected_lever" in pens
     assert "leans_to_a_rejected_lever" not in own_pens
+
+
+def test_a_doubt_of_its_merit_after_a_quotation_refuses_it(grader, tmp_path):
+    """sealed562 d.s5643 and sealed488 d.s4903 (instructors 100: int4 refused softly): 'The vendor
+    told the director that "int4 will give you up to 4x throughput." I'm not sure that's wise to act
+    on here.' was read as the vendor's words and nothing more. A doubt with a merit after it and
+    nothing named refuses what came before, as "I'm not sure int4 is wise" does; a bare doubt
+    ("I'm not sure how much that buys") still refuses nothing."""
+    said = ('## The vendor\nThe vendor told the director that "int4 will give you up to 4x throughput." '
+            "I'm not sure {doubt} here.\n")
+    def rejects(doubt: str) -> bool:
+        read = read_body(grader, tmp_path, "d_high_throughput_api", said.format(doubt=doubt))
+        return any("quantize_int4" in m.concepts for m in read.rejects)
+    assert rejects("that's wise to act on") and rejects("it's a good idea")
+    assert not rejects("how much that buys")

@@ -281,8 +281,8 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                 # not pursue" (sealed84 b.s863): the fronted object is what the student refuses; so is
                 found = [_as(j, "negated") if j.status == "affirmed" or j in quoted else j   # a quotation:
                          for j in found]   # '... said "just batch it". I disagree' (sealed147 e.s1499)
-            elif quoted and (negates(ws, t) or cued(ws, t.refutes)):   # '"memory ops don't matter" is a
-                # category mistake', '| "..." | Wrong |' (sealed86 b.s883)
+            elif quoted and (negates(ws, t) or cued(ws, t.refutes) or t.doubts_merit(ws)):   # '"memory
+                # ops don't matter" is a category mistake', '| "..." | Wrong |' (sealed86 b.s883)
                 found = [_as(j, "negated") if j in quoted else j for j in found]
             elif quoted and cued(ws, t.endorse):   # 'Someone suggested "fuse the elementwise ops" and
                 # I think they're right' (sealed105 a.s1076): the student takes it up

@@ -294,7 +294,7 @@ def refuses_it(ws: list[str], t: Triggers) -> bool:
            for s, start, end, _ in triggers(ws, t)) or student_refuses(ws, t):
         return True   # the clause is the refusal and nothing else: "I don't agree", "I wouldn't bother"
         #               (not "ITL (4 ms) isn't", which says something of its own subject)
-    return any(status == "negated" and not _own_subject(ws[:start], t)
+    return t.doubts_merit(ws) or any(status == "negated" and not _own_subject(ws[:start], t)
                and (t.points_back(_own(ws, start, end, t)) or points_before(ws, start, forward, t))
                for status, start, end, forward in triggers(ws, t))   # "I'd skip it"
 

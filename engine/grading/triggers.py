@@ -183,6 +183,15 @@ class Triggers:
                 return False
         return False
 
+    def doubts_merit(self, ws: list[str]) -> bool:
+        """A doubt and, after it, a merit of nothing named: 'The vendor told the director that "int4
+        will give you up to 4x throughput." I'm not sure that's wise to act on here.' (sealed562
+        d.s5643, instructor 100: int4 refused softly) leans to refusing what came before, as "I'm
+        not sure int4 is wise" does (scopes._doubted)."""
+        return any(tuple(ws[i:i + len(p)]) == p and any(tuple(ws[j:j + len(m)]) == m for m in self.merits
+                                                         for j in range(i + len(p), i + len(p) + self.window))
+                   for p in self.doubting for i in range(len(ws)))
+
     def scene_at(self, ws: list[str], start: int) -> int:
         """Where a phrase saying where a refusal holds opens: "Not for throughput on this
         endpoint" (sealed401 d.s4033, instructor 97: int4 refused) is as elliptical as "Not for
