@@ -83,3 +83,15 @@ def test_a_doubt_of_its_merit_after_a_quotation_refuses_it(grader, tmp_path):
         return any("quantize_int4" in m.concepts for m in read.rejects)
     assert rejects("that's wise to act on") and rejects("it's a good idea")
     assert not rejects("how much that buys")
+
+
+def test_the_most_productive_thing_recommends(grader, tmp_path):
+    """sealed551 d.s5536 (instructor 90: fp8 and tiling recommended, buried in a paragraph): in prose
+    without template headings an affirmed lever is a fix only with a recommending cue (context.yaml
+    `recommend`); "the most productive thing here would be to move the matrix multiplies to fp8" had
+    none, and the answer got no fixes."""
+    said = ("Compute-bound: 71% of peak FLOPs against 30% of bandwidth.\n\nOn the GEMM headroom, the team "
+            "has been going back and forth on kernel libraries, and honestly the most productive thing "
+            "here would be to move the matrix multiplies to fp8 on the matrix cores.\n")
+    read = read_body(grader, tmp_path, "d_high_throughput_api", said)
+    assert any("fp8_gemm" in m.concepts for m in read.fixes)
