@@ -40,9 +40,13 @@ def test_a_lever_reason_under_reject_refuses_no_claim(grader, tmp_path):
         assert any(claim in m.concepts for m in read.rejects), answers
 
 
-def _rejections(grader, tmp_path, case: str, body: str, name: str):
-    r = grader.grade(answer_file(tmp_path, case, body, name))
-    return next(p for p in r.parts if p.part == "rejections"), {p.id for p in r.penalties}
+def _offered_and_kept(grader, tmp_path, case: str, body: str, offered: str, kept: str):
+    """The rejections part and the penalties of `body` with the offer, then with the other line."""
+    out = []
+    for n, line in enumerate((offered, kept)):
+        r = grader.grade(answer_file(tmp_path, case, body.format(offer=line), f"{case}{n}.md"))
+        out.append((next(p for p in r.parts if p.part == "rejections").points, {p.id for p in r.penalties}))
+    return out
 
 
 def test_a_rejected_lever_offered_on_a_condition_is_left_open(grader, tmp_path):
@@ -50,24 +54,21 @@ def test_a_rejected_lever_offered_on_a_condition_is_left_open(grader, tmp_path):
     sealed542 e.s5448 (76: "raising the batch recommended under a condition instead of rejected"):
     an offer opening on "And if ..." or written under Reject, and one whose purpose names the
     key's own wait ("to put the idle GPU to work") while its condition is traffic, were credited
-    as rejections. They leave the lever open; the key's own condition still puts it off."""
+    as rejections. They leave the lever open; a refusal, or the key's own condition, does not."""
     c = ("Regime: prefill, compute-bound.\n\nFixes: FlashAttention first, then chunked prefill. "
          "{offer}\n\nReject: weight quantization: 16 GB over 25k tokens is negligible per token.\n")
-    offered = ("And if a lot of documents arrive at the same moment, batching their prefills would be "
-               "worth turning on.")
-    part, pens = _rejections(grader, tmp_path, "c_document_summarizer", c.format(offer=offered), "c1.md")
-    refused = "Batching the prefills would not help TTFT: one prompt already saturates compute."
-    kept, _ = _rejections(grader, tmp_path, "c_document_summarizer", c.format(offer=refused), "c2.md")
-    assert part.points < kept.points and "leans_to_a_rejected_lever" in pens
     e = ("Regime: launch-overhead-bound; nothing is saturated.\n\nFixes: CUDA graphs, then torch.compile.\n\n"
          "Reject: quantizing the weights: fewer bytes do nothing for idle time.\n\n{offer}\n")
-    traffic = ("If traffic picks up, raising the batch would be worth doing right away to put the idle "
-               "GPU to work.")
-    part, pens = _rejections(grader, tmp_path, "e_doesnt_add_up", e.format(offer=traffic), "e1.md")
-    wait = "If a re-measure after the graphs shows it bandwidth-bound, raise the batch."
-    own, own_pens = _rejections(grader, tmp_path, "e_doesnt_add_up", e.format(offer=wait), "e2.md")
-    assert part.points < own.points and "leans_to_a_rejected_lever" in pens
-    assert "leans_to_a_rejected_lever" not in own_pens
+    for case, body, offered, kept in (
+            ("c_document_summarizer", c, "And if a lot of documents arrive at the same moment, batching "
+             "their prefills would be worth turning on.",
+             "Batching the prefills would not help TTFT: one prompt already saturates compute."),
+            ("e_doesnt_add_up", e, "If traffic picks up, raising the batch would be worth doing right away "
+             "to put the idle GPU to work.",
+             "If a re-measure after the graphs shows it bandwidth-bound, raise the batch.")):
+        (left, pens), (refused, kept_pens) = _offered_and_kept(grader, tmp_path, case, body, offered, kept)
+        assert left < refused and "leans_to_a_rejected_lever" in pens, case
+        assert "leans_to_a_rejected_lever" not in kept_pens, case
 
 
 def test_a_doubt_of_its_merit_after_a_quotation_refuses_it(grader, tmp_path):
