@@ -240,7 +240,9 @@ def prose(text: str, start: int, intro: Callable[[str], str | None] = lambda _: 
                 into, under = listed.setdefault(section, []), last   # the list the paragraph introduces
             elif into is paragraphs and (_NUMBERED.match(line) or _NUMBERED.match(said)) \
                     and steps(said):   # "1. Continuous batching so that ...", "- 1) X so
-                into = listed.setdefault("fixes", [])   # big docs don't wait. 2) Y ...": steps
+                into = listed.setdefault("fixes", [])   # big docs don't wait. 2) Y ...": steps,
+                under = len(item["indent"].expandtabs(4)) - 1 if item else None   # until an item
+                #   outdented from them ('4. Reject' after '   3. Re-measure ...', sealed594 e.s5961)
             into.append((lineno, said))
             open_paragraph, last = True, len(item["indent"]) if item and into is paragraphs else None
         previous = line
@@ -272,7 +274,10 @@ def _introducing(paragraph: str) -> str:
     return paragraph if paragraph.rstrip().endswith(":") else ""
 
 
-_BARE_HEAD = re.compile(r"^\s*[A-Za-z][A-Za-z' ]{0,30}\s*$")   # a few words, no punctuation
+# a few words, no punctuation but an order after a comma or a qualifier in brackets ('Fixes, in
+# order', 'Reject (for now)' over their numbered items, sealed594 e.s5961)
+_BARE_HEAD = re.compile(r"^\s*[A-Za-z][A-Za-z' ]{0,30}"
+                        r"(?:,\s*in\s[A-Za-z' ]{1,20}|\s*\([A-Za-z' ]{1,20}\))?\s*$")
 
 
 def labelled(text: str, start: int, concepts: Concepts, a: Answer) -> dict[str, list[tuple[int, str]]]:
