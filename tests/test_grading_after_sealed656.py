@@ -23,3 +23,19 @@ def test_an_outline_with_numbered_items_under_numbered_headings(grader, tmp_path
         assert {c for m in read.fixes for c in m.concepts} >= {"cuda_graphs", "torch_compile"}, fixes
         assert {c for m in read.rejects for c in m.concepts} >= {"raise_batch", "quantize_int8"}, reject
         assert not {c for m in read.fixes for c in m.concepts} & {"raise_batch", "quantize_int8"}
+
+
+def test_a_long_head_refused_in_the_students_own_voice(grader, tmp_path):
+    """sealed560 c.s5622 and sealed584 c.s5862 (instructors 92 and 100): "Two suggestions from the
+    team I'd turn down: batching several documents together ..., and quantizing the model" refused
+    both, but its head runs past a label's 40 characters and the levers after the colon were read
+    as recommended. A longer head refuses what follows its colon when the refusal ends it in the
+    student's own voice and it names nothing itself; a long head that only reports does not."""
+    body = "## Fixes\n- FlashAttention first.\n\n## Notes\n{line}\n"
+    refused = ("Two suggestions from the team I'd turn down: batching several documents, and quantizing "
+               "the model.")
+    read = read_body(grader, tmp_path, "c_document_summarizer", body.format(line=refused))
+    assert {c for m in read.rejects for c in m.concepts} >= {"raise_batch", "quantize_int8"}
+    reported = "Two suggestions the team has written up for us to try: batching several documents."
+    read = read_body(grader, tmp_path, "c_document_summarizer", body.format(line=reported))
+    assert not {c for m in read.rejects for c in m.concepts} & {"raise_batch"}

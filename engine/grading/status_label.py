@@ -43,7 +43,7 @@ def status_label(concepts: Concepts, t: Triggers, sentence: str,
     still refuses (sealed35 e.s377, instructor: no regime committed)."""
     m = _match(concepts, t, sentence)
     if not m:
-        return None, sentence
+        return _own_refusal(concepts, t, sentence)
     head = tuple(concepts.words(m[1]))
     head = head[1:] if head[1:] and head[0] in t.adds_subject else head   # "Also not worth it: fusing
     for status, labels in t.labels.items():                                 # attention" (sealed270 b.s2721)
@@ -67,6 +67,22 @@ def status_label(concepts: Concepts, t: Triggers, sentence: str,
     if refusal and not elliptical and not any(concepts.find(k, m[1]) for k in ("lever", "claim", "regime")):
         return "negated", m[2]   # "One more thing I would not do: push the batch much higher."
     return None, sentence
+
+
+_LONG = re.compile(r"^\s*([^:]{41,80}):\s*(.*)$", re.S)
+
+
+def _own_refusal(concepts: Concepts, t: Triggers, sentence: str) -> tuple[str | None, str]:
+    """A longer head the student refuses in their own voice ("Two suggestions from the team I'd
+    turn down: batching ..., and quantizing ...", sealed584 c.s5862) refuses what follows its
+    colon, if it names nothing itself."""
+    m = _LONG.match(sentence)
+    if not m or any(concepts.find(k, m[1]) for k in ("lever", "claim", "regime")):
+        return None, sentence
+    head = concepts.words(m[1])
+    own = any(s == "negated" and forward and b == len(head) and {"i", "we"} & set(head[max(a - 2, 0):a + 1])
+              for s, a, b, forward in triggers(head, t))
+    return ("negated", m[2]) if own else (None, sentence)
 
 
 def carried_label(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence: str,
