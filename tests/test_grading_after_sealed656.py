@@ -39,3 +39,18 @@ def test_a_long_head_refused_in_the_students_own_voice(grader, tmp_path):
     reported = "Two suggestions the team has written up for us to try: batching several documents."
     read = read_body(grader, tmp_path, "c_document_summarizer", body.format(line=reported))
     assert not {c for m in read.rejects for c in m.concepts} & {"raise_batch"}
+
+
+def test_a_conclusion_reported_and_an_order_called_sensible(grader, tmp_path):
+    """sealed645 b.s6479 (instructor 87, graded 43): "The second engineer concluded from that that
+    the memory-bound ops can be ignored. That doesn't follow." was read as the student's own claim,
+    and "the sensible order is to turn on torch.compile this week" as compile only mentioned. A
+    conclusion someone else drew is reported speech, and the sensible order recommends."""
+    claim = "memory_ops_irrelevant_when_compute_bound"
+    read = read_body(grader, tmp_path, "b_training_run",
+                     "The run is compute-bound. The second engineer concluded from that that the "
+                     "memory-bound ops can be ignored. That doesn't follow.\n")
+    assert claim not in read.endorsed and any(claim in m.concepts for m in read.rejects)
+    read = read_body(grader, tmp_path, "b_training_run",
+                     "The sensible order is to turn on torch.compile this week and see what it buys.\n")
+    assert any("torch_compile" in m.concepts for m in read.fixes)
