@@ -25,6 +25,21 @@ def test_an_outline_with_numbered_items_under_numbered_headings(grader, tmp_path
         assert not {c for m in read.fixes for c in m.concepts} & {"raise_batch", "quantize_int8"}
 
 
+def test_a_bare_heading_with_a_full_stop_introduces_its_list(grader, tmp_path):
+    """sealed549 a.s5518 (instructor 90) and ten more memos: "4. Not recommended." over "- Elementwise
+    fusion: ... we'd see no difference" read the fusion as a recommendation, since the heading's
+    full stop made it a sentence. A few words and a full stop alone on their line head the list
+    under them, as they do without the stop."""
+    body = ("1. Diagnosis. Bandwidth-bound decode at 78% of HBM peak.\n\n"
+            "3. Actions.\n   a. Continuous batching: every sequence shares one weight read.\n"
+            "   b. Int8 weights: 13 GB instead of 26 GB.\n\n"
+            "4. Not recommended.\n   - Elementwise fusion: the norms move a negligible share of the bytes, "
+            "so we'd see no difference.\n")
+    read = read_body(grader, tmp_path, "a_chatbot", body)
+    assert any("fuse_elementwise" in m.concepts for m in read.rejects)
+    assert not any("fuse_elementwise" in m.concepts for m in read.fixes)
+
+
 def test_a_long_head_refused_in_the_students_own_voice(grader, tmp_path):
     """sealed560 c.s5622 and sealed584 c.s5862 (instructors 92 and 100): "Two suggestions from the
     team I'd turn down: batching several documents together ..., and quantizing the model" refused

@@ -270,14 +270,14 @@ def _introducing(paragraph: str) -> str:
     if bold:
         return bold["text"].strip() + ":"
     if _BARE_HEAD.match(paragraph):   # 'Fixes' alone on its line over '1. torch.compile, ...'
-        return paragraph.strip() + ":"   # (sealed30 b.s325): a heading written without its '##'
+        return paragraph.strip().rstrip(".") + ":"   # (sealed30 b.s325): a heading without its '##'
     return paragraph if paragraph.rstrip().endswith(":") else ""
 
 
 # a few words, no punctuation but an order after a comma or a qualifier in brackets ('Fixes, in
 # order', 'Reject (for now)' over their numbered items, sealed594 e.s5961)
 _BARE_HEAD = re.compile(r"^\s*[A-Za-z][A-Za-z' ]{0,30}"
-                        r"(?:,\s*in\s[A-Za-z' ]{1,20}|\s*\([A-Za-z' ]{1,20}\))?\s*$")
+                        r"(?:,\s*in\s[A-Za-z' ]{1,20}|\s*\([A-Za-z' ]{1,20}\))?\.?\s*$")
 
 
 def labelled(text: str, start: int, concepts: Concepts, a: Answer) -> dict[str, list[tuple[int, str]]]:
