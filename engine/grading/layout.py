@@ -274,8 +274,9 @@ def _introducing(paragraph: str) -> str:
     return paragraph if paragraph.rstrip().endswith(":") else ""
 
 
-# a few words, no punctuation but an order after a comma or a qualifier in brackets ('Fixes, in
-# order', 'Reject (for now)' over their numbered items, sealed594 e.s5961)
+# a few words, no punctuation but an order after a comma, a qualifier in brackets or a full stop
+# ('Fixes, in order' and 'Reject (for now)' over numbered items, sealed594 e.s5961; 'Not
+# recommended.' over a memo's list, sealed549 a.s5518)
 _BARE_HEAD = re.compile(r"^\s*[A-Za-z][A-Za-z' ]{0,30}"
                         r"(?:,\s*in\s[A-Za-z' ]{1,20}|\s*\([A-Za-z' ]{1,20}\))?\.?\s*$")
 
