@@ -106,9 +106,10 @@ def test_the_director_wants_reports_a_request(grader):
 
 def test_the_colleague_who_said_reports_the_claim(grader):
     """sealed361 b.s3639 (instructor 96, graded 68 with the claim taken up): 'The colleague who said
-    memory-bound ops don't matter because we are compute-bound has it backwards'."""
+    memory-bound ops don't matter because we are compute-bound has it backwards': theirs, and
+    refuted in its own clause (sealed681 b.s6839: tests/test_grading_after_sealed712.py)."""
     said = ("The colleague who said memory-bound ops don't matter because we are compute-bound has it "
             "backwards.")
     from regime.engine.grading.context import judge
     claims = judge(grader.concepts, grader.concepts.context, ("claim",), said)
-    assert [j.status for j in claims] == ["attributed"]
+    assert [j.status for j in claims] == ["negated"]

@@ -123,7 +123,9 @@ def test_a_quotation_after_a_possessive_is_someone_elses(grader, tmp_path):
     it" has the same problem; smaller weights make the busy part shorter ...' was read as the
     student quantizing. A regime inside such a quotation is still read as before (sealed213 b.s2156:
     'the second engineer's "it doesn't matter because we're compute-bound" mixes up ...')."""
-    said = "The director's \"just quantize it\" has the same problem."
+    said = "The director's \"just quantize it\" has the same problem."   # theirs, and refused by likeness
+    assert lever_statuses(grader, said).get("quantize_int8") == "negated"   # (sealed703 e.s7060)
+    said = "The director's \"just quantize it\" came up in the meeting."
     assert lever_statuses(grader, said).get("quantize_int8") == "attributed"
     body = ("Regime: compute-bound, but the 22% in layer_norm, add/mul/silu and to_copy is overhead worth "
             "removing — the second engineer's \"it doesn't matter because we're compute-bound\" mixes up "

@@ -509,8 +509,9 @@ def test_a_regime_hedged_between_alternatives_commits_to_none(grader, tmp_path):
 
 
 @pytest.mark.parametrize(("text", "concept", "status"), [
-    # sealed3 b.s57, sealed5 b.s73: a lever already in place is ConText's "historical" value
-    ("Attention is already flash-attention, so I'd leave it alone.", "flash_attention", "historical"),
+    # sealed3 b.s57, sealed5 b.s73: a lever already in place is ConText's "historical" value ("..., so
+    # I'd leave it alone" after it refuses more of it: tests/test_grading_after_sealed712.py)
+    ("Attention is already flash-attention at 7% of the step.", "flash_attention", "historical"),
     ("Continuous batching has done its job so well that decode isn't bandwidth-bound any more.",
      "continuous_batching", "historical"),
     # sealed5 b.s73: a dismissal after the lever

@@ -53,6 +53,7 @@ from regime.engine.grading.turns import (
     kept,
     points_back_in,
     refuses_last,
+    refuted_after,
     refuted_first,
     speaker_refuted,
     taken_up,
@@ -172,6 +173,8 @@ def _refused(last: list[Judged], it: bool = False, waits: bool = False) -> list[
 
 
 _THEY = frozenset({"they"})   # a subject pointing back, in a clause joined to what it names
+_REFUSABLE = ("affirmed", "possible", "historical")   # what a refusal pointing back refuses
+_LIST = frozenset({"and", "or"})
 
 
 def _opens_refusing(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence: str,
@@ -268,10 +271,10 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
                     s == "negated" and (not forward or (ws[b] in ("i", "we") and "regime" not in kinds))
                     for s, b, _, forward in triggers(ws, t)):
                 # "..., so I wouldn't do them", "so I would not spend time on it": a backward
-                # trigger, or the student's own refusal, and a word pointing back (not "so rather
-                # than queueing them, slot each ...", nor "but ... where the waste is"); "..., and they
-                # do nothing here yet" too (sealed309 e.s3111); "We could raise it, but I'd set that aside"
-                found = [_as(j, "negated") if j.status in ("affirmed", "possible") else j for j in found]
+                # trigger, or the student's own refusal, and a word pointing back (not "so rather than
+                # queueing them, ...", nor "but ... where the waste is"); "..., and they do nothing here yet"
+                # (sealed309 e.s3111); "I'd set that aside"; "already flash-attention, so I'd leave it alone"
+                found = [_as(j, "negated") if j.status in _REFUSABLE else j for j in found]
             elif found and denies_it(ws, t):   # "... a loop that is really bandwidth-bound, and this is not"
                 found = [_as(j, "negated") if j.status == "affirmed" else j for j in found]
             elif found and conceded(ws, t):   # "... would be the standard moves
@@ -320,7 +323,7 @@ def _sentence(concepts: Concepts, t: Triggers, kinds: tuple[str, ...], sentence:
             if carried is not None and status == carried and condition:   # what the deferred step
                 found = [_as(j, "prerequisite") if j in condition else j for j in found]   # waits for
                 condition = []
-            j = Judged(m, status, sentence, first + n, clause)
+            j = refuted_after(Judged(m, status, sentence, first + n, clause), ws, before[0], t, hits)
             if (status == "affirmed" or (status == "deferred" and m.kind == "claim")) and any(
                     clause.strip() in q for q in quotes) and (m.kind == "claim" or reported) and not taken_up:
                 j = _as(j, "attributed")   # a claim quoted is someone else's ('... don't count once you're
@@ -391,9 +394,6 @@ def _bare_names(concepts: Concepts, named: list[Judged], head: str, around: froz
     names = [set(concepts.words(j.match.phrase)) for j in named]
     return all(ws & name for name in names) and ws <= set().union(*names) | around | _LIST
     #   'Recommendation: FlashAttention first' names none
-
-
-_LIST = frozenset({"and", "or"})
 
 
 def _numbered(rest: list[str]) -> bool:

@@ -27,6 +27,7 @@ _BARE_LABEL = re.compile(r"^\s{0,3}(?P<head>[*_]{0,2}[A-Za-z][\w /]{0,30}?(?:\s*
                          r"\s*:?\s*(?P<rest>)$")   # 'fixes' or 'fixes (in order)' alone on its line
 _LEVER_LABEL = re.compile(r"^\s{0,3}(?P<head>[A-Za-z][^:?]{0,40})[:?]\s*\S")   # "int4? No for throughput."
 _VERDICT_END = re.compile(r":|\s[-–—]\s")
+_NAMED_WORDS = 4                      # 'int4 (vendor pitch):', 'weight quant to int8:': a lever named
 _LABEL_WORDS = 2                      # 'Do:', 'Next step:': a label, not a sentence with a colon
 _NO_LEVERS = ("regime", "evidence")   # labelled sections whose items read no lever
 EMPHASIS = re.compile(r"(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])|[*`]+")   # keeps to_copy whole
@@ -146,7 +147,10 @@ def sections_of(text: str, start: int, concepts: Concepts, a: Answer, labels: bo
         elif not line.strip():
             open_item = False
         elif open_item and current and lineno not in notes and not crossed(line) \
-                and not _verdict_label(concepts, line, lines[lineno - 2]):
+                and not _verdict_label(concepts, line, lines[lineno - 2]) \
+                and not (_named_label(concepts, line) and not wraps_into(lines[lineno - 2], line)):
+            #   'batching: no, batching wont help' under 'fix 2: flashattention so ...' is a verdict of
+            #   its own, not more of fix 2 (sealed693 c.s6958, instructor: flash recommended)
             current[-1] = (current[-1][0], current[-1][1] + " " + line.strip())
         else:   # a line of its own, or one that opens with a label ("Don't: fuse ...", sealed112 a.s1150)
             current.append((lineno, f"{topic}: {line.strip()}" if topic else line.strip()))
@@ -178,6 +182,14 @@ def _with_preamble(sections: dict[str, list[tuple[int, str]]],
     if PROSE in sections:
         return {k: before + v if k == PROSE else v for k, v in sections.items()}
     return {PROSE: before, **sections}
+
+
+def _named_label(concepts: Concepts, line: str) -> bool:
+    """A line that opens with a lever's name and a colon ('batching: no, ...'): not "that helps:"
+    going on from the line before ("I don't think" over "that helps: ... a bigger batch ...")."""
+    m = _LEVER_LABEL.match(EMPHASIS.sub("", line))
+    return m is not None and len(m["head"].split()) <= _NAMED_WORDS \
+        and bool(concepts.find("lever", m["head"]))
 
 
 def _verdict_label(concepts: Concepts, line: str, before: str = "") -> bool:

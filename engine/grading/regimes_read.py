@@ -149,7 +149,9 @@ def _nominal(concepts: Concepts, j: Judged, judged: list[Judged], turns: frozens
     are past the crossover and compute-bound", sealed57 d.s592) states the verdict whatever frame
     opened its sentence ("The back-of-envelope agrees: ...")."""
     t = concepts.context
-    if concepts.is_nominal(j.clause_text, j.match.phrase, t.terminators if t else frozenset()):
+    if concepts.is_nominal(j.clause_text, j.match.phrase, t.terminators - t.adverbs if t else frozenset()):
+        #   an adverb ends no frame: "Nominally this is still a bandwidth-bound batch-1 decode, but what
+        #   limits it today is launch overhead" (sealed693 e.s6952, instructor 100)
         return True
     lead_in = _lead_in(j, judged)
     if lead_in == j.clause_text or (t is not None and cued(concepts.words(j.clause_text), t.conclude)):

@@ -56,7 +56,7 @@ def predicate(ws: list[str], t: Triggers, words: int = 1) -> str | None:
     bare = list(ws)
     while bare[:1] and bare[0] in t.terminators:   # "..., but they are useless while the GPU
         bare = bare[1:]                              # waits" (sealed129 e.s1313): what it named
-    bare = bare[1:] if bare[:1] == ["which"] else bare   # "X, which makes no sense": X's predicate
+    opened = bare = bare[1:] if bare[:1] == ["which"] else bare   # "X, which is wrong": X's predicate
     if bare[:1] and bare[0] in _PRONOUNS and bare[1:2] and bare[1] in _COPULA:
         bare = bare[1:]
     while bare[:1] and bare[0] in _COPULA:
@@ -67,7 +67,7 @@ def predicate(ws: list[str], t: Triggers, words: int = 1) -> str | None:
             bare = bare[1:]   # worth much here" (sealed97 a.s993): a hedged refusal leans to refusing,
             #                   as ConText ranks a negation over a hedge (not "might be unnecessary
             #                   fp32 conversions", sealed137 b.s1394, which names a problem)
-    return next((status for status, p in t.backward.items() for q in p for w in (ws, bare)
+    return next((status for status, p in t.backward.items() for q in p for w in (ws, opened, bare)
                  if len(q) >= words and tuple(w[:len(q)]) == q), None)
 
 

@@ -62,6 +62,14 @@ def verdict_rows(text: str, concepts: Concepts) -> tuple[str, set[int], set[int]
     return "\n".join(lines), rows, plans
 
 
+def regime_row(concepts: Concepts, text: str) -> bool:
+    """A table row naming a regime and no claim, where items were expected: a diagnosis table's
+    verdict ('| profiler | 71% of peak | 30% of peak | compute-bound |', sealed712 d.s7143, instructor
+    95, graded 57.4 with its rows read as fixes naming no lever), read as the student's sentence."""
+    return text.lstrip().startswith("|") and bool(concepts.find("regime", text)) \
+        and not concepts.find("claim", text)
+
+
 def _headed_figures(lines: list[str], concepts: Concepts) -> list[str]:
     """A bare figure in a table's body is said of its column: under '| | FLOP rate | Bandwidth |',
     '| measured | 71% | 30% |' reads as 'FLOP rate: 71%', 'Bandwidth: 30%' (sealed411 d.s4137,

@@ -299,6 +299,17 @@ def points_back_in(full: list[str], t: Triggers) -> bool:
 _SAYS = re.compile(r"^\s*(?P<who>[^:(]{1,30})\((?P<said>[^)]{1,240})\)\s*:\s*(?P<rest>.*)$", re.S)
 
 
+def refuted_after(j: Judged, ws: list[str], end: int, t: Triggers,
+                  hits: list[tuple[str, int, int, bool]]) -> Judged:
+    """Someone else's claim refuted in its own clause, after it (`end`: where it ends in `ws`): "The
+    second engineer's line that ... I don't agree with" (sealed681 b.s6839), "... mixes up two things"
+    (sealed451 b.s4536): a refutation, or a backward negation, after what they said."""
+    if j.status == "attributed" and (cued(ws[end:], t.refutes) or any(
+            s == "negated" and not fw and b >= end for s, b, _, fw in hits)):
+        return as_status(j, "negated")
+    return j
+
+
 def speaker_refuted(concepts: Concepts, t: Triggers, sentence: str, found: list[Judged]) -> list[Judged]:
     """A speaker's label with what they said in brackets, refuted after its colon: "Second engineer
     (compute-bound, therefore the memory-bound ops are irrelevant): wrong." (sealed299 b.s3011,

@@ -40,7 +40,7 @@ from regime.engine.grading.regimes_read import read_regimes
 from regime.engine.grading.scopes import after_aside, answers_no, coordinated, cued, negates, refuses_for_now
 from regime.engine.grading.sentences import QUOTED
 from regime.engine.grading.sides import agreed_claim, sided
-from regime.engine.grading.tables import verdict_rows
+from regime.engine.grading.tables import regime_row, verdict_rows
 from regime.engine.grading.turns import conditioned, own_reasons, reopened, same_as_before
 
 
@@ -178,7 +178,6 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
     if section == PROSE:
         _read_prose(a, concepts, line, text)
         return
-    parts = clauses(text)
     if section == "regime":
         read_regimes(a, concepts, text)
         if a.regime is None and not concepts.find("regime", text):   # "Prefill-bound (compute).": the
@@ -196,7 +195,7 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
             if rest:
                 read_regimes(a, concepts, ", ".join(rest), "regime_word")
     elif section == "ask":
-        for clause in parts:
+        for clause in clauses(text):
             for m in concepts.find("fact", clause):
                 if not m.negated and m.concepts[0] not in a.asks:
                     a.asks.append(m.concepts[0])
@@ -211,7 +210,9 @@ def _read_item(a: Answer, concepts: Concepts, section: str, line: int, item: str
         owns = own_reasons(concepts, sentences, text, lines)   # each sentence has its own subject
         named = [_levers_and_claims(a, concepts, section, line, sentence, own, seen)
                  for sentence, own in zip(sentences, owns, strict=True)]
-        if not any(named) and concepts.words(text) and not _aside(concepts, text):
+        if not any(named) and a.regime is None and regime_row(concepts, text):
+            _read_prose(a, concepts, line, text)   # "| profiler | 71% | 30% | compute-bound |"
+        elif not any(named) and concepts.words(text) and not _aside(concepts, text):
             unmatched(a, concepts, section, line, text)
         elif section == "reject":   # "The second engineer's argument conflates ...": a claim by meaning
             for k, sentence in enumerate(sentences):
