@@ -18,8 +18,8 @@ readings-only queue:
 prints the held-out lines and the YAML blocks to paste into context.yaml, and writes the second
 reading (engine/grading/second_reading.py) to rules/grading/second_reading.yaml (`--reader`).
 
-The second reading is fitted here too: per exercise, TF-IDF over the answer's words and word pairs
-and a ridge regression on the instructors' shares. Its trees (`review_model_second`) are fitted
+The second reading is fitted here too: per exercise, TF-IDF over the answer's words, word pairs and
+triples and a ridge regression on the instructors' shares. Its trees (`review_model_second`) are fitted
 on second readings each made by a model that did not see the answer's folder (5 folds by folder):
 a fresh answer meets a reader that never saw it, and in-sample readings would agree with the
 instructor far too well. The held-out lines fit the readers on the fitted part only.
@@ -81,12 +81,15 @@ def rows(g: Grader, folder: Path, margin: float, index: int = 0) -> list[Row]:
     return out
 
 
-READER = {"ngram_range": (1, 2), "min_df": 3, "sublinear_tf": True, "max_features": 5000}
+# Words, pairs and triples, the 20,000 most frequent: held out (fitted up to sealed632, read on
+# sealed633-712) its mean error on the instructors' shares fell from 0.0449 (pairs, 5,000) to 0.0434,
+# and the queue caught 359 of 467 disagreements where it had caught 352 at the same share flagged.
+READER = {"ngram_range": (1, 3), "min_df": 3, "sublinear_tf": True, "max_features": 20000}
 RIDGE = 1.0
 
 
 def fit_readers(data: list[Row]) -> dict[str, tuple[TfidfVectorizer, Ridge]]:
-    """Per exercise: TF-IDF of the answers' words and word pairs, ridge on the instructors' shares."""
+    """Per exercise: TF-IDF of the answers' words, pairs and triples, ridge on the instructors' shares."""
     out = {}
     for case in sorted({r.case for r in data}):
         mine = [r for r in data if r.case == case]

@@ -2,7 +2,7 @@
 
 The grader reads sentences with their assertion status; where it reads confidently the wrong way
 (a paraphrase it takes for a refusal) nothing in its own readings says so. This reader is
-independent of it: a linear model over the answer's words and word pairs (TF-IDF: sublinear term
+independent of it: a linear model over the answer's words and runs of words (TF-IDF: sublinear term
 counts times each term's inverse document frequency, scaled to unit length; ridge regression),
 fitted per exercise to the instructors' blind grades by bench/fit_review.py and written to
 rules/grading/second_reading*.yaml. It never grades: it says roughly what an instructor gave
