@@ -19,8 +19,11 @@ prints the held-out lines and the YAML blocks to paste into context.yaml, and wr
 reading (engine/grading/second_reading.py) to rules/grading/second_reading.yaml (`--reader`).
 
 The second reading is fitted here too: per exercise, TF-IDF over the answer's words, word pairs and
-triples and a ridge regression on the instructors' shares. Its trees (`review_model_second`) are fitted
-on second readings each made by a model that did not see the answer's folder (5 folds by folder):
+triples and a ridge regression on the instructors' shares, and a second ridge over the same terms
+on how far each instructor's share ran from the grader's (the gap model: the words the grader has
+read the wrong way before, which the share alone does not say where the two readings agree). Its
+trees (`review_model_second`) are fitted on second readings each made by a model that did not see
+the answer's folder (5 folds by folder):
 a fresh answer meets a reader that never saw it, and in-sample readings would agree with the
 instructor far too well. The held-out lines fit the readers on the fitted part only.
 """
@@ -88,31 +91,38 @@ READER = {"ngram_range": (1, 3), "min_df": 3, "sublinear_tf": True, "max_feature
 RIDGE = 1.0
 
 
-def fit_readers(data: list[Row]) -> dict[str, tuple[TfidfVectorizer, Ridge]]:
-    """Per exercise: TF-IDF of the answers' words, pairs and triples, ridge on the instructors' shares."""
+def fit_readers(data: list[Row]) -> dict[str, tuple[TfidfVectorizer, Ridge, Ridge]]:
+    """Per exercise: TF-IDF of the answers' words, pairs and triples; ridge on the instructors'
+    shares, and ridge on how far each ran from the grader's share (the gap model: the words
+    the grader has read the wrong way before)."""
     out = {}
     for case in sorted({r.case for r in data}):
         mine = [r for r in data if r.case == case]
         vec = TfidfVectorizer(**READER)
         x = vec.fit_transform([r.text for r in mine])
-        out[case] = vec, Ridge(alpha=RIDGE).fit(x, [r.blind for r in mine])
+        out[case] = (vec, Ridge(alpha=RIDGE).fit(x, [r.blind for r in mine]),
+                     Ridge(alpha=RIDGE).fit(x, [r.blind - r.share for r in mine]))
     return out
 
 
-def read_with(readers: dict, data: list[Row]) -> list[float | None]:
-    """Each row's second reading by `readers` (None for an exercise they do not know)."""
-    out: list[float | None] = [None] * len(data)
-    for case, (vec, ridge) in readers.items():
+Second = tuple[float, float] | None
+
+
+def read_with(readers: dict, data: list[Row]) -> list[Second]:
+    """Each row's second reading by `readers`, (share, gap); None for an exercise they do not know."""
+    out: list[Second] = [None] * len(data)
+    for case, (vec, ridge, gap) in readers.items():
         at = [i for i, r in enumerate(data) if r.case == case]
         if at:
-            for i, v in zip(at, ridge.predict(vec.transform([data[i].text for i in at])), strict=True):
-                out[i] = float(v)
+            x = vec.transform([data[i].text for i in at])
+            for i, v, g in zip(at, ridge.predict(x), gap.predict(x), strict=True):
+                out[i] = (float(v), float(g))
     return out
 
 
-def out_of_fold(data: list[Row], folds: int = 5) -> list[float | None]:
+def out_of_fold(data: list[Row], folds: int = 5) -> list[Second]:
     """Each row read by readers fitted without its folder."""
-    out: list[float | None] = [None] * len(data)
+    out: list[Second] = [None] * len(data)
     for fit_at, read_at in GroupKFold(folds).split(data, groups=[r.folder for r in data]):
         readers = fit_readers([data[i] for i in fit_at])
         for i, v in zip(read_at, read_with(readers, [data[i] for i in read_at]), strict=True):
@@ -120,8 +130,8 @@ def out_of_fold(data: list[Row], folds: int = 5) -> list[float | None]:
     return out
 
 
-def seconded(data: list[Row], second: list[float | None]) -> list[Row]:
-    return [r._replace(feats=r.feats | risk.second_features(v, r.share)) if v is not None else r
+def seconded(data: list[Row], second: list[Second]) -> list[Row]:
+    return [r._replace(feats=r.feats | risk.second_features(*v, r.share)) if v is not None else r
             for r, v in zip(data, second, strict=True)]
 
 
@@ -130,22 +140,27 @@ def exported(readers: dict, data: list[Row]) -> str:
     lines = ["# Written by bench/fit_review.py: the second reading (engine/grading/second_reading.py), per",
              "# exercise, fitted to the instructors' blind grades. Regenerate it; do not edit it by hand.",
              "exercises:"]
-    for case, (vec, ridge) in readers.items():
+    for case, (vec, ridge, gap) in readers.items():
         terms = sorted(vec.vocabulary_, key=vec.vocabulary_.get)
         assert not any("|" in t for t in terms)
-        idf, weights = vec.idf_, ridge.coef_
         lines += [f"  {case}:", f"    intercept: {ridge.intercept_:.9f}",
                   f"    ngrams: {READER['ngram_range'][1]}",
                   f"    terms: \"{'|'.join(terms)}\"",
-                  f"    idf: \"{' '.join(f'{x:.9g}' for x in idf)}\"",
-                  f"    weights: \"{' '.join(f'{x:.9g}' for x in weights)}\""]
+                  f"    idf: \"{_column(vec.idf_)}\"",
+                  f"    weights: \"{_column(ridge.coef_)}\"",
+                  f"    gap_intercept: {gap.intercept_:.9f}",
+                  f"    gap_weights: \"{_column(gap.coef_)}\""]
     text = "\n".join(lines) + "\n"
     mine = second_reading.parse(yaml.safe_load(text))
     want = read_with(readers, data)
-    drift = max((abs(mine[r.case].share(r.text) - w)
+    drift = max((max(abs(a - b) for a, b in zip(mine[r.case].read(r.text), w, strict=True))
                  for r, w in zip(data, want, strict=True) if w is not None), default=0.0)
     assert drift < 1e-6, f"the exported second reading differs from the fitted one by {drift}"
     return text
+
+
+def _column(xs) -> str:
+    return " ".join(f"{x:.9g}" for x in xs)
 
 
 TREES = {"n_estimators": 200, "learning_rate": 0.1, "max_leaf_nodes": 16, "min_samples_leaf": 40,

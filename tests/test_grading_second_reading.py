@@ -30,6 +30,20 @@ def test_a_reading_is_tf_idf_with_sublinear_counts_scaled_to_unit_length():
     assert r.share("a b I x") == 0.5     # one-character tokens are no terms
 
 
+def test_the_gap_model_reads_the_same_vector_with_its_own_weights():
+    """How far instructors' grades ran from the grader's on answers worded like this one: the
+    same unit TF-IDF vector, its own intercept and weights; absent, the reading has no gap."""
+    r = second_reading.Reader(0.5, 2, {"batch": (2.0, 0.1), "batch now": (1.0, -0.2)},
+                              gap_intercept=-0.01, gap={"batch": 0.3, "batch now": 0.05})
+    batch, now = (1 + math.log(2)) * 2.0, 1.0
+    norm = math.hypot(batch, now)
+    share, gap = r.read("Batch now, batch later.")
+    assert share == pytest.approx(0.5 + (0.1 * batch - 0.2 * now) / norm)
+    assert gap == pytest.approx(-0.01 + (0.3 * batch + 0.05 * now) / norm)
+    assert r.read("nothing it knows") == (0.5, -0.01)
+    assert second_reading.Reader(0.5, 1, {"batch": (2.0, 0.1)}).read("batch") == (pytest.approx(0.6), None)
+
+
 def test_a_reading_matches_scikit_learn_on_answers_it_was_fitted_to():
     """The fit's exporter checks every row; here the same on a few made-up answers."""
     sys.path.insert(0, str(ROOT / "bench"))
@@ -41,7 +55,9 @@ def test_a_reading_matches_scikit_learn_on_answers_it_was_fitted_to():
     readers = fit_review.fit_readers(rows)
     mine = second_reading.parse(__import__("yaml").safe_load(fit_review.exported(readers, rows)))
     want = fit_review.read_with(readers, rows)
-    assert all(abs(mine["a_case"].share(r.text) - w) < 1e-6 for r, w in zip(rows, want, strict=True))
+    assert all(abs(a - b) < 1e-6 for r, w in zip(rows, want, strict=True)
+               for a, b in zip(mine["a_case"].read(r.text), w, strict=True))
+    assert any(abs(w[1]) > 0.01 for w in want)   # the gap model learned something to check
 
 
 def _site(tmp_path: Path, body: str) -> Path:
@@ -77,6 +93,8 @@ def _exercise(**change: str) -> str:
     (_exercise(ngrams="9"), "exercises.c.ngrams"),
     (_exercise(ngrams=""), "exercises.c.ngrams"),         # missing
     (_exercise(bias="2"), "exercises.c.bias"),            # not a field
+    (_exercise(gap_weights="'0.1'"), "exercises.c"),      # a gap model without its intercept
+    (_exercise(gap_intercept="0.1", gap_weights="'0.1 0.2'"), "exercises.c"),   # two weights, one term
     ("exercises: [c]\n", "exercises"),
 ])
 def test_a_malformed_second_reading_is_a_located_error(tmp_path, body, field):
@@ -87,7 +105,7 @@ def test_a_malformed_second_reading_is_a_located_error(tmp_path, body, field):
     assert (e.value.field or "").startswith(field)
 
 
-def _decide(grader, second: float | None, share: float = 0.9) -> list[str]:
+def _decide(grader, second: tuple[float, float | None] | None, share: float = 0.9) -> list[str]:
     apart = risk.Model({"second_apart": 10.0}, bias=-3.0, threshold=0.0)   # flags 0.3 apart or more
     t = dataclasses.replace(grader.concepts.context, review_model_second=apart,
                             review_model=risk.Model({}, bias=-5.0, threshold=0.0))   # flags nothing
@@ -98,18 +116,28 @@ def _decide(grader, second: float | None, share: float = 0.9) -> list[str]:
 
 
 def test_where_the_readings_part_the_answer_is_reviewed_with_both_shares(grader):
-    lines = _decide(grader, 0.45)
+    lines = _decide(grader, (0.45, None))
     assert lines == ["second reading: instructors gave answers worded like this one about 45% of the points "
                      "(graded 90%): check it whole"]
-    assert _decide(grader, 0.85) == []          # the readings agree
+    assert _decide(grader, (0.85, None)) == []          # the readings agree
     assert _decide(grader, None) == []          # no second reading: the model without one decides
+
+
+def test_the_gap_model_is_a_feature_of_its_own():
+    """Where the grader has misread such words before, the trees may flag an answer whose two
+    readings agree: `misread` and `misread_apart` join the features only with a gap model."""
+    feats = risk.features(0.9, [], [], False, 0, 10, "markdown", (0.85, -0.3))
+    assert feats["second_apart"] == pytest.approx(0.05)
+    assert (feats["misread"], feats["misread_apart"]) == (-0.3, 0.3)
+    assert "misread" not in risk.features(0.9, [], [], False, 0, 10, "markdown", (0.85, None))
 
 
 def test_a_variant_or_an_exercise_it_was_not_fitted_to_has_no_second_reading(grader, tmp_path):
     """A student's variant may land in another regime: the exercise's reader does not apply."""
     from regime.engine.grading.submission import read_answer
     answer = read_answer(ROOT / "answers" / "corpus" / "a_chatbot.s01_terse.md", grader.concepts, 1 << 20)
-    assert isinstance(grader.second_reading(answer), float)
+    share, gap = grader.second_reading(answer)
+    assert isinstance(share, float) and (gap is None or isinstance(gap, float))
     assert grader.second_reading(answer, tmp_path) is None
     assert grader.second_reading(dataclasses.replace(answer, case="site_case")) is None
 

@@ -169,11 +169,12 @@ class Grader:
                               file=answer.path, field="case")
         return known[answer.case]
 
-    def second_reading(self, answer: Answer, variants: object = None) -> float | None:
-        """The share the second reading gives the answer; None for an exercise it was not fitted
-        to, and for a student's variant (it may land in another regime: not what it read)."""
+    def second_reading(self, answer: Answer, variants: object = None) -> tuple[float, float | None] | None:
+        """The share the second reading gives the answer and, with a gap model, how far it expects
+        the instructor's share from the grader's; None for an exercise it was not fitted to, and
+        for a student's variant (it may land in another regime: not what it read)."""
         reader = self.second.get(answer.case) if variants is None else None
-        return reader.share(answer.text) if reader is not None else None
+        return reader.read(answer.text) if reader is not None else None
 
     # ---- grading ---------------------------------------------------------------------------------
 

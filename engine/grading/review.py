@@ -60,11 +60,12 @@ def readings(a: Answer, t: Triggers, reasons: dict[str, str] | None = None,
 
 
 def decide(rs: list[Reading], t: Triggers, share: float, parts: list[Part], penalties: int,
-           a: Answer, second: float | None = None) -> list[str]:
+           a: Answer, second: tuple[float, float | None] | None = None) -> list[str]:
     """The review queue's lines for this answer, empty when it is not reviewed. With a fitted
     `review_model` the model decides (the unsure readings are among its features, and are the
-    lines shown); without one, any unsure reading does. `second`: the share the second reading
-    gives the answer (second_reading.py), decided by `review_model_second` where there is one."""
+    lines shown); without one, any unsure reading does. `second`: what the second reading gives
+    the answer (second_reading.py: its share and expected gap), decided by `review_model_second`
+    where there is one."""
     lines = queue(rs, t)
     model = t.review_model_second if second is not None and t.review_model_second else t.review_model
     if model is None or any(r.confidence < t.review_always_below for r in rs):
@@ -75,7 +76,7 @@ def decide(rs: list[Reading], t: Triggers, share: float, parts: list[Part], pena
     if not risk.flagged(model, feats):
         return []
     if second is not None and model is t.review_model_second:
-        lines.append(f"second reading: instructors gave answers worded like this one about {_pct(second)} "
+        lines.append(f"second reading: instructors gave answers worded like this one about {_pct(second[0])} "
                      f"of the points (graded {_pct(share)}): check it whole")
     return lines or ["uncertain: an answer read like those where instructors' grades differ most from the "
                      "grader's (the review model, context.yaml): check it whole"]

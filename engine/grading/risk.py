@@ -37,9 +37,9 @@ class Model:
 
 def features(share: float, parts: Iterable[tuple[str, float, float]], statuses: Iterable[str],
              unsure: bool, penalties: int, words: int, fmt: str,
-             second: float | None = None) -> dict[str, float]:
-    """The answer as the model sees it: `parts` are (name, points, max points); `second` the
-    share the second reading (second_reading.py) gives it, where there is one."""
+             second: tuple[float, float | None] | None = None) -> dict[str, float]:
+    """The answer as the model sees it: `parts` are (name, points, max points); `second` what the
+    second reading (second_reading.py) gives it, where there is one: its share and expected gap."""
     out = {f"band_{min(int(share * BANDS), BANDS - 1)}": 1.0, "share": share, "share_squared": share * share}
     for name, points, top in parts:
         out[f"part_{name}"] = points / top if top else 1.0
@@ -49,14 +49,19 @@ def features(share: float, parts: Iterable[tuple[str, float, float]], statuses: 
     out["penalties"] = float(min(penalties, _CAP))
     out["log_words"] = math.log1p(words)
     out[f"format_{fmt}"] = 1.0
-    return out | (second_features(second, share) if second is not None else {})
+    return out | (second_features(*second, share) if second is not None else {})
 
 
-def second_features(second: float, share: float) -> dict[str, float]:
-    """The second reading's share, and how far (and which way) it is from the grader's, to four
-    places: on a grid, a tree's threshold (a midpoint) never falls within rounding of a value."""
+def second_features(second: float, misread: float | None, share: float) -> dict[str, float]:
+    """The second reading's share, and how far (and which way) it is from the grader's; with its
+    gap model, how far instructors' grades ran from the grader's on answers worded like this one
+    (`misread`: the words the grader has read the wrong way before). To four places: on a grid, a
+    tree's threshold (a midpoint) never falls within rounding of a value."""
     gap = second - share
-    return {"second": round(second, 4), "second_gap": round(gap, 4), "second_apart": round(abs(gap), 4)}
+    out = {"second": round(second, 4), "second_gap": round(gap, 4), "second_apart": round(abs(gap), 4)}
+    if misread is not None:
+        out |= {"misread": round(misread, 4), "misread_apart": round(abs(misread), 4)}
+    return out
 
 
 def log_odds(model: Model, feats: Mapping[str, float]) -> float:

@@ -35,20 +35,29 @@ _SEP = "|"   # between terms in `terms`: a term is words joined by a space, neve
 @dataclass(frozen=True)
 class Reader:
     """One exercise's model: each term's (idf, weight) and the share an answer with no known
-    term gets."""
+    term gets; with `gap`, each term's weight toward how far instructors' grades ran from the
+    grader's on answers worded like it, and that model's intercept (`gap_intercept`)."""
 
     intercept: float
     ngrams: int
     terms: Mapping[str, tuple[float, float]]
+    gap_intercept: float | None = None
+    gap: Mapping[str, float] | None = None
 
     def share(self, text: str) -> float:
         """The share of the points instructors gave answers worded like `text` (unclamped)."""
+        return self.read(text)[0]
+
+    def read(self, text: str) -> tuple[float, float | None]:
+        """The share, and the instructors' share less the grader's on answers worded like `text`
+        (where the grader has read such words the wrong way before; None without a gap model)."""
         counts = Counter(t for t in _grams(_TOKEN.findall(text.lower()), self.ngrams) if t in self.terms)
         values = {t: (1.0 + math.log(c)) * self.terms[t][0] for t, c in counts.items()}
-        norm = math.sqrt(sum(v * v for v in values.values()))
-        if not norm:
-            return self.intercept
-        return self.intercept + sum(self.terms[t][1] * v for t, v in values.items()) / norm
+        norm = math.sqrt(sum(v * v for v in values.values())) or 1.0
+        share = self.intercept + sum(self.terms[t][1] * v for t, v in values.items()) / norm
+        if self.gap is None or self.gap_intercept is None:
+            return share, None
+        return share, self.gap_intercept + sum(self.gap[t] * v for t, v in values.items()) / norm
 
 
 def _grams(tokens: list[str], n: int) -> Iterable[str]:
@@ -58,8 +67,9 @@ def _grams(tokens: list[str], n: int) -> Iterable[str]:
 
 
 class _Exercise(BaseModel):
-    """Written by bench/fit_review.py: three parallel columns, terms joined by '|', numbers by
-    spaces (one line each: a model of thousands of terms loads in milliseconds)."""
+    """Written by bench/fit_review.py: parallel columns, terms joined by '|', numbers by spaces
+    (one line each: a model of thousands of terms loads in milliseconds); the gap model's weights
+    are a fourth, optional column over the same terms."""
 
     model_config = ConfigDict(extra="forbid")
     intercept: float
@@ -67,11 +77,17 @@ class _Exercise(BaseModel):
     terms: str
     idf: str
     weights: str
+    gap_intercept: float | None = None
+    gap_weights: str | None = None
 
     @model_validator(mode="after")
     def _columns(self) -> _Exercise:
         n = len(self.terms.split(_SEP))
-        for name in ("idf", "weights"):
+        if (self.gap_intercept is None) != (self.gap_weights is None):
+            raise ValueError("'gap_intercept' and 'gap_weights' come together")
+        for name in ("idf", "weights", "gap_weights"):
+            if getattr(self, name) is None:
+                continue
             column = getattr(self, name).split()
             if len(column) != n:
                 raise ValueError(f"'{name}' holds {len(column)} numbers for {n} terms")
@@ -85,8 +101,11 @@ class _Exercise(BaseModel):
     def reader(self) -> Reader:
         pairs = zip(self.idf.split(), self.weights.split(), strict=True)
         terms = self.terms.split(_SEP)
+        gap = None if self.gap_weights is None else \
+            {t: float(w) for t, w in zip(terms, self.gap_weights.split(), strict=True)}
         return Reader(self.intercept, self.ngrams,
-                      {t: (float(i), float(w)) for t, (i, w) in zip(terms, pairs, strict=True)})
+                      {t: (float(i), float(w)) for t, (i, w) in zip(terms, pairs, strict=True)},
+                      self.gap_intercept, gap)
 
 
 class _File(BaseModel):
