@@ -21,7 +21,7 @@ from regime.core.errors import RegimeError, RegimeErrors, did_you_mean
 if TYPE_CHECKING:  # pydantic's model machinery is imported by the code that defines models
     from pydantic import BaseModel
 
-MAX_BYTES = 4 * 1024 * 1024  # the largest shipped file is a few KB
+MAX_BYTES = 8 * 1024 * 1024  # the largest shipped file, the second reading's model, is about 5 MB
 MAX_NESTING = 32             # cases and packs nest four or five levels
 
 

@@ -6,6 +6,7 @@ import pytest
 from conftest import write
 from typer.testing import CliRunner
 
+from regime.core import yamlsrc
 from regime.core.errors import RegimeError
 from regime.engine import api
 from regime.engine.cli.app import app
@@ -39,13 +40,13 @@ def test_hostile_layers_are_located_errors(tmp_path, body, line, words):
 def test_a_huge_layer_file_is_refused_before_parsing(tmp_path):
     layer = tmp_path / "site"
     layer.mkdir()
-    write(layer, "big.yaml", HEAD + "rules: []\n" + "# padding\n" * 600_000)
+    write(layer, "big.yaml", HEAD + "rules: []\n" + "# padding\n" * (yamlsrc.MAX_BYTES // 10 + 1))
     with pytest.raises(RegimeError, match="larger than"):
         api.knowledge([layer])
 
 
 def test_a_huge_pack_test_file_is_refused(tmp_path):
-    path = write(tmp_path, "big.test.yaml", "tests: []\n" + "#" * (5 * 1024 * 1024) + "\n")
+    path = write(tmp_path, "big.test.yaml", "tests: []\n" + "#" * (yamlsrc.MAX_BYTES + 1) + "\n")
     done = CliRunner().invoke(app, ["test", str(path)])
     assert done.exit_code == 2 and "larger than" in done.stderr
 
