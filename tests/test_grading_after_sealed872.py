@@ -1,0 +1,36 @@
+"""Classes from the development pool through sealed872 (issue 27), each with the student's own
+sentences."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import read_body
+
+CLAIM = "memory_ops_irrelevant_when_compute_bound"
+
+
+@pytest.mark.parametrize("body", [
+    # sealed862 b.s8644 (instructor 1, graded 17.5)
+    "Compute-bound at 61%. The second engineer's point is that since we are compute-bound, the "
+    "memory-bound kernels are not what limits us. I agree with him.\n",
+    # sealed606 b.s6084 (instructor 5)
+    "I side with the second engineer here. At 61% of peak FLOP rate the run is clearly compute-bound, and "
+    "when you are compute-bound the memory-bound ops are not what is holding you back.\n",
+    # sealed860 b.s8624 (instructor 5, graded 20)
+    'Compute-bound at 61%. As the second engineer put it, "we\'re compute-bound, memory-bound ops can\'t '
+    'matter much", and I agree.\n',
+    # sealed868 b.s8709 (instructor 5, graded 25)
+    "Compute-bound at 61%. The second engineer said that since we are compute-bound the memory-bound "
+    "ops don't matter much. I think that's fair.\n",
+])
+def test_the_claim_agreed_with_in_other_words_is_endorsed(grader, tmp_path, body):
+    """The second engineer's claim reported in words the claim list did not hold, or agreed with
+    as "fair": each instructor charged the endorsement; the grader charged nothing."""
+    assert CLAIM in read_body(grader, tmp_path, "b_training_run", body).endorsed
+
+
+def test_the_claim_in_other_words_refuted_is_not_endorsed(grader, tmp_path):
+    """The same words refuted stay a refusal."""
+    body = ("Compute-bound at 61%. The second engineer says the memory-bound ops are a side issue. "
+            "He is wrong: the 22% is time in which no GEMM runs.\n")
+    assert CLAIM not in read_body(grader, tmp_path, "b_training_run", body).endorsed
