@@ -34,3 +34,22 @@ def test_the_claim_in_other_words_refuted_is_not_endorsed(grader, tmp_path):
     body = ("Compute-bound at 61%. The second engineer says the memory-bound ops are a side issue. "
             "He is wrong: the 22% is time in which no GEMM runs.\n")
     assert CLAIM not in read_body(grader, tmp_path, "b_training_run", body).endorsed
+
+
+def test_torch_compile_argued_by_the_gemms_is_the_wrong_reason(grader, tmp_path):
+    """sealed416 b.s4186, sealed441 b.s4437, sealed370 b.s3727 (instructors: torch.compile 'for a
+    wrong reason', half the item; graded with the reason right): compile fuses the small kernels,
+    it does not pick better GEMM kernels or move them onto the matrix cores (rubric.yaml
+    reasons.misreads). Fusing the elementwise ops is its mechanism, and stays right."""
+    from regime.engine.grading.reasons import RIGHT, WRONG, judge
+    g = grader
+    key = g.key(read_body(g, tmp_path, "b_training_run", "Regime: compute-bound.\n"), None)[0]
+
+    def verdict(reason: str) -> str:
+        return judge(reason, "torch.compile", "torch_compile", key, g.concepts, g.concepts.reasons, 0.1)
+    for wrong in ("it picks better GEMM kernels and schedules the matmuls more tightly, so the 61% rises.",
+                  "the compiler picks better GEMM kernels and tiling for the 22% of the step.",
+                  "so the kernels use the matrix cores better and the 61% FLOP rate goes up."):
+        assert verdict(wrong) == WRONG, wrong
+    right = "it fuses the elementwise ops automatically, capturing much of the 22% for a day of work."
+    assert verdict(right) == RIGHT
