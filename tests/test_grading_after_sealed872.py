@@ -53,3 +53,22 @@ def test_torch_compile_argued_by_the_gemms_is_the_wrong_reason(grader, tmp_path)
         assert verdict(wrong) == WRONG, wrong
     right = "it fuses the elementwise ops automatically, capturing much of the 22% for a day of work."
     assert verdict(right) == RIGHT
+
+
+def test_chunked_prefill_argued_by_a_sooner_first_token_is_the_wrong_reason(grader, tmp_path):
+    """sealed804 c.s8066, sealed827 c.s8300 (instructors 51 and 51, chunked prefill 'for the wrong
+    reason', half the item; graded 72.5 and 71.5): chunking does the same prefill work in pieces;
+    it keeps a long prompt from stalling other users' decode steps and bounds peak memory, and
+    gets no first token out sooner (rubric.yaml reasons.misreads). The worked solution's reason
+    stays right."""
+    from regime.engine.grading.reasons import RIGHT, WRONG, judge
+    g = grader
+    key = g.key(read_body(g, tmp_path, "c_document_summarizer", "Regime: compute-bound.\n"), None)[0]
+
+    def verdict(reason: str) -> str:
+        return judge(reason, "chunked prefill", "chunked_prefill", key, g.concepts, g.concepts.reasons, 0.1)
+    for wrong in ("splitting the 25k prompt into chunks gets the first token out sooner, which lowers TTFT.",
+                  "it splits the prompt into pieces so the first token comes out sooner."):
+        assert verdict(wrong) == WRONG, wrong
+    right = "a long prefill can no longer monopolize the GPU and stall other users' decode steps."
+    assert verdict(right) == RIGHT
