@@ -72,3 +72,15 @@ def test_chunked_prefill_argued_by_a_sooner_first_token_is_the_wrong_reason(grad
         assert verdict(wrong) == WRONG, wrong
     right = "a long prefill can no longer monopolize the GPU and stall other users' decode steps."
     assert verdict(right) == RIGHT
+
+
+def test_a_lever_parked_is_refused(grader, tmp_path):
+    """sealed839 d.s8419 (instructor 100, graded 67.4): "int4: considered it, parked it." refuses
+    int4 as "set it aside" does; it was read as recommended and charged the trap."""
+    body = "Compute-bound: 71% of FLOPs against 30% of bandwidth.\n\nint4: considered it, parked it.\n"
+    read = read_body(grader, tmp_path, "d_high_throughput_api", body)
+    assert "quantize_int4" in _named(read.rejects) - _named(read.fixes)
+
+
+def _named(matches) -> set[str]:
+    return {c for m in matches for c in m.concepts}
