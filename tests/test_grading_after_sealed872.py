@@ -6,7 +6,16 @@ from __future__ import annotations
 import pytest
 from conftest import read_body
 
+from regime.engine.grading.reasons import RIGHT, WRONG, judge
+
 CLAIM = "memory_ops_irrelevant_when_compute_bound"
+
+
+def _verdicts(grader, tmp_path, case: str, written: str, concept: str, reasons: list[str]) -> list[str]:
+    """How the grader judges each reason given for `concept` in `case`."""
+    g = grader
+    key = g.key(read_body(g, tmp_path, case, "Regime: compute-bound.\n"), None)[0]
+    return [judge(r, written, concept, key, g.concepts, g.concepts.reasons, 0.1) for r in reasons]
 
 
 @pytest.mark.parametrize("body", [
@@ -41,18 +50,12 @@ def test_torch_compile_argued_by_the_gemms_is_the_wrong_reason(grader, tmp_path)
     wrong reason', half the item; graded with the reason right): compile fuses the small kernels,
     it does not pick better GEMM kernels or move them onto the matrix cores (rubric.yaml
     reasons.misreads). Fusing the elementwise ops is its mechanism, and stays right."""
-    from regime.engine.grading.reasons import RIGHT, WRONG, judge
-    g = grader
-    key = g.key(read_body(g, tmp_path, "b_training_run", "Regime: compute-bound.\n"), None)[0]
-
-    def verdict(reason: str) -> str:
-        return judge(reason, "torch.compile", "torch_compile", key, g.concepts, g.concepts.reasons, 0.1)
-    for wrong in ("it picks better GEMM kernels and schedules the matmuls more tightly, so the 61% rises.",
-                  "the compiler picks better GEMM kernels and tiling for the 22% of the step.",
-                  "so the kernels use the matrix cores better and the 61% FLOP rate goes up."):
-        assert verdict(wrong) == WRONG, wrong
+    wrong = ["it picks better GEMM kernels and schedules the matmuls more tightly, so the 61% rises.",
+             "the compiler picks better GEMM kernels and tiling for the 22% of the step.",
+             "so the kernels use the matrix cores better and the 61% FLOP rate goes up."]
     right = "it fuses the elementwise ops automatically, capturing much of the 22% for a day of work."
-    assert verdict(right) == RIGHT
+    got = _verdicts(grader, tmp_path, "b_training_run", "torch.compile", "torch_compile", [*wrong, right])
+    assert got == [WRONG] * len(wrong) + [RIGHT]
 
 
 def test_chunked_prefill_argued_by_a_sooner_first_token_is_the_wrong_reason(grader, tmp_path):
@@ -61,17 +64,12 @@ def test_chunked_prefill_argued_by_a_sooner_first_token_is_the_wrong_reason(grad
     it keeps a long prompt from stalling other users' decode steps and bounds peak memory, and
     gets no first token out sooner (rubric.yaml reasons.misreads). The worked solution's reason
     stays right."""
-    from regime.engine.grading.reasons import RIGHT, WRONG, judge
-    g = grader
-    key = g.key(read_body(g, tmp_path, "c_document_summarizer", "Regime: compute-bound.\n"), None)[0]
-
-    def verdict(reason: str) -> str:
-        return judge(reason, "chunked prefill", "chunked_prefill", key, g.concepts, g.concepts.reasons, 0.1)
-    for wrong in ("splitting the 25k prompt into chunks gets the first token out sooner, which lowers TTFT.",
-                  "it splits the prompt into pieces so the first token comes out sooner."):
-        assert verdict(wrong) == WRONG, wrong
+    wrong = ["splitting the 25k prompt into chunks gets the first token out sooner, which lowers TTFT.",
+             "it splits the prompt into pieces so the first token comes out sooner."]
     right = "a long prefill can no longer monopolize the GPU and stall other users' decode steps."
-    assert verdict(right) == RIGHT
+    got = _verdicts(grader, tmp_path, "c_document_summarizer", "chunked prefill", "chunked_prefill",
+                    [*wrong, right])
+    assert got == [WRONG] * len(wrong) + [RIGHT]
 
 
 def test_a_lever_parked_is_refused(grader, tmp_path):
