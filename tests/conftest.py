@@ -101,6 +101,11 @@ def read_body(grader, tmp_path: Path, case: str, body: str, name: str = "x.md"):
                        grader.rubric.limits.max_bytes)
 
 
+def named(matches) -> set[str]:
+    """Every concept the matches name (a lever's several ids included)."""
+    return {c for m in matches for c in m.concepts}
+
+
 def lever_statuses(grader, said: str) -> dict[str, str]:
     """Each lever `said` names -> its assertion status (context.judge)."""
     from regime.engine.grading.context import judge

@@ -3,12 +3,7 @@ sentences."""
 
 from __future__ import annotations
 
-from conftest import read_body
-
-
-def _named(matches) -> set[str]:
-    """Every concept the matches name (a lever's several ids included)."""
-    return {c for m in matches for c in m.concepts}
+from conftest import named, read_body
 
 
 def test_an_outline_with_numbered_items_under_numbered_headings(grader, tmp_path):
@@ -25,9 +20,9 @@ def test_an_outline_with_numbered_items_under_numbered_headings(grader, tmp_path
             "   2. Quantizing the weights: fewer bytes cannot fill gaps in which no kernel runs.\n")
     for fixes, reject in (("Fixes, in order", "Reject (for now)"), ("Fixes", "Reject")):
         read = read_body(grader, tmp_path, "e_doesnt_add_up", body.format(fixes=fixes, reject=reject))
-        assert _named(read.fixes) >= {"cuda_graphs", "torch_compile"}, fixes
-        assert _named(read.rejects) >= {"raise_batch", "quantize_int8"}, reject
-        assert not _named(read.fixes) & {"raise_batch", "quantize_int8"}
+        assert named(read.fixes) >= {"cuda_graphs", "torch_compile"}, fixes
+        assert named(read.rejects) >= {"raise_batch", "quantize_int8"}, reject
+        assert not named(read.fixes) & {"raise_batch", "quantize_int8"}
 
 
 def test_a_bare_heading_with_a_full_stop_introduces_its_list(grader, tmp_path):
@@ -41,7 +36,7 @@ def test_a_bare_heading_with_a_full_stop_introduces_its_list(grader, tmp_path):
             "4. Not recommended.\n   - Elementwise fusion: the norms move a negligible share of the bytes, "
             "so we'd see no difference.\n")
     read = read_body(grader, tmp_path, "a_chatbot", body)
-    assert "fuse_elementwise" in _named(read.rejects) - _named(read.fixes)
+    assert "fuse_elementwise" in named(read.rejects) - named(read.fixes)
 
 
 def test_a_long_head_refused_in_the_students_own_voice(grader, tmp_path):
@@ -54,10 +49,10 @@ def test_a_long_head_refused_in_the_students_own_voice(grader, tmp_path):
     refused = ("Two suggestions from the team I'd turn down: batching several documents, and quantizing "
                "the model.")
     read = read_body(grader, tmp_path, "c_document_summarizer", body.format(line=refused))
-    assert _named(read.rejects) >= {"raise_batch", "quantize_int8"}
+    assert named(read.rejects) >= {"raise_batch", "quantize_int8"}
     reported = "Two suggestions the team has written up for us to try: batching several documents."
     read = read_body(grader, tmp_path, "c_document_summarizer", body.format(line=reported))
-    assert not _named(read.rejects) & {"raise_batch"}
+    assert not named(read.rejects) & {"raise_batch"}
 
 
 def test_a_conclusion_reported_and_an_order_called_sensible(grader, tmp_path):
@@ -69,7 +64,7 @@ def test_a_conclusion_reported_and_an_order_called_sensible(grader, tmp_path):
     read = read_body(grader, tmp_path, "b_training_run",
                      "The run is compute-bound. The second engineer concluded from that that the "
                      "memory-bound ops can be ignored. That doesn't follow.\n")
-    assert claim not in read.endorsed and claim in _named(read.rejects)
+    assert claim not in read.endorsed and claim in named(read.rejects)
     read = read_body(grader, tmp_path, "b_training_run",
                      "The sensible order is to turn on torch.compile this week and see what it buys.\n")
-    assert "torch_compile" in _named(read.fixes)
+    assert "torch_compile" in named(read.fixes)

@@ -3,12 +3,7 @@ sentences."""
 
 from __future__ import annotations
 
-from conftest import read_body
-
-
-def _named(matches) -> set[str]:
-    """Every concept the matches name (a lever's several ids included)."""
-    return {c for m in matches for c in m.concepts}
+from conftest import named, read_body
 
 
 def test_an_affirmation_that_rules_the_rest_out_is_not_a_negation(grader, tmp_path):
@@ -31,7 +26,7 @@ def test_a_lever_refused_by_likeness_to_one_refused_before(grader, tmp_path):
             "leaves every gap where it is. Raising the batch has the same problem: it puts more work "
             "inside each kernel and nothing in between them.\n")
     read = read_body(grader, tmp_path, "e_doesnt_add_up", body)
-    assert "raise_batch" in _named(read.rejects) - _named(read.fixes)
+    assert "raise_batch" in named(read.rejects) - named(read.fixes)
 
 
 def test_an_adverb_does_not_end_the_nominal_frame(grader, tmp_path):
@@ -52,7 +47,7 @@ def test_the_batch_already_in_progress_is_where_a_lever_puts_requests(grader, tm
     for words in ("already in progress", "already under way", "already in flight"):
         body = f"## Fixes\n1. Continuous batching: fold arriving requests into the decode batch {words}.\n"
         read = read_body(grader, tmp_path, "a_chatbot", body)
-        assert "continuous_batching" in _named(read.fixes), words
+        assert "continuous_batching" in named(read.fixes), words
 
 
 def test_a_lever_in_place_left_alone_is_refused(grader, tmp_path):
@@ -64,8 +59,8 @@ def test_a_lever_in_place_left_alone_is_refused(grader, tmp_path):
             "of these norm and activation chains for us, which is a lot cheaper than two weeks of "
             "hand-written kernels. Attention is already flash-attention, so I'd leave it alone.\n")
     read = read_body(grader, tmp_path, "b_training_run", body)
-    assert "torch_compile" in _named(read.fixes)
-    assert _named(read.rejects) & {"fuse_attention", "flash_attention"}   # the key's attention fusion
+    assert "torch_compile" in named(read.fixes)
+    assert named(read.rejects) & {"fuse_attention", "flash_attention"}   # the key's attention fusion
 
 
 def test_a_limit_a_claim_holds_for_is_not_this_steps(grader, tmp_path):
@@ -89,7 +84,7 @@ def test_a_table_row_with_a_verdict_under_a_heading_of_its_own(grader, tmp_path)
             "### Fixes\n1. fp8 GEMMs: raises the compute ceiling.\n2. Speculative decoding.\n")
     read = read_body(grader, tmp_path, "d_high_throughput_api", body)
     assert read.regime == "compute_bound"
-    assert "fp8_gemm" in _named(read.fixes)
+    assert "fp8_gemm" in named(read.fixes)
 
 
 def test_someone_elses_claim_refuted_in_its_own_sentence(grader, tmp_path):
@@ -101,11 +96,11 @@ def test_someone_elses_claim_refuted_in_its_own_sentence(grader, tmp_path):
                  "I don't agree with.",
                  "The second engineer said that memory-bound ops don't matter, which is wrong."):
         read = read_body(grader, tmp_path, "b_training_run", body)
-        assert "memory_ops_irrelevant_when_compute_bound" in _named(read.rejects), body
+        assert "memory_ops_irrelevant_when_compute_bound" in named(read.rejects), body
         assert not read.endorsed
     read = read_body(grader, tmp_path, "b_training_run", "The second engineer argued that memory-bound ops "
                      "don't matter.")
-    assert not _named(read.rejects) and not read.endorsed
+    assert not named(read.rejects) and not read.endorsed
 
 
 def test_a_lever_label_line_is_an_item_of_its_own(grader, tmp_path):
@@ -118,5 +113,5 @@ def test_a_lever_label_line_is_an_item_of_its_own(grader, tmp_path):
             "fix 2: flashattention so the 40 GB score buffer is never written\n"
             "batching: no, batching wont help one document's TTFT\n")
     read = read_body(grader, tmp_path, "c_document_summarizer", body)
-    assert "flash_attention" in _named(read.fixes) - _named(read.rejects)
-    assert "raise_batch" in _named(read.rejects)
+    assert "flash_attention" in named(read.fixes) - named(read.rejects)
+    assert "raise_batch" in named(read.rejects)

@@ -3,12 +3,7 @@ sentences."""
 
 from __future__ import annotations
 
-from conftest import read_body
-
-
-def _named(matches) -> set[str]:
-    """Every concept the matches name (a lever's several ids included)."""
-    return {c for m in matches for c in m.concepts}
+from conftest import named, read_body
 
 
 def test_a_lever_refused_as_the_same_story_as_the_one_before(grader, tmp_path):
@@ -19,7 +14,7 @@ def test_a_lever_refused_as_the_same_story_as_the_one_before(grader, tmp_path):
             "kernels; I'm setting it aside. A higher-FLOP GPU is the same story: we are using 4% of the "
             "compute we have, so I would not buy one.\n")
     read = read_body(grader, tmp_path, "a_chatbot", body)
-    assert "buy_more_flops" in _named(read.rejects) - _named(read.fixes)
+    assert "buy_more_flops" in named(read.rejects) - named(read.fixes)
 
 
 def test_the_obvious_plan_named_to_be_set_aside_is_not_recommended(grader, tmp_path):
@@ -30,7 +25,7 @@ def test_the_obvious_plan_named_to_be_set_aside_is_not_recommended(grader, tmp_p
             "plan would be to take the vendor's int4 and cut the weights from 68 GB to 17 GB, but that "
             "only helps when reading the weights is what takes the time.\n")
     read = read_body(grader, tmp_path, "d_high_throughput_api", body)
-    assert "quantize_int4" not in _named(read.fixes)
+    assert "quantize_int4" not in named(read.fixes)
 
 
 def test_not_ruling_a_lever_out_hedges_it_and_refuses_nothing(grader, tmp_path):
@@ -39,7 +34,7 @@ def test_not_ruling_a_lever_out_hedges_it_and_refuses_nothing(grader, tmp_path):
     refused and credited the rejection. A plain "I would not use int4" still refuses it."""
     read = read_body(grader, tmp_path, "d_high_throughput_api",
                      "Compute-bound: 71% of FLOPs against 30% of bandwidth. I wouldn't rule out int4.\n")
-    assert "quantize_int4" in _named(read.hedged) and "quantize_int4" not in _named(read.rejects)
+    assert "quantize_int4" in named(read.hedged) and "quantize_int4" not in named(read.rejects)
     read = read_body(grader, tmp_path, "d_high_throughput_api",
                      "Compute-bound: 71% of FLOPs against 30% of bandwidth. I would not use int4.\n")
-    assert "quantize_int4" in _named(read.rejects)
+    assert "quantize_int4" in named(read.rejects)

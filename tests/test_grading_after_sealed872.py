@@ -4,7 +4,7 @@ sentences."""
 from __future__ import annotations
 
 import pytest
-from conftest import read_body
+from conftest import named, read_body
 
 from regime.engine.grading.reasons import RIGHT, WRONG, judge
 
@@ -77,8 +77,5 @@ def test_a_lever_parked_is_refused(grader, tmp_path):
     int4 as "set it aside" does; it was read as recommended and charged the trap."""
     body = "Compute-bound: 71% of FLOPs against 30% of bandwidth.\n\nint4: considered it, parked it.\n"
     read = read_body(grader, tmp_path, "d_high_throughput_api", body)
-    assert "quantize_int4" in _named(read.rejects) - _named(read.fixes)
+    assert "quantize_int4" in named(read.rejects) - named(read.fixes)
 
-
-def _named(matches) -> set[str]:
-    return {c for m in matches for c in m.concepts}
